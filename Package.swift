@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+//
+// Anchorage: HealthKit's data model and queries on Linux, rebuilt as an
+// event-sourced store on LMDB. The module layout follows DESIGN.md:
+//
+//   CLMDB → LMDB → AnchorageLog → (Anchorage, AnchorageSync, AnchorageServer)
+//
+// A module imports only the layers beneath it.
+
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode with complete strict
+/// concurrency, plus the upcoming features the style guide asks for.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// `ANCHORAGE_LMDB_FAULTS` compiles a fault-injection hook into the one
+/// function every `mdb_*` return code passes through, so tests can force
+/// `ENOSPC`, `EIO`, `MDB_MAP_FULL`… at a named C function. Debug builds only:
+/// release builds (and `Scripts/bench`) carry no trace of it.
+let lmdbSettings: [SwiftSetting] =
+    strictSettings + [.define("ANCHORAGE_LMDB_FAULTS", .when(configuration: .debug))]
+
+let package = Package(
+    name: "Anchorage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
+        .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Debian's liblmdb-dev, through pkg-config. Modulemap and shim only.
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        // A safe, general LMDB binding: no domain types.
+        .target(
+            name: "LMDB",
+            dependencies: ["CLMDB"],
+            swiftSettings: lmdbSettings
+        ),
+        // The generic event log: entries, anchors, projections, version
+        // vector, checkpoints, hash chain. It never decodes a health payload.
+        .target(
+            name: "AnchorageLog",
+            dependencies: [
+                "LMDB",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `Scripts/bench` runs this in release mode.
+        .executableTarget(
+            name: "AnchorageBench",
+            dependencies: [
+                "AnchorageLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A child process for the crash-safety tests: it appends in a loop and
+        // prints every acknowledged anchor until it is killed.
+        .executableTarget(
+            name: "LogCrashWriter",
+            dependencies: ["AnchorageLog"],
+            path: "Tests/LogCrashWriter",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LMDBTests",
+            dependencies: ["LMDB"],
+            swiftSettings: lmdbSettings
+        ),
+        .testTarget(
+            name: "AnchorageLogTests",
+            dependencies: [
+                "AnchorageLog",
+                "LogCrashWriter",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

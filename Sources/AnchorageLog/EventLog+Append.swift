@@ -1,0 +1,108 @@
+import Foundation
+
+extension EventLog {
+    /// Appends `events` as one all-or-nothing batch and returns the anchor of
+    /// each, in order, once they are durable.
+    ///
+    /// Concurrent calls are group-committed: their batches share one write
+    /// transaction and one fsync, and each caller resumes after the commit.
+    /// If a projection throws for an entry of this batch, nothing of the
+    /// batch is stored and the error is rethrown; other callers' batches in
+    /// the same commit are unaffected.
+    ///
+    /// ```swift
+    /// let anchors = try await log.append([
+    ///     .save(id: sampleID, kind: 1, payload: encoded),
+    ///     .delete(id: replacedID, kind: 1),
+    /// ])
+    /// ```
+    ///
+    /// - Throws: ``LogError`` (``LogError/Code/invalidEvent`` for a payload
+    ///   over 64 MiB, ``LogError/Code/closed``), what a projection throws, or
+    ///   `LMDBError` when storage fails (disk full, I/O) — in every case
+    ///   nothing of the batch was stored.
+    @discardableResult
+    public func append(_ events: [LogEvent]) async throws -> [Anchor] {
+        guard !events.isEmpty else { return [] }
+        try Task.checkCancellation()
+        let timestamp = Self.nanoseconds(configuration.now())
+        var prepared: [PreparedEvent] = []
+        prepared.reserveCapacity(events.count)
+        var bytes = 0
+        for event in events {
+            guard event.payload.count <= EntryFormat.maximumPayloadSize else {
+                throw LogError(
+                    .invalidEvent,
+                    "the payload of \(event.id) has \(event.payload.count) bytes; the limit is \(EntryFormat.maximumPayloadSize)"
+                )
+            }
+            bytes += event.payload.count
+            let digest = event.operation == .save ? EntryDigest.of(event.payload) : .zero
+            prepared.append(PreparedEvent(event: event, timestamp: timestamp, payloadDigest: digest))
+        }
+        let outcome = try await writer.submit(.append(prepared), entryCount: events.count, byteCount: bytes)
+        guard case .appended(let anchors) = outcome else { preconditionFailure("append produced \(outcome)") }
+        return anchors
+    }
+
+    /// Applies entries received from a peer, keeping their dots, and records
+    /// `checkpoint` (the peer's anchor after these entries) in the same
+    /// transaction.
+    ///
+    /// Entries whose dot the version vector already covers are skipped, so
+    /// re-sending a batch, or receiving an entry again through a third
+    /// peer, changes nothing. Each origin's entries must arrive in counter
+    /// order without gaps (as any peer's log hands them out); an entry that
+    /// skips counters fails the batch with ``LogError/Code/originGap``.
+    ///
+    /// ```swift
+    /// let page = try peer.entries(after: log.checkpoint(for: peer.storeID), limit: 1_000)
+    /// let result = try await log.apply(page.entries, checkpoint: page.next)
+    /// ```
+    ///
+    /// - Throws: ``LogError`` (``LogError/Code/invalidEvent`` when a payload
+    ///   does not match its digest, ``LogError/Code/originGap``), or what a
+    ///   projection or the storage throws; nothing of the batch is applied.
+    @discardableResult
+    public func apply(_ entries: [LogEntry], checkpoint: Anchor? = nil) async throws -> ApplyResult {
+        try Task.checkCancellation()
+        var bytes = 0
+        for entry in entries {
+            guard let payload = entry.payload else { continue }
+            guard payload.count <= EntryFormat.maximumPayloadSize, EntryDigest.of(payload) == entry.payloadDigest else {
+                throw LogError(
+                    .invalidEvent,
+                    "entry \(entry.dot) is damaged: its payload does not match its digest",
+                    seq: entry.seq
+                )
+            }
+            bytes += payload.count
+        }
+        let outcome = try await writer.submit(
+            .apply(entries, checkpoint: checkpoint),
+            entryCount: entries.count,
+            byteCount: bytes
+        )
+        guard case .applied(let result) = outcome else { preconditionFailure("apply produced \(outcome)") }
+        return result
+    }
+
+    /// Empties every projection's databases and replays the whole log into
+    /// them, in one transaction; returns the number of entries replayed.
+    ///
+    /// Appends wait while it runs. Use it after a suspected bug in a
+    /// projection; a changed ``Projection/version`` triggers it on open.
+    @discardableResult
+    public func rebuildProjections() async throws -> Int {
+        let outcome = try await writer.submit(.rebuildProjections, entryCount: 0, byteCount: 0)
+        guard case .rebuilt(let count) = outcome else { preconditionFailure("rebuild produced \(outcome)") }
+        return count
+    }
+
+    /// Nanoseconds since 1970, clamped to the range of `Int64`.
+    static func nanoseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1_000_000_000).rounded()
+        guard value.isFinite else { return 0 }
+        return Int64(exactly: value) ?? (value < 0 ? .min : .max)
+    }
+}

@@ -1,0 +1,51 @@
+public import Foundation
+public import Logging
+
+extension EventLog {
+    /// How an ``EventLog`` stores and commits.
+    ///
+    /// ```swift
+    /// var configuration = EventLog.Configuration()
+    /// configuration.durability = .noMetaSync
+    /// let log = try EventLog.open(at: directory, configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// What a commit guarantees once `append` returns.
+        public var durability: Durability = .full
+        /// The initial size of the memory map; it grows by itself.
+        public var initialMapSize: Int = 64 << 20
+        /// The largest the store may grow, in bytes.
+        public var maximumMapSize: Int = 1 << 40
+        /// Read transactions that may be open at once.
+        public var maxReaders: Int = 256
+        /// Named databases projections may open, besides the log's own four.
+        public var projectionDatabases: Int = 28
+        /// Group commit budget: a commit takes queued batches until it holds
+        /// this many entries (a single larger batch still commits whole).
+        public var maximumEntriesPerCommit: Int = 16_384
+        /// Group commit budget in payload bytes.
+        public var maximumBytesPerCommit: Int = 32 << 20
+        /// The wall clock stamped on new entries.
+        public var now: @Sendable () -> Date = { Date() }
+        /// Where the log reports what it does (at `info` level or lower).
+        /// Payload contents are never logged.
+        public var logger: Logger = Logger(label: "anchorage.log", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        /// The default configuration: fully durable commits.
+        public init() {}
+    }
+
+    /// What a returned `append` guarantees after a crash of the process or
+    /// of the machine.
+    public enum Durability: Sendable, Hashable {
+        /// Every commit is flushed to disk before `append` returns: nothing
+        /// acknowledged is ever lost.
+        case full
+        /// The data is flushed but the meta page is not: a machine crash may
+        /// undo the last commit; the store stays intact.
+        case noMetaSync
+        /// Nothing is flushed: a machine crash may lose recent commits (a
+        /// process crash loses nothing). For bulk imports and tests.
+        case none
+    }
+}

@@ -1,0 +1,226 @@
+public import Foundation
+public import LMDB
+import Logging
+
+/// What opening a store reads or creates in its first write transaction.
+struct LogBootstrap {
+    let identity: StoreIdentity
+    let databases: LogDatabases
+    let projections: [any Projection]
+    let state: WriterState
+    let created: Bool
+    let reincarnated: Bool
+    let rebuilt: [String]
+}
+
+extension EventLog {
+    /// The format version this library writes and reads.
+    public static let formatVersion: UInt32 = 1
+
+    /// Opens the store in `directory`, creating the directory and the store
+    /// if they do not exist.
+    ///
+    /// ```swift
+    /// let log = try EventLog.open(at: URL(filePath: "data/alice"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: the store's directory; holds `data.mdb`, `lock.mdb` and
+    ///     `anchorage.lock`.
+    ///   - configuration: durability, map size and group-commit budget.
+    ///   - projections: creates the log's projections inside the opening
+    ///     write transaction. A projection whose recorded version differs
+    ///     from its ``Projection/version`` (or that is new) is rebuilt from
+    ///     the log before `open` returns.
+    /// - Throws: ``LogError`` (``LogError/Code/storeInUse`` when the store is
+    ///   already open, ``LogError/Code/unsupportedFormat``,
+    ///   ``LogError/Code/fileSystem``) or `LMDBError` (permissions, disk,
+    ///   corruption).
+    public static func open(
+        at directory: URL,
+        configuration: Configuration = Configuration(),
+        projections: ProjectionFactory = { _ in [] }
+    ) throws -> EventLog {
+        let path = directory.standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw LogError(.fileSystem, "cannot create the store directory \(path): \(error.localizedDescription)")
+        }
+        let lock = try DirectoryLock(directory: path)
+        let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
+        let boot = try environment.write { txn in
+            try bootstrap(in: txn, projections: projections)
+        }
+        let store = OpenStore(environment: environment, lock: lock)
+        let log = EventLog(directory: directory, configuration: configuration, store: store, boot: boot)
+        report(boot, path: path, logger: configuration.logger)
+        return log
+    }
+
+    private static func environmentConfiguration(_ configuration: Configuration) -> Environment.Configuration {
+        var environment = Environment.Configuration()
+        environment.mapSize = configuration.initialMapSize
+        environment.maximumMapSize = configuration.maximumMapSize
+        environment.maxReaders = configuration.maxReaders
+        environment.maxDatabases = LogDatabases.names.count + configuration.projectionDatabases
+        switch configuration.durability {
+        case .full: break
+        case .noMetaSync: environment.options.insert(.noMetaSync)
+        case .none: environment.options.insert(.noSync)
+        }
+        return environment
+    }
+
+    private static func report(_ boot: LogBootstrap, path: String, logger: Logger) {
+        let metadata: Logger.Metadata = [
+            "anchorage.store.id": "\(boot.identity.storeID)",
+            "anchorage.store.path": "\(path)",
+            "anchorage.log.head": "\(boot.state.head)",
+        ]
+        if boot.created { logger.info("created a new store", metadata: metadata) }
+        if boot.reincarnated { logger.info("opened a backup copy: started a new incarnation", metadata: metadata) }
+        for name in boot.rebuilt {
+            logger.info("rebuilt projection", metadata: metadata.merging(["anchorage.projection": "\(name)"]) { $1 })
+        }
+    }
+
+    /// Reads or creates the store's identity, sets up its projections and
+    /// loads the writer's state. Runs inside the opening write transaction
+    /// (possibly more than once, if the map must grow).
+    private static func bootstrap(
+        in txn: borrowing WriteTransaction,
+        projections factory: ProjectionFactory
+    ) throws -> LogBootstrap {
+        let databases = try LogDatabases(in: txn)
+        var (identity, created) = try readOrCreateIdentity(databases, in: txn)
+        var reincarnated = false
+        if try txn.contains(key: MetaKey.reincarnate, in: databases.meta) {
+            identity = StoreIdentity(
+                storeID: identity.storeID,
+                incarnation: .random(in: 1...UInt64.max),
+                originID: StoreID()
+            )
+            try writeIdentity(identity, databases, in: txn)
+            try txn.removeValue(forKey: MetaKey.reincarnate, in: databases.meta)
+            reincarnated = true
+        }
+        let projections = try factory(txn)
+        let names = projections.map(\.name)
+        guard Set(names).count == names.count else {
+            throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
+        }
+        let stale = try projections.filter { projection in
+            let recorded = try txn.value(forKey: MetaKey.projection(projection.name), in: databases.meta)
+            return recorded != UInt32(truncatingIfNeeded: projection.version).bigEndianBytes
+        }
+        if !stale.isEmpty {
+            _ = try ProjectionReplay.rebuild(stale, databases: databases, in: txn)
+            for projection in stale {
+                try txn.put(
+                    UInt32(truncatingIfNeeded: projection.version).bigEndianBytes,
+                    forKey: MetaKey.projection(projection.name),
+                    in: databases.meta
+                )
+            }
+        }
+        let state = try loadState(identity, databases, in: txn)
+        return LogBootstrap(
+            identity: identity,
+            databases: databases,
+            projections: projections,
+            state: state,
+            created: created,
+            reincarnated: reincarnated,
+            rebuilt: created ? [] : stale.map(\.name)
+        )
+    }
+
+    private static func readOrCreateIdentity(
+        _ databases: LogDatabases,
+        in txn: borrowing WriteTransaction
+    ) throws -> (StoreIdentity, created: Bool) {
+        guard let format = try txn.value(forKey: MetaKey.format, in: databases.meta) else {
+            guard try txn.statistics(of: databases.log).entries == 0 else {
+                throw LogError(
+                    .unsupportedFormat,
+                    "the store holds entries but no identity; it was not written by Anchorage"
+                )
+            }
+            let storeID = StoreID()
+            let identity = StoreIdentity(storeID: storeID, incarnation: .random(in: 1...UInt64.max), originID: storeID)
+            try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
+            try txn.put(storeID.uuid.bytes, forKey: MetaKey.store, in: databases.meta)
+            try writeIdentity(identity, databases, in: txn)
+            return (identity, true)
+        }
+        guard let version = UInt32(bigEndianBytes: format), version == formatVersion else {
+            throw LogError(
+                .unsupportedFormat,
+                "the store uses log format \(UInt32(bigEndianBytes: format).map(String.init) ?? "?"); this library reads format \(formatVersion)"
+            )
+        }
+        guard let store = try txn.value(forKey: MetaKey.store, in: databases.meta), store.count == 16,
+            let incarnationBytes = try txn.value(forKey: MetaKey.incarnation, in: databases.meta),
+            let incarnation = UInt64(bigEndianBytes: incarnationBytes),
+            let origin = try txn.value(forKey: MetaKey.origin, in: databases.meta), origin.count == 16
+        else {
+            throw LogError(.unsupportedFormat, "the store's identity records are missing or damaged")
+        }
+        let identity = store.withUnsafeBytes { storeBytes in
+            origin.withUnsafeBytes { originBytes in
+                StoreIdentity(
+                    storeID: StoreID(UUID(loadingFrom: storeBytes, at: 0)),
+                    incarnation: incarnation,
+                    originID: StoreID(UUID(loadingFrom: originBytes, at: 0))
+                )
+            }
+        }
+        return (identity, false)
+    }
+
+    private static func writeIdentity(
+        _ identity: StoreIdentity,
+        _ databases: LogDatabases,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        try txn.put(identity.incarnation.bigEndianBytes, forKey: MetaKey.incarnation, in: databases.meta)
+        try txn.put(identity.originID.uuid.bytes, forKey: MetaKey.origin, in: databases.meta)
+    }
+
+    /// Reads the head, the last link and the version vector.
+    private static func loadState(
+        _ identity: StoreIdentity,
+        _ databases: LogDatabases,
+        in txn: borrowing WriteTransaction
+    ) throws -> WriterState {
+        let last: (UInt64, EntryDigest)? = try txn.withCursor(on: databases.log) { cursor in
+            try cursor.last { key, value in
+                guard let seq = UInt64(bigEndianBytes: key) else {
+                    throw LogError(.malformedEntry, "the log's last key has \(key.count) bytes; keys are 8 bytes")
+                }
+                guard value.count >= EntryFormat.headerSize else {
+                    throw LogError.malformedEntry(seq, "it is too short to hold its link; the log cannot be extended")
+                }
+                return (seq, EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset))
+            }
+        }
+        var versionVector: [StoreID: UInt64] = [:]
+        try txn.withCursor(on: databases.origins) { cursor in
+            try cursor.scan { key, value in
+                guard key.count == 16, let counter = UInt64(bigEndianBytes: value) else {
+                    throw LogError(.unsupportedFormat, "the version vector holds a damaged row")
+                }
+                versionVector[StoreID(UUID(loadingFrom: key, at: 0))] = counter
+                return true
+            }
+        }
+        let ownCounter = versionVector.removeValue(forKey: identity.originID) ?? 0
+        return WriterState(
+            head: last?.0 ?? 0,
+            lastLink: last?.1 ?? .zero,
+            versionVector: versionVector,
+            ownCounter: ownCounter
+        )
+    }
+}

@@ -1,0 +1,54 @@
+import LMDB
+
+/// The log's own databases. docs/log-format.md describes their keys and values.
+struct LogDatabases: Sendable {
+    /// seq (8 bytes, big-endian) → entry bytes; written with `MDB_APPEND`.
+    let log: Database
+    /// Store identity and bookkeeping, under ASCII keys (``MetaKey``).
+    let meta: Database
+    /// The version vector: origin id (16 bytes) → highest counter applied (8 bytes).
+    let origins: Database
+    /// Peer store id (16 bytes) → peer incarnation (8 bytes) ‖ last peer seq applied (8 bytes).
+    let checkpoints: Database
+
+    static let names = ["log", "meta", "origins", "checkpoints"]
+
+    /// Opens (creating) the four databases.
+    init(in txn: borrowing WriteTransaction) throws {
+        log = try txn.openDatabase(named: "log")!
+        meta = try txn.openDatabase(named: "meta")!
+        origins = try txn.openDatabase(named: "origins")!
+        checkpoints = try txn.openDatabase(named: "checkpoints")!
+    }
+}
+
+/// Keys of the `meta` database.
+enum MetaKey {
+    /// The log format version (4 bytes, big-endian).
+    static let format = Array("format".utf8)
+    /// The store id (16 bytes).
+    static let store = Array("store".utf8)
+    /// The incarnation (8 bytes, big-endian).
+    static let incarnation = Array("incarnation".utf8)
+    /// The origin id this incarnation writes its own entries under (16 bytes).
+    static let origin = Array("origin".utf8)
+    /// Present in a backup copy: its first open starts a new incarnation.
+    static let reincarnate = Array("reincarnate".utf8)
+
+    /// The recorded version of a projection (4 bytes, big-endian).
+    static func projection(_ name: String) -> [UInt8] {
+        Array("projection/\(name)".utf8)
+    }
+}
+
+/// Who this store is, fixed for as long as it is open.
+struct StoreIdentity: Sendable, Hashable {
+    /// The store's permanent id; anchors name it.
+    let storeID: StoreID
+    /// Changes when the store is restored from a backup; anchors name it.
+    let incarnation: UInt64
+    /// The origin of entries created here during this incarnation. The first
+    /// incarnation's origin is the store id; each later one gets a new
+    /// origin, so a restored store never reuses a dot it handed out before.
+    let originID: StoreID
+}

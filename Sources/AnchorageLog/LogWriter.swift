@@ -1,0 +1,364 @@
+import Foundation
+import LMDB
+import Logging
+
+/// The log's single writer: a dedicated thread that group-commits queued
+/// batches.
+///
+/// Callers enqueue a batch and suspend. The thread takes everything queued
+/// (up to the configured budget), runs it in one LMDB write transaction with
+/// one fsync, publishes the new state, resumes every caller, and then rings
+/// the subscribers. While it commits, new batches queue up for the next
+/// group: the slower the disk, the bigger the groups.
+///
+/// A dedicated thread rather than the cooperative pool, because a commit
+/// blocks on fsync, and an LMDB write transaction must begin and end on one
+/// thread.
+final class LogWriter: @unchecked Sendable {
+    // @unchecked: `queue`, `isClosing` and `exitWaiters` are guarded by
+    // `condition`; `state` is touched only by the writer thread (and by
+    // `init`, before the thread starts).
+
+    struct Request {
+        let work: WriteWork
+        let entryCount: Int
+        let byteCount: Int
+        let continuation: CheckedContinuation<WriteOutcome, any Error>
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Request] = []
+    private var isClosing = false
+    private var hasExited = false
+    private var exitWaiters: [CheckedContinuation<Void, Never>] = []
+
+    private var state: WriterState
+    /// Released when the thread exits, so that closing the log closes the store.
+    private var openStore: OpenStore?
+    private let databases: LogDatabases
+    private let identity: StoreIdentity
+    private let projections: [any Projection]
+    private let configuration: EventLog.Configuration
+    private let published: PublishedHead
+    private let subscribers: HeadSubscribers
+    private let counters: LogCounters
+
+    init(
+        state: WriterState,
+        store: OpenStore,
+        databases: LogDatabases,
+        identity: StoreIdentity,
+        projections: [any Projection],
+        configuration: EventLog.Configuration,
+        published: PublishedHead,
+        subscribers: HeadSubscribers,
+        counters: LogCounters
+    ) {
+        self.state = state
+        self.openStore = store
+        self.databases = databases
+        self.identity = identity
+        self.projections = projections
+        self.configuration = configuration
+        self.published = published
+        self.subscribers = subscribers
+        self.counters = counters
+    }
+
+    /// Starts the writer thread.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "anchorage.log.writer"
+        thread.start()
+    }
+
+    /// Queues `work` and returns its outcome once it is durable.
+    func submit(_ work: WriteWork, entryCount: Int, byteCount: Int) async throws -> WriteOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            guard !isClosing else {
+                condition.unlock()
+                continuation.resume(throwing: LogError(.closed, "the log was closed"))
+                return
+            }
+            queue.append(Request(work: work, entryCount: entryCount, byteCount: byteCount, continuation: continuation))
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Stops accepting work; the thread commits what is queued and exits.
+    func shutdown() {
+        condition.lock()
+        isClosing = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits until the thread has exited.
+    func waitForExit() async {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            if hasExited {
+                condition.unlock()
+                continuation.resume()
+            } else {
+                exitWaiters.append(continuation)
+                condition.unlock()
+            }
+        }
+    }
+
+    private func run() {
+        while let group = nextGroup() {
+            commit(group)
+        }
+        openStore = nil
+        condition.lock()
+        hasExited = true
+        let waiters = exitWaiters
+        exitWaiters = []
+        condition.unlock()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits for work and takes a group of requests within the budget, or
+    /// returns `nil` once closing and drained.
+    private func nextGroup() -> [Request]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !isClosing { condition.wait() }
+        guard !queue.isEmpty else { return nil }
+        var entries = 0
+        var bytes = 0
+        var taken = 0
+        for request in queue {
+            if taken > 0
+                && (entries + request.entryCount > configuration.maximumEntriesPerCommit
+                    || bytes + request.byteCount > configuration.maximumBytesPerCommit)
+            {
+                break
+            }
+            entries += request.entryCount
+            bytes += request.byteCount
+            taken += 1
+        }
+        let group = Array(queue[..<taken])
+        queue.removeFirst(taken)
+        return group
+    }
+
+    /// Commits one group in one write transaction and resumes its callers.
+    private func commit(_ group: [Request]) {
+        let start = state
+        do {
+            let (outcomes, final) = try openStore!.environment.write { txn in
+                try run(group, from: start, in: txn)
+            }
+            state = final
+            counters.recordCommit(requests: group.count, entries: Int(final.head - start.head))
+            if final.head != start.head { published.set(final.head) }
+            for (request, outcome) in zip(group, outcomes) {
+                request.continuation.resume(with: outcome)
+            }
+            if final.head != start.head {
+                subscribers.publish(anchor(final.head))
+            }
+        } catch {
+            configuration.logger.debug(
+                "commit failed",
+                metadata: ["anchorage.log.requests": "\(group.count)", "anchorage.log.error": "\(error)"]
+            )
+            for request in group { request.continuation.resume(throwing: error) }
+        }
+    }
+
+    /// Runs every request of a group inside `txn`. With several requests,
+    /// each runs in a nested transaction so that one failing batch is undone
+    /// alone; a single request runs directly.
+    private func run(
+        _ group: [Request],
+        from start: WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws -> ([Result<WriteOutcome, any Error>], WriterState) {
+        var working = start
+        var outcomes: [Result<WriteOutcome, any Error>] = []
+        outcomes.reserveCapacity(group.count)
+        if group.count == 1 {
+            outcomes.append(.success(try perform(group[0].work, state: &working, in: txn)))
+        } else {
+            for request in group {
+                let saved = working
+                do {
+                    let outcome = try txn.withNestedTransaction { child in
+                        try perform(request.work, state: &working, in: child)
+                    }
+                    outcomes.append(.success(outcome))
+                } catch {
+                    working = saved
+                    outcomes.append(.failure(error))
+                }
+            }
+        }
+        try saveVersionVector(working, comparedWith: start, in: txn)
+        return (outcomes, working)
+    }
+
+    func anchor(_ seq: UInt64) -> Anchor {
+        Anchor(storeID: identity.storeID, incarnation: identity.incarnation, seq: seq)
+    }
+
+    // MARK: - Work
+
+    private func perform(
+        _ work: WriteWork,
+        state: inout WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws -> WriteOutcome {
+        switch work {
+        case .append(let events):
+            return .appended(try append(events, state: &state, in: txn))
+        case .apply(let entries, let checkpoint):
+            return .applied(try apply(entries, checkpoint: checkpoint, state: &state, in: txn))
+        case .rebuildProjections:
+            return .rebuilt(entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn))
+        }
+    }
+
+    private func append(
+        _ events: [PreparedEvent],
+        state: inout WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws -> [Anchor] {
+        var anchors: [Anchor] = []
+        anchors.reserveCapacity(events.count)
+        for prepared in events {
+            state.ownCounter += 1
+            let event = prepared.event
+            try store(
+                EntryFormat.Header(
+                    operation: event.operation,
+                    kind: event.kind,
+                    dot: Dot(origin: identity.originID, counter: state.ownCounter),
+                    timestamp: prepared.timestamp,
+                    id: event.id,
+                    payloadDigest: prepared.payloadDigest,
+                    storedPayloadLength: event.payload.count,
+                    isPurged: false
+                ),
+                payload: event.operation == .save ? event.payload : nil,
+                state: &state,
+                in: txn
+            )
+            anchors.append(anchor(state.head))
+        }
+        return anchors
+    }
+
+    private func apply(
+        _ entries: [LogEntry],
+        checkpoint: Anchor?,
+        state: inout WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws -> ApplyResult {
+        var applied = 0
+        for entry in entries {
+            let origin = entry.dot.origin
+            let known = state.counter(of: origin, own: identity.originID)
+            if entry.dot.counter <= known { continue }
+            guard entry.dot.counter == known + 1 else {
+                throw LogError(
+                    .originGap,
+                    "entry \(entry.dot) cannot be applied: this log holds \(origin)'s entries up to \(known) only; "
+                        + "apply the missing ones first",
+                    seq: entry.seq
+                )
+            }
+            if origin == identity.originID {
+                state.ownCounter = entry.dot.counter
+            } else {
+                state.versionVector[origin] = entry.dot.counter
+            }
+            try store(
+                EntryFormat.Header(
+                    operation: entry.operation,
+                    kind: entry.kind,
+                    dot: entry.dot,
+                    timestamp: entry.timestamp,
+                    id: entry.id,
+                    payloadDigest: entry.payloadDigest,
+                    storedPayloadLength: entry.payload?.count ?? 0,
+                    isPurged: entry.isPurged
+                ),
+                payload: entry.payload,
+                state: &state,
+                in: txn
+            )
+            applied += 1
+        }
+        if let checkpoint {
+            var value = checkpoint.incarnation.bigEndianBytes
+            value += checkpoint.seq.bigEndianBytes
+            try txn.put(value, forKey: checkpoint.storeID.uuid.bytes, in: databases.checkpoints)
+        }
+        return ApplyResult(applied: applied, skipped: entries.count - applied, head: anchor(state.head))
+    }
+
+    /// Appends one entry at `state.head + 1`, links it, and runs the projections.
+    private func store(
+        _ header: EntryFormat.Header,
+        payload: [UInt8]?,
+        state: inout WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let seq = state.head + 1
+        let payloadBytes = payload ?? []
+        let link = try withUnsafeBytes(of: seq.bigEndian) { key in
+            try txn.put(
+                reservingCount: EntryFormat.headerSize + payloadBytes.count,
+                forKey: key,
+                in: databases.log,
+                options: .append
+            ) { buffer in
+                EntryFormat.writeHeader(header, into: buffer)
+                let link = EntryFormat.link(previous: state.lastLink, seq: seq, entry: UnsafeRawBufferPointer(buffer))
+                link.store(into: buffer, at: EntryFormat.linkOffset)
+                payloadBytes.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[EntryFormat.headerSize...]).copyMemory(from: source)
+                }
+                return link
+            }
+        }
+        state.head = seq
+        state.lastLink = link
+        guard !projections.isEmpty else { return }
+        let entry = LogEntry(
+            seq: seq,
+            dot: header.dot,
+            timestamp: header.timestamp,
+            operation: header.operation,
+            kind: header.kind,
+            id: header.id,
+            payload: payload,
+            payloadDigest: header.payloadDigest,
+            link: link
+        )
+        for projection in projections {
+            try projection.apply(entry, in: txn)
+        }
+    }
+
+    /// Writes the version-vector rows that changed during the group.
+    private func saveVersionVector(
+        _ working: WriterState,
+        comparedWith start: WriterState,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        if working.ownCounter != start.ownCounter {
+            try txn.put(working.ownCounter.bigEndianBytes, forKey: identity.originID.uuid.bytes, in: databases.origins)
+        }
+        for (origin, counter) in working.versionVector where start.versionVector[origin] != counter {
+            try txn.put(counter.bigEndianBytes, forKey: origin.uuid.bytes, in: databases.origins)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import LMDB
+import Synchronization
+
+/// The open resources of a store: its LMDB environment and its directory
+/// lock. The environment is released first, so the lock is only given up
+/// once the store is really closed.
+final class OpenStore: Sendable {
+    private let environmentSlot: Mutex<Environment?>
+    private let lock: DirectoryLock
+
+    init(environment: Environment, lock: DirectoryLock) {
+        self.environmentSlot = Mutex(environment)
+        self.lock = lock
+    }
+
+    /// The environment. Valid for as long as this object is referenced.
+    var environment: Environment {
+        environmentSlot.withLock { $0! }
+    }
+
+    deinit {
+        // Drop the environment (closing it, as nothing else owns it) before
+        // `lock` is released with the other stored properties.
+        _ = environmentSlot.withLock { $0.take() }
+    }
+}
+
+/// The head as of the last durable commit, readable from any thread.
+final class PublishedHead: Sendable {
+    private let head: Atomic<UInt64>
+
+    init(_ head: UInt64) {
+        self.head = Atomic(head)
+    }
+
+    var value: UInt64 { head.load(ordering: .acquiring) }
+
+    func set(_ value: UInt64) {
+        head.store(value, ordering: .releasing)
+    }
+}
+
+/// Counters of the writer's work, for metrics and tests.
+final class LogCounters: Sendable {
+    private let commits = Atomic<Int>(0)
+    private let requests = Atomic<Int>(0)
+    private let entries = Atomic<Int>(0)
+
+    func recordCommit(requests: Int, entries: Int) {
+        commits.add(1, ordering: .relaxed)
+        self.requests.add(requests, ordering: .relaxed)
+        self.entries.add(entries, ordering: .relaxed)
+    }
+
+    var snapshot: EventLog.Statistics {
+        EventLog.Statistics(
+            commits: commits.load(ordering: .relaxed),
+            batches: requests.load(ordering: .relaxed),
+            entries: entries.load(ordering: .relaxed)
+        )
+    }
+}
+
+extension EventLog {
+    /// What the writer has done since the log was opened.
+    public struct Statistics: Sendable, Hashable {
+        /// Write transactions committed.
+        public let commits: Int
+        /// Batches (`append` and `apply` calls) processed, successful or not.
+        public let batches: Int
+        /// Entries appended.
+        public let entries: Int
+    }
+}

@@ -1,0 +1,161 @@
+import CLMDB
+
+/// A position in one database of a transaction, alive only inside
+/// ``ReadableTransaction/withCursor(on:_:)``.
+///
+/// Movements hand the key and value at the new position to a closure and
+/// return its result, or `nil` when there is no entry there:
+///
+/// ```swift
+/// try txn.withCursor(on: log) { cursor in
+///     let lastKey = try cursor.last { key, _ in Array(key) }
+///     try cursor.scan(from: startKey) { key, value in
+///         process(key, value)
+///         return true  // keep going
+///     }
+/// }
+/// ```
+///
+/// - Warning: Keys and values are LMDB's memory map; they must not be stored
+///   or used after the closure that received them returns.
+public struct Cursor: ~Copyable {
+    let pointer: OpaquePointer
+    let transaction: TransactionHandle
+
+    init(pointer: OpaquePointer, transaction: TransactionHandle) {
+        self.pointer = pointer
+        self.transaction = transaction
+    }
+
+    deinit {
+        mdb_cursor_close(pointer)
+    }
+
+    /// Moves with `operation` and returns the entry there, or `nil`.
+    @inline(__always)
+    private func move(_ operation: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> (MDB_val, MDB_val)? {
+        var keyVal = key.map { MDB_val($0) } ?? MDB_val()
+        var dataVal = MDB_val()
+        let environment = transaction.environment
+        let rc = environment.call("mdb_cursor_get") { mdb_cursor_get(pointer, &keyVal, &dataVal, operation) }
+        guard try environment.checkFound(rc, "mdb_cursor_get", in: transaction) else { return nil }
+        return (keyVal, dataVal)
+    }
+
+    /// Moves to the first entry.
+    public func first<R>(
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(MDB_FIRST) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
+    /// Moves to the last entry.
+    public func last<R>(
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(MDB_LAST) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
+    /// Moves to the next entry (the first one if the cursor is not positioned).
+    public func next<R>(
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(MDB_NEXT) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
+    /// Moves to the previous entry (the last one if the cursor is not positioned).
+    public func previous<R>(
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(MDB_PREV) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
+    /// Moves to the first entry whose key is greater than or equal to `key`
+    /// (`MDB_SET_RANGE`).
+    public func seek<R>(
+        atOrAfter key: UnsafeRawBufferPointer,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(MDB_SET_RANGE, key: key) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
+    /// Moves to the first entry whose key is greater than or equal to `key`.
+    public func seek<R>(
+        atOrAfter key: [UInt8],
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        try key.withUnsafeBytes { try seek(atOrAfter: $0, body) }
+    }
+
+    /// Calls `body` for each entry in key order, from the first, until `body`
+    /// returns `false` or the entries run out.
+    ///
+    /// - Complexity: O(1) per entry.
+    public func scan(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+        try scan(from: try move(MDB_FIRST), body)
+    }
+
+    /// Calls `body` for each entry in key order, starting at the first key
+    /// greater than or equal to `startKey`, until `body` returns `false` or
+    /// the entries run out.
+    ///
+    /// - Complexity: O(log *n*) to find the start, then O(1) per entry.
+    public func scan(
+        from startKey: UnsafeRawBufferPointer,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try scan(from: try move(MDB_SET_RANGE, key: startKey), body)
+    }
+
+    /// Calls `body` for each entry in key order from `startKey`; see
+    /// ``scan(from:_:)-(UnsafeRawBufferPointer,_)``.
+    public func scan(
+        from startKey: [UInt8],
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try startKey.withUnsafeBytes { try scan(from: $0, body) }
+    }
+
+    private func scan(
+        from start: (MDB_val, MDB_val)?,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var entry = start
+        while let (key, value) = entry {
+            guard try body(key.bytes, value.bytes) else { return }
+            entry = try move(MDB_NEXT)
+        }
+    }
+
+    /// Calls `body` for each entry in reverse key order, starting at the last
+    /// key less than or equal to `startKey` (or at the last entry), until
+    /// `body` returns `false` or the entries run out.
+    public func scanReversed(
+        from startKey: [UInt8]? = nil,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var entry: (MDB_val, MDB_val)?
+        if let startKey {
+            entry = try startKey.withUnsafeBytes { start in
+                guard let found = try move(MDB_SET_RANGE, key: start) else { return try move(MDB_LAST) }
+                // SET_RANGE lands on the first key >= start; step back if it is greater.
+                if found.0.bytes.elementsEqual(start) { return found }
+                return try move(MDB_PREV)
+            }
+        } else {
+            entry = try move(MDB_LAST)
+        }
+        while let (key, value) = entry {
+            guard try body(key.bytes, value.bytes) else { return }
+            entry = try move(MDB_PREV)
+        }
+    }
+}
+
+@available(*, unavailable, message: "a cursor belongs to the closure that received it")
+extension Cursor: Sendable {}

@@ -1,0 +1,50 @@
+import CLMDB
+
+/// A named database inside an ``Environment``: an ordered map from byte-string
+/// keys to byte-string values.
+///
+/// A handle is a small value, valid for the life of its environment and
+/// usable from any transaction once the transaction that opened it has
+/// committed. Open each database once, at start-up:
+///
+/// ```swift
+/// let log = try environment.openDatabase(named: "log")
+/// ```
+///
+/// Keys sort by unsigned bytes (`memcmp`), so encode integers big-endian to
+/// make byte order equal numeric order.
+public struct Database: Sendable, Hashable {
+    /// The `MDB_dbi` handle.
+    let dbi: MDB_dbi
+    /// The name the database was opened with (`nil` for the unnamed one).
+    public let name: String?
+}
+
+extension Database {
+    /// How a database is opened.
+    ///
+    /// Related LMDB documentation: `mdb_dbi_open`.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Create the database if it does not exist (`MDB_CREATE`).
+        public static let create = Options(rawValue: UInt32(MDB_CREATE))
+        /// Compare keys from their last byte to their first (`MDB_REVERSEKEY`).
+        public static let reverseKey = Options(rawValue: UInt32(MDB_REVERSEKEY))
+    }
+
+    /// Counts and sizes of one database.
+    ///
+    /// Related LMDB documentation: `mdb_stat`.
+    public struct Statistics: Sendable, Hashable {
+        /// The number of key/value pairs.
+        public var entries: Int
+        /// The depth of the B+tree.
+        public var depth: Int
+        /// Branch, leaf and overflow pages together.
+        public var pages: Int
+        /// The size of one page in bytes.
+        public var pageSize: Int
+    }
+}

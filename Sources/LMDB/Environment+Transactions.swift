@@ -1,0 +1,128 @@
+import CLMDB
+
+extension Environment {
+    /// Runs `body` in a read-only transaction and returns its result.
+    ///
+    /// The transaction sees the last commit made before it began. It is
+    /// aborted when `body` returns or throws; keep `body` short.
+    ///
+    /// Do not start another transaction inside `body`.
+    ///
+    /// ```swift
+    /// let value = try environment.read { txn in try txn.value(forKey: key, in: db) }
+    /// ```
+    ///
+    /// - Throws: ``LMDBError`` (for example ``LMDBError/Code/readersFull``),
+    ///   or what `body` throws.
+    public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        while true {
+            let outcome: R? = try resizeLock.withSharedLock {
+                guard let pointer = try begin(flags: UInt32(MDB_RDONLY)) else { return nil }
+                let txn = ReadTransaction(handle: TransactionHandle(pointer: pointer, environment: self, failure: nil))
+                return .some(try body(txn))
+            }
+            if let outcome { return outcome }
+            try adoptGrownMap()
+        }
+    }
+
+    /// Runs `body` in the write transaction, commits when it returns, and
+    /// aborts when it throws.
+    ///
+    /// Writers take turns: LMDB allows one write transaction at a time, and
+    /// a second caller waits for the first to finish.
+    ///
+    /// If the map fills up, the transaction is aborted, the map grows, and
+    /// `body` runs again from the start, so `body` may run more than once:
+    /// it must have no effects outside the transaction (compute new state
+    /// in it, publish that state after `write` returns).
+    ///
+    /// Do not start another transaction inside `body`.
+    ///
+    /// ```swift
+    /// try environment.write { txn in
+    ///     try txn.put(value, forKey: key, in: db)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``LMDBError`` (for example ``LMDBError/Code/noSpace`` from
+    ///   the commit, in which case nothing was written), or what `body` throws.
+    public func write<R>(_ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+        while true {
+            let failure = WriteFailure()
+            do {
+                let outcome: R? = try resizeLock.withSharedLock {
+                    guard let pointer = try begin(flags: 0) else { return nil }
+                    let txn = WriteTransaction(pointer: pointer, environment: self, failure: failure)
+                    let result = try body(txn)
+                    // The body swallowed an error that left the transaction unusable.
+                    if let earlier = failure.error { throw earlier }
+                    try txn.commit()
+                    return .some(result)
+                }
+                if let outcome { return outcome }
+                try adoptGrownMap()
+            } catch {
+                let cause = failure.error ?? (error as? LMDBError)
+                guard cause?.code == .mapFull else { throw failure.error ?? error }
+                try growMap()
+            }
+        }
+    }
+
+    /// Begins a transaction; returns `nil` when another process grew the map
+    /// and this one must adopt the new size first.
+    private func begin(flags: UInt32) throws(LMDBError) -> OpaquePointer? {
+        var txn: OpaquePointer?
+        let rc = call("mdb_txn_begin") { mdb_txn_begin(handle, nil, flags, &txn) }
+        if rc == MDB_MAP_RESIZED { return nil }
+        try check(rc, "mdb_txn_begin")
+        return txn
+    }
+
+    /// Adopts the map size another process set.
+    private func adoptGrownMap() throws(LMDBError) {
+        try resizeLock.withExclusiveLock { () throws(LMDBError) in
+            try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize")
+        }
+    }
+
+    /// Enlarges the map after `MDB_MAP_FULL`: doubling while small, then in
+    /// steps of 8 GiB, up to ``Configuration/maximumMapSize``.
+    func growMap() throws(LMDBError) {
+        try resizeLock.withExclusiveLock { () throws(LMDBError) in
+            let current = info().mapSize
+            let limit = configuration.maximumMapSize
+            guard current < limit else {
+                throw LMDBError(
+                    code: .mapFull,
+                    function: "mdb_env_set_mapsize",
+                    returnCode: MDB_MAP_FULL,
+                    message:
+                        "the store reached its maximum map size of \(limit) bytes; raise Environment.Configuration.maximumMapSize"
+                )
+            }
+            let grown = Self.pageAligned(min(limit, current + min(current, 8 << 30)))
+            try check(mdb_env_set_mapsize(handle, grown), "mdb_env_set_mapsize")
+        }
+    }
+
+    /// Opens (by default creating) a named database in its own write
+    /// transaction.
+    ///
+    /// ```swift
+    /// let users = try environment.openDatabase(named: "users")
+    /// ```
+    public func openDatabase(named name: String?, options: Database.Options = .create) throws -> Database {
+        let database = try write { txn in try txn.openDatabase(named: name, options: options) }
+        guard let database else {
+            throw LMDBError(
+                code: .fileNotFound,
+                function: "mdb_dbi_open",
+                returnCode: MDB_NOTFOUND,
+                message: "there is no database named \(name ?? "(unnamed)")"
+            )
+        }
+        return database
+    }
+}

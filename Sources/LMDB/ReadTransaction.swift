@@ -1,0 +1,26 @@
+import CLMDB
+
+/// A read-only snapshot of an ``Environment``, alive only inside
+/// ``Environment/read(_:)``.
+///
+/// Readers never block the writer and see the state of the last commit
+/// before they began. Keep them short: an open reader stops LMDB from reusing
+/// the pages it can see, so a long one makes the file grow.
+///
+/// ```swift
+/// let count = try environment.read { txn in try txn.statistics(of: db).entries }
+/// ```
+public struct ReadTransaction: ~Copyable, ReadableTransaction {
+    public let handle: TransactionHandle
+
+    init(handle: TransactionHandle) {
+        self.handle = handle
+    }
+
+    deinit {
+        mdb_txn_abort(handle.pointer)
+    }
+}
+
+@available(*, unavailable, message: "a transaction belongs to the closure that received it")
+extension ReadTransaction: Sendable {}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import AnchorageLog
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Kills a child process that appends in a loop (Tests/LogCrashWriter) with
+/// SIGKILL at random moments, and checks the store after each kill.
+@Suite("Crash safety")
+struct CrashTests {
+    @Test(
+        "every acknowledged append survives SIGKILL; seqs stay dense and the chain verifies",
+        .timeLimit(.minutes(10))
+    )
+    func sigkillAtRandomMoments() async throws {
+        let writer = try crashWriterExecutable()
+        var generator = SeededGenerator(seed: UInt64(Date().timeIntervalSince1970))
+        try await withTemporaryDirectory { directory in
+            var acknowledged: [UInt64: (operation: String, id: UUID)] = [:]
+            var killsAfterAcks = 0
+            for round in 0..<24 {
+                let output = try await runAndKill(
+                    writer,
+                    arguments: [directory.path, "3"],
+                    after: .milliseconds(Int.random(in: 40...400, using: &generator))
+                )
+                let acks = try parseAcks(output)
+                if !acks.isEmpty { killsAfterAcks += 1 }
+                for (seq, ack) in acks {
+                    if let earlier = acknowledged[seq] {
+                        #expect(
+                            earlier.id == ack.id,
+                            "round \(round): seq \(seq) acknowledged twice with different ids"
+                        )
+                    }
+                    acknowledged[seq] = ack
+                }
+
+                let log = try EventLog.open(at: directory)
+                let entries = try readAll(log, limit: 4_096)
+                #expect(entries.map(\.seq) == Array(1...UInt64(max(entries.count, 1))).prefix(entries.count).map { $0 })
+                for (seq, ack) in acknowledged {
+                    guard seq <= UInt64(entries.count) else {
+                        Issue.record(
+                            "round \(round): acknowledged entry \(seq) is missing (log ends at \(entries.count))"
+                        )
+                        continue
+                    }
+                    let entry = entries[Int(seq) - 1]
+                    #expect(
+                        entry.id == ack.id && entry.operation.description == ack.operation,
+                        "round \(round), seq \(seq)"
+                    )
+                    if entry.operation == .save {
+                        #expect(entry.payload == crashWriterPayload(for: ack.id), "round \(round), seq \(seq)")
+                    }
+                }
+                let report = try log.verify()
+                #expect(report.isIntact, "round \(round): \(String(describing: report.problem))")
+                await log.close()
+            }
+            #expect(killsAfterAcks >= 20, "only \(killsAfterAcks) kills landed while the child was appending")
+        }
+    }
+
+    /// Runs `executable`, kills it with SIGKILL after `delay`, and returns
+    /// everything it wrote to standard output.
+    private func runAndKill(_ executable: URL, arguments: [String], after delay: Duration) async throws -> Data {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Drain the pipe while the child runs, so it never blocks on a full pipe.
+        let reader = Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }
+        try await Task.sleep(for: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return await reader.value
+    }
+
+    /// `ack <anchor> <operation> <uuid>` lines, by sequence number.
+    private func parseAcks(_ output: Data) throws -> [UInt64: (operation: String, id: UUID)] {
+        var acks: [UInt64: (operation: String, id: UUID)] = [:]
+        let text = String(decoding: output, as: UTF8.self)
+        // A line without its newline was torn by the kill; it is not complete.
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("ack ") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let id = UUID(uuidString: String(fields[3])) else { continue }
+            let anchor = try Anchor(parsing: String(fields[1]))
+            acks[anchor.seq] = (String(fields[2]), id)
+        }
+        return acks
+    }
+}
+
+/// The payload LogCrashWriter saves for `id` (the same function as there).
+func crashWriterPayload(for id: UUID) -> [UInt8] {
+    let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+    let count = (Int(bytes[0]) << 8 | Int(bytes[1])) % 300
+    return (0..<count).map { bytes[$0 % 16] &+ UInt8(truncatingIfNeeded: $0) }
+}
+
+/// The LogCrashWriter executable, built next to the test bundle by
+/// `swift build --build-tests` (Scripts/test).
+func crashWriterExecutable() throws -> URL {
+    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let candidate = testBinary.deletingLastPathComponent().appendingPathComponent("LogCrashWriter")
+    guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+        throw CrashWriterMissing(path: candidate.path)
+    }
+    return candidate
+}
+
+struct CrashWriterMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "\(path) does not exist; build it with `swift build --build-tests` (Scripts/test does)" }
+}

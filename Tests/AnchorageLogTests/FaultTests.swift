@@ -1,0 +1,64 @@
+#if DEBUG
+import Foundation
+@_spi(Testing) import LMDB
+import Testing
+
+@testable import AnchorageLog
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Storage faults forced through the LMDB binding's fault injector (debug
+/// builds only): the caller gets a typed error, nothing of the batch is
+/// stored, and the log keeps working.
+@Suite("Storage faults")
+struct FaultTests {
+    @Test(
+        "a failing commit or write reaches the caller as a typed error and stores nothing",
+        arguments: [
+            (ENOSPC, "mdb_txn_commit", LMDBError.Code.noSpace),
+            (EIO, "mdb_txn_commit", .ioError),
+            (EACCES, "mdb_put", .permissionDenied),
+            (ENOSPC, "mdb_put", .noSpace),
+        ]
+    )
+    func storageFault(returnCode: Int32, function: String, code: LMDBError.Code) async throws {
+        try await withTemporaryLog { log, _ in
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+            let before = try readAll(log)
+            try log.store().environment.faults.inject(returnCode, into: function)
+            await #expect {
+                try await log.append([.save(id: UUID(), kind: 1, payload: [2]), .delete(id: UUID(), kind: 1)])
+            } throws: { error in
+                guard let error = error as? LMDBError else { return false }
+                return error.code == code && !error.message.isEmpty
+            }
+            #expect(try readAll(log) == before)
+            #expect(log.head.seq == 1)
+            // The writer's state was not advanced: the next batch continues the chain.
+            let anchors = try await log.append([.save(id: UUID(), kind: 1, payload: [3])])
+            #expect(anchors.map(\.seq) == [2])
+            #expect(try readAll(log).map(\.dot.counter) == [1, 2])
+            #expect(try log.verify().isIntact)
+        }
+    }
+
+    @Test("readers full is a resource error that says what to do")
+    func readersFull() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            try log.store().environment.faults.inject(MDB_READERS_FULL_CODE, into: "mdb_txn_begin")
+            #expect {
+                try log.entries(after: nil, limit: 10)
+            } throws: { error in
+                guard let error = error as? LMDBError else { return false }
+                return error.code == .readersFull && error.code.isResourceLimit && error.message.contains("maxReaders")
+            }
+            #expect(try log.entries(after: nil, limit: 10).entries.isEmpty)
+        }
+    }
+}
+
+/// `MDB_READERS_FULL` from lmdb.h.
+let MDB_READERS_FULL_CODE: Int32 = -30790
+#endif

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import AnchorageLog
+
+@Suite("Head changes")
+struct SubscriptionTests {
+    @Test("a subscriber gets the current head, then the head after each commit, and ends when the log closes")
+    func headStream() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try EventLog.open(at: directory, configuration: fastConfiguration)
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+            var iterator = log.headChanges().makeAsyncIterator()
+            #expect(await iterator.next()?.seq == 1)
+            try await log.append([.save(id: UUID(), kind: 1, payload: [2]), .delete(id: UUID(), kind: 1)])
+            #expect(await iterator.next()?.seq == 3)
+            await log.close()
+            // The stream may still hold nothing newer; after that it ends.
+            var last: Anchor?
+            while let head = await iterator.next() { last = head }
+            #expect(last == nil || last?.seq == 3)
+        }
+    }
+
+    @Test("a slow subscriber skips to the newest head and never blocks the writer")
+    func slowSubscriber() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            let stream = log.headChanges()
+            for _ in 0..<50 {
+                try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+            }
+            var iterator = stream.makeAsyncIterator()
+            // Only the newest head was kept while nobody read.
+            #expect(await iterator.next()?.seq == 50)
+        }
+    }
+
+    @Test("a subscriber that follows the stream and reads from its own anchor sees every entry once")
+    func followWithPull() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            let total = 300
+            let reader = Task {
+                var seen: [UInt64] = []
+                var anchor: Anchor? = nil
+                for await head in log.headChanges() {
+                    while anchor.map({ $0.seq < head.seq }) ?? (head.seq > 0) {
+                        let page = try log.entries(after: anchor, limit: 7)
+                        seen += page.entries.map(\.seq)
+                        anchor = page.next
+                    }
+                    if seen.count == total { break }
+                }
+                return seen
+            }
+            for _ in 0..<100 {
+                try await log.append((0..<3).map { _ in .save(id: UUID(), kind: 1, payload: [1]) })
+            }
+            #expect(try await reader.value == Array(1...UInt64(total)))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import AnchorageLog
+
+@Suite("Verification")
+struct VerifyTests {
+    @Test("an intact log verifies, and reports how much it checked")
+    func intact() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            var generator = SeededGenerator(seed: 11)
+            for _ in 0..<20 {
+                try await log.append((0..<5).map { _ in LogEvent.random(using: &generator) })
+            }
+            let report = try log.verify()
+            #expect(report.isIntact && report.entriesChecked == 100 && report.head == 100)
+        }
+    }
+
+    @Test("flipping any byte of an entry in the data file makes verify() name that entry")
+    func everyByteFlip() async throws {
+        try await withTemporaryDirectory { directory in
+            let target: UInt64 = 25
+            // One commit, so each entry's bytes appear once in the file.
+            let log = try EventLog.open(at: directory)
+            try await log.append(
+                (1...50).map { index in
+                    .save(
+                        id: UUID(),
+                        kind: EntryKind(rawValue: UInt32(index)),
+                        payload: Array("payload-\(index)-".utf8)
+                    )
+                }
+            )
+            let encoded = try log.entries(after: nil, limit: 50).entries[Int(target) - 1].encoded()
+            await log.close()
+
+            let file = directory.appendingPathComponent("data.mdb")
+            let original = try Data(contentsOf: file)
+            let offsets = occurrences(of: encoded, in: original)
+            #expect(!offsets.isEmpty)
+            for index in encoded.indices {
+                var damaged = original
+                for offset in offsets { damaged[offset + index] ^= 0x5A }
+                try damaged.write(to: file)
+                let reopened = try EventLog.open(at: directory)
+                let report = try reopened.verify()
+                #expect(report.problem?.seq == target, "byte \(index): \(String(describing: report.problem))")
+                #expect(report.entriesChecked == Int(target) - 1)
+                await reopened.close()
+            }
+            try original.write(to: file)
+            let restored = try EventLog.open(at: directory)
+            #expect(try restored.verify().isIntact)
+            await restored.close()
+        }
+    }
+
+    /// Byte offsets at which `needle` occurs in `haystack`.
+    private func occurrences(of needle: [UInt8], in haystack: Data) -> [Int] {
+        let bytes = [UInt8](haystack)
+        guard let first = needle.first, bytes.count >= needle.count else { return [] }
+        return (0...(bytes.count - needle.count)).filter { start in
+            bytes[start] == first && bytes[start..<start + needle.count].elementsEqual(needle)
+        }
+    }
+}

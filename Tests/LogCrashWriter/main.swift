@@ -1,0 +1,62 @@
+// A child process for AnchorageLogTests' crash-safety test.
+//
+//   LogCrashWriter <store directory> <tasks>
+//
+// Opens the log, prints "ready", then appends batches from several tasks at
+// once, forever, printing one "ack <seq> <id>" line per entry of each
+// acknowledged batch. The test kills it with SIGKILL at a random moment and
+// checks that every acknowledged entry survived. Each payload is derived
+// from its id (see `payload(for:)`), so the test can check contents too.
+
+import AnchorageLog
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The payload the test expects for `id`: between 0 and 299 bytes.
+func payload(for id: UUID) -> [UInt8] {
+    let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+    let count = (Int(bytes[0]) << 8 | Int(bytes[1])) % 300
+    return (0..<count).map { bytes[$0 % 16] &+ UInt8(truncatingIfNeeded: $0) }
+}
+
+/// Writes `text` to standard output in one `write` call, so a line is never
+/// torn by the kill (lines of one batch stay under PIPE_BUF).
+func emit(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let tasks = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: LogCrashWriter <directory> <tasks>\n".utf8))
+    exit(2)
+}
+
+let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]))
+emit("ready\n")
+
+await withThrowingTaskGroup(of: Void.self) { group in
+    for task in 0..<tasks {
+        group.addTask {
+            var generator = SystemRandomNumberGenerator()
+            while true {
+                let count = Int.random(in: 1...40, using: &generator)
+                let events: [LogEvent] = (0..<count).map { index in
+                    let id = UUID()
+                    return index % 7 == 6 && task % 2 == 1
+                        ? .delete(id: id, kind: EntryKind(rawValue: UInt32(task)))
+                        : .save(id: id, kind: EntryKind(rawValue: UInt32(task)), payload: payload(for: id))
+                }
+                let anchors = try await log.append(events)
+                var lines = ""
+                for (event, anchor) in zip(events, anchors) {
+                    lines += "ack \(anchor.stringValue) \(event.operation) \(event.id.uuidString)\n"
+                }
+                emit(lines)
+            }
+        }
+    }
+}
