@@ -21,7 +21,7 @@ final class DirectoryLock: Sendable {
         guard fd >= 0 else {
             throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(fd) == 0 else {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
@@ -37,5 +37,18 @@ final class DirectoryLock: Sendable {
 
     deinit {
         close(descriptor)
+    }
+
+    /// Takes the lock, waiting up to a quarter of a second for a holder to
+    /// let go: a process forked by this one holds a copy of the descriptor
+    /// until it calls `exec`, so a store closed and reopened right away can
+    /// find its own lock briefly held.
+    private static func lock(_ fd: Int32) -> Int32 {
+        for _ in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            guard errno == EWOULDBLOCK else { return -1 }
+            usleep(5_000)
+        }
+        return flock(fd, LOCK_EX | LOCK_NB)
     }
 }

@@ -52,6 +52,11 @@ public struct EntryDigest: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The digest of `payload`.
+    public static func of(_ payload: EntryPayload) -> EntryDigest {
+        payload.withUnsafeBytes { of($0) }
+    }
+
+    /// The digest of `payload`.
     static func of(_ payload: UnsafeRawBufferPointer) -> EntryDigest {
         var hasher = SHA256()
         hasher.update(bufferPointer: payload)

@@ -75,96 +75,152 @@ enum EntryFormat {
         header.payloadDigest.store(into: buffer, at: digestOffset)
     }
 
-    /// The link of the entry at `seq` whose header is in `entry`:
-    /// SHA-256(previous link ‖ seq ‖ version, operation ‖ kind … id ‖ payload digest).
+    /// The number of bytes hashed into a link: two SHA-256 blocks' worth.
+    static let linkInputSize = 118
+
+    /// The link of the entry whose header is in `entry`:
+    /// SHA-256(previous link ‖ version, operation ‖ kind, origin, counter,
+    /// time, id ‖ payload digest), 118 bytes.
     ///
-    /// The flags, reserved and length bytes are left out, so purging a
-    /// payload keeps the chain intact; ``decode(seq:bytes:)`` checks them.
-    static func link(previous: EntryDigest, seq: UInt64, entry: UnsafeRawBufferPointer) -> EntryDigest {
-        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { input in
+    /// The previous link ties the entry to its position. The flags, reserved
+    /// and length bytes are left out, so purging a payload keeps the chain
+    /// intact; ``decodeHeader(seq:bytes:)`` checks them instead.
+    static func link(previous: EntryDigest, entry: UnsafeRawBufferPointer) -> EntryDigest {
+        withUnsafeTemporaryAllocation(byteCount: linkInputSize, alignment: 8) { input in
             previous.store(into: input, at: 0)
-            input.storeBytes(of: seq.bigEndian, toByteOffset: 32, as: UInt64.self)
-            input[40] = entry[0]
-            input[41] = entry[operationOffset]
-            input[42] = 0
-            input[43] = 0
-            UnsafeMutableRawBufferPointer(rebasing: input[44..<96])
+            input[32] = entry[0]
+            input[33] = entry[operationOffset]
+            UnsafeMutableRawBufferPointer(rebasing: input[34..<86])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: entry[kindOffset..<lengthOffset]))
-            UnsafeMutableRawBufferPointer(rebasing: input[96..<128])
+            UnsafeMutableRawBufferPointer(rebasing: input[86..<118])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: entry[digestOffset..<linkOffset]))
-            var hasher = SHA256()
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(input))
-            return EntryDigest(hasher.finalize())
+            return EntryDigest.of(UnsafeRawBufferPointer(input))
         }
     }
 
-    /// Decodes and checks the structure of the entry stored under `seq`.
+    /// Decodes and checks the structure of the entry stored under `seq`,
+    /// copying its payload into a buffer of its own.
     ///
     /// Never traps on malformed bytes; it does not check the payload digest
     /// or the link (``EventLog/verify()`` does).
     static func decode(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> LogEntry {
-        let header = try decodeHeader(seq: seq, bytes: bytes)
-        let payload: [UInt8]? =
-            header.operation == .save && !header.isPurged
-            ? Array(UnsafeRawBufferPointer(rebasing: bytes[headerSize...])) : nil
+        var entry = try decodeWithoutPayload(seq: seq, bytes: bytes)
+        if entry.operation == .save && !isPurged(bytes) {
+            entry.payload = EntryPayload(Array(payloadBytes(of: bytes)))
+        }
+        return entry
+    }
+
+    /// The payload bytes of a checked entry.
+    @inline(__always)
+    static func payloadBytes(of bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[headerSize...])
+    }
+
+    /// Whether a checked entry's payload was purged.
+    @inline(__always)
+    static func isPurged(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes[flagsOffset] & purgedFlag != 0
+    }
+
+    /// Decodes and checks the entry stored under `seq`, leaving its payload
+    /// `nil`; the caller attaches the payload (see ``EventLog/entries(after:limit:kinds:)``).
+    static func decodeWithoutPayload(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> LogEntry {
+        let (operation, _) = try check(seq: seq, bytes: bytes)
         return LogEntry(
             seq: seq,
-            dot: header.dot,
-            timestamp: header.timestamp,
-            operation: header.operation,
-            kind: header.kind,
-            id: header.id,
-            payload: payload,
-            payloadDigest: header.payloadDigest,
+            dot: dot(of: bytes),
+            timestamp: Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: timeOffset, as: Int64.self)),
+            operation: operation,
+            kind: kind(at: bytes),
+            id: UUID(loadingFrom: bytes, at: idOffset),
+            payload: nil,
+            payloadDigest: EntryDigest(loadingFrom: bytes, at: digestOffset),
             link: EntryDigest(loadingFrom: bytes, at: linkOffset)
         )
     }
 
     /// Decodes and checks the header of the entry stored under `seq`.
     static func decodeHeader(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> Header {
-        guard bytes.count >= headerSize else {
-            throw .malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(headerSize)-byte header")
-        }
-        guard bytes[0] == version else {
-            throw .malformedEntry(seq, "its format version \(bytes[0]) is not \(version)")
-        }
-        guard let operation = EntryOperation(rawValue: bytes[operationOffset]) else {
-            throw .malformedEntry(seq, "its operation code \(bytes[operationOffset]) is unknown")
-        }
-        let flags = bytes[flagsOffset]
-        guard flags & ~purgedFlag == 0, bytes[reservedOffset] == 0 else {
-            throw .malformedEntry(seq, "its flag bytes \(flags), \(bytes[reservedOffset]) are not valid")
-        }
-        let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: lengthOffset, as: UInt32.self)))
-        guard bytes.count == headerSize + length else {
-            throw .malformedEntry(seq, "it declares \(length) payload bytes but holds \(bytes.count - headerSize)")
-        }
-        let digest = EntryDigest(loadingFrom: bytes, at: digestOffset)
-        let isPurged = flags & purgedFlag != 0
-        switch operation {
-        case .delete:
-            guard !isPurged, length == 0, digest == .zero else {
-                throw .malformedEntry(seq, "a delete must have no payload, no flags and a zero digest")
-            }
-        case .save:
-            if isPurged && (length != 0 || digest == emptyPayloadDigest) {
-                throw .malformedEntry(seq, "its purged flag contradicts its payload")
-            }
-        }
+        let (operation, isPurged) = try check(seq: seq, bytes: bytes)
         return Header(
             operation: operation,
-            kind: EntryKind(
-                rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kindOffset, as: UInt32.self))
-            ),
-            dot: Dot(
-                origin: StoreID(UUID(loadingFrom: bytes, at: originOffset)),
-                counter: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt64.self))
-            ),
+            kind: kind(at: bytes),
+            dot: dot(of: bytes),
             timestamp: Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: timeOffset, as: Int64.self)),
             id: UUID(loadingFrom: bytes, at: idOffset),
-            payloadDigest: digest,
-            storedPayloadLength: length,
+            payloadDigest: EntryDigest(loadingFrom: bytes, at: digestOffset),
+            storedPayloadLength: bytes.count - headerSize,
             isPurged: isPurged
+        )
+    }
+
+    /// Checks the rules of docs/log-format.md that need no hashing, and
+    /// returns the operation and whether the payload was purged.
+    @inline(__always)
+    private static func check(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> (EntryOperation, Bool) {
+        guard bytes.count >= headerSize, bytes[0] == version,
+            let operation = EntryOperation(rawValue: bytes[operationOffset]),
+            bytes[flagsOffset] & ~purgedFlag == 0, bytes[reservedOffset] == 0,
+            Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: lengthOffset, as: UInt32.self)))
+                == bytes.count - headerSize
+        else {
+            throw malformed(seq: seq, bytes: bytes)
+        }
+        let isPurged = bytes[flagsOffset] & purgedFlag != 0
+        switch operation {
+        case .delete:
+            guard !isPurged, bytes.count == headerSize, EntryDigest(loadingFrom: bytes, at: digestOffset) == .zero
+            else {
+                throw malformed(seq: seq, bytes: bytes)
+            }
+        case .save:
+            if isPurged {
+                guard bytes.count == headerSize,
+                    EntryDigest(loadingFrom: bytes, at: digestOffset) != emptyPayloadDigest
+                else {
+                    throw malformed(seq: seq, bytes: bytes)
+                }
+            }
+        }
+        return (operation, isPurged)
+    }
+
+    /// Explains why `bytes` broke a rule; off the hot path.
+    @inline(never)
+    private static func malformed(seq: UInt64, bytes: UnsafeRawBufferPointer) -> LogError {
+        guard bytes.count >= headerSize else {
+            return .malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(headerSize)-byte header")
+        }
+        guard bytes[0] == version else {
+            return .malformedEntry(seq, "its format version \(bytes[0]) is not \(version)")
+        }
+        guard EntryOperation(rawValue: bytes[operationOffset]) != nil else {
+            return .malformedEntry(seq, "its operation code \(bytes[operationOffset]) is unknown")
+        }
+        guard bytes[flagsOffset] & ~purgedFlag == 0, bytes[reservedOffset] == 0 else {
+            return .malformedEntry(seq, "its flag bytes \(bytes[flagsOffset]), \(bytes[reservedOffset]) are not valid")
+        }
+        let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: lengthOffset, as: UInt32.self)))
+        guard length == bytes.count - headerSize else {
+            return .malformedEntry(seq, "it declares \(length) payload bytes but holds \(bytes.count - headerSize)")
+        }
+        if bytes[operationOffset] == EntryOperation.delete.rawValue {
+            return .malformedEntry(seq, "a delete must have no payload, no flags and a zero digest")
+        }
+        return .malformedEntry(seq, "its purged flag contradicts its payload")
+    }
+
+    @inline(__always)
+    private static func kind(at bytes: UnsafeRawBufferPointer) -> EntryKind {
+        EntryKind(rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kindOffset, as: UInt32.self)))
+    }
+
+    @inline(__always)
+    private static func dot(of bytes: UnsafeRawBufferPointer) -> Dot {
+        Dot(
+            origin: StoreID(UUID(loadingFrom: bytes, at: originOffset)),
+            counter: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt64.self))
         )
     }
 
@@ -181,7 +237,7 @@ extension LogEntry {
     /// The entry's stored bytes (header and payload), as
     /// docs/log-format.md describes; its ``seq`` is the key, not part of them.
     public func encoded() -> [UInt8] {
-        let payloadBytes = payload ?? []
+        let payloadBytes = payload ?? EntryPayload([])
         var bytes = [UInt8](repeating: 0, count: EntryFormat.headerSize + payloadBytes.count)
         bytes.withUnsafeMutableBytes { buffer in
             EntryFormat.writeHeader(

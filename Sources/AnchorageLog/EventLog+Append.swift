@@ -26,8 +26,6 @@ extension EventLog {
         guard !events.isEmpty else { return [] }
         try Task.checkCancellation()
         let timestamp = Self.nanoseconds(configuration.now())
-        var prepared: [PreparedEvent] = []
-        prepared.reserveCapacity(events.count)
         var bytes = 0
         for event in events {
             guard event.payload.count <= EntryFormat.maximumPayloadSize else {
@@ -37,12 +35,32 @@ extension EventLog {
                 )
             }
             bytes += event.payload.count
-            let digest = event.operation == .save ? EntryDigest.of(event.payload) : .zero
-            prepared.append(PreparedEvent(event: event, timestamp: timestamp, payloadDigest: digest))
         }
+        let digests = await Self.payloadDigests(of: events)
+        let prepared = PreparedEvents(events: events, digests: digests, timestamp: timestamp)
         let outcome = try await writer.submit(.append(prepared), entryCount: events.count, byteCount: bytes)
         guard case .appended(let anchors) = outcome else { preconditionFailure("append produced \(outcome)") }
         return anchors
+    }
+
+    /// The payload digest of each event. Large batches are hashed on
+    /// several cores, so hashing does not stretch a single caller's wait.
+    static func payloadDigests(of events: [LogEvent]) async -> [EntryDigest] {
+        let chunkSize = 256
+        func digests(_ range: Range<Int>) -> [EntryDigest] {
+            events[range].map { $0.operation == .save ? EntryDigest.of($0.payload) : .zero }
+        }
+        guard events.count >= 2 * chunkSize else { return digests(events.indices) }
+        let chunks = stride(from: 0, to: events.count, by: chunkSize).map { $0..<min($0 + chunkSize, events.count) }
+        return await withTaskGroup(of: (Int, [EntryDigest]).self) { group in
+            for (index, range) in chunks.enumerated().dropFirst() {
+                group.addTask { (index, digests(range)) }
+            }
+            var parts = [[EntryDigest]](repeating: [], count: chunks.count)
+            parts[0] = digests(chunks[0])
+            for await (index, part) in group { parts[index] = part }
+            return parts.flatMap { $0 }
+        }
     }
 
     /// Applies entries received from a peer, keeping their dots, and records

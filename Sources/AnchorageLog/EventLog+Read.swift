@@ -36,6 +36,10 @@ extension EventLog {
         return try read { txn in
             var entries: [LogEntry] = []
             entries.reserveCapacity(min(limit, 4_096))
+            // Payloads of the page go into one shared buffer: one allocation
+            // per page instead of one per entry.
+            var storage: [UInt8] = []
+            var ranges: [(index: Int, range: Range<Int>)] = []
             var last = start
             var scanned = 0
             var hasMore = false
@@ -57,10 +61,20 @@ extension EventLog {
                             }
                             guard filter.contains(kind) else { return true }
                         }
-                        entries.append(try EntryFormat.decode(seq: seq, bytes: value))
+                        let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
+                        if entry.operation == .save && !EntryFormat.isPurged(value) {
+                            let payload = EntryFormat.payloadBytes(of: value)
+                            if storage.isEmpty { storage.reserveCapacity(limit * (payload.count + 16)) }
+                            ranges.append((entries.count, storage.count..<storage.count + payload.count))
+                            storage.append(contentsOf: payload)
+                        }
+                        entries.append(entry)
                         return true
                     }
                 }
+            }
+            for (index, range) in ranges {
+                entries[index].payload = EntryPayload(storage: storage, range: range)
             }
             return LogPage(entries: entries, next: self.anchor(last), hasMore: hasMore)
         }

@@ -108,7 +108,7 @@ private struct ChainWalk {
                 return fail(found, "its payload does not match its digest")
             }
         }
-        let recomputed = EntryFormat.link(previous: link, seq: found, entry: value)
+        let recomputed = EntryFormat.link(previous: link, entry: value)
         guard recomputed == EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset) else {
             return fail(found, "its hash link does not match its contents and the previous link")
         }

@@ -23,7 +23,7 @@ public struct LogEntry: Sendable, Hashable {
     public let id: UUID
     /// The saved bytes; `nil` for a delete and for a save whose payload was
     /// purged (its digest remains).
-    public let payload: [UInt8]?
+    public internal(set) var payload: EntryPayload?
     /// SHA-256 of the payload as created (zero for a delete).
     public let payloadDigest: EntryDigest
     /// This entry's hash-chain link: SHA-256 over the previous link, the
@@ -42,6 +42,7 @@ public struct LogEntry: Sendable, Hashable {
 
     /// The event this entry records (a purged save yields an empty payload).
     public var event: LogEvent {
-        operation == .save ? .save(id: id, kind: kind, payload: payload ?? []) : .delete(id: id, kind: kind)
+        operation == .save
+            ? .save(id: id, kind: kind, payload: payload.map(Array.init) ?? []) : .delete(id: id, kind: kind)
     }
 }

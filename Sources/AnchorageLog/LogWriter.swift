@@ -226,15 +226,13 @@ final class LogWriter: @unchecked Sendable {
     }
 
     private func append(
-        _ events: [PreparedEvent],
+        _ prepared: PreparedEvents,
         state: inout WriterState,
         in txn: borrowing WriteTransaction
     ) throws -> [Anchor] {
-        var anchors: [Anchor] = []
-        anchors.reserveCapacity(events.count)
-        for prepared in events {
+        let first = state.head + 1
+        for (event, digest) in zip(prepared.events, prepared.digests) {
             state.ownCounter += 1
-            let event = prepared.event
             try store(
                 EntryFormat.Header(
                     operation: event.operation,
@@ -242,17 +240,16 @@ final class LogWriter: @unchecked Sendable {
                     dot: Dot(origin: identity.originID, counter: state.ownCounter),
                     timestamp: prepared.timestamp,
                     id: event.id,
-                    payloadDigest: prepared.payloadDigest,
+                    payloadDigest: digest,
                     storedPayloadLength: event.payload.count,
                     isPurged: false
                 ),
-                payload: event.operation == .save ? event.payload : nil,
+                payload: event.operation == .save ? EntryPayload(event.payload) : nil,
                 state: &state,
                 in: txn
             )
-            anchors.append(anchor(state.head))
         }
-        return anchors
+        return (first...state.head).map(anchor)
     }
 
     private func apply(
@@ -307,27 +304,19 @@ final class LogWriter: @unchecked Sendable {
     /// Appends one entry at `state.head + 1`, links it, and runs the projections.
     private func store(
         _ header: EntryFormat.Header,
-        payload: [UInt8]?,
+        payload: EntryPayload?,
         state: inout WriterState,
         in txn: borrowing WriteTransaction
     ) throws {
         let seq = state.head + 1
-        let payloadBytes = payload ?? []
-        let link = try withUnsafeBytes(of: seq.bigEndian) { key in
-            try txn.put(
-                reservingCount: EntryFormat.headerSize + payloadBytes.count,
-                forKey: key,
-                in: databases.log,
-                options: .append
-            ) { buffer in
-                EntryFormat.writeHeader(header, into: buffer)
-                let link = EntryFormat.link(previous: state.lastLink, seq: seq, entry: UnsafeRawBufferPointer(buffer))
-                link.store(into: buffer, at: EntryFormat.linkOffset)
-                payloadBytes.withUnsafeBytes { source in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[EntryFormat.headerSize...]).copyMemory(from: source)
-                }
-                return link
-            }
+        let previous = state.lastLink
+        let payloadBytes = payload ?? EntryPayload([])
+        let link = try withUnsafeTemporaryAllocation(byteCount: EntryFormat.headerSize, alignment: 8) { encoded in
+            EntryFormat.writeHeader(header, into: encoded)
+            let link = EntryFormat.link(previous: previous, entry: UnsafeRawBufferPointer(encoded))
+            link.store(into: encoded, at: EntryFormat.linkOffset)
+            try put(seq: seq, header: UnsafeRawBufferPointer(encoded), payload: payloadBytes, in: txn)
+            return link
         }
         state.head = seq
         state.lastLink = link
@@ -345,6 +334,28 @@ final class LogWriter: @unchecked Sendable {
         )
         for projection in projections {
             try projection.apply(entry, in: txn)
+        }
+    }
+
+    /// Writes an encoded header and its payload under `seq`, in place.
+    private func put(
+        seq: UInt64,
+        header: UnsafeRawBufferPointer,
+        payload: EntryPayload,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        try payload.withUnsafeBytes { payload in
+            try withUnsafeBytes(of: seq.bigEndian) { key in
+                try txn.put(
+                    reservingCount: header.count + payload.count,
+                    forKey: key,
+                    in: databases.log,
+                    options: .append
+                ) { buffer in
+                    buffer.copyMemory(from: header)
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[header.count...]).copyMemory(from: payload)
+                }
+            }
         }
     }
 

@@ -57,11 +57,8 @@ extension UUID {
 
     /// Reads a UUID from 16 bytes at `offset`.
     init(loadingFrom buffer: UnsafeRawBufferPointer, at offset: Int) {
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &value) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 16]))
-        }
-        self.init(uuid: value)
+        precondition(offset >= 0 && offset + 16 <= buffer.count, "a UUID needs 16 bytes")
+        self.init(uuid: buffer.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
     }
 
     /// Writes the 16 bytes of the UUID at `offset`.

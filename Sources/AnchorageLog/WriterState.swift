@@ -17,18 +17,20 @@ struct WriterState: Sendable {
     }
 }
 
-/// An event ready for the writer: checked, stamped and digested by the
-/// caller's task, so the writer thread only sequences, links and stores it.
-struct PreparedEvent: Sendable {
-    let event: LogEvent
+/// Events ready for the writer: checked, stamped and digested by the
+/// caller's task, so the writer thread only sequences, links and stores them.
+struct PreparedEvents: Sendable {
+    let events: [LogEvent]
+    /// The payload digest of each event (zero for deletes).
+    let digests: [EntryDigest]
+    /// The creation time shared by the batch, ns since 1970.
     let timestamp: Int64
-    let payloadDigest: EntryDigest
 }
 
 /// One caller's batch, all-or-nothing.
 enum WriteWork: Sendable {
     /// Local events: the log assigns dots from its own origin.
-    case append([PreparedEvent])
+    case append(PreparedEvents)
     /// Entries from a peer, keeping their dots; covered ones are skipped.
     case apply([LogEntry], checkpoint: Anchor?)
     /// Maintenance inside the write transaction (projection rebuilds).

@@ -5,12 +5,14 @@ extension FixedWidthInteger {
     /// ```swift
     /// try txn.put(value, forKey: seq.bigEndianBytes, in: log, options: .append)
     /// ```
+    @inlinable
     public var bigEndianBytes: [UInt8] {
         withUnsafeBytes(of: bigEndian) { Array($0) }
     }
 
     /// Reads a big-endian integer from exactly `MemoryLayout<Self>.size`
     /// bytes; `nil` for any other count.
+    @inlinable
     public init?(bigEndianBytes bytes: UnsafeRawBufferPointer) {
         guard bytes.count == MemoryLayout<Self>.size else { return nil }
         self.init(bigEndian: bytes.loadUnaligned(as: Self.self))
@@ -18,6 +20,7 @@ extension FixedWidthInteger {
 
     /// Reads a big-endian integer from exactly `MemoryLayout<Self>.size`
     /// bytes; `nil` for any other count.
+    @inlinable
     public init?(bigEndianBytes bytes: [UInt8]) {
         guard let value = bytes.withUnsafeBytes({ Self(bigEndianBytes: $0) }) else { return nil }
         self = value

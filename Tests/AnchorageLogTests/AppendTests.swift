@@ -24,7 +24,7 @@ struct AppendTests {
                 entries.map(\.dot) == [Dot(origin: log.originID, counter: 1), Dot(origin: log.originID, counter: 2)]
             )
             #expect(entries[0].operation == .save && entries[1].operation == .delete)
-            #expect(entries[0].payload == Array("hello".utf8))
+            #expect(entries[0].payload == EntryPayload(Array("hello".utf8)))
             #expect(entries[0].payloadDigest == EntryDigest.of(Array("hello".utf8)))
             #expect(entries[1].payload == nil && entries[1].payloadDigest == .zero)
             #expect(entries.allSatisfy { $0.timestamp == 1_700_000_000_500_000_000 && $0.kind == 3 && $0.id == saved })

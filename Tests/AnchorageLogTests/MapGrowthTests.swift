@@ -22,7 +22,7 @@ struct MapGrowthTests {
             #expect(environment.mapSize >= 100_000_000)
             let entries = try readAll(log, limit: 5_000)
             #expect(entries.count == batches * perBatch)
-            #expect(entries.allSatisfy { $0.payload == payload })
+            #expect(entries.allSatisfy { $0.payload == EntryPayload(payload) })
             #expect(try log.verify().isIntact)
         }
     }

@@ -3,7 +3,8 @@
 //   LogCrashWriter <store directory> <tasks>
 //
 // Opens the log, prints "ready", then appends batches from several tasks at
-// once, forever, printing one "ack <seq> <id>" line per entry of each
+// once, forever, pausing up to 2 ms between batches (so kills land at varied
+// points of the commit cycle and the store stays small), printing one "ack <seq> <id>" line per entry of each
 // acknowledged batch. The test kills it with SIGKILL at a random moment and
 // checks that every acknowledged entry survived. Each payload is derived
 // from its id (see `payload(for:)`), so the test can check contents too.
@@ -56,6 +57,7 @@ await withThrowingTaskGroup(of: Void.self) { group in
                     lines += "ack \(anchor.stringValue) \(event.operation) \(event.id.uuidString)\n"
                 }
                 emit(lines)
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...2_000, using: &generator)))
             }
         }
     }

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+
+/// Measures the event log against raw LMDB on the same machine, in the same
+/// run. Driven by `Scripts/bench`, which builds it in release mode and
+/// compiles the raw-LMDB baseline.
+@main
+struct AnchorageBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "AnchorageBench",
+        abstract: "Benchmarks the Anchorage event log beside raw LMDB.",
+        discussion: "Prints medians of several runs and the ratio Anchorage / raw LMDB, and writes them as JSON."
+    )
+
+    @Option(help: "Entries appended and read back per run.")
+    var entries = 1_000_000
+
+    @Option(help: "Entries per append batch (and per raw LMDB transaction).")
+    var batch = 1_000
+
+    @Option(help: "Payload bytes per entry.")
+    var payload = 100
+
+    @Option(help: "Runs per workload; the median is reported.")
+    var runs = 5
+
+    @Option(help: "The raw LMDB baseline executable (Scripts/bench compiles it).")
+    var rawLMDB: String?
+
+    @Option(help: "Where to write the results as JSON.")
+    var json: String?
+
+    @Option(help: "Directory for the stores (default: a temporary directory under .build/bench).")
+    var workDirectory: String = ".build/bench/work"
+
+    func validate() throws {
+        guard entries >= 1, batch >= 1, payload >= 0, runs >= 1 else {
+            throw ValidationError("entries, batch and runs must be at least 1; payload at least 0")
+        }
+    }
+
+    func run() async throws {
+        let work = URL(fileURLWithPath: workDirectory).appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let parameters = LogBenchmarks.Parameters(entries: entries, batch: batch, payload: payload)
+        let benchmarks = LogBenchmarks(parameters: parameters, workDirectory: work)
+        var report = Report(parameters: parameters, runs: runs)
+
+        var baseline: [RawLMDB.Run] = []
+        if let rawLMDB {
+            let raw = RawLMDB(executable: rawLMDB, workDirectory: work)
+            for run in 1...runs {
+                progress("raw LMDB run \(run)/\(runs)")
+                baseline.append(try raw.run(entries: entries, batch: batch, valueBytes: payload))
+            }
+            progress("raw LMDB, one entry per transaction")
+            let single = try raw.run(entries: min(entries, 20_000), batch: 1, valueBytes: payload)
+            report.add(
+                name: "raw LMDB, 1 entry per durable transaction",
+                unit: "entries/s",
+                anchorage: [],
+                baseline: [single.appendRate]
+            )
+        }
+
+        var appendRates: [Double] = []
+        var scanRates: [Double] = []
+        var fileSizes: [Double] = []
+        for run in 1...runs {
+            progress("append + catch-up run \(run)/\(runs)")
+            let result = try await benchmarks.appendThenCatchUp(run: run)
+            appendRates.append(result.appendRate)
+            scanRates.append(result.catchUpRate)
+            fileSizes.append(Double(result.fileBytes))
+        }
+        report.add(
+            name: "append, batches of \(batch), 1 caller, durable",
+            unit: "entries/s",
+            anchorage: appendRates,
+            baseline: baseline.map(\.appendRate),
+            goal: .ratioAtLeast(0.5)
+        )
+        report.add(
+            name: "catch-up read from anchor 0 (decoded)",
+            unit: "entries/s",
+            anchorage: scanRates,
+            baseline: baseline.map(\.scanRate),
+            goal: .valueAtLeast(2_000_000)
+        )
+        report.add(
+            name: "data file size",
+            unit: "bytes",
+            anchorage: fileSizes,
+            baseline: baseline.map { Double($0.fileBytes) }
+        )
+
+        var concurrentRates: [Double] = []
+        var singleRates: [Double] = []
+        for run in 1...runs {
+            progress("concurrent appends run \(run)/\(runs)")
+            concurrentRates.append(try await benchmarks.concurrentAppends(run: run, callers: 8, batch: batch))
+            singleRates.append(try await benchmarks.concurrentAppends(run: run, callers: 64, batch: 1))
+        }
+        report.add(
+            name: "append, batches of \(batch), 8 concurrent callers, durable",
+            unit: "entries/s",
+            anchorage: concurrentRates,
+            baseline: baseline.map(\.appendRate)
+        )
+        report.add(
+            name: "append, 1-entry batches, 64 concurrent callers, durable (group commit)",
+            unit: "entries/s",
+            anchorage: singleRates,
+            baseline: []
+        )
+
+        print(report.table())
+        if let json {
+            try report.json().write(to: URL(fileURLWithPath: json))
+            print("results written to \(json)")
+        }
+    }
+
+    private func progress(_ message: String) {
+        FileHandle.standardError.write(Data("· \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,109 @@
+import AnchorageLog
+import Foundation
+
+/// The event-log workloads.
+struct LogBenchmarks {
+    struct Parameters: Codable {
+        var entries: Int
+        var batch: Int
+        var payload: Int
+    }
+
+    struct AppendAndRead {
+        var appendRate: Double
+        var catchUpRate: Double
+        var fileBytes: Int
+    }
+
+    let parameters: Parameters
+    let workDirectory: URL
+
+    /// Appends `entries` in batches of `batch` from one caller (durable),
+    /// then reads them all back from anchor 0 in pages of 1,000, decoding
+    /// every entry.
+    func appendThenCatchUp(run: Int) async throws -> AppendAndRead {
+        let directory = workDirectory.appendingPathComponent("append-\(run)")
+        let log = try EventLog.open(at: directory)
+        let batches = makeBatches(count: parameters.entries, batch: parameters.batch)
+
+        let appendStart = ContinuousClock.now
+        for batch in batches {
+            try await log.append(batch)
+        }
+        let appendTime = ContinuousClock.now - appendStart
+
+        let readStart = ContinuousClock.now
+        var anchor: Anchor? = nil
+        var read = 0
+        var checksum = 0
+        while true {
+            let page = try log.entries(after: anchor, limit: 1_000)
+            for entry in page.entries {
+                checksum &+= Int(entry.seq) &+ (entry.payload?.count ?? 0)
+            }
+            read += page.entries.count
+            anchor = page.next
+            if !page.hasMore { break }
+        }
+        let readTime = ContinuousClock.now - readStart
+        precondition(read == parameters.entries && checksum != 0, "read \(read) entries")
+
+        await log.close()
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("data.mdb").path)[
+            .size
+        ]
+        try FileManager.default.removeItem(at: directory)
+        return AppendAndRead(
+            appendRate: Double(parameters.entries) / appendTime.seconds,
+            catchUpRate: Double(read) / readTime.seconds,
+            fileBytes: (size as? NSNumber)?.intValue ?? 0
+        )
+    }
+
+    /// Appends `entries` from `callers` concurrent tasks in batches of `batch`.
+    func concurrentAppends(run: Int, callers: Int, batch: Int) async throws -> Double {
+        let directory = workDirectory.appendingPathComponent("concurrent-\(callers)-\(batch)-\(run)")
+        let log = try EventLog.open(at: directory)
+        let total = batch == 1 ? min(parameters.entries, 100_000) : parameters.entries
+        let perCaller = makeBatches(count: total / callers, batch: batch)
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<callers {
+                group.addTask {
+                    for events in perCaller { try await log.append(events) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - start
+        let appended = Int(log.head.seq)
+        await log.close()
+        try FileManager.default.removeItem(at: directory)
+        return Double(appended) / elapsed.seconds
+    }
+
+    /// Batches of save events with payloads of the configured size.
+    private func makeBatches(count: Int, batch: Int) -> [[LogEvent]] {
+        var payload = (0..<parameters.payload).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var batches: [[LogEvent]] = []
+        var made = 0
+        while made < count {
+            let size = min(batch, count - made)
+            batches.append(
+                (0..<size).map { index in
+                    if !payload.isEmpty { payload[0] = UInt8(truncatingIfNeeded: made + index) }
+                    return .save(id: UUID(), kind: EntryKind(rawValue: UInt32(index % 16)), payload: payload)
+                }
+            )
+            made += size
+        }
+        return batches
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
