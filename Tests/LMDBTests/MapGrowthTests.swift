@@ -6,7 +6,7 @@ import Testing
 struct MapGrowthTests {
     @Test("writes past a 64 KiB map grow it, in many transactions and in one big one")
     func growth() throws {
-        try withEnvironment({ $0.mapSize = 64 << 10 }) { environment, _ in
+        try withEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase(named: "grow")
             let value = [UInt8](repeating: 0x42, count: 1_000)
             for batch in 0..<10 {
@@ -30,7 +30,7 @@ struct MapGrowthTests {
 
     @Test("a closure that swallows the map-full error is still retried, and its writes all land")
     func swallowedMapFull() throws {
-        try withEnvironment({ $0.mapSize = 64 << 10 }) { environment, _ in
+        try withEnvironment(mapSize: 64 << 10) { environment, _ in
             let db = try environment.openDatabase(named: "swallow")
             var attempts = 0
             try environment.write { txn in
@@ -47,10 +47,7 @@ struct MapGrowthTests {
 
     @Test("the maximum map size is a hard limit with a message that says what to raise")
     func maximum() throws {
-        try withEnvironment({
-            $0.mapSize = 64 << 10
-            $0.maximumMapSize = 256 << 10
-        }) { environment, _ in
+        try withEnvironment(mapSize: 64 << 10, maximumMapSize: 256 << 10) { environment, _ in
             let db = try environment.openDatabase(named: "cap")
             #expect {
                 try environment.write { txn in
@@ -70,7 +67,7 @@ struct MapGrowthTests {
 
     @Test("readers running while the map grows see consistent data")
     func readersDuringGrowth() async throws {
-        try await withEnvironmentAsync({ $0.mapSize = 64 << 10 }) { environment in
+        try await withEnvironmentAsync(mapSize: 64 << 10) { environment in
             let db = try environment.openDatabase(named: "concurrent")
             let writer = Task.detached {
                 for batch in 0..<40 {
@@ -118,7 +115,7 @@ struct MapGrowthTests {
 
 /// `withEnvironment` for async bodies.
 func withEnvironmentAsync<R>(
-    _ configure: (inout Environment.Configuration) -> Void,
+    mapSize: Int,
     _ body: (Environment) async throws -> R
 ) async throws -> R {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-tests-\(UUID().uuidString)").path
@@ -126,6 +123,6 @@ func withEnvironmentAsync<R>(
     defer { try? FileManager.default.removeItem(atPath: path) }
     var configuration = Environment.Configuration()
     configuration.options.insert(.noSync)
-    configure(&configuration)
+    configuration.mapSize = mapSize
     return try await body(try Environment(path: path, configuration: configuration))
 }

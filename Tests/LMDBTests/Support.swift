@@ -3,7 +3,8 @@ import LMDB
 
 /// Runs `body` with a new environment in a temporary directory, removed afterwards.
 func withEnvironment<R>(
-    _ configure: (inout Environment.Configuration) -> Void = { _ in },
+    mapSize: Int? = nil,
+    maximumMapSize: Int? = nil,
     _ body: (Environment, String) throws -> R
 ) throws -> R {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lmdb-tests-\(UUID().uuidString)").path
@@ -11,7 +12,8 @@ func withEnvironment<R>(
     defer { try? FileManager.default.removeItem(atPath: path) }
     var configuration = Environment.Configuration()
     configuration.options.insert(.noSync)
-    configure(&configuration)
+    if let mapSize { configuration.mapSize = mapSize }
+    if let maximumMapSize { configuration.maximumMapSize = maximumMapSize }
     let environment = try Environment(path: path, configuration: configuration)
     return try body(environment, path)
 }
