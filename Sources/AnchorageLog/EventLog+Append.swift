@@ -17,6 +17,9 @@ extension EventLog {
     /// ])
     /// ```
     ///
+    /// Cancellation is checked before the batch is queued; once queued, the
+    /// batch commits and `append` returns its anchors.
+    ///
     /// - Throws: ``LogError`` (``LogError/Code/invalidEvent`` for a payload
     ///   over 64 MiB, ``LogError/Code/closed``), what a projection throws, or
     ///   `LMDBError` when storage fails (disk full, I/O) — in every case

@@ -124,7 +124,7 @@ extension EventLog {
                 )
             }
         }
-        let state = try loadState(identity, databases, in: txn)
+        let state = try WriterState.load(identity: identity, databases: databases, in: txn)
         return LogBootstrap(
             identity: identity,
             databases: databases,
@@ -186,41 +186,5 @@ extension EventLog {
     ) throws {
         try txn.put(identity.incarnation.bigEndianBytes, forKey: MetaKey.incarnation, in: databases.meta)
         try txn.put(identity.originID.uuid.bytes, forKey: MetaKey.origin, in: databases.meta)
-    }
-
-    /// Reads the head, the last link and the version vector.
-    private static func loadState(
-        _ identity: StoreIdentity,
-        _ databases: LogDatabases,
-        in txn: borrowing WriteTransaction
-    ) throws -> WriterState {
-        let last: (UInt64, EntryDigest)? = try txn.withCursor(on: databases.log) { cursor in
-            try cursor.last { key, value in
-                guard let seq = UInt64(bigEndianBytes: key) else {
-                    throw LogError(.malformedEntry, "the log's last key has \(key.count) bytes; keys are 8 bytes")
-                }
-                guard value.count >= EntryFormat.headerSize else {
-                    throw LogError.malformedEntry(seq, "it is too short to hold its link; the log cannot be extended")
-                }
-                return (seq, EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset))
-            }
-        }
-        var versionVector: [StoreID: UInt64] = [:]
-        try txn.withCursor(on: databases.origins) { cursor in
-            try cursor.scan { key, value in
-                guard key.count == 16, let counter = UInt64(bigEndianBytes: value) else {
-                    throw LogError(.unsupportedFormat, "the version vector holds a damaged row")
-                }
-                versionVector[StoreID(UUID(loadingFrom: key, at: 0))] = counter
-                return true
-            }
-        }
-        let ownCounter = versionVector.removeValue(forKey: identity.originID) ?? 0
-        return WriterState(
-            head: last?.0 ?? 0,
-            lastLink: last?.1 ?? .zero,
-            versionVector: versionVector,
-            ownCounter: ownCounter
-        )
     }
 }

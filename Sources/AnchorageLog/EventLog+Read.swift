@@ -114,19 +114,7 @@ extension EventLog {
     /// let missing = peerVector.filter { vector[$0.key, default: 0] < $0.value }
     /// ```
     public func versionVector() throws -> [StoreID: UInt64] {
-        try read { txn in
-            var vector: [StoreID: UInt64] = [:]
-            try txn.withCursor(on: databases.origins) { cursor in
-                try cursor.scan { key, value in
-                    guard key.count == 16, let counter = UInt64(bigEndianBytes: value) else {
-                        throw LogError(.unsupportedFormat, "the version vector holds a damaged row")
-                    }
-                    vector[StoreID(UUID(loadingFrom: key, at: 0))] = counter
-                    return true
-                }
-            }
-            return vector
-        }
+        try read { txn in try databases.versionVector(in: txn) }
     }
 
     /// The anchor of `peer`'s log recorded by the last ``apply(_:checkpoint:)``

@@ -53,30 +53,19 @@ extension EventLog {
                 }
             }
             if walk.problem == nil {
-                let stored = try storedVersionVector(in: txn)
+                let stored = try? databases.versionVector(in: txn)
                 if stored != walk.counters {
                     walk.problem = VerificationProblem(
                         seq: nil,
-                        reason: "the version vector does not match the entries' dots (\(stored.count) origins stored, "
-                            + "\(walk.counters.count) in the log)"
+                        reason: stored == nil
+                            ? "the version vector holds a damaged row"
+                            : "the version vector does not match the entries' dots (\(stored!.count) origins stored, "
+                                + "\(walk.counters.count) in the log)"
                     )
                 }
             }
             return VerificationReport(entriesChecked: walk.checked, head: walk.seq, problem: walk.problem)
         }
-    }
-
-    private func storedVersionVector(in txn: borrowing ReadTransaction) throws -> [StoreID: UInt64] {
-        var vector: [StoreID: UInt64] = [:]
-        try txn.withCursor(on: databases.origins) { cursor in
-            try cursor.scan { key, value in
-                if key.count == 16, let counter = UInt64(bigEndianBytes: value) {
-                    vector[StoreID(UUID(loadingFrom: key, at: 0))] = counter
-                }
-                return true
-            }
-        }
-        return vector
     }
 }
 

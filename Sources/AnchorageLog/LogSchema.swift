@@ -1,3 +1,4 @@
+import Foundation
 import LMDB
 
 /// The log's own databases. docs/log-format.md describes their keys and values.
@@ -12,6 +13,23 @@ struct LogDatabases: Sendable {
     let checkpoints: Database
 
     static let names = ["log", "meta", "origins", "checkpoints"]
+
+    /// The version vector as stored in `origins`.
+    func versionVector<Transaction: ReadableTransaction & ~Copyable>(
+        in txn: borrowing Transaction
+    ) throws -> [StoreID: UInt64] {
+        var vector: [StoreID: UInt64] = [:]
+        try txn.withCursor(on: origins) { cursor in
+            try cursor.scan { key, value in
+                guard key.count == 16, let counter = UInt64(bigEndianBytes: value) else {
+                    throw LogError(.unsupportedFormat, "the version vector holds a damaged row")
+                }
+                vector[StoreID(UUID(loadingFrom: key, at: 0))] = counter
+                return true
+            }
+        }
+        return vector
+    }
 
     /// Opens (creating) the four databases.
     init(in txn: borrowing WriteTransaction) throws {

@@ -170,6 +170,32 @@ final class LogWriter: @unchecked Sendable {
                 metadata: ["anchorage.log.requests": "\(group.count)", "anchorage.log.error": "\(error)"]
             )
             for request in group { request.continuation.resume(throwing: error) }
+            reloadState()
+        }
+    }
+
+    /// Rereads the writer's state from the store after a failed commit.
+    ///
+    /// LMDB undoes a failed commit, so the state normally stays as it was;
+    /// rereading also covers a commit that reached the disk but reported
+    /// an error (a failing final flush), so the next batch extends the log
+    /// that is really there.
+    private func reloadState() {
+        guard let store = openStore else { return }
+        do {
+            let stored = try store.environment.read { txn in
+                try WriterState.load(identity: identity, databases: databases, in: txn)
+            }
+            state = stored
+            if stored.head != published.value {
+                published.set(stored.head)
+                subscribers.publish(anchor(stored.head))
+            }
+        } catch {
+            configuration.logger.info(
+                "could not reread the log's state after a failed commit",
+                metadata: ["anchorage.log.error": "\(error)"]
+            )
         }
     }
 

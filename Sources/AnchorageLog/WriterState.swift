@@ -1,3 +1,6 @@
+import Foundation
+import LMDB
+
 /// What the writer knows about the log's end, kept in memory so appending
 /// needs no lookups. Only the writer thread touches it; a commit works on a
 /// copy and publishes it once the transaction is durable.
@@ -10,6 +13,33 @@ struct WriterState: Sendable {
     var versionVector: [StoreID: UInt64]
     /// The highest counter of this incarnation's own origin.
     var ownCounter: UInt64
+
+    /// Reads the head, the last link and the version vector from the store.
+    static func load<Transaction: ReadableTransaction & ~Copyable>(
+        identity: StoreIdentity,
+        databases: LogDatabases,
+        in txn: borrowing Transaction
+    ) throws -> WriterState {
+        let last: (UInt64, EntryDigest)? = try txn.withCursor(on: databases.log) { cursor in
+            try cursor.last { key, value in
+                guard let seq = UInt64(bigEndianBytes: key) else {
+                    throw LogError(.malformedEntry, "the log's last key has \(key.count) bytes; keys are 8 bytes")
+                }
+                guard value.count >= EntryFormat.headerSize else {
+                    throw LogError.malformedEntry(seq, "it is too short to hold its link; the log cannot be extended")
+                }
+                return (seq, EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset))
+            }
+        }
+        var versionVector = try databases.versionVector(in: txn)
+        let ownCounter = versionVector.removeValue(forKey: identity.originID) ?? 0
+        return WriterState(
+            head: last?.0 ?? 0,
+            lastLink: last?.1 ?? .zero,
+            versionVector: versionVector,
+            ownCounter: ownCounter
+        )
+    }
 
     /// The counter applied for `origin`.
     func counter(of origin: StoreID, own: StoreID) -> UInt64 {

@@ -42,36 +42,41 @@ public struct Cursor: ~Copyable {
         return (keyVal, dataVal)
     }
 
+    /// Moves with `operation` and hands the entry there to `body`.
+    private func visit<R>(
+        _ operation: MDB_cursor_op,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+    ) throws -> R? {
+        guard let (key, value) = try move(operation) else { return nil }
+        return try body(key.bytes, value.bytes)
+    }
+
     /// Moves to the first entry.
     public func first<R>(
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let (key, value) = try move(MDB_FIRST) else { return nil }
-        return try body(key.bytes, value.bytes)
+        try visit(MDB_FIRST, body)
     }
 
     /// Moves to the last entry.
     public func last<R>(
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let (key, value) = try move(MDB_LAST) else { return nil }
-        return try body(key.bytes, value.bytes)
+        try visit(MDB_LAST, body)
     }
 
     /// Moves to the next entry (the first one if the cursor is not positioned).
     public func next<R>(
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let (key, value) = try move(MDB_NEXT) else { return nil }
-        return try body(key.bytes, value.bytes)
+        try visit(MDB_NEXT, body)
     }
 
     /// Moves to the previous entry (the last one if the cursor is not positioned).
     public func previous<R>(
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        guard let (key, value) = try move(MDB_PREV) else { return nil }
-        return try body(key.bytes, value.bytes)
+        try visit(MDB_PREV, body)
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`
