@@ -31,6 +31,7 @@ let package = Package(
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
+        .library(name: "Anchorage", targets: ["Anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
     dependencies: [
@@ -62,10 +63,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // HealthKit's data model and queries, on the log.
+        .target(
+            name: "Anchorage",
+            dependencies: ["AnchorageLog"],
+            swiftSettings: strictSettings
+        ),
         // `Scripts/bench` runs this in release mode.
         .executableTarget(
             name: "AnchorageBench",
             dependencies: [
+                "Anchorage",
                 "AnchorageLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -83,6 +91,11 @@ let package = Package(
             name: "LMDBTests",
             dependencies: ["LMDB"],
             swiftSettings: lmdbSettings
+        ),
+        .testTarget(
+            name: "AnchorageTests",
+            dependencies: ["Anchorage"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageLogTests",

@@ -1,0 +1,89 @@
+/// An error of the HealthKit model and store, with HealthKit's codes.
+///
+/// Where HealthKit stops the program on bad input (an invalid unit string,
+/// a sample whose start is after its end…), Anchorage's throwing twins
+/// throw this error instead, with ``Code/errorInvalidArgument`` and the id
+/// of the rule that was broken (see the behavioural spec):
+///
+/// ```swift
+/// do {
+///     let unit = try HKUnit.parse(userInput)
+/// } catch let error as HKError where error.code == .errorInvalidArgument {
+///     print(error.rule ?? "", error.message)   // "UNIT-1", "'kgg' is not a unit: …"
+/// }
+/// ```
+///
+/// Messages name types, units and identifiers, never health values.
+public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// HealthKit's error codes (`HKErrorDomain`).
+    public enum Code: Int, Sendable, Hashable, Codable, CustomStringConvertible {
+        case errorHealthDataUnavailable = 1
+        case errorHealthDataRestricted = 2
+        case errorInvalidArgument = 3
+        case errorAuthorizationDenied = 4
+        case errorAuthorizationNotDetermined = 5
+        case errorDatabaseInaccessible = 6
+        case errorUserCanceled = 7
+        case errorAnotherWorkoutSessionStarted = 8
+        case errorUserExitedWorkoutSession = 9
+        case errorRequiredAuthorizationDenied = 10
+        case errorNoData = 11
+
+        public var description: String {
+            switch self {
+            case .errorHealthDataUnavailable: "errorHealthDataUnavailable"
+            case .errorHealthDataRestricted: "errorHealthDataRestricted"
+            case .errorInvalidArgument: "errorInvalidArgument"
+            case .errorAuthorizationDenied: "errorAuthorizationDenied"
+            case .errorAuthorizationNotDetermined: "errorAuthorizationNotDetermined"
+            case .errorDatabaseInaccessible: "errorDatabaseInaccessible"
+            case .errorUserCanceled: "errorUserCanceled"
+            case .errorAnotherWorkoutSessionStarted: "errorAnotherWorkoutSessionStarted"
+            case .errorUserExitedWorkoutSession: "errorUserExitedWorkoutSession"
+            case .errorRequiredAuthorizationDenied: "errorRequiredAuthorizationDenied"
+            case .errorNoData: "errorNoData"
+            }
+        }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The id of the spec rule that was broken (`"OBJ-7"`, `"UNIT-1"`…), when
+    /// there is one.
+    public let rule: String?
+    /// A sentence saying what was wrong and how to fix it.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, rule: String? = nil, _ message: String) {
+        self.code = code
+        self.rule = rule
+        self.message = message
+    }
+
+    /// An invalid-argument error for a broken rule.
+    static func invalid(_ rule: String, _ message: String) -> HKError {
+        HKError(.errorInvalidArgument, rule: rule, message)
+    }
+
+    public var description: String {
+        let prefix = rule.map { "\(code) [\($0)]" } ?? "\(code)"
+        return "\(prefix): \(message)"
+    }
+
+    /// The message, as HealthKit's `NSError` would show it.
+    public var localizedDescription: String { message }
+}
+
+extension HKError.Code {
+    /// Lets `catch HKError.Code.errorInvalidArgument` match an ``HKError``.
+    public static func ~= (pattern: HKError.Code, error: any Error) -> Bool {
+        (error as? HKError)?.code == pattern
+    }
+}
+
+/// Stops the program with `error`'s message: HealthKit's behaviour for a
+/// programmer error in a non-throwing API. Each call has a throwing twin.
+func programmerError(_ error: HKError, file: StaticString = #file, line: UInt = #line) -> Never {
+    preconditionFailure("\(error)", file: file, line: line)
+}
