@@ -1,0 +1,88 @@
+/// A person's biological sex (OBJ-28).
+public enum HKBiologicalSex: Int, Sendable, Hashable, Codable, CaseIterable {
+    case notSet = 0
+    case female = 1
+    case male = 2
+    case other = 3
+}
+
+/// A person's blood type (OBJ-28).
+public enum HKBloodType: Int, Sendable, Hashable, Codable, CaseIterable {
+    case notSet = 0
+    case aPositive = 1
+    case aNegative = 2
+    case bPositive = 3
+    case bNegative = 4
+    case abPositive = 5
+    case abNegative = 6
+    case oPositive = 7
+    case oNegative = 8
+}
+
+/// A person's skin type on the Fitzpatrick scale (OBJ-28).
+public enum HKFitzpatrickSkinType: Int, Sendable, Hashable, Codable, CaseIterable {
+    case notSet = 0
+    case I = 1
+    case II = 2
+    case III = 3
+    case IV = 4
+    case V = 5
+    case VI = 6
+}
+
+/// Whether a person uses a wheelchair (OBJ-28).
+public enum HKWheelchairUse: Int, Sendable, Hashable, Codable, CaseIterable {
+    case notSet = 0
+    case no = 1
+    case yes = 2
+}
+
+/// How a person's move goal is measured.
+public enum HKActivityMoveMode: Int, Sendable, Hashable, Codable, CaseIterable {
+    case activeEnergy = 1
+    case appleMoveTime = 2
+}
+
+/// A person's biological sex, as HealthKit returns it.
+public final class HKBiologicalSexObject: Sendable {
+    public let biologicalSex: HKBiologicalSex
+    public init(biologicalSex: HKBiologicalSex) { self.biologicalSex = biologicalSex }
+}
+
+/// A person's blood type, as HealthKit returns it.
+public final class HKBloodTypeObject: Sendable {
+    public let bloodType: HKBloodType
+    public init(bloodType: HKBloodType) { self.bloodType = bloodType }
+}
+
+/// A person's skin type, as HealthKit returns it.
+public final class HKFitzpatrickSkinTypeObject: Sendable {
+    public let skinType: HKFitzpatrickSkinType
+    public init(skinType: HKFitzpatrickSkinType) { self.skinType = skinType }
+}
+
+/// A person's wheelchair use, as HealthKit returns it.
+public final class HKWheelchairUseObject: Sendable {
+    public let wheelchairUse: HKWheelchairUse
+    public init(wheelchairUse: HKWheelchairUse) { self.wheelchairUse = wheelchairUse }
+}
+
+/// A person's move mode, as HealthKit returns it.
+public final class HKActivityMoveModeObject: Sendable {
+    public let activityMoveMode: HKActivityMoveMode
+    public init(activityMoveMode: HKActivityMoveMode) { self.activityMoveMode = activityMoveMode }
+}
+
+/// The characteristics of a person, set by the store's owner (OBJ-28,
+/// OBJ-29): every field optional, the date of birth as Gregorian
+/// era/year/month/day components.
+public struct HKCharacteristics: Sendable, Hashable, Codable {
+    public var biologicalSex: HKBiologicalSex = .notSet
+    public var bloodType: HKBloodType = .notSet
+    public var fitzpatrickSkinType: HKFitzpatrickSkinType = .notSet
+    public var wheelchairUse: HKWheelchairUse = .notSet
+    public var activityMoveMode: HKActivityMoveMode?
+    public var dateOfBirth: DateComponents?
+
+    public init() {}
+}

@@ -1,0 +1,50 @@
+/// Every type Anchorage knows, by identifier and by log kind code.
+enum TypeCatalog {
+    static let quantityTypes: [HKQuantityTypeIdentifier: HKQuantityType] = Dictionary(
+        uniqueKeysWithValues: quantityRows.map { code, identifier, style, unit in
+            (identifier, HKQuantityType(identifier: identifier, kindCode: code, style: style, unit: HKUnit(from: unit)))
+        }
+    )
+
+    static let categoryTypes: [HKCategoryTypeIdentifier: HKCategoryType] = Dictionary(
+        uniqueKeysWithValues: categoryRows.map { code, identifier, values in
+            (identifier, HKCategoryType(identifier: identifier, kindCode: code, values: values))
+        }
+    )
+
+    static let correlationTypes: [HKCorrelationTypeIdentifier: HKCorrelationType] = [
+        .bloodPressure: HKCorrelationType(
+            identifier: HKCorrelationTypeIdentifier.bloodPressure.rawValue,
+            kindCode: 3001
+        ),
+        .food: HKCorrelationType(identifier: HKCorrelationTypeIdentifier.food.rawValue, kindCode: 3002),
+    ]
+
+    static let workout = HKWorkoutType(identifier: HKWorkoutType.workoutTypeIdentifier, kindCode: 4001)
+
+    static let characteristicTypes: [HKCharacteristicTypeIdentifier: HKCharacteristicType] = Dictionary(
+        uniqueKeysWithValues: [
+            (HKCharacteristicTypeIdentifier.biologicalSex, UInt32(5001)), (.bloodType, 5002), (.dateOfBirth, 5003),
+            (.fitzpatrickSkinType, 5004), (.wheelchairUse, 5005), (.activityMoveMode, 5006),
+        ].map { identifier, code in
+            (identifier, HKCharacteristicType(identifier: identifier.rawValue, kindCode: code))
+        }
+    )
+
+    static let allTypes: [HKObjectType] =
+        Array(quantityTypes.values) + Array(categoryTypes.values) + Array(correlationTypes.values) + [workout]
+        + Array(characteristicTypes.values)
+
+    static let byIdentifier: [String: HKObjectType] = Dictionary(
+        uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) }
+    )
+
+    static let byKindCode: [UInt32: HKObjectType] = Dictionary(
+        uniqueKeysWithValues: allTypes.map { ($0.kindCode, $0) }
+    )
+
+    /// The sample type stored under `code`, or `nil`.
+    static func sampleType(forKindCode code: UInt32) -> HKSampleType? {
+        byKindCode[code] as? HKSampleType
+    }
+}
