@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+@testable import Anchorage
+
+/// A deterministic random number generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fixed day: 2026-03-10 00:00 UTC.
+let day = Date(timeIntervalSince1970: 1_773_100_800)
+
+func minutes(_ m: Double, from base: Date = day) -> Date { base.addingTimeInterval(m * 60) }
+
+/// Every stored field of two objects is equal (objects themselves compare
+/// by uuid only).
+func identical(_ a: HKObject, _ b: HKObject) -> Bool {
+    guard type(of: a) == type(of: b), a.uuid == b.uuid, a.sourceRevision == b.sourceRevision, a.device == b.device,
+        a.typedMetadata == b.typedMetadata
+    else { return false }
+    if let a = a as? HKSample, let b = b as? HKSample {
+        guard a.sampleType == b.sampleType,
+            a.startDate.timeIntervalSinceReferenceDate.bitPattern
+                == b.startDate.timeIntervalSinceReferenceDate.bitPattern,
+            a.endDate.timeIntervalSinceReferenceDate.bitPattern == b.endDate.timeIntervalSinceReferenceDate.bitPattern
+        else { return false }
+    }
+    switch (a, b) {
+    case let (a as HKQuantitySample, b as HKQuantitySample):
+        return a.quantity.unit == b.quantity.unit && a.quantity.value.bitPattern == b.quantity.value.bitPattern
+            && a.count == b.count
+    case let (a as HKCategorySample, b as HKCategorySample):
+        return a.value == b.value
+    case let (a as HKCorrelation, b as HKCorrelation):
+        guard a.objects.count == b.objects.count else { return false }
+        let byUUID = Dictionary(uniqueKeysWithValues: b.objects.map { ($0.uuid, $0) })
+        return a.objects.allSatisfy { member in byUUID[member.uuid].map { identical(member, $0) } ?? false }
+    case let (a as HKWorkout, b as HKWorkout):
+        return a.workoutActivityType == b.workoutActivityType && a.duration.bitPattern == b.duration.bitPattern
+            && a.totals == b.totals && a.workoutEvents == b.workoutEvents
+    default:
+        return false
+    }
+}
+
+/// Random objects of every kind, with metadata, devices and revisions.
+struct ObjectGenerator {
+    var random: SeededGenerator
+
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+
+    mutating func bool() -> Bool { Bool.random(using: &random) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
+
+    mutating func text() -> String {
+        let pieces = ["a", "Zürich", "🙂", "b-c", "ø", "long text ", "日本", "x"]
+        return (0..<int(0...4)).map { _ in pieces[int(0...pieces.count - 1)] }.joined()
+    }
+
+    mutating func date() -> Date {
+        // Any date from 1900 to 2100, with a random fraction.
+        Date(timeIntervalSinceReferenceDate: double(-3_200_000_000...3_100_000_000))
+    }
+
+    mutating func revision() -> HKSourceRevision {
+        HKSourceRevision(
+            source: HKSource(name: text(), bundleIdentifier: "com.example." + String(int(0...3))),
+            version: bool() ? String(int(1...9)) + "." + String(int(0...9)) : nil,
+            productType: bool() ? "iPhone\(int(10...16)),\(int(1...3))" : nil,
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: int(0...18),
+                minorVersion: int(0...9),
+                patchVersion: int(0...9)
+            )
+        )
+    }
+
+    mutating func device() -> HKDevice? {
+        guard bool() else { return nil }
+        func maybe(_ g: inout ObjectGenerator) -> String? { g.bool() ? g.text() : nil }
+        return HKDevice(
+            name: maybe(&self),
+            manufacturer: maybe(&self),
+            model: maybe(&self),
+            hardwareVersion: maybe(&self),
+            firmwareVersion: maybe(&self),
+            softwareVersion: maybe(&self),
+            localIdentifier: maybe(&self),
+            udiDeviceIdentifier: maybe(&self)
+        )
+    }
+
+    mutating func metadata() -> HKMetadata {
+        var values: [String: HKMetadataValue] = [:]
+        for index in 0..<int(0...4) {
+            let key = "key\(index)-" + text()
+            switch int(0...5) {
+            case 0: values[key] = .string(text())
+            case 1: values[key] = .integer(Int64.random(in: Int64.min...Int64.max, using: &random))
+            case 2: values[key] = .double(double(-1e12...1e12))
+            case 3: values[key] = .bool(bool())
+            case 4: values[key] = .date(date())
+            default: values[key] = .quantity(HKQuantity(unit: .gram(with: .kilo), doubleValue: double(0...200)))
+            }
+        }
+        if bool() {
+            values[HKMetadataKeySyncIdentifier] = .string(text())
+            values[HKMetadataKeySyncVersion] = .integer(Int64(int(0...100)))
+        }
+        return HKMetadata(values: values)
+    }
+
+    static let units: [HKQuantityTypeIdentifier: [HKUnit]] = [
+        .stepCount: [.count()],
+        .heartRate: [HKUnit(from: "count/min"), HKUnit(from: "count/s"), .hertz()],
+        .bodyMass: [.gram(with: .kilo), .pound(), .stone()],
+        .bloodGlucose: [HKUnit(from: "mg/dL"), HKUnit(from: "mmol<180.15588000005408>/L")],
+        .activeEnergyBurned: [.kilocalorie(), .joule(with: .kilo), .largeCalorie()],
+        .bodyTemperature: [.degreeCelsius(), .degreeFahrenheit()],
+        .dietaryWater: [.liter(with: .milli), .fluidOunceUS()],
+        .environmentalAudioExposure: [.decibelAWeightedSoundPressureLevel()],
+        .distanceWalkingRunning: [.meter(), .mile(), .meter(with: .kilo)],
+    ]
+
+    mutating func quantitySample(type identifier: HKQuantityTypeIdentifier? = nil) -> HKQuantitySample {
+        let keys = Array(Self.units.keys).sorted { $0.rawValue < $1.rawValue }
+        let identifier = identifier ?? keys[int(0...keys.count - 1)]
+        let type = HKQuantityType(identifier)
+        let units = Self.units[identifier] ?? [type.canonicalUnit]
+        let start = date()
+        return try! HKQuantitySample.rebuilt(
+            type: type,
+            quantity: HKQuantity(unit: units[int(0...units.count - 1)], doubleValue: double(0...10_000)),
+            start: start,
+            end: start.addingTimeInterval(double(0...86_400)),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    mutating func categorySample() -> HKCategorySample {
+        let types = TypeCatalog.categoryTypes.values.filter {
+            $0.identifier != HKCategoryTypeIdentifier.menstrualFlow.rawValue
+        }
+        .sorted { $0.kindCode < $1.kindCode }
+        let type = types[int(0...types.count - 1)]
+        let start = date()
+        return try! HKCategorySample.rebuilt(
+            type: type,
+            value: int(type.legalValues.lowerBound...type.legalValues.upperBound),
+            start: start,
+            end: start.addingTimeInterval(double(0...36_000)),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    mutating func correlation() -> HKCorrelation {
+        let start = date()
+        if bool() {
+            let systolic = quantitySampleOf(.bloodPressureSystolic, at: start)
+            let diastolic = quantitySampleOf(.bloodPressureDiastolic, at: start)
+            return try! HKCorrelation.rebuilt(
+                type: HKCorrelationType(.bloodPressure),
+                start: start,
+                end: start,
+                objects: [systolic, diastolic],
+                uuid: UUID(),
+                sourceRevision: revision(),
+                device: device(),
+                metadata: metadata()
+            )
+        }
+        let foods: [HKSample] = (0..<int(1...4)).map { _ in
+            quantitySampleOf([.dietaryEnergyConsumed, .dietaryProtein, .dietaryFatTotal][int(0...2)], at: start)
+        }
+        return try! HKCorrelation.rebuilt(
+            type: HKCorrelationType(.food),
+            start: start,
+            end: start.addingTimeInterval(600),
+            objects: Set(foods),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    private mutating func quantitySampleOf(_ identifier: HKQuantityTypeIdentifier, at start: Date) -> HKQuantitySample {
+        let type = HKQuantityType(identifier)
+        return try! HKQuantitySample.rebuilt(
+            type: type,
+            quantity: HKQuantity(unit: type.canonicalUnit, doubleValue: double(0...300)),
+            start: start,
+            end: start,
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: nil,
+            metadata: .empty
+        )
+    }
+
+    mutating func workout() -> HKWorkout {
+        let start = date()
+        let length = double(600...7_200)
+        let end = start.addingTimeInterval(length)
+        var events: [HKWorkoutEvent] = []
+        var cursor = start
+        var paused = false
+        for _ in 0..<int(0...6) {
+            cursor = cursor.addingTimeInterval(double(0...length / 8))
+            guard cursor <= end else { break }
+            let type: HKWorkoutEventType = [.pause, .resume, .lap, .marker, .segment][int(0...4)]
+            if type == .pause && paused || type == .resume && !paused { continue }
+            if type == .pause { paused = true }
+            if type == .resume { paused = false }
+            let eventEnd =
+                type == .lap || type == .segment ? min(end, cursor.addingTimeInterval(double(0...60))) : cursor
+            events.append(
+                HKWorkoutEvent(
+                    type: type,
+                    dateInterval: DateInterval(start: cursor, end: eventEnd),
+                    typedMetadata: bool() ? metadata() : .empty
+                )
+            )
+        }
+        let totals = HKWorkout.Totals(
+            energyBurned: bool() ? HKQuantity(unit: .kilocalorie(), doubleValue: double(0...2_000)) : nil,
+            distance: bool() ? HKQuantity(unit: .meter(with: .kilo), doubleValue: double(0...42)) : nil,
+            swimmingStrokeCount: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...3_000))) : nil,
+            flightsClimbed: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...100))) : nil
+        )
+        return try! HKWorkout.rebuilt(
+            activityType: HKWorkoutActivityType.allCases[int(0...HKWorkoutActivityType.allCases.count - 1)],
+            start: start,
+            end: end,
+            events: events,
+            duration: try! HKWorkout.activeDuration(start: start, end: end, events: events, explicit: nil),
+            totals: totals,
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    mutating func object() -> HKSample {
+        switch int(0...9) {
+        case 0...4: quantitySample()
+        case 5...6: categorySample()
+        case 7: correlation()
+        default: workout()
+        }
+    }
+}
