@@ -286,3 +286,21 @@ struct UnitTests {
         }
     }
 }
+
+@Suite("HealthKit's doors stop the program on programmer errors (UNIT-4, UNIT-18)")
+struct UnitTrapTests {
+    @Test("UNIT-4: HKUnit(from:) with an invalid string stops the program")
+    func invalidStringTraps() async {
+        await #expect(processExitsWith: .failure) { _ = HKUnit(from: "kg//m") }
+    }
+
+    @Test("UNIT-18: doubleValue(for:) and compare(_:) with incompatible units stop the program")
+    func incompatibleTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = HKQuantity(unit: .gram(), doubleValue: 1).doubleValue(for: .meter())
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = HKQuantity(unit: .gram(), doubleValue: 1).compare(HKQuantity(unit: .second(), doubleValue: 1))
+        }
+    }
+}
