@@ -33,6 +33,13 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "Directory for the stores (default: a temporary directory under .build/bench).")
     var workDirectory: String = ".build/bench/work"
 
+    @Option(help: "Which benchmarks to run: all, log or model.")
+    var suite: Suite = .all
+
+    enum Suite: String, ExpressibleByArgument {
+        case all, log, model
+    }
+
     func validate() throws {
         guard entries >= 1, batch >= 1, payload >= 0, runs >= 1 else {
             throw ValidationError("entries, batch and runs must be at least 1; payload at least 0")
@@ -45,8 +52,60 @@ struct AnchorageBench: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: work) }
 
         let parameters = LogBenchmarks.Parameters(entries: entries, batch: batch, payload: payload)
-        let benchmarks = LogBenchmarks(parameters: parameters, workDirectory: work)
         var report = Report(parameters: parameters, runs: runs)
+        if suite != .model {
+            try await runLogBenchmarks(parameters: parameters, work: work, report: &report)
+        }
+        if suite != .log {
+            try runModelBenchmarks(report: &report)
+        }
+
+        print(report.table())
+        if let json {
+            try report.json().write(to: URL(fileURLWithPath: json))
+            print("results written to \(json)")
+        }
+    }
+
+    private func runModelBenchmarks(report: inout Report) throws {
+        let model = ModelBenchmarks(count: 1_000_000)
+        let payloads = model.payloads()
+        var encodeRates: [Double] = []
+        var decodeRates: [Double] = []
+        var conversionRates: [Double] = []
+        var evaluationRates: [Double] = []
+        for run in 1...runs {
+            progress("model run \(run)/\(runs)")
+            encodeRates.append(model.encode())
+            decodeRates.append(try model.decode(payloads))
+            conversionRates.append(model.convert(count: 10_000_000))
+            evaluationRates.append(try model.evaluate())
+        }
+        report.add(
+            name: "encode quantity samples to payloads (1 core)",
+            unit: "samples/s",
+            anchorage: encodeRates,
+            baseline: [],
+            goal: .valueAtLeast(5_000_000)
+        )
+        report.add(
+            name: "decode payloads to quantity samples (1 core)",
+            unit: "samples/s",
+            anchorage: decodeRates,
+            baseline: [],
+            goal: .valueAtLeast(5_000_000)
+        )
+        report.add(name: "unit conversion kg → lb", unit: "conversions/s", anchorage: conversionRates, baseline: [])
+        report.add(
+            name: "predicate evaluation (date range AND quantity)",
+            unit: "samples/s",
+            anchorage: evaluationRates,
+            baseline: []
+        )
+    }
+
+    private func runLogBenchmarks(parameters: LogBenchmarks.Parameters, work: URL, report: inout Report) async throws {
+        let benchmarks = LogBenchmarks(parameters: parameters, workDirectory: work)
 
         var baseline: [RawLMDB.Run] = []
         if let rawLMDB {
@@ -115,12 +174,6 @@ struct AnchorageBench: AsyncParsableCommand {
             anchorage: singleRates,
             baseline: []
         )
-
-        print(report.table())
-        if let json {
-            try report.json().write(to: URL(fileURLWithPath: json))
-            print("results written to \(json)")
-        }
     }
 
     private func progress(_ message: String) {

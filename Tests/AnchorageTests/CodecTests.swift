@@ -18,6 +18,30 @@ struct CodecTests {
         }
     }
 
+    @Test("the fast paths for plain quantity samples write and read exactly what the general ones do")
+    func fastPaths() throws {
+        var generator = ObjectGenerator(seed: 13)
+        var decoder = PayloadDecoder()
+        for _ in 0..<500 {
+            let full = generator.quantitySample()
+            let plain = try HKQuantitySample.rebuilt(
+                type: full.quantityType,
+                quantity: full.quantity,
+                start: full.startDate,
+                end: full.endDate,
+                uuid: full.uuid,
+                sourceRevision: full.sourceRevision,
+                device: nil,
+                metadata: .empty
+            )
+            let bytes = PayloadCodec.encode(plain)
+            #expect(bytes == PayloadCodec.encodeGeneral(plain))
+            // Twice: the second decode takes the fast path.
+            #expect(identical(try decoder.decode(bytes), plain))
+            #expect(identical(try decoder.decode(bytes), plain))
+        }
+    }
+
     @Test("OBJ-12: decoded quantity samples are cumulative or discrete by their type's style")
     func concreteClasses() throws {
         var generator = ObjectGenerator(seed: 4)

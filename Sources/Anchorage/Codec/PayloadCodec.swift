@@ -26,9 +26,48 @@ public enum PayloadCodec {
 
     /// The bytes of `object`.
     public static func encode(_ object: HKObject) -> [UInt8] {
-        var writer = PayloadWriter()
+        if let sample = object as? HKQuantitySample, sample.device == nil, sample.typedMetadata.isEmpty {
+            // The common case, written straight into an array of its exact size.
+            let size = plainQuantitySampleSize(sample)
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                var writer = PayloadWriter(into: UnsafeMutableRawBufferPointer(buffer))
+                writePlainQuantitySample(sample, into: &writer)
+                initialized = writer.count
+            }
+        }
+        return encodeGeneral(object)
+    }
+
+    /// The bytes of `object` through the general writer (every kind).
+    static func encodeGeneral(_ object: HKObject) -> [UInt8] {
+        var writer = PayloadWriter(capacity: 64 + object.sourceRevision.payloadBlock.count)
         write(object, into: &writer)
-        return writer.bytes
+        return writer.finish()
+    }
+
+    /// Writes a quantity sample without device or metadata: the same bytes
+    /// as ``write(_:into:)``, without its type tests.
+    @inline(__always)
+    private static func writePlainQuantitySample(_ sample: HKQuantitySample, into writer: inout PayloadWriter) {
+        writer.byte(formatVersion)
+        writer.byte(Kind.quantitySample.rawValue)
+        writer.uuid(sample.uuid)
+        writer.byte(0)
+        writer.block(sample.sourceRevision.payloadBlock)
+        writer.varint(UInt64(sample.sampleType.kindCode))
+        writer.date(sample.startDate)
+        writer.date(sample.endDate)
+        writer.double(sample.quantity.value)
+        writer.block(sample.quantity.unit.storage.utf8)
+    }
+
+    /// The payload size of a quantity sample without device or metadata.
+    private static func plainQuantitySampleSize(_ sample: HKQuantitySample) -> Int {
+        let revision = sample.sourceRevision.payloadBlock.count
+        let unit = sample.quantity.unit.storage.utf8.count
+        return 2 + 16 + 1 + PayloadWriter.varintSize(UInt64(revision)) + revision
+            + PayloadWriter.varintSize(UInt64(sample.sampleType.kindCode)) + 16 + 8
+            + PayloadWriter.varintSize(UInt64(unit)) + unit
     }
 
     /// Decodes one payload.
@@ -51,7 +90,7 @@ public enum PayloadCodec {
         if object.device != nil { flags |= 1 }
         if !object.typedMetadata.isEmpty { flags |= 2 }
         writer.byte(flags)
-        writer.lengthPrefixed { block in writeRevision(object.sourceRevision, into: &block) }
+        writer.block(object.sourceRevision.payloadBlock)
         if let device = object.device { writeDevice(device, into: &writer) }
         if !object.typedMetadata.isEmpty { writeMetadata(object.typedMetadata, into: &writer) }
         let sample = object as! HKSample
@@ -61,7 +100,7 @@ public enum PayloadCodec {
         switch sample {
         case let quantitySample as HKQuantitySample:
             writer.double(quantitySample.quantity.value)
-            writer.string(quantitySample.quantity.unit.unitString)
+            writer.block(quantitySample.quantity.unit.storage.utf8)
         case let categorySample as HKCategorySample:
             writer.signed(Int64(categorySample.value))
         case let correlation as HKCorrelation:
@@ -77,19 +116,27 @@ public enum PayloadCodec {
         }
     }
 
-    static func writeRevision(_ revision: HKSourceRevision, into writer: inout PayloadWriter) {
-        writer.string(revision.source.name)
-        writer.string(revision.source.bundleIdentifier)
+    /// The bytes of a source revision's block (without its length).
+    static func revisionBlock(
+        name: String,
+        bundleIdentifier: String,
+        version: String?,
+        productType: String?,
+        operatingSystemVersion os: OperatingSystemVersion
+    ) -> [UInt8] {
+        var writer = PayloadWriter(capacity: 64)
+        writer.string(name)
+        writer.string(bundleIdentifier)
         var flags: UInt8 = 0
-        if revision.version != nil { flags |= 1 }
-        if revision.productType != nil { flags |= 2 }
+        if version != nil { flags |= 1 }
+        if productType != nil { flags |= 2 }
         writer.byte(flags)
-        if let version = revision.version { writer.string(version) }
-        if let productType = revision.productType { writer.string(productType) }
-        let os = revision.operatingSystemVersion
+        if let version { writer.string(version) }
+        if let productType { writer.string(productType) }
         writer.signed(Int64(os.majorVersion))
         writer.signed(Int64(os.minorVersion))
         writer.signed(Int64(os.patchVersion))
+        return writer.finish()
     }
 
     static func writeDevice(_ device: HKDevice, into writer: inout PayloadWriter) {

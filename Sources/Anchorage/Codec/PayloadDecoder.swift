@@ -9,10 +9,11 @@
 /// }
 /// ```
 public struct PayloadDecoder {
-    private var lastRevision: (bytes: [UInt8], revision: HKSourceRevision)?
-    private var lastUnit: (bytes: [UInt8], unit: HKUnit)?
+    private var lastRevision: HKSourceRevision?
+    private var lastUnit: HKUnit?
     /// The last (type code, unit) pair checked for compatibility.
-    private var lastCompatible: (code: UInt32, unit: HKUnit)?
+    private var lastCompatibleCode: UInt32 = 0
+    private var lastCompatibleUnit: HKUnit?
 
     /// Limits that bound the work and memory of one payload.
     static let maximumMembers = 10_000
@@ -37,6 +38,17 @@ public struct PayloadDecoder {
     /// Decodes one payload from raw bytes (for example a log entry's).
     public mutating func decode(_ buffer: UnsafeRawBufferPointer) throws(HKError) -> HKObject {
         var reader = PayloadReader(buffer)
+        // Plain quantity samples (no device, no metadata) are most payloads.
+        if buffer.count > 19, buffer[0] == PayloadCodec.formatVersion,
+            buffer[1] == PayloadCodec.Kind.quantitySample.rawValue, buffer[18] == 0,
+            let sample = try readPlainQuantitySample(&reader)
+        {
+            guard reader.isAtEnd else {
+                throw .invalid("PAYLOAD-2", "the payload has \(reader.remaining) bytes after its object")
+            }
+            return sample
+        }
+        reader.offset = 0
         let object = try readObject(&reader, asMember: false)
         guard reader.isAtEnd else {
             throw .invalid("PAYLOAD-2", "the payload has \(reader.remaining) bytes after its object")
@@ -78,7 +90,9 @@ public struct PayloadDecoder {
             let value = try reader.double("the quantity's value")
             let unit = try readUnit(&reader)
             let quantity = HKQuantity(unit: unit, doubleValue: value)
-            if lastCompatible?.code == quantityType.kindCode && lastCompatible?.unit == unit && value.isFinite {
+            if lastCompatibleCode == quantityType.kindCode, let known = lastCompatibleUnit,
+                known.storage === unit.storage, value.isFinite
+            {
                 try HKSample.checkInterval(start: start, end: end)
                 try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
                 return quantityType.aggregationStyle == .cumulative
@@ -113,7 +127,8 @@ public struct PayloadDecoder {
                 device: device,
                 metadata: metadata
             )
-            lastCompatible = (quantityType.kindCode, unit)
+            lastCompatibleCode = quantityType.kindCode
+            lastCompatibleUnit = unit
             return sample
         case .categorySample:
             guard let categoryType = type as? HKCategoryType else {
@@ -174,12 +189,56 @@ public struct PayloadDecoder {
         }
     }
 
+    /// The fast path for a quantity sample without device or metadata whose
+    /// type and unit were checked together before; `nil` sends the payload
+    /// down the general path, which checks everything.
+    @inline(never)
+    private mutating func readPlainQuantitySample(_ reader: inout PayloadReader) throws(HKError) -> HKQuantitySample? {
+        reader.offset = 2
+        let uuid = try reader.uuid("the uuid")
+        reader.offset += 1
+        let revision = try readRevision(&reader)
+        let code = try reader.varint("the type code")
+        guard code == UInt64(lastCompatibleCode),
+            let quantityType = TypeCatalog.sampleType(forKindCode: UInt32(code)) as? HKQuantityType
+        else { return nil }
+        let start = try reader.date("the start date")
+        let end = try reader.date("the end date")
+        let value = try reader.double("the quantity's value")
+        let unit = try readUnit(&reader)
+        guard let known = lastCompatibleUnit, known.storage === unit.storage, value.isFinite else { return nil }
+        try HKSample.checkInterval(start: start, end: end)
+        let metadata = HKMetadata(values: [:])
+        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
+        let quantity = HKQuantity(unit: unit, doubleValue: value)
+        if quantityType.aggregationStyle == .cumulative {
+            return HKCumulativeQuantitySample(
+                type: quantityType,
+                quantity: quantity,
+                start: start,
+                end: end,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: nil,
+                metadata: metadata
+            )
+        }
+        return HKDiscreteQuantitySample(
+            type: quantityType,
+            quantity: quantity,
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: revision,
+            device: nil,
+            metadata: metadata
+        )
+    }
+
     private mutating func readRevision(_ reader: inout PayloadReader) throws(HKError) -> HKSourceRevision {
         let block = try reader.block("the source revision", limit: Self.maximumBlock)
-        if let last = lastRevision, last.bytes.count == block.count,
-            last.bytes.withUnsafeBytes({ $0.elementsEqual(block) })
-        {
-            return last.revision
+        if let last = lastRevision, Self.equal(last.payloadBlock, block) {
+            return last
         }
         var inner = PayloadReader(block)
         let name = try inner.string("the source's name", limit: 4_096)
@@ -206,8 +265,15 @@ public struct PayloadDecoder {
                 patchVersion: patch
             )
         )
-        lastRevision = (Array(block), revision)
+        lastRevision = revision
         return revision
+    }
+
+    /// Whether `stored` holds exactly the bytes of `block`.
+    @inline(__always)
+    private static func equal(_ stored: [UInt8], _ block: UnsafeRawBufferPointer) -> Bool {
+        stored.count == block.count
+            && stored.withUnsafeBytes { memcmp($0.baseAddress!, block.baseAddress!, block.count) == 0 }
     }
 
     private func readDevice(_ reader: inout PayloadReader) throws(HKError) -> HKDevice {
@@ -230,15 +296,14 @@ public struct PayloadDecoder {
 
     private mutating func readUnit(_ reader: inout PayloadReader) throws(HKError) -> HKUnit {
         let block = try reader.block("a unit", limit: 256)
-        if let last = lastUnit, last.bytes.count == block.count, last.bytes.withUnsafeBytes({ $0.elementsEqual(block) })
-        {
-            return last.unit
+        if let last = lastUnit, Self.equal(last.storage.utf8, block) {
+            return last
         }
         guard let text = String(validating: block, as: UTF8.self) else {
             throw .invalid("PAYLOAD-2", "a unit is not valid UTF-8")
         }
         let unit = try HKUnit.parse(text)
-        lastUnit = (Array(block), unit)
+        lastUnit = unit
         return unit
     }
 

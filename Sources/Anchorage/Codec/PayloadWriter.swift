@@ -1,26 +1,76 @@
-/// Appends the primitive fields of the payload format (docs/payload-format.md).
-struct PayloadWriter {
-    var bytes: [UInt8]
+/// Appends the primitive fields of the payload format
+/// (docs/payload-format.md) into a growable buffer of its own.
+struct PayloadWriter: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
+    /// Whether `base` is this writer's to free and to grow.
+    private let owned: Bool
 
     init(capacity: Int = 128) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(byteCount: self.capacity, alignment: 8)
+        owned = true
+    }
+
+    /// Writes into `buffer`, which must be large enough for everything written.
+    init(into buffer: UnsafeMutableRawBufferPointer) {
+        base = buffer.baseAddress!
+        capacity = buffer.count
+        owned = false
+    }
+
+    deinit {
+        if owned { base.deallocate() }
+    }
+
+    /// The bytes written.
+    consuming func finish() -> [UInt8] {
+        Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written so far, borrowed.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        precondition(owned, "a payload outgrew the size computed for it")
+        let grown = max(capacity * 2, count + extra)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        larger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = larger
+        capacity = grown
     }
 
     @inline(__always)
     mutating func byte(_ value: UInt8) {
-        bytes.append(value)
+        reserve(1)
+        base.storeBytes(of: value, toByteOffset: count, as: UInt8.self)
+        count += 1
     }
 
     /// An unsigned LEB128 varint.
+    /// The number of bytes `varint(value)` writes.
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
+    }
+
     @inline(__always)
     mutating func varint(_ value: UInt64) {
+        reserve(Self.varintSize(value))
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            base.storeBytes(of: UInt8(truncatingIfNeeded: rest) | 0x80, toByteOffset: count, as: UInt8.self)
+            count += 1
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        base.storeBytes(of: UInt8(rest), toByteOffset: count, as: UInt8.self)
+        count += 1
     }
 
     /// A signed integer, zigzag-encoded then as a varint.
@@ -32,7 +82,9 @@ struct PayloadWriter {
     /// A double's bit pattern, little-endian: exact, NaN payloads included.
     @inline(__always)
     mutating func double(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        reserve(8)
+        base.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: count, as: UInt64.self)
+        count += 8
     }
 
     /// A date as its seconds since 2001-01-01, exactly as `Date` holds them.
@@ -43,7 +95,18 @@ struct PayloadWriter {
 
     @inline(__always)
     mutating func uuid(_ value: UUID) {
-        withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+        reserve(16)
+        base.storeBytes(of: value.uuid, toByteOffset: count, as: uuid_t.self)
+        count += 16
+    }
+
+    @inline(__always)
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            (base + count).copyMemory(from: source, byteCount: bytes.count)
+        }
+        count += bytes.count
     }
 
     /// A varint length, then UTF-8.
@@ -52,15 +115,22 @@ struct PayloadWriter {
         var text = value
         text.withUTF8 { utf8 in
             varint(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+            raw(UnsafeRawBufferPointer(utf8))
         }
+    }
+
+    /// A varint length, then `block`.
+    @inline(__always)
+    mutating func block(_ block: [UInt8]) {
+        varint(UInt64(block.count))
+        block.withUnsafeBytes { raw($0) }
     }
 
     /// A varint length, then the bytes written by `body`.
     mutating func lengthPrefixed(_ body: (inout PayloadWriter) -> Void) {
         var inner = PayloadWriter(capacity: 64)
         body(&inner)
-        varint(UInt64(inner.bytes.count))
-        bytes.append(contentsOf: inner.bytes)
+        varint(UInt64(inner.count))
+        inner.withBytes { raw($0) }
     }
 }

@@ -143,7 +143,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
 
     /// Insulin deliveries must say why (HKMetadataKeyInsulinDeliveryReason).
     static func checkRequiredMetadata(type: HKQuantityType, metadata: HKMetadata) throws(HKError) {
-        if type.quantityIdentifier == .insulinDelivery {
+        if type.kindCode == TypeCatalog.insulinDeliveryCode {
             guard let reason = metadata[HKMetadataKeyInsulinDeliveryReason]?.number, reason == 1 || reason == 2 else {
                 throw .invalid(
                     "OBJ-4",

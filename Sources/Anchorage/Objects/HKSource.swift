@@ -54,6 +54,8 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
     public let productType: String?
     /// The operating system version of the saving device.
     public let operatingSystemVersion: OperatingSystemVersion
+    /// The revision's block in payloads, encoded once.
+    let payloadBlock: [UInt8]
 
     /// Creates a revision with a version only.
     public convenience init(source: HKSource, version: String?) {
@@ -76,6 +78,13 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
         self.version = version
         self.productType = productType
         self.operatingSystemVersion = operatingSystemVersion
+        self.payloadBlock = PayloadCodec.revisionBlock(
+            name: source.name,
+            bundleIdentifier: source.bundleIdentifier,
+            version: version,
+            productType: productType,
+            operatingSystemVersion: operatingSystemVersion
+        )
     }
 
     /// The revision of this process, used for objects created here until a

@@ -43,8 +43,19 @@ enum TypeCatalog {
         uniqueKeysWithValues: allTypes.map { ($0.kindCode, $0) }
     )
 
+    /// Sample types by code, in flat tables for the codec's hot path.
+    private static let quantityByCode: [HKQuantityType] = quantityTypes.values.sorted { $0.kindCode < $1.kindCode }
+    private static let categoryByCode: [HKCategoryType] = categoryTypes.values.sorted { $0.kindCode < $1.kindCode }
+
     /// The sample type stored under `code`, or `nil`.
     static func sampleType(forKindCode code: UInt32) -> HKSampleType? {
-        byKindCode[code] as? HKSampleType
+        switch code {
+        case 1001..<1001 + UInt32(quantityByCode.count): quantityByCode[Int(code - 1001)]
+        case 2001..<2001 + UInt32(categoryByCode.count): categoryByCode[Int(code - 2001)]
+        default: byKindCode[code] as? HKSampleType
+        }
     }
+
+    /// The kind code of insulin delivery, whose samples need a reason.
+    static let insulinDeliveryCode = quantityTypes[.insulinDelivery]!.kindCode
 }

@@ -15,14 +15,34 @@ import Foundation
 /// Two units are equal when they are made of the same atoms (UNIT-16):
 /// `kg` and `g` are different, compatible units.
 public struct HKUnit: Sendable, CustomStringConvertible {
+    /// The unit's parts, shared by copies so a copy costs one reference.
+    final class Storage: Sendable {
+        let atoms: [UnitAtom]
+        let dimension: UnitDimension
+        let scale: Double
+        let unitString: String
+        /// The UTF-8 bytes of `unitString`, for payloads.
+        let utf8: [UInt8]
+
+        init(atoms: [UnitAtom], dimension: UnitDimension, scale: Double, unitString: String) {
+            self.atoms = atoms
+            self.dimension = dimension
+            self.scale = scale
+            self.unitString = unitString
+            self.utf8 = Array(unitString.utf8)
+        }
+    }
+
+    let storage: Storage
+
     /// The atoms in canonical order, merged, with non-zero exponents.
-    let atoms: [UnitAtom]
+    var atoms: [UnitAtom] { storage.atoms }
     /// The dimension, for compatibility checks (UNIT-17).
-    let dimension: UnitDimension
+    var dimension: UnitDimension { storage.dimension }
     /// The factor to the SI base, temperatures taken as intervals.
-    let scale: Double
+    var scale: Double { storage.scale }
     /// The canonical unit string (UNIT-15).
-    public let unitString: String
+    public var unitString: String { storage.unitString }
 
     /// Builds a unit from atoms, merging equal atoms and dropping zero
     /// exponents.
@@ -36,16 +56,13 @@ public struct HKUnit: Sendable, CustomStringConvertible {
             }
         }
         let atoms = merged.filter { $0.exponent != 0 }.sorted(by: UnitAtom.canonicalOrder)
-        self.atoms = atoms
         var dimension = UnitDimension.none
         var scale = 1.0
         for atom in atoms {
             dimension = dimension + atom.base.dimension.raised(to: atom.exponent)
             scale *= Self.power(atom.unitFactor, atom.exponent)
         }
-        self.dimension = dimension
-        self.scale = scale
-        self.unitString = Self.render(atoms)
+        self.storage = Storage(atoms: atoms, dimension: dimension, scale: scale, unitString: Self.render(atoms))
     }
 
     /// The unit of the single atom `base`.
@@ -94,7 +111,7 @@ public struct HKUnit: Sendable, CustomStringConvertible {
 
 extension HKUnit: Hashable {
     public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool {
-        lhs.atoms == rhs.atoms
+        lhs.storage === rhs.storage || lhs.atoms == rhs.atoms
     }
 
     public func hash(into hasher: inout Hasher) {
