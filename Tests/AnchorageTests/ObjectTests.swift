@@ -424,8 +424,18 @@ struct ObjectTests {
 
     @Test("OBJ-19: members' dates need not lie inside the correlation's interval")
     func memberDates() throws {
-        let energy = HKQuantitySample(type: HKQuantityType(.dietaryEnergyConsumed), quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 300), start: minutes(-90), end: minutes(-80))
-        let food = try HKCorrelation.validated(type: HKCorrelationType(.food), start: day, end: minutes(10), objects: [energy])
+        let energy = HKQuantitySample(
+            type: HKQuantityType(.dietaryEnergyConsumed),
+            quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 300),
+            start: minutes(-90),
+            end: minutes(-80)
+        )
+        let food = try HKCorrelation.validated(
+            type: HKCorrelationType(.food),
+            start: day,
+            end: minutes(10),
+            objects: [energy]
+        )
         #expect(food.objects.first!.startDate < food.startDate)
     }
 
