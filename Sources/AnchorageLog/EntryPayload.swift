@@ -44,6 +44,7 @@ public struct EntryPayload: RandomAccessCollection, Sendable, Hashable, Expressi
     public var endIndex: Int { count }
 
     @inlinable
+    /// The byte at `position`, from 0.
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "payload index out of range")
         return storage[offset + position]

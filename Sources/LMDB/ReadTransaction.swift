@@ -11,6 +11,7 @@ import CLMDB
 /// let count = try environment.read { txn in try txn.statistics(of: db).entries }
 /// ```
 public struct ReadTransaction: ~Copyable, ReadableTransaction {
+    /// The raw handle; opaque outside the LMDB module.
     public let handle: TransactionHandle
 
     init(handle: TransactionHandle) {

@@ -19,6 +19,7 @@ final class WriteFailure {
 /// }
 /// ```
 public struct WriteTransaction: ~Copyable, ReadableTransaction {
+    /// The raw handle; opaque outside the LMDB module.
     public let handle: TransactionHandle
 
     /// - Parameter failure: owned by the caller, who keeps it alive until

@@ -20,6 +20,7 @@ public struct PayloadDecoder {
     static let maximumEvents = 10_000
     static let maximumBlock = 1 << 20
 
+    /// A decoder that has seen nothing yet.
     public init() {}
 
     /// Decodes one payload.

@@ -45,31 +45,41 @@ public enum HKActivityMoveMode: Int, Sendable, Hashable, Codable, CaseIterable {
 
 /// A person's biological sex, as HealthKit returns it.
 public final class HKBiologicalSexObject: Sendable {
+    /// The biological sex.
     public let biologicalSex: HKBiologicalSex
+    /// Wraps a value.
     public init(biologicalSex: HKBiologicalSex) { self.biologicalSex = biologicalSex }
 }
 
 /// A person's blood type, as HealthKit returns it.
 public final class HKBloodTypeObject: Sendable {
+    /// The blood type.
     public let bloodType: HKBloodType
+    /// Wraps a value.
     public init(bloodType: HKBloodType) { self.bloodType = bloodType }
 }
 
 /// A person's skin type, as HealthKit returns it.
 public final class HKFitzpatrickSkinTypeObject: Sendable {
+    /// The skin type.
     public let skinType: HKFitzpatrickSkinType
+    /// Wraps a value.
     public init(skinType: HKFitzpatrickSkinType) { self.skinType = skinType }
 }
 
 /// A person's wheelchair use, as HealthKit returns it.
 public final class HKWheelchairUseObject: Sendable {
+    /// Whether the person uses a wheelchair.
     public let wheelchairUse: HKWheelchairUse
+    /// Wraps a value.
     public init(wheelchairUse: HKWheelchairUse) { self.wheelchairUse = wheelchairUse }
 }
 
 /// A person's move mode, as HealthKit returns it.
 public final class HKActivityMoveModeObject: Sendable {
+    /// How the move goal is measured.
     public let activityMoveMode: HKActivityMoveMode
+    /// Wraps a value.
     public init(activityMoveMode: HKActivityMoveMode) { self.activityMoveMode = activityMoveMode }
 }
 
@@ -77,12 +87,19 @@ public final class HKActivityMoveModeObject: Sendable {
 /// OBJ-29): every field optional, the date of birth as Gregorian
 /// era/year/month/day components.
 public struct HKCharacteristics: Sendable, Hashable, Codable {
+    /// The biological sex (`notSet` when unknown).
     public var biologicalSex: HKBiologicalSex = .notSet
+    /// The blood type.
     public var bloodType: HKBloodType = .notSet
+    /// The skin type.
     public var fitzpatrickSkinType: HKFitzpatrickSkinType = .notSet
+    /// Wheelchair use.
     public var wheelchairUse: HKWheelchairUse = .notSet
+    /// The move mode, if set.
     public var activityMoveMode: HKActivityMoveMode?
+    /// The date of birth as Gregorian era, year, month and day.
     public var dateOfBirth: DateComponents?
 
+    /// Nothing set.
     public init() {}
 }

@@ -130,13 +130,21 @@ public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(
 ///                      firmwareVersion: "1.2", softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
 /// ```
 public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
+    /// The device's name.
     public let name: String?
+    /// Its manufacturer.
     public let manufacturer: String?
+    /// Its model.
     public let model: String?
+    /// Its hardware version.
     public let hardwareVersion: String?
+    /// Its firmware version.
     public let firmwareVersion: String?
+    /// Its software version.
     public let softwareVersion: String?
+    /// An identifier the saving app gave it.
     public let localIdentifier: String?
+    /// The device identifier part of its FDA Unique Device Identifier.
     public let udiDeviceIdentifier: String?
 
     /// Creates a device description.

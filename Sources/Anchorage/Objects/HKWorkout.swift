@@ -73,10 +73,12 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     // MARK: HealthKit's initializers (stop the program on invalid arguments)
 
+    /// A workout without events or totals; stops the program on invalid arguments.
     public convenience init(activityType: HKWorkoutActivityType, start: Date, end: Date) {
         self.init(activityType, start, end, events: nil, duration: nil, totals: Totals(), device: nil, metadata: nil)
     }
 
+    /// A workout with events, energy and distance; stops the program on invalid arguments.
     public convenience init(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -98,6 +100,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         )
     }
 
+    /// A workout with events, energy, distance and a device; stops the program on invalid arguments.
     public convenience init(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -165,6 +168,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         )
     }
 
+    /// A swimming workout with a stroke count; stops the program on invalid arguments.
     public convenience init(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -192,6 +196,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         )
     }
 
+    /// A workout with flights climbed; stops the program on invalid arguments.
     public convenience init(
         activityType: HKWorkoutActivityType,
         start: Date,

@@ -6,6 +6,7 @@
 open class HKQuery: @unchecked Sendable {
     // @unchecked: subclasses guard their mutable state; see each query.
 
+    /// Creates a query.
     public init() {}
 }
 

@@ -39,12 +39,19 @@ public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterabl
 
 /// The device properties a predicate can match (PRED-9).
 public let HKDevicePropertyKeyName = "name"
+/// Matches ``HKDevice`` property `manufacturer`.
 public let HKDevicePropertyKeyManufacturer = "manufacturer"
+/// Matches ``HKDevice`` property `model`.
 public let HKDevicePropertyKeyModel = "model"
+/// Matches ``HKDevice`` property `hardwareVersion`.
 public let HKDevicePropertyKeyHardwareVersion = "hardwareVersion"
+/// Matches ``HKDevice`` property `firmwareVersion`.
 public let HKDevicePropertyKeyFirmwareVersion = "firmwareVersion"
+/// Matches ``HKDevice`` property `softwareVersion`.
 public let HKDevicePropertyKeySoftwareVersion = "softwareVersion"
+/// Matches ``HKDevice`` property `localIdentifier`.
 public let HKDevicePropertyKeyLocalIdentifier = "localIdentifier"
+/// Matches ``HKDevice`` property `udiDeviceIdentifier`.
 public let HKDevicePropertyKeyUDIDeviceIdentifier = "UDIDeviceIdentifier"
 
 /// The device property keys in the order of ``HKDevice/properties``.

@@ -58,9 +58,13 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     /// version, product type and operating system version; `nil` matches
     /// anything.
     public struct RevisionPattern: Sendable, Hashable, Codable {
+        /// The source's bundle identifier.
         public var bundleIdentifier: String
+        /// The version, or `nil` for any.
         public var version: String?
+        /// The product type, or `nil` for any.
         public var productType: String?
+        /// Major, minor and patch, or `nil` for any.
         public var operatingSystemVersion: [Int]?
 
         /// The pattern of `revision`, with HealthKit's wildcards turned into nil.
@@ -77,8 +81,10 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
 
     /// A device to match: its eight properties, nil matching only nil.
     public struct DevicePattern: Sendable, Hashable, Codable {
+        /// The eight device properties in ``HKDevice`` order.
         public var properties: [String?]
 
+        /// The pattern of `device`.
         public init(_ device: HKDevice) {
             properties = device.properties
         }

@@ -29,9 +29,12 @@ public struct SampleSortDescriptor: Sendable, Hashable, Codable {
             totalFlightsClimbed
     }
 
+    /// What to sort by.
     public var key: Key
+    /// Whether smaller values come first.
     public var ascending: Bool
 
+    /// Sorts by `key`.
     public init(_ key: Key, ascending: Bool = true) {
         self.key = key
         self.ascending = ascending

@@ -2,6 +2,7 @@
 public struct HKCategoryTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps a raw identifier string; use the static members for HealthKit's.
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 

@@ -109,6 +109,7 @@ public final class HKWorkoutType: HKSampleType, @unchecked Sendable {
 public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps a raw identifier string.
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
@@ -122,13 +123,20 @@ public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable,
 public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps a raw identifier string.
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// A person's biological sex.
     public static let biologicalSex = Self(rawValue: "HKCharacteristicTypeIdentifierBiologicalSex")
+    /// A person's blood type.
     public static let bloodType = Self(rawValue: "HKCharacteristicTypeIdentifierBloodType")
+    /// A person's date of birth.
     public static let dateOfBirth = Self(rawValue: "HKCharacteristicTypeIdentifierDateOfBirth")
+    /// A person's skin type.
     public static let fitzpatrickSkinType = Self(rawValue: "HKCharacteristicTypeIdentifierFitzpatrickSkinType")
+    /// Whether a person uses a wheelchair.
     public static let wheelchairUse = Self(rawValue: "HKCharacteristicTypeIdentifierWheelchairUse")
+    /// How a person's move goal is measured.
     public static let activityMoveMode = Self(rawValue: "HKCharacteristicTypeIdentifierActivityMoveMode")
 }
