@@ -7,6 +7,9 @@ extension EventLog {
     /// transaction scan the whole log.
     public static let scanBudget = 65_536
 
+    /// The most bytes a page reserves up front for its payloads.
+    static let pageReservation = 16 << 20
+
     /// Reads up to `limit` entries after `anchor` (from the start when `nil`),
     /// optionally only those of `kinds`, in one short read transaction.
     ///
@@ -64,7 +67,12 @@ extension EventLog {
                         let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
                         if entry.operation == .save && !EntryFormat.isPurged(value) {
                             let payload = EntryFormat.payloadBytes(of: value)
-                            if storage.isEmpty { storage.reserveCapacity(limit * (payload.count + 16)) }
+                            if storage.isEmpty {
+                                // A guess from the first payload, bounded so a huge limit
+                                // or payload neither overflows nor reserves gigabytes.
+                                let guess = Swift.min(limit, 4_096) * (payload.count + 16)
+                                storage.reserveCapacity(Swift.min(guess, Self.pageReservation))
+                            }
                             ranges.append((entries.count, storage.count..<storage.count + payload.count))
                             storage.append(contentsOf: payload)
                         }

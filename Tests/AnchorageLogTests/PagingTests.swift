@@ -33,6 +33,18 @@ struct PagingTests {
         }
     }
 
+    @Test("a page limit of Int.max reads everything without overflowing or reserving for it")
+    func hugeLimit() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            let events = (0..<3).map { i in
+                LogEvent.save(id: UUID(), kind: 1, payload: [UInt8](repeating: 7, count: 10 + i))
+            }
+            try await log.append(events)
+            let page = try log.entries(after: nil, limit: .max)
+            #expect(page.entries.map(\.event) == events && !page.hasMore)
+        }
+    }
+
     @Test("pages resume from the anchor of a page read earlier, across new appends")
     func resumeAcrossAppends() async throws {
         try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
