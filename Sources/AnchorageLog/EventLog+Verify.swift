@@ -57,10 +57,10 @@ extension EventLog {
                 if stored != walk.counters {
                     walk.problem = VerificationProblem(
                         seq: nil,
-                        reason: stored == nil
-                            ? "the version vector holds a damaged row"
-                            : "the version vector does not match the entries' dots (\(stored!.count) origins stored, "
+                        reason: stored.map {
+                            "the version vector does not match the entries' dots (\($0.count) origins stored, "
                                 + "\(walk.counters.count) in the log)"
+                        } ?? "the version vector holds a damaged row"
                     )
                 }
             }

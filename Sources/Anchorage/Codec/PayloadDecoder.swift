@@ -91,34 +91,17 @@ public struct PayloadDecoder {
             let value = try reader.double("the quantity's value")
             let unit = try readUnit(&reader)
             let quantity = HKQuantity(unit: unit, doubleValue: value)
-            if lastCompatibleCode == quantityType.kindCode, let known = lastCompatibleUnit,
-                known.storage === unit.storage, value.isFinite
+            try HKSample.checkInterval(start: start, end: end)
+            // Type and unit were found compatible before: only the value needs checking.
+            if lastCompatibleCode != quantityType.kindCode || lastCompatibleUnit?.storage !== unit.storage
+                || !value.isFinite
             {
-                try HKSample.checkInterval(start: start, end: end)
-                try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
-                return quantityType.aggregationStyle == .cumulative
-                    ? HKCumulativeQuantitySample(
-                        type: quantityType,
-                        quantity: quantity,
-                        start: start,
-                        end: end,
-                        uuid: uuid,
-                        sourceRevision: revision,
-                        device: device,
-                        metadata: metadata
-                    )
-                    : HKDiscreteQuantitySample(
-                        type: quantityType,
-                        quantity: quantity,
-                        start: start,
-                        end: end,
-                        uuid: uuid,
-                        sourceRevision: revision,
-                        device: device,
-                        metadata: metadata
-                    )
+                try HKQuantitySample.checkQuantity(type: quantityType, quantity: quantity)
+                lastCompatibleCode = quantityType.kindCode
+                lastCompatibleUnit = unit
             }
-            let sample = try HKQuantitySample.rebuilt(
+            try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
+            return HKQuantitySample.ofAggregationStyle(
                 type: quantityType,
                 quantity: quantity,
                 start: start,
@@ -128,9 +111,6 @@ public struct PayloadDecoder {
                 device: device,
                 metadata: metadata
             )
-            lastCompatibleCode = quantityType.kindCode
-            lastCompatibleUnit = unit
-            return sample
         case .categorySample:
             guard let categoryType = type as? HKCategoryType else {
                 throw .invalid("PAYLOAD-2", "a category sample's type \(type) is not a category type")
@@ -212,19 +192,7 @@ public struct PayloadDecoder {
         let metadata = HKMetadata(values: [:])
         try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
         let quantity = HKQuantity(unit: unit, doubleValue: value)
-        if quantityType.aggregationStyle == .cumulative {
-            return HKCumulativeQuantitySample(
-                type: quantityType,
-                quantity: quantity,
-                start: start,
-                end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: nil,
-                metadata: metadata
-            )
-        }
-        return HKDiscreteQuantitySample(
+        return HKQuantitySample.ofAggregationStyle(
             type: quantityType,
             quantity: quantity,
             start: start,

@@ -18,6 +18,30 @@ extension HKQuantitySample {
         try checkInterval(start: start, end: end)
         try checkQuantity(type: type, quantity: quantity)
         try checkRequiredMetadata(type: type, metadata: metadata)
+        return ofAggregationStyle(
+            type: type,
+            quantity: quantity,
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: metadata
+        )
+    }
+
+    /// The sample of the concrete class `type`'s aggregation style calls for
+    /// (OBJ-12), from fields the caller has already checked.
+    static func ofAggregationStyle(
+        type: HKQuantityType,
+        quantity: HKQuantity,
+        start: Date,
+        end: Date,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice?,
+        metadata: HKMetadata
+    ) -> HKQuantitySample {
         if type.aggregationStyle == .cumulative {
             return HKCumulativeQuantitySample(
                 type: type,
