@@ -66,7 +66,11 @@ let package = Package(
         // HealthKit's data model and queries, on the log.
         .target(
             name: "Anchorage",
-            dependencies: ["AnchorageLog"],
+            dependencies: [
+                "AnchorageLog",
+                "LMDB",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // `Scripts/bench` runs this in release mode.
@@ -94,7 +98,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageTests",
-            dependencies: ["Anchorage"],
+            dependencies: ["Anchorage", "AnchorageLog", "LMDB"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -26,6 +26,25 @@ extension EventLog {
     ///   nothing of the batch was stored.
     @discardableResult
     public func append(_ events: [LogEvent]) async throws -> [Anchor] {
+        try await append(events, precondition: nil)
+    }
+
+    /// Appends `events` as one batch if `precondition` does not throw.
+    ///
+    /// `precondition` runs on the writer thread inside the write
+    /// transaction, just before the batch's entries are stored, and sees
+    /// every batch committed before it (and the projections' state after
+    /// them). Throwing rejects this batch alone, with nothing stored. Use it
+    /// for checks that must be atomic with the append, such as "this id is
+    /// not taken yet"; keep it short, since appends wait while it runs.
+    ///
+    /// ```swift
+    /// try await log.append(events) { txn in
+    ///     if try txn.contains(key: id.bytes, in: objects) { throw Conflict() }
+    /// }
+    /// ```
+    @discardableResult
+    public func append(_ events: [LogEvent], precondition: AppendPrecondition?) async throws -> [Anchor] {
         guard !events.isEmpty else { return [] }
         try Task.checkCancellation()
         let timestamp = Self.nanoseconds(configuration.now())
@@ -40,7 +59,12 @@ extension EventLog {
             bytes += event.payload.count
         }
         let digests = await Self.payloadDigests(of: events)
-        let prepared = PreparedEvents(events: events, digests: digests, timestamp: timestamp)
+        let prepared = PreparedEvents(
+            events: events,
+            digests: digests,
+            timestamp: timestamp,
+            precondition: precondition
+        )
         let outcome = try await writer.submit(.append(prepared), entryCount: events.count, byteCount: bytes)
         guard case .appended(let anchors) = outcome else { preconditionFailure("append produced \(outcome)") }
         return anchors

@@ -1,13 +1,17 @@
 import Synchronization
 
-/// The subscribers to head changes. Each gets an `AsyncStream` that keeps
-/// only the newest head, so a slow subscriber skips intermediate heads and
-/// never holds up the writer: a doorbell, not a queue. Subscribers then read
-/// the entries from their own anchor.
+/// The subscribers to head changes and to committed batches.
+///
+/// Head subscribers get an `AsyncStream` that keeps only the newest head, so
+/// a slow subscriber skips intermediate heads and never holds up the writer:
+/// a doorbell, not a queue. Batch subscribers get every committed batch's
+/// range (two anchors, not the entries), in commit order; they read the
+/// entries themselves from the log.
 final class HeadSubscribers: Sendable {
     private struct State {
         var nextID = 0
-        var continuations: [Int: AsyncStream<Anchor>.Continuation] = [:]
+        var heads: [Int: AsyncStream<Anchor>.Continuation] = [:]
+        var batches: [Int: AsyncStream<CommittedBatch>.Continuation] = [:]
         var isFinished = false
     }
 
@@ -20,7 +24,7 @@ final class HeadSubscribers: Sendable {
             guard !state.isFinished else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.continuations[id] = continuation
+            state.heads[id] = continuation
             return id
         }
         continuation.yield(current)
@@ -29,25 +33,50 @@ final class HeadSubscribers: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.continuations.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.heads.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Tells every subscriber the new head.
-    func publish(_ head: Anchor) {
-        let continuations = state.withLock { Array($0.continuations.values) }
-        for continuation in continuations { continuation.yield(head) }
+    /// A new stream of the batches committed from now on.
+    func subscribeToBatches() -> AsyncStream<CommittedBatch> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CommittedBatch.self, bufferingPolicy: .unbounded)
+        let id: Int? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.batches[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.batches.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Tells every subscriber the new head and the batches that led to it.
+    func publish(_ head: Anchor, batches: [CommittedBatch]) {
+        let (heads, batchContinuations) = state.withLock { (Array($0.heads.values), Array($0.batches.values)) }
+        for continuation in batchContinuations {
+            for batch in batches { continuation.yield(batch) }
+        }
+        for continuation in heads { continuation.yield(head) }
     }
 
     /// Ends every stream.
     func finish() {
-        let continuations = state.withLock { state in
+        let (heads, batches) = state.withLock { state in
             state.isFinished = true
-            let all = Array(state.continuations.values)
-            state.continuations = [:]
+            let all = (Array(state.heads.values), Array(state.batches.values))
+            state.heads = [:]
+            state.batches = [:]
             return all
         }
-        for continuation in continuations { continuation.finish() }
+        for continuation in heads { continuation.finish() }
+        for continuation in batches { continuation.finish() }
     }
 }

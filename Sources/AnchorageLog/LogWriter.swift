@@ -152,7 +152,7 @@ final class LogWriter: @unchecked Sendable {
     private func commit(_ group: [Request]) {
         let start = state
         do {
-            let (outcomes, final) = try openStore!.environment.write { txn in
+            let (outcomes, ranges, final) = try openStore!.environment.write { txn in
                 try run(group, from: start, in: txn)
             }
             state = final
@@ -162,7 +162,7 @@ final class LogWriter: @unchecked Sendable {
                 request.continuation.resume(with: outcome)
             }
             if final.head != start.head {
-                subscribers.publish(anchor(final.head))
+                subscribers.publish(anchor(final.head), batches: ranges.compactMap { $0 })
             }
         } catch {
             configuration.logger.debug(
@@ -187,9 +187,15 @@ final class LogWriter: @unchecked Sendable {
                 try WriterState.load(identity: identity, databases: databases, in: txn)
             }
             state = stored
-            if stored.head != published.value {
+            let previous = published.value
+            if stored.head != previous {
                 published.set(stored.head)
-                subscribers.publish(anchor(stored.head))
+                // A commit that reached the disk despite its error: its callers
+                // saw a failure, but the entries are there; announce them as one batch.
+                subscribers.publish(
+                    anchor(stored.head),
+                    batches: batch(from: previous, to: stored.head).map { [$0] } ?? []
+                )
             }
         } catch {
             configuration.logger.info(
@@ -206,12 +212,15 @@ final class LogWriter: @unchecked Sendable {
         _ group: [Request],
         from start: WriterState,
         in txn: borrowing WriteTransaction
-    ) throws -> ([Result<WriteOutcome, any Error>], WriterState) {
+    ) throws -> ([Result<WriteOutcome, any Error>], [CommittedBatch?], WriterState) {
         var working = start
         var outcomes: [Result<WriteOutcome, any Error>] = []
+        var ranges: [CommittedBatch?] = []
         outcomes.reserveCapacity(group.count)
+        ranges.reserveCapacity(group.count)
         if group.count == 1 {
             outcomes.append(.success(try perform(group[0].work, state: &working, in: txn)))
+            ranges.append(batch(from: start.head, to: working.head))
         } else {
             for request in group {
                 let saved = working
@@ -220,14 +229,21 @@ final class LogWriter: @unchecked Sendable {
                         try perform(request.work, state: &working, in: child)
                     }
                     outcomes.append(.success(outcome))
+                    ranges.append(batch(from: saved.head, to: working.head))
                 } catch {
                     working = saved
                     outcomes.append(.failure(error))
+                    ranges.append(nil)
                 }
             }
         }
         try saveVersionVector(working, comparedWith: start, in: txn)
-        return (outcomes, working)
+        return (outcomes, ranges, working)
+    }
+
+    /// The batch of entries after `previous` up to `head`, if any.
+    private func batch(from previous: UInt64, to head: UInt64) -> CommittedBatch? {
+        head > previous ? CommittedBatch(first: anchor(previous + 1), last: anchor(head)) : nil
     }
 
     func anchor(_ seq: UInt64) -> Anchor {
@@ -256,6 +272,7 @@ final class LogWriter: @unchecked Sendable {
         state: inout WriterState,
         in txn: borrowing WriteTransaction
     ) throws -> [Anchor] {
+        try prepared.precondition?(txn)
         let first = state.head + 1
         for (event, digest) in zip(prepared.events, prepared.digests) {
             state.ownCounter += 1

@@ -55,6 +55,9 @@ struct PreparedEvents: Sendable {
     let digests: [EntryDigest]
     /// The creation time shared by the batch, ns since 1970.
     let timestamp: Int64
+    /// Runs in the write transaction before the entries are stored; throws
+    /// to reject the batch.
+    let precondition: AppendPrecondition?
 }
 
 /// One caller's batch, all-or-nothing.

@@ -6,8 +6,31 @@
 open class HKQuery: @unchecked Sendable {
     // @unchecked: subclasses guard their mutable state; see each query.
 
+    /// Execution state: executed once, stopped, and the lock that keeps
+    /// handler calls of this query one at a time.
+    let lifecycle = QueryLifecycle()
+
     /// Creates a query.
     public init() {}
+
+    /// Runs the query for `store`; called once by `HKHealthStore.execute(_:)`.
+    /// Subclasses override it; handlers are called through ``deliver(_:)``.
+    func run(in store: HKHealthStore, engine: StoreEngine) async {}
+
+    /// Reports `error` through the query's handler; every query overrides it.
+    func fail(_ error: HKError) {}
+
+    /// Calls `body` (which calls a handler) unless the query was stopped,
+    /// never concurrently with another handler call of this query.
+    func deliver(_ body: () -> Void) {
+        lifecycle.deliver(body)
+    }
+
+    /// Stops the query: no handler is called after this returns (besides one
+    /// already running), and a long-running query ends.
+    func stopRunning() {
+        lifecycle.stop()
+    }
 }
 
 extension HKQuery {

@@ -1,0 +1,115 @@
+import AnchorageLog
+import Foundation
+
+/// No limit: every matching object (SQ-2).
+public let HKObjectQueryNoLimit = 0
+/// The integer anchor of an iOS 8 anchored query that starts from the
+/// beginning (AQ-2).
+public let HKAnchoredObjectQueryNoAnchor = 0
+
+/// A position in a store's log, returned by anchored queries (AQ-11).
+///
+/// Anchors are opaque and persistable: keep ``stringValue`` (or encode the
+/// anchor with `Codable`) and pass it back after a restart. An anchor names
+/// its store: one from another store, or from before the store was restored
+/// from a backup, is rejected with `errorInvalidArgument` instead of
+/// silently skipping or repeating data.
+///
+/// ```swift
+/// UserDefaults.standard.set(newAnchor.stringValue, forKey: "steps-anchor")
+/// let anchor = try HKQueryAnchor(string: saved)
+/// ```
+public final class HKQueryAnchor: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The log anchor; `nil` for an integer anchor from ``init(fromValue:)``.
+    let logAnchor: Anchor?
+    /// The position for integer anchors.
+    let value: UInt64
+
+    init(_ anchor: Anchor) {
+        self.logAnchor = anchor
+        self.value = anchor.seq
+    }
+
+    /// Wraps an iOS 8 integer anchor (AQ-4); it is valid in any store.
+    public init(fromValue value: Int) {
+        self.logAnchor = nil
+        self.value = UInt64(max(0, value))
+    }
+
+    /// Parses ``stringValue``.
+    ///
+    /// - Throws: ``HKError`` `errorInvalidArgument` for text that is not an anchor.
+    public convenience init(string: String) throws(HKError) {
+        if let value = Int(string), value >= 0 {
+            self.init(fromValue: value)
+            return
+        }
+        do {
+            self.init(try Anchor(parsing: string))
+        } catch {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AQ-11",
+                "'\(string.prefix(60))' is not an anchor: \(error.message)"
+            )
+        }
+    }
+
+    /// The stable text form: 50 URL-safe characters, or the integer of an
+    /// integer anchor.
+    public var stringValue: String { logAnchor?.stringValue ?? String(value) }
+
+    /// The position as an integer, as the iOS 8 form reports it (AQ-1).
+    public var integerValue: Int { Int(value) }
+
+    public var description: String { stringValue }
+
+    public static func == (lhs: HKQueryAnchor, rhs: HKQueryAnchor) -> Bool {
+        lhs.logAnchor == rhs.logAnchor && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+        hasher.combine(logAnchor)
+    }
+
+    public convenience init(from decoder: any Decoder) throws {
+        let string = try decoder.singleValueContainer().decode(String.self)
+        try self.init(string: string)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
+    }
+
+    /// The log position this anchor stands for in `engine`'s store.
+    ///
+    /// - Throws: `errorInvalidArgument` for an anchor of another store or of
+    ///   an earlier incarnation of this one (AQ-11).
+    func position(in engine: StoreEngine) throws(HKError) -> UInt64 {
+        guard let logAnchor else { return value }
+        guard logAnchor.storeID == engine.log.storeID else {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AQ-11",
+                "the anchor belongs to another store; start over with a nil anchor"
+            )
+        }
+        guard logAnchor.incarnation == engine.log.incarnation else {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AQ-11",
+                "the anchor comes from before this store was restored from a backup; start over with a nil anchor"
+            )
+        }
+        return logAnchor.seq
+    }
+}
+
+extension StoreEngine {
+    /// The anchor of position `seq`.
+    func queryAnchor(_ seq: UInt64) -> HKQueryAnchor {
+        HKQueryAnchor(log.anchor(atSeq: seq))
+    }
+}

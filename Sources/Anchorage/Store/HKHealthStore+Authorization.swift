@@ -1,0 +1,223 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// Whether an app may save a type (AUTH-3).
+public enum HKAuthorizationStatus: Int, Sendable, Hashable {
+    case notDetermined = 0
+    case sharingDenied = 1
+    case sharingAuthorized = 2
+}
+
+/// Whether asking for authorization would prompt (AUTH-6).
+public enum HKAuthorizationRequestStatus: Int, Sendable, Hashable {
+    case unknown = 0
+    case shouldRequest = 1
+    case unnecessary = 2
+}
+
+extension HKHealthStore {
+    /// Types no app may share (AUTH-8): the system computes them.
+    static let readOnlyTypes: Set<String> = [
+        HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
+        HKQuantityTypeIdentifier.appleStandTime.rawValue,
+        HKQuantityTypeIdentifier.walkingHeartRateAverage.rawValue,
+        HKCategoryTypeIdentifier.appleStandHour.rawValue,
+    ]
+
+    /// Asks for access to share and read types (AUTH-1). The request is
+    /// recorded in the log; the store's owner decides it (or the store's
+    /// ``Configuration/authorizationPolicy`` does at once). Success means the
+    /// request was recorded, not that anything was granted. The owner needs
+    /// no authorization; its requests succeed and record nothing.
+    ///
+    /// - Throws: `errorInvalidArgument` for no types at all, a correlation
+    ///   type (CQ-6), or sharing a read-only type (AUTH-8).
+    public func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>?,
+        read typesToRead: Set<HKObjectType>?
+    )
+        async throws
+    {
+        let share = typesToShare ?? []
+        let read = typesToRead ?? []
+        guard !share.isEmpty || !read.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "AUTH-1", "request authorization for at least one type")
+        }
+        for type in Array(share) as [HKObjectType] + Array(read) where type is HKCorrelationType {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "CQ-6",
+                "authorization for \(type.identifier) is disallowed; request its member types instead"
+            )
+        }
+        if let readOnly = share.first(where: { Self.readOnlyTypes.contains($0.identifier) }) {
+            throw HKError(.errorInvalidArgument, rule: "AUTH-8", "\(readOnly.identifier) cannot be shared by apps")
+        }
+        let engine = try openEngine()
+        guard let revision = caller.revision else { return }
+        let principal = revision.source.bundleIdentifier
+        let decided: AuthorizationRecord.Status =
+            switch engine.configuration.authorizationPolicy {
+            case .ownerDecides: .requested
+            case .grantAll: .granted
+            case .denyAll: .denied
+            }
+        let wanted = share.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) } + read.map { ($0, .read) }
+        let decisions = try engine.read { txn in
+            try wanted.filter { type, access in
+                try engine.grant(principal, kind: EntryKind(rawValue: type.kindCode), access: access, in: txn) == nil
+            }.map { AuthorizationRecord.Decision(type: $0.0.identifier, access: $0.1, status: decided) }
+        }
+        guard !decisions.isEmpty else { return }
+        try await engine.appendAuthorization(
+            AuthorizationRecord(
+                principal: principal,
+                name: revision.source.name,
+                decisions: decisions.sorted { ($0.type, $0.access.rawValue) < ($1.type, $1.access.rawValue) }
+            )
+        )
+    }
+
+    /// Asks for access and calls `completion` with the outcome (AUTH-1).
+    public func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>?,
+        read typesToRead: Set<HKObjectType>?,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        Task {
+            do {
+                try await requestAuthorization(toShare: typesToShare, read: typesToRead)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Whether this app may save `type` (AUTH-3); the owner may save every type.
+    /// Read access is never revealed (AUTH-4).
+    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        guard let engine = try? openEngine() else { return .notDetermined }
+        guard let principal = caller.bundleIdentifier else { return .sharingAuthorized }
+        let status = try? engine.read { txn in
+            try engine.grant(principal, kind: EntryKind(rawValue: type.kindCode), access: .share, in: txn)
+        }
+        switch status {
+        case .granted: return .sharingAuthorized
+        case .denied: return .sharingDenied
+        default: return .notDetermined
+        }
+    }
+
+    /// Whether requesting these types would ask anything new (AUTH-6).
+    public func statusForAuthorizationRequest(
+        toShare typesToShare: Set<HKSampleType>,
+        read typesToRead: Set<HKObjectType>
+    )
+        async throws -> HKAuthorizationRequestStatus
+    {
+        let engine = try openEngine()
+        guard let principal = caller.bundleIdentifier else { return .unnecessary }
+        let wanted =
+            typesToShare.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) }
+            + typesToRead.map { ($0, .read) }
+        let undecided = try engine.read { txn in
+            try wanted.contains { type, access in
+                try engine.grant(principal, kind: EntryKind(rawValue: type.kindCode), access: access, in: txn) == nil
+            }
+        }
+        return undecided ? .shouldRequest : .unnecessary
+    }
+
+    /// Whether requesting would ask anything new, through a completion (AUTH-6).
+    public func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HKSampleType>,
+        read typesToRead: Set<HKObjectType>,
+        completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        Task {
+            do {
+                completion(try await statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead), nil)
+            } catch {
+                completion(.unknown, error)
+            }
+        }
+    }
+
+    /// The owner's decision on an app's access: grants (or denies) sharing
+    /// and reading of types, recorded in the log so it replicates and can be
+    /// audited. Only the owner may call it (`errorAuthorizationDenied`).
+    ///
+    /// ```swift
+    /// try await owner.setAuthorization(for: app, toShare: [steps], read: [steps, heartRate], granted: true)
+    /// ```
+    public func setAuthorization(
+        for source: HKSource,
+        toShare typesToShare: Set<HKSampleType> = [],
+        read typesToRead: Set<HKObjectType> = [],
+        granted: Bool
+    ) async throws {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, rule: "AUTH-11", "only the store's owner decides authorization")
+        }
+        guard source.bundleIdentifier.utf8.count <= 255, !source.bundleIdentifier.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "AUTH-11", "a bundle identifier has 1 to 255 bytes")
+        }
+        let status: AuthorizationRecord.Status = granted ? .granted : .denied
+        let decisions =
+            typesToShare.map { AuthorizationRecord.Decision(type: $0.identifier, access: .share, status: status) }
+            + typesToRead.map { AuthorizationRecord.Decision(type: $0.identifier, access: .read, status: status) }
+        guard !decisions.isEmpty else { return }
+        try await openEngine().appendAuthorization(
+            AuthorizationRecord(
+                principal: source.bundleIdentifier,
+                name: source.name,
+                decisions: decisions.sorted { ($0.type, $0.access.rawValue) < ($1.type, $1.access.rawValue) }
+            )
+        )
+    }
+
+    /// The types apps asked for and the owner has not decided yet, by app.
+    public func pendingAuthorizationRequests() throws -> [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)]
+    {
+        let engine = try openEngine()
+        return try engine.read { txn in try engine.pendingRequests(in: txn) }
+    }
+}
+
+extension StoreEngine {
+    func appendAuthorization(_ record: AuthorizationRecord) async throws(HKError) {
+        do {
+            try await log.append([.save(id: UUID(), kind: StoreKind.authorization, payload: record.bytes)])
+        } catch {
+            throw HKError.wrapping(error)
+        }
+    }
+
+    /// Every grant row still in the requested state, by app.
+    func pendingRequests(
+        in txn: borrowing ReadTransaction
+    ) throws -> [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] {
+        var pending: [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] = [:]
+        try txn.withCursor(on: index.grants) { cursor in
+            try cursor.scan { key, value in
+                let length = Int(key[0])
+                guard key.count == 1 + length + 5, value.first == AuthorizationRecord.Status.requested.rawValue,
+                    let type = TypeCatalog.byKindCode[key.uint32(at: 1 + length)]
+                else { return true }
+                let bundle = String(decoding: UnsafeRawBufferPointer(rebasing: key[1..<1 + length]), as: UTF8.self)
+                let source = HKSource(name: bundle, bundleIdentifier: bundle)
+                if key[key.count - 1] == AuthorizationRecord.Access.share.rawValue,
+                    let sampleType = type as? HKSampleType
+                {
+                    pending[source, default: ([], [])].share.insert(sampleType)
+                } else {
+                    pending[source, default: ([], [])].read.insert(type)
+                }
+                return true
+            }
+        }
+        return pending
+    }
+}

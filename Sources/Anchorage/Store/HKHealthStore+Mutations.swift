@@ -1,0 +1,175 @@
+import Foundation
+
+extension HKHealthStore {
+    /// Saves one object (OBJ-31..33). The store stamps it with the saving
+    /// app's source (OBJ-2); saving a uuid that exists fails with
+    /// `errorInvalidArgument` (OBJ-32).
+    ///
+    /// ```swift
+    /// try await store.save(HKQuantitySample(type: steps, quantity: count, start: a, end: b))
+    /// ```
+    public func save(_ object: HKObject) async throws {
+        try await save([object])
+    }
+
+    /// Saves objects all-or-nothing, as one batch of the log (OBJ-31, OBJ-37):
+    /// a correlation is saved with its members; an object carrying a sync
+    /// identifier replaces the same source's object with a lower version,
+    /// and is ignored (successfully) when its version is not higher (OBJ-33).
+    public func save(_ objects: [HKObject]) async throws {
+        try await openEngine().save(objects, caller: caller)
+    }
+
+    /// Saves one object and calls `completion` with the outcome on a
+    /// background task.
+    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        save([object], withCompletion: completion)
+    }
+
+    /// Saves objects all-or-nothing and calls `completion` with the outcome.
+    public func save(
+        _ objects: [HKObject],
+        withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let box = UncheckedBox(objects)
+        Task {
+            do {
+                try await save(box.value)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Deletes one object (OBJ-34); deleting an object that does not exist
+    /// succeeds and changes nothing.
+    public func delete(_ object: HKObject) async throws {
+        try await delete([object])
+    }
+
+    /// Deletes objects in one batch (OBJ-34, OBJ-37). An app may delete only
+    /// the objects it saved (`errorAuthorizationDenied` otherwise, and nothing
+    /// is deleted); an empty array is `errorInvalidArgument`. Deleting a
+    /// correlation leaves its members (OBJ-36); deleting a workout leaves
+    /// its associated samples (OBJ-25).
+    public func delete(_ objects: [HKObject]) async throws {
+        guard !objects.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "OBJ-34", "there is nothing to delete")
+        }
+        try await openEngine().delete(objects.map(\.uuid), caller: caller)
+    }
+
+    /// Deletes one object and calls `completion` with the outcome.
+    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+    {
+        delete([object], withCompletion: completion)
+    }
+
+    /// Deletes objects and calls `completion` with the outcome.
+    public func delete(
+        _ objects: [HKObject],
+        withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let box = UncheckedBox(objects)
+        Task {
+            do {
+                try await delete(box.value)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Deletes a correlation and every member still visible, in one batch:
+    /// an Anchorage extension, since deleting a correlation alone keeps its
+    /// members (OBJ-36).
+    public func deleteCorrelationAndMembers(_ correlation: HKCorrelation) async throws {
+        let engine = try openEngine()
+        let members = try engine.read { txn in
+            try engine.index.pairs(startingWith: correlation.uuid, in: engine.index.members, txn: txn)
+        }
+        try await engine.delete([correlation.uuid] + members, caller: caller)
+    }
+
+    /// Deletes the caller's objects of `objectType` matching `predicate` and
+    /// returns how many were deleted; other apps' matches are skipped (OBJ-35).
+    ///
+    /// ```swift
+    /// let removed = try await store.deleteObjects(of: steps, predicate: HKQuery.predicateForSamples(withStart: a, end: b))
+    /// ```
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+        let engine = try openEngine()
+        guard let sampleType = objectType as? HKSampleType else {
+            throw HKError(.errorInvalidArgument, rule: "OBJ-35", "\(objectType.identifier) has no samples to delete")
+        }
+        let typed = try ObjectPredicate(predicate)
+        try typed.validate(for: sampleType)
+        let owner = Caller(revision: nil)
+        let matches = try engine.read { txn in
+            var session = ReadSession(caller: owner)
+            return try engine.matchingSamples(of: sampleType, predicate: typed, in: txn, session: &session)
+        }
+        let own = matches.filter {
+            caller.bundleIdentifier == nil || $0.sourceRevision.source.bundleIdentifier == caller.bundleIdentifier
+        }
+        guard !own.isEmpty else { return 0 }
+        return try await engine.delete(own.map(\.uuid), caller: caller, skipOthers: true)
+    }
+
+    /// Deletes matching objects and calls `completion` with the outcome and count.
+    public func deleteObjects(
+        of objectType: HKObjectType,
+        predicate: NSPredicate,
+        withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
+    ) {
+        let box = UncheckedBox((objectType, predicate))
+        Task {
+            do {
+                let count = try await deleteObjects(of: box.value.0, predicate: box.value.1)
+                completion(true, count, nil)
+            } catch {
+                completion(false, 0, error)
+            }
+        }
+    }
+
+    /// Associates samples with a saved workout (OBJ-24); samples not saved
+    /// yet are saved by the same batch.
+    ///
+    /// ```swift
+    /// try await store.add([route, heartRate], to: run)
+    /// let linked = HKQuery.predicateForObjects(from: run)
+    /// ```
+    public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
+        guard !samples.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "OBJ-24", "there are no samples to add to the workout")
+        }
+        try await openEngine().save(samples, caller: caller, linkingTo: workout.uuid)
+    }
+
+    /// Associates samples with a saved workout and calls `completion`.
+    public func add(
+        _ samples: [HKSample],
+        to workout: HKWorkout,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let box = UncheckedBox((samples, workout))
+        Task {
+            do {
+                try await add(box.value.0, to: box.value.1)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+}
+
+/// Carries a value the compiler cannot prove `Sendable` (an `NSPredicate`,
+/// arrays of objects that are immutable) into a task.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,155 @@
+public import AnchorageLog
+public import Foundation
+
+/// The store: HealthKit's `HKHealthStore`, backed by an Anchorage event log.
+///
+/// Every save and delete is one batch of the store's log; queries read the
+/// log's indices. Port HealthKit code by changing the import:
+///
+/// ```swift
+/// import Anchorage
+///
+/// let store = HKHealthStore()                       // ANCHORAGE_STORE, else ./anchorage-data
+/// let steps = HKQuantityType(.stepCount)
+/// let sample = HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 840),
+///                               start: start, end: end)
+/// try await store.save(sample)
+/// ```
+///
+/// One engine serves a directory in a process: every `HKHealthStore` of the
+/// same directory shares it. Another process opening the directory gets
+/// `errorDatabaseInaccessible` ("in use") on every operation; stores are
+/// not shared between processes (run one node and talk to it instead).
+///
+/// A store opened without a principal acts as the data's **owner**: it reads
+/// and writes everything and decides authorization requests. A store opened
+/// with `principal:` acts as that app, with HealthKit's authorization rules
+/// (section 7 of the spec): it asks with ``requestAuthorization(toShare:read:completion:)``,
+/// saves under its own source, and never learns whether it was denied read
+/// access (AUTH-4).
+public final class HKHealthStore: Sendable {
+    /// How a store is opened.
+    ///
+    /// ```swift
+    /// var configuration = HKHealthStore.Configuration()
+    /// configuration.log.durability = .none           // bulk import
+    /// let store = HKHealthStore(directory: url, configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The log's configuration: durability, map size, logger.
+        public var log = EventLog.Configuration()
+        /// Samples that end before this date can be neither saved nor read
+        /// (OBJ-9).
+        public var earliestPermittedSampleDate: Date = .distantPast
+        /// How authorization requests of apps are decided.
+        public var authorizationPolicy: AuthorizationPolicy = .ownerDecides
+        /// Whether an observer query calls its handler once when it starts
+        /// (OBS-4).
+        public var observerQueriesFireOnStart = true
+
+        /// The defaults: durable commits, owner-decided authorization.
+        public init() {}
+    }
+
+    /// How requests for authorization are decided.
+    public enum AuthorizationPolicy: Sendable, Hashable {
+        /// Requests wait for the owner's ``HKHealthStore/setAuthorization(for:toShare:read:granted:)``.
+        case ownerDecides
+        /// Every request is granted at once (development, single-user nodes).
+        case grantAll
+        /// Every request is denied at once.
+        case denyAll
+    }
+
+    /// The environment variable naming the default store's directory.
+    public static let storeEnvironmentVariable = "ANCHORAGE_STORE"
+
+    let opened: Result<StoreEngine, HKError>
+    let caller: Caller
+    let queries = QueryRegistry()
+
+    /// The directory of the default store: `$ANCHORAGE_STORE`, else
+    /// `./anchorage-data`.
+    public static var defaultDirectory: URL {
+        if let path = ProcessInfo.processInfo.environment[storeEnvironmentVariable], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("anchorage-data")
+    }
+
+    /// Opens the default store as its owner. Like HealthKit's initializer it
+    /// does not throw: a store that cannot be opened reports
+    /// `errorDatabaseInaccessible`, with the reason, from every operation.
+    public convenience init() {
+        self.init(directory: Self.defaultDirectory)
+    }
+
+    /// Opens (creating) the store in `directory` as its owner.
+    public convenience init(directory: URL, configuration: Configuration = Configuration()) {
+        self.init(directory: directory, principal: nil, configuration: configuration)
+    }
+
+    /// Opens the store in `directory` acting as the app `principal`: saves
+    /// are stamped with its source and every access is checked (section 7).
+    ///
+    /// ```swift
+    /// let app = HKHealthStore(directory: url, principal: HKSource(name: "Steps", bundleIdentifier: "com.example.steps"))
+    /// ```
+    public convenience init(directory: URL, principal: HKSource?, configuration: Configuration = Configuration()) {
+        self.init(
+            directory: directory,
+            principalRevision: principal.map { HKSourceRevision(source: $0, version: nil) },
+            configuration: configuration
+        )
+    }
+
+    /// Opens the store acting as an app revision (source and version).
+    public init(directory: URL, principalRevision: HKSourceRevision?, configuration: Configuration = Configuration()) {
+        do throws(HKError) {
+            opened = .success(try StoreEngine.open(directory: directory, configuration: configuration))
+        } catch {
+            opened = .failure(error)
+        }
+        caller = Caller(revision: principalRevision)
+    }
+
+    /// Whether health data is available: always `true` here.
+    public static func isHealthDataAvailable() -> Bool { true }
+
+    /// The app this store acts as; `nil` for the owner.
+    public var principal: HKSource? { caller.revision?.source }
+
+    /// The engine, or the error that kept the store from opening.
+    func engine() throws(HKError) -> StoreEngine {
+        try opened.get()
+    }
+
+    /// Why the store could not be opened, if it could not.
+    public var openError: HKError? {
+        if case .failure(let error) = opened { return error }
+        return nil
+    }
+
+    /// The earliest date a sample may end and still be saved or read (OBJ-9).
+    public func earliestPermittedSampleDate() -> Date {
+        (try? engine().configuration.earliestPermittedSampleDate) ?? .distantPast
+    }
+
+    /// Stops this store's queries and releases its hold on the store; the
+    /// last `HKHealthStore` of a directory to close releases the LMDB
+    /// environment and the directory lock. Later operations fail with
+    /// `errorDatabaseInaccessible`.
+    public func close() async {
+        for query in queries.stopAll() { query.stopRunning() }
+        guard case .success(let engine) = opened, queries.markClosed() else { return }
+        await engine.release()
+    }
+
+    /// The engine, unless this store was closed.
+    func openEngine() throws(HKError) -> StoreEngine {
+        guard !queries.isClosed else {
+            throw HKError(.errorDatabaseInaccessible, "the store was closed")
+        }
+        return try engine()
+    }
+}

@@ -1,0 +1,238 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+extension HealthIndex: Projection {
+    var name: String { "healthkit-index" }
+    var version: Int { 1 }
+    var databases: [Database] { all }
+
+    /// Applies one entry. Entries the index does not understand (unknown
+    /// kinds, payloads it cannot decode) are left out rather than failing the
+    /// batch, so a log written by a newer version still opens.
+    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        switch entry.kind {
+        case StoreKind.authorization:
+            try applyAuthorization(entry, in: txn)
+        case StoreKind.characteristics:
+            try txn.put(entry.seq.bigEndianBytes, forKey: Self.characteristicsSetting, in: settings)
+        case StoreKind.link:
+            try applyLink(entry, in: txn)
+        default:
+            guard StoreKind.isSample(entry.kind) else { return }
+            let row: SeqRow
+            if entry.operation == .save {
+                row = SeqRow(status: try applySave(entry, in: txn) ? .visibleSave : .hiddenSave, id: entry.id)
+            } else {
+                row = try applyDelete(entry, in: txn)
+            }
+            try txn.put(row.bytes, forKey: IndexKey.kindKey(entry.kind, entry.seq), in: typeSeq)
+        }
+    }
+
+    func record(_ id: UUID, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> ObjectRecord? {
+        try txn.withValue(forKey: id.indexBytes, in: objects) { ObjectRecord($0) } ?? nil
+    }
+
+    // MARK: Saves
+
+    /// Indexes a save; returns whether the saved object became visible.
+    private func applySave(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> Bool {
+        // A delete wins over every save of the same id, and a second save of
+        // a live id changes nothing: the first save stays (OBJ-1, OBJ-32).
+        guard try record(entry.id, in: txn) == nil, let payload = entry.payload else { return false }
+        guard let sample = payload.withUnsafeBytes({ decoder.decode($0) }) as? HKSample,
+            sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
+        else { return false }
+        let source = sample.sourceRevision.source
+        let sync = sample.typedMetadata.sync
+        let syncKey = sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? []
+        let record = ObjectRecord(
+            state: .live,
+            kind: entry.kind,
+            saveSeq: entry.seq,
+            deleteSeq: 0,
+            startKey: IndexKey.date(sample.startDate),
+            endKey: IndexKey.date(sample.endDate),
+            source: source.bundleIdentifier,
+            syncKey: syncKey
+        )
+        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
+        try txn.put(
+            record.endKey.bigEndianBytes,
+            forKey: IndexKey.kindKey(entry.kind, record.startKey, entry.seq),
+            in: typeTime
+        )
+        try noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind, in: txn)
+        try countSource(kind: entry.kind, source: source, by: 1, in: txn)
+        if let sync {
+            let current = try txn.withValue(forKey: syncKey, in: syncIDs) { Double(bitPattern: $0.uint64(at: 16)) }
+            if current.map({ sync.version > $0 }) ?? true {
+                try txn.put(entry.id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: syncKey, in: syncIDs)
+            }
+        }
+        if let correlation = sample as? HKCorrelation {
+            for member in correlation.objects {
+                try join(member: member.uuid, correlation: entry.id, in: txn)
+            }
+        }
+        return true
+    }
+
+    /// Records the longest duration of a kind, which bounds how far before
+    /// a date range a date index scan must start.
+    private func noteDuration(_ duration: TimeInterval, kind: EntryKind, in txn: borrowing WriteTransaction) throws {
+        let key = kind.rawValue.bigEndianBytes
+        let longest = try txn.withValue(forKey: key, in: kindStats) { Double(bitPattern: $0.uint64(at: 0)) } ?? 0
+        if duration > longest {
+            try txn.put(duration.bitPattern.bigEndianBytes, forKey: key, in: kindStats)
+        }
+    }
+
+    private func countSource(
+        kind: EntryKind,
+        source: HKSource,
+        by delta: Int,
+        in txn: borrowing WriteTransaction
+    )
+        throws
+    {
+        let key = Self.sourceKey(kind: kind, bundle: source.bundleIdentifier)
+        let existing = try txn.withValue(forKey: key, in: sources) { value in
+            (
+                count: value.uint64(at: 0),
+                name: String(decoding: UnsafeRawBufferPointer(rebasing: value[8...]), as: UTF8.self)
+            )
+        }
+        let count = Int(existing?.count ?? 0) + delta
+        if count <= 0 {
+            _ = try txn.removeValue(forKey: key, in: sources)
+        } else {
+            let name = delta > 0 ? source.name : existing?.name ?? source.name
+            try txn.put(UInt64(count).bigEndianBytes + Array(name.utf8), forKey: key, in: sources)
+        }
+    }
+
+    /// Makes `member` a member of `correlation` when both are live and the
+    /// member belongs to no other correlation (OBJ-19).
+    private func join(member: UUID, correlation: UUID, in txn: borrowing WriteTransaction) throws {
+        guard try record(member, in: txn)?.isLive == true, try record(correlation, in: txn)?.isLive == true,
+            try !txn.contains(key: member.indexBytes, in: memberOf)
+        else { return }
+        try txn.put(correlation.indexBytes, forKey: member.indexBytes, in: memberOf)
+        try txn.put([], forKey: IndexKey.pair(correlation, member), in: members)
+    }
+
+    // MARK: Deletes
+
+    /// Applies a delete; returns its type/seq row.
+    private func applyDelete(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> SeqRow {
+        guard var record = try record(entry.id, in: txn) else {
+            let tombstone = ObjectRecord(
+                state: .deleted,
+                kind: entry.kind,
+                saveSeq: 0,
+                deleteSeq: entry.seq,
+                startKey: 0,
+                endKey: 0,
+                source: ""
+            )
+            try txn.put(tombstone.bytes, forKey: entry.id.indexBytes, in: objects)
+            return SeqRow(status: .delete, id: entry.id, savedAt: 0)
+        }
+        guard record.isLive else { return SeqRow(status: .ignoredDelete, id: entry.id) }
+        record.state = .deleted
+        record.deleteSeq = entry.seq
+        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
+        _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
+        let sourceKey = Self.sourceKey(kind: record.kind, bundle: record.source)
+        if let count = try txn.withValue(forKey: sourceKey, in: sources, { $0.uint64(at: 0) }) {
+            if count <= 1 {
+                _ = try txn.removeValue(forKey: sourceKey, in: sources)
+            } else {
+                let name = try txn.value(forKey: sourceKey, in: sources)!.dropFirst(8)
+                try txn.put((count - 1).bigEndianBytes + Array(name), forKey: sourceKey, in: sources)
+            }
+        }
+        try forgetSyncIdentifier(of: record, id: entry.id, in: txn)
+        try unlink(entry.id, in: txn)
+        let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
+        try txn.put(SeqRow(status: .hiddenSave, id: entry.id).bytes, forKey: saveRow, in: typeSeq)
+        return SeqRow(status: .delete, id: entry.id, savedAt: record.saveSeq)
+    }
+
+    /// Removes the sync identifier row that points at a deleted object.
+    private func forgetSyncIdentifier(of record: ObjectRecord, id: UUID, in txn: borrowing WriteTransaction) throws {
+        guard !record.syncKey.isEmpty else { return }
+        let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false
+        if points { _ = try txn.removeValue(forKey: record.syncKey, in: syncIDs) }
+    }
+
+    /// Removes every correlation and workout link of a deleted object, in
+    /// both directions (OBJ-25, OBJ-36).
+    private func unlink(_ id: UUID, in txn: borrowing WriteTransaction) throws {
+        if let correlation = try txn.withValue(forKey: id.indexBytes, in: memberOf, { UUID(indexBytes: $0) }) ?? nil {
+            _ = try txn.removeValue(forKey: id.indexBytes, in: memberOf)
+            _ = try txn.removeValue(forKey: IndexKey.pair(correlation, id), in: members)
+        }
+        for member in try pairs(startingWith: id, in: members, txn: txn) {
+            _ = try txn.removeValue(forKey: IndexKey.pair(id, member), in: members)
+            _ = try txn.removeValue(forKey: member.indexBytes, in: memberOf)
+        }
+        for workout in try pairs(startingWith: id, in: sampleWorkouts, txn: txn) {
+            _ = try txn.removeValue(forKey: IndexKey.pair(id, workout), in: sampleWorkouts)
+            _ = try txn.removeValue(forKey: IndexKey.pair(workout, id), in: workoutSamples)
+        }
+        for sample in try pairs(startingWith: id, in: workoutSamples, txn: txn) {
+            _ = try txn.removeValue(forKey: IndexKey.pair(id, sample), in: workoutSamples)
+            _ = try txn.removeValue(forKey: IndexKey.pair(sample, id), in: sampleWorkouts)
+        }
+    }
+
+    /// The second uuids of the pair rows whose first uuid is `first`.
+    func pairs(
+        startingWith first: UUID,
+        in database: Database,
+        txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [UUID] {
+        let prefix = first.indexBytes
+        var found: [UUID] = []
+        try txn.withCursor(on: database) { cursor in
+            try cursor.scan(from: prefix) { key, _ in
+                guard key.count == 32, key.starts(with: prefix) else { return false }
+                if let second = UUID(indexBytes: UnsafeRawBufferPointer(rebasing: key[16...])) { found.append(second) }
+                return true
+            }
+        }
+        return found
+    }
+
+    // MARK: Links and grants
+
+    private func applyLink(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        guard let payload = entry.payload, let link = payload.withUnsafeBytes({ LinkRecord($0) }) else { return }
+        guard let container = try record(link.container, in: txn), container.isLive else { return }
+        for member in link.members {
+            switch link.role {
+            case .correlation:
+                try join(member: member, correlation: link.container, in: txn)
+            case .workout:
+                guard try record(member, in: txn)?.isLive == true else { continue }
+                try txn.put([], forKey: IndexKey.pair(link.container, member), in: workoutSamples)
+                try txn.put([], forKey: IndexKey.pair(member, link.container), in: sampleWorkouts)
+            }
+        }
+    }
+
+    private func applyAuthorization(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        guard let payload = entry.payload,
+            let record = payload.withUnsafeBytes({ AuthorizationRecord.decode($0) })
+        else { return }
+        for decision in record.decisions {
+            guard let type = HKObjectType.type(forIdentifier: decision.type) else { continue }
+            let key = Self.grantKey(record.principal, kind: EntryKind(rawValue: type.kindCode), access: decision.access)
+            if decision.status == .requested, try txn.contains(key: key, in: grants) { continue }
+            try txn.put([decision.status.rawValue] + entry.seq.bigEndianBytes, forKey: key, in: grants)
+        }
+    }
+}

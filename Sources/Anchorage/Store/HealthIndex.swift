@@ -1,0 +1,101 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// The store's indices: a projection of the log kept current in the write
+/// transaction of every batch, and rebuilt exactly by replaying the log.
+///
+/// | database | key | value |
+/// | --- | --- | --- |
+/// | `hk.objects` | uuid | ``ObjectRecord`` |
+/// | `hk.type-time` | kind ‖ start ‖ seq | end |
+/// | `hk.type-seq` | kind ‖ seq | operation ‖ uuid |
+/// | `hk.kind-stats` | kind | longest sample duration seen (seconds, IEEE bits) |
+/// | `hk.sources` | kind ‖ bundle id | live sample count ‖ source name |
+/// | `hk.sync-ids` | SHA-256(bundle id ‖ 0 ‖ sync identifier) | uuid ‖ version (IEEE bits) |
+/// | `hk.member-of` | member uuid | correlation uuid |
+/// | `hk.members` | correlation uuid ‖ member uuid | – |
+/// | `hk.workout-samples` | workout uuid ‖ sample uuid | – |
+/// | `hk.sample-workouts` | sample uuid ‖ workout uuid | – |
+/// | `hk.grants` | bundle id length (1) ‖ bundle id ‖ kind ‖ access | status ‖ seq |
+/// | `hk.settings` | name | seq of the entry holding the setting |
+struct HealthIndex: Sendable {
+    let objects: Database
+    let typeTime: Database
+    let typeSeq: Database
+    let kindStats: Database
+    let sources: Database
+    let syncIDs: Database
+    let memberOf: Database
+    let members: Database
+    let workoutSamples: Database
+    let sampleWorkouts: Database
+    let grants: Database
+    let settings: Database
+    /// Decodes payloads on the writer thread.
+    let decoder = WriterDecoder()
+
+    /// Opens (creating) the index databases.
+    init(in txn: borrowing WriteTransaction) throws {
+        func open(_ name: String) throws -> Database {
+            guard let database = try txn.openDatabase(named: "hk." + name) else {
+                throw HKError(.errorDatabaseInaccessible, "the store's index \(name) could not be created")
+            }
+            return database
+        }
+        objects = try open("objects")
+        typeTime = try open("type-time")
+        typeSeq = try open("type-seq")
+        kindStats = try open("kind-stats")
+        sources = try open("sources")
+        syncIDs = try open("sync-ids")
+        memberOf = try open("member-of")
+        members = try open("members")
+        workoutSamples = try open("workout-samples")
+        sampleWorkouts = try open("sample-workouts")
+        grants = try open("grants")
+        settings = try open("settings")
+    }
+
+    /// Every database, in a fixed order (for rebuilds and comparisons).
+    var all: [Database] {
+        [
+            objects, typeTime, typeSeq, kindStats, sources, syncIDs, memberOf, members, workoutSamples,
+            sampleWorkouts, grants, settings,
+        ]
+    }
+
+    /// The key of a sync identifier row (OBJ-33).
+    static func syncKey(source: String, identifier: String) -> [UInt8] {
+        EntryDigest.of(Array(source.utf8) + [0] + Array(identifier.utf8)).bytes
+    }
+
+    /// The key prefix of a principal's grants.
+    static func grantPrefix(_ principal: String) -> [UInt8] {
+        let bytes = Array(principal.utf8.prefix(255))
+        return [UInt8(bytes.count)] + bytes
+    }
+
+    /// The key of one grant.
+    static func grantKey(_ principal: String, kind: EntryKind, access: AuthorizationRecord.Access) -> [UInt8] {
+        grantPrefix(principal) + kind.rawValue.bigEndianBytes + [access.rawValue]
+    }
+
+    /// The key of a source count row.
+    static func sourceKey(kind: EntryKind, bundle: String) -> [UInt8] {
+        kind.rawValue.bigEndianBytes + Array(bundle.utf8)
+    }
+
+    static let characteristicsSetting = Array("characteristics".utf8)
+}
+
+/// A payload decoder owned by the writer thread, which keeps the decoder's
+/// memo of the last source revision and unit between entries.
+final class WriterDecoder: @unchecked Sendable {
+    // @unchecked: only the log's writer thread calls `decode`.
+    private var decoder = PayloadDecoder()
+
+    func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
+        try? decoder.decode(bytes)
+    }
+}

@@ -1,0 +1,82 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// Entry kinds the store uses for records that are not samples. Sample
+/// kinds are their type's code (quantity 1001…, category 2001…,
+/// correlation 3001…, workout 4001).
+enum StoreKind {
+    /// An authorization request or decision (section 7).
+    static let authorization: EntryKind = 9001
+    /// The person's characteristics, set by the owner (OBJ-29).
+    static let characteristics: EntryKind = 9002
+    /// Links between a container (a workout, a correlation) and samples
+    /// (OBJ-24, OBJ-33).
+    static let link: EntryKind = 9003
+
+    /// Whether `kind` is a sample type's kind.
+    static func isSample(_ kind: EntryKind) -> Bool {
+        kind.rawValue >= 1000 && kind.rawValue < 5000
+    }
+}
+
+/// Byte encodings of index keys: big-endian, so LMDB's order is numeric order.
+enum IndexKey {
+    /// An order-preserving 8-byte encoding of a date: the IEEE bits of its
+    /// reference-date interval with the sign flipped (negative values: all
+    /// bits flipped), so byte order equals date order for every date.
+    static func date(_ date: Date) -> UInt64 {
+        let bits = date.timeIntervalSinceReferenceDate.bitPattern
+        return bits & (1 << 63) == 0 ? bits | (1 << 63) : ~bits
+    }
+
+    /// The date an encoding stands for.
+    static func date(fromKey key: UInt64) -> Date {
+        let bits = key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key
+        return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+    }
+
+    /// The smallest and largest date keys.
+    static let minimumDate: UInt64 = 0
+    static let maximumDate: UInt64 = .max
+
+    /// `kind ‖ a ‖ b`, the layout of the type/time and type/seq indices.
+    static func kindKey(_ kind: EntryKind, _ a: UInt64, _ b: UInt64? = nil) -> [UInt8] {
+        var key = kind.rawValue.bigEndianBytes
+        key += a.bigEndianBytes
+        if let b { key += b.bigEndianBytes }
+        return key
+    }
+
+    /// Two uuids, for pair tables (correlation members, workout links).
+    static func pair(_ a: UUID, _ b: UUID) -> [UInt8] {
+        a.indexBytes + b.indexBytes
+    }
+}
+
+extension UUID {
+    /// The 16 bytes of the uuid.
+    var indexBytes: [UInt8] {
+        withUnsafeBytes(of: uuid) { Array($0) }
+    }
+
+    /// A uuid from 16 bytes.
+    init?(indexBytes bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 16 else { return nil }
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[..<16])) }
+        self.init(uuid: raw)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The big-endian `UInt64` at `offset`.
+    func uint64(at offset: Int) -> UInt64 {
+        UInt64(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// The big-endian `UInt32` at `offset`.
+    func uint32(at offset: Int) -> UInt32 {
+        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+}

@@ -1,0 +1,88 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// A row of the object index: what the store knows of one uuid without
+/// reading the log (OBJ-1, OBJ-26, OBJ-34).
+///
+/// Layout: state (1) ‖ kind (4) ‖ save seq (8) ‖ delete seq (8) ‖ start key
+/// (8) ‖ end key (8) ‖ sync key length (1: 0 or 32) ‖ sync key ‖ source
+/// bundle identifier (UTF-8, rest).
+struct ObjectRecord: Hashable, Sendable {
+    enum State: UInt8 {
+        /// Saved and not deleted: visible.
+        case live = 1
+        /// Deleted (a tombstone); stays deleted whatever arrives later.
+        case deleted = 2
+    }
+
+    var state: State
+    var kind: EntryKind
+    /// The entry that saved the object; 0 when only its deletion is known.
+    var saveSeq: UInt64
+    /// The entry that deleted it; 0 while live.
+    var deleteSeq: UInt64
+    var startKey: UInt64
+    var endKey: UInt64
+    /// Who saved it; empty when only its deletion is known.
+    var source: String
+    /// The key of its row in the sync identifier index, if it has one.
+    var syncKey: [UInt8] = []
+
+    static let fixedSize = 38
+
+    var isLive: Bool { state == .live }
+
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.fixedSize + source.utf8.count)
+        bytes.append(state.rawValue)
+        bytes += kind.rawValue.bigEndianBytes
+        bytes += saveSeq.bigEndianBytes
+        bytes += deleteSeq.bigEndianBytes
+        bytes += startKey.bigEndianBytes
+        bytes += endKey.bigEndianBytes
+        bytes.append(UInt8(syncKey.count))
+        bytes += syncKey
+        bytes += Array(source.utf8)
+        return bytes
+    }
+
+    init(
+        state: State,
+        kind: EntryKind,
+        saveSeq: UInt64,
+        deleteSeq: UInt64,
+        startKey: UInt64,
+        endKey: UInt64,
+        source: String,
+        syncKey: [UInt8] = []
+    ) {
+        self.state = state
+        self.kind = kind
+        self.saveSeq = saveSeq
+        self.deleteSeq = deleteSeq
+        self.startKey = startKey
+        self.endKey = endKey
+        self.source = source
+        self.syncKey = syncKey
+    }
+
+    /// Reads a row; `nil` for bytes this version did not write.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= Self.fixedSize, let state = State(rawValue: bytes[0]) else { return nil }
+        self.state = state
+        self.kind = EntryKind(rawValue: bytes.uint32(at: 1))
+        self.saveSeq = bytes.uint64(at: 5)
+        self.deleteSeq = bytes.uint64(at: 13)
+        self.startKey = bytes.uint64(at: 21)
+        self.endKey = bytes.uint64(at: 29)
+        let syncLength = Int(bytes[37])
+        guard syncLength == 0 || syncLength == 32, bytes.count >= Self.fixedSize + syncLength else { return nil }
+        self.syncKey = Array(bytes[Self.fixedSize..<Self.fixedSize + syncLength])
+        self.source = String(
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[(Self.fixedSize + syncLength)...]),
+            as: UTF8.self
+        )
+    }
+}

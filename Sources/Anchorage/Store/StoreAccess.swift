@@ -1,0 +1,92 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// Which samples of one type a caller may read (AUTH-4, AUTH-5).
+struct ReadScope: Sendable, Hashable {
+    /// Every source's samples.
+    var everything: Bool
+    /// Only this source's samples (hidden read denial), when not everything.
+    var onlySource: String?
+
+    static let all = ReadScope(everything: true, onlySource: nil)
+    static let nothing = ReadScope(everything: false, onlySource: nil)
+
+    func admits(source: String) -> Bool {
+        everything || onlySource == source
+    }
+
+    var admitsAnything: Bool { everything || onlySource != nil }
+}
+
+/// Who is calling: the store's owner (full access) or an app acting as a
+/// principal (section 7).
+struct Caller: Sendable {
+    /// The app's revision; `nil` for the owner.
+    let revision: HKSourceRevision?
+
+    var isOwner: Bool { revision == nil }
+    var bundleIdentifier: String? { revision?.source.bundleIdentifier }
+}
+
+extension StoreEngine {
+    /// The recorded status of `caller`'s access to `kind`, if any.
+    func grant(
+        _ principal: String,
+        kind: EntryKind,
+        access: AuthorizationRecord.Access,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> AuthorizationRecord.Status? {
+        try txn.withValue(forKey: HealthIndex.grantKey(principal, kind: kind, access: access), in: index.grants) {
+            $0.isEmpty ? nil : AuthorizationRecord.Status(rawValue: $0[0])
+        } ?? nil
+    }
+
+    /// What `caller` may read of `type` (AUTH-4, AUTH-5, AUTH-7).
+    ///
+    /// - Throws: `errorAuthorizationNotDetermined` when the app never asked
+    ///   to read the type and cannot share it either.
+    func readScope(
+        for type: HKObjectType,
+        caller: Caller,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> ReadScope {
+        guard let principal = caller.bundleIdentifier else { return .all }
+        let kind = EntryKind(rawValue: type.kindCode)
+        let read = try grant(principal, kind: kind, access: .read, in: txn)
+        if read == .granted { return .all }
+        let share = try grant(principal, kind: kind, access: .share, in: txn)
+        if share == .granted { return ReadScope(everything: false, onlySource: principal) }
+        if read != nil || share != nil { return .nothing }
+        throw HKError(
+            .errorAuthorizationNotDetermined,
+            rule: "AUTH-7",
+            "\(principal) has not requested authorization to read \(type.identifier)"
+        )
+    }
+
+    /// Checks that `caller` may save or delete samples of `type` (AUTH-7).
+    func checkShare(
+        _ type: HKSampleType,
+        caller: Caller,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws {
+        guard let principal = caller.bundleIdentifier else { return }
+        switch try grant(principal, kind: EntryKind(rawValue: type.kindCode), access: .share, in: txn) {
+        case .granted:
+            return
+        case .denied, .requested:
+            throw HKError(
+                .errorAuthorizationDenied,
+                rule: "AUTH-7",
+                "\(principal) is not authorized to share \(type.identifier)"
+            )
+        case nil:
+            throw HKError(
+                .errorAuthorizationNotDetermined,
+                rule: "AUTH-7",
+                "\(principal) has not requested authorization to share \(type.identifier)"
+            )
+        }
+    }
+}

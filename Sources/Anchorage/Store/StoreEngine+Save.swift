@@ -1,0 +1,253 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// The state a planned batch assumed; the writer checks it again inside the
+/// write transaction, and a batch whose assumptions no longer hold is
+/// planned again.
+struct PlanConflict: Error {}
+
+/// A planned batch: its events and what must still hold when it commits.
+struct WritePlan: Sendable {
+    var events: [LogEvent] = []
+    /// Ids that must still be unknown to the store.
+    var newIDs: [UUID] = []
+    /// Ids that must still be live.
+    var liveIDs: [UUID] = []
+    /// Sync identifier rows that must still point where they pointed.
+    var syncRows: [(key: [UInt8], id: UUID?)] = []
+    /// Objects the call reports as deleted or saved (for counts).
+    var affected = 0
+
+    func precondition(_ index: HealthIndex) -> AppendPrecondition {
+        let plan = self
+        return { txn in
+            for id in plan.newIDs where try txn.contains(key: id.indexBytes, in: index.objects) {
+                throw PlanConflict()
+            }
+            for id in plan.liveIDs where try index.record(id, in: txn)?.isLive != true {
+                throw PlanConflict()
+            }
+            for row in plan.syncRows {
+                let current = try txn.withValue(forKey: row.key, in: index.syncIDs) { UUID(indexBytes: $0) } ?? nil
+                if current != row.id { throw PlanConflict() }
+            }
+        }
+    }
+}
+
+extension StoreEngine {
+    /// Plans with `plan` in a read transaction and appends the result as one
+    /// batch, planning again when a concurrent batch invalidated the plan.
+    func commit(_ plan: (borrowing ReadTransaction) throws -> WritePlan) async throws(HKError) -> WritePlan {
+        for _ in 0..<16 {
+            let planned = try read(plan)
+            guard !planned.events.isEmpty else { return planned }
+            do {
+                try await log.append(planned.events, precondition: planned.precondition(index))
+                return planned
+            } catch is PlanConflict {
+                continue
+            } catch {
+                throw HKError.wrapping(error)
+            }
+        }
+        throw HKError(.errorDatabaseInaccessible, "the store is too busy: the save kept conflicting with others; retry")
+    }
+
+    /// Saves `objects` all-or-nothing (OBJ-31..33); with `workout`, also
+    /// links every sample of the call to it, saving those not saved yet
+    /// (OBJ-24).
+    func save(_ objects: [HKObject], caller: Caller, linkingTo workout: UUID? = nil) async throws(HKError) {
+        guard !objects.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "OBJ-31", "there is nothing to save")
+        }
+        var samples: [HKSample] = []
+        for object in objects {
+            guard let sample = object as? HKSample else {
+                throw HKError(.errorInvalidArgument, rule: "OBJ-31", "only samples can be saved")
+            }
+            samples.append(caller.revision.map { sample.restamped($0) } ?? sample)
+        }
+        try checkSaveable(samples)
+        let prepared = samples.map { (sample: $0, members: Self.members(of: $0)) }
+        let encoded = prepared.map { item in
+            (item.members.map { PayloadCodec.encode($0) }, PayloadCodec.encode(item.sample))
+        }
+        _ = try await commit { txn in
+            try planSave(prepared, encoded: encoded, caller: caller, linkingTo: workout, in: txn)
+        }
+    }
+
+    /// Members of a correlation in a stable order; none for other samples.
+    static func members(of sample: HKSample) -> [HKSample] {
+        guard let correlation = sample as? HKCorrelation else { return [] }
+        return correlation.objects.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+    }
+
+    /// Checks what needs no store: unique uuids in the call (OBJ-32) and the
+    /// earliest permitted date (OBJ-9).
+    private func checkSaveable(_ samples: [HKSample]) throws(HKError) {
+        var seen = Set<UUID>()
+        let earliest = configuration.earliestPermittedSampleDate
+        for sample in samples.flatMap({ Self.members(of: $0) + [$0] }) {
+            guard seen.insert(sample.uuid).inserted else {
+                throw HKError(
+                    .errorInvalidArgument,
+                    rule: "OBJ-32",
+                    "the object \(sample.uuid) appears twice in one save"
+                )
+            }
+            guard sample.endDate >= earliest else {
+                throw HKError(
+                    .errorInvalidArgument,
+                    rule: "OBJ-9",
+                    "a \(sample.sampleType.identifier) sample ends before the earliest permitted sample date"
+                )
+            }
+        }
+    }
+
+    private func planSave(
+        _ prepared: [(sample: HKSample, members: [HKSample])],
+        encoded: [([[UInt8]], [UInt8])],
+        caller: Caller,
+        linkingTo workout: UUID?,
+        in txn: borrowing ReadTransaction
+    ) throws -> WritePlan {
+        var plan = WritePlan()
+        var pendingSync: [[UInt8]: (id: UUID, version: Double)] = [:]
+        var linked: [UUID] = []
+        if let workout {
+            guard let record = try index.record(workout, in: txn), record.isLive,
+                record.kind.rawValue == TypeCatalog.workout.kindCode
+            else {
+                throw HKError(.errorInvalidArgument, rule: "OBJ-24", "the workout \(workout) is not saved in the store")
+            }
+            try checkShare(TypeCatalog.workout, caller: caller, in: txn)
+            plan.liveIDs.append(workout)
+        }
+        for ((sample, members), (memberBytes, bytes)) in zip(prepared, encoded) {
+            if workout != nil, let record = try index.record(sample.uuid, in: txn) {
+                guard record.isLive else {
+                    throw HKError(.errorInvalidArgument, rule: "OBJ-24", "the sample \(sample.uuid) was deleted")
+                }
+                try checkShare(sample.sampleType, caller: caller, in: txn)
+                linked.append(sample.uuid)
+                plan.liveIDs.append(sample.uuid)
+                continue
+            }
+            for object in members + [sample] {
+                if !(object is HKCorrelation) { try checkShare(object.sampleType, caller: caller, in: txn) }
+                if try txn.contains(key: object.uuid.indexBytes, in: index.objects) {
+                    throw HKError(
+                        .errorInvalidArgument,
+                        rule: "OBJ-32",
+                        "an object with uuid \(object.uuid) already exists; objects cannot be saved twice"
+                    )
+                }
+            }
+            var replacing: ObjectRecord?
+            var replacedID: UUID?
+            if let sync = sample.typedMetadata.sync {
+                let key = HealthIndex.syncKey(
+                    source: sample.sourceRevision.source.bundleIdentifier,
+                    identifier: sync.identifier
+                )
+                let existing =
+                    try pendingSync[key]
+                    ?? txn.withValue(forKey: key, in: index.syncIDs) { value in
+                        UUID(indexBytes: value).map { (id: $0, version: Double(bitPattern: value.uint64(at: 16))) }
+                    } ?? nil
+                if pendingSync[key] == nil { plan.syncRows.append((key, existing?.id)) }
+                if let existing {
+                    // OBJ-33: an equal or lower version is ignored, as a success.
+                    guard sync.version > existing.version else { continue }
+                    if let record = try index.record(existing.id, in: txn), record.isLive {
+                        replacing = record
+                        replacedID = existing.id
+                    }
+                }
+                pendingSync[key] = (sample.uuid, sync.version)
+            }
+            if let replacing, let replacedID {
+                plan.events.append(.delete(id: replacedID, kind: replacing.kind))
+                plan.liveIDs.append(replacedID)
+            }
+            for (member, memberPayload) in zip(members, memberBytes) {
+                plan.events.append(
+                    .save(
+                        id: member.uuid,
+                        kind: EntryKind(rawValue: member.sampleType.kindCode),
+                        payload: memberPayload
+                    )
+                )
+                plan.newIDs.append(member.uuid)
+            }
+            plan.events.append(
+                .save(id: sample.uuid, kind: EntryKind(rawValue: sample.sampleType.kindCode), payload: bytes)
+            )
+            plan.newIDs.append(sample.uuid)
+            plan.affected += 1
+            linked.append(sample.uuid)
+            if let replacedID {
+                try inheritLinks(from: replacedID, to: sample.uuid, into: &plan, in: txn)
+            }
+        }
+        if let workout, !linked.isEmpty {
+            let link = LinkRecord(role: .workout, container: workout, members: linked)
+            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+        }
+        return plan
+    }
+
+    /// Links a sync identifier replacement to every workout and correlation
+    /// of the sample it replaces (OBJ-33).
+    private func inheritLinks(
+        from old: UUID,
+        to new: UUID,
+        into plan: inout WritePlan,
+        in txn: borrowing ReadTransaction
+    ) throws {
+        for workout in try index.pairs(startingWith: old, in: index.sampleWorkouts, txn: txn) {
+            let link = LinkRecord(role: .workout, container: workout, members: [new])
+            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+        }
+        if let correlation = try txn.withValue(forKey: old.indexBytes, in: index.memberOf, { UUID(indexBytes: $0) })
+            ?? nil
+        {
+            let link = LinkRecord(role: .correlation, container: correlation, members: [new])
+            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+        }
+    }
+
+    /// Deletes the objects `ids` (OBJ-34): unknown or deleted ids are
+    /// skipped; an app may delete only its own objects. Returns how many
+    /// objects were deleted.
+    @discardableResult
+    func delete(_ ids: [UUID], caller: Caller, skipOthers: Bool = false) async throws(HKError) -> Int {
+        let plan = try await commit { txn in
+            var plan = WritePlan()
+            var seen = Set<UUID>()
+            for id in ids where seen.insert(id).inserted {
+                guard let record = try index.record(id, in: txn), record.isLive else { continue }
+                if let principal = caller.bundleIdentifier, record.source != principal {
+                    if skipOthers { continue }
+                    throw HKError(
+                        .errorAuthorizationDenied,
+                        rule: "OBJ-34",
+                        "\(principal) cannot delete \(id): an app deletes only the objects it saved"
+                    )
+                }
+                if let type = TypeCatalog.sampleType(forKindCode: record.kind.rawValue) {
+                    try checkShare(type, caller: caller, in: txn)
+                }
+                plan.events.append(.delete(id: id, kind: record.kind))
+                plan.liveIDs.append(id)
+                plan.affected += 1
+            }
+            return plan
+        }
+        return plan.affected
+    }
+}

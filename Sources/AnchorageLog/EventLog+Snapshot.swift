@@ -1,0 +1,62 @@
+package import LMDB
+
+extension EventLog {
+    /// A stream of every batch committed from now on, in commit order.
+    ///
+    /// Unlike ``headChanges()``, which keeps only the newest head, this
+    /// stream queues each batch's range (two anchors, a few dozen bytes),
+    /// so a subscriber can act once per batch even when it falls behind;
+    /// it reads the entries from the log itself, so a slow subscriber never
+    /// delays the writer. Batches committed before the call are not
+    /// announced: subscribe first, then read what is already there. The
+    /// stream ends when the log closes or the consuming task is cancelled.
+    ///
+    /// ```swift
+    /// let batches = log.committedBatches()
+    /// var anchor = catchUp(from: savedAnchor)
+    /// for await batch in batches where batch.last.seq > anchor.seq {
+    ///     anchor = process(try log.entries(after: anchor, limit: batch.count).entries)
+    /// }
+    /// ```
+    public func committedBatches() -> AsyncStream<CommittedBatch> {
+        subscribers.subscribeToBatches()
+    }
+
+    /// Runs `body` in one short read transaction of the store: the log and
+    /// every projection database as of one commit.
+    package func withReadTransaction<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try read(body)
+    }
+
+    /// The sequence number of the last entry `txn` sees (0 when empty).
+    package func lastSeq(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64 {
+        try txn.withCursor(on: databases.log) { cursor in
+            try cursor.last { key, _ in
+                guard let seq = UInt64(bigEndianBytes: key) else {
+                    throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes")
+                }
+                return seq
+            }
+        } ?? 0
+    }
+
+    /// Calls `body` with the entry at `seq` (its payload bytes unowned: they
+    /// must not outlive `body`), or returns `nil` when there is none.
+    package func withEntry<R>(
+        at seq: UInt64,
+        in txn: borrowing some ReadableTransaction & ~Copyable,
+        _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
+    ) throws -> R? {
+        try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
+            let payload =
+                entry.operation == .save && !EntryFormat.isPurged(value) ? EntryFormat.payloadBytes(of: value) : nil
+            return try body(entry, payload)
+        }
+    }
+
+    /// The anchor of position `seq` in this log.
+    package func anchor(atSeq seq: UInt64) -> Anchor {
+        anchor(seq)
+    }
+}

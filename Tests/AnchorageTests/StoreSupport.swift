@@ -1,0 +1,201 @@
+import AnchorageLog
+import Foundation
+import LMDB
+import Synchronization
+import Testing
+
+@testable import Anchorage
+
+/// A store in a fresh temporary directory, removed after `body`.
+func withTemporaryStore<R>(
+    configuration: HKHealthStore.Configuration = testConfiguration(),
+    _ body: (HKHealthStore, URL) async throws -> R
+) async throws -> R {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("anchorage-store-\(UUID().uuidString)")
+    let store = HKHealthStore(directory: directory, configuration: configuration)
+    do {
+        let result = try await body(store, directory)
+        await store.close()
+        try? FileManager.default.removeItem(at: directory)
+        return result
+    } catch {
+        await store.close()
+        try? FileManager.default.removeItem(at: directory)
+        throw error
+    }
+}
+
+/// Commits without fsync: tests check logic, not durability.
+func testConfiguration() -> HKHealthStore.Configuration {
+    var configuration = HKHealthStore.Configuration()
+    configuration.log.durability = .none
+    return configuration
+}
+
+let stepType = HKQuantityType(.stepCount)
+let heartRateType = HKQuantityType(.heartRate)
+let energyType = HKQuantityType(.dietaryEnergyConsumed)
+let proteinType = HKQuantityType(.dietaryProtein)
+
+/// A step count sample over one minute starting `minute` minutes after `day`.
+func steps(_ count: Double, atMinute minute: Double = 0, metadata: [String: Any]? = nil) -> HKQuantitySample {
+    HKQuantitySample(
+        type: stepType,
+        quantity: HKQuantity(unit: .count(), doubleValue: count),
+        start: minutes(minute),
+        end: minutes(minute + 1),
+        metadata: metadata
+    )
+}
+
+/// A heart rate reading at `minute`.
+func heartRate(_ bpm: Double, atMinute minute: Double = 0) -> HKQuantitySample {
+    HKQuantitySample(
+        type: heartRateType,
+        quantity: HKQuantity(unit: HKUnit.count().unitDivided(by: .minute()), doubleValue: bpm),
+        start: minutes(minute),
+        end: minutes(minute)
+    )
+}
+
+/// A food with the given energy (kcal) and protein (g) samples.
+func food(_ name: String, kilocalories: Double?, protein: Double? = nil, atMinute minute: Double = 0) -> HKCorrelation {
+    var members = Set<HKSample>()
+    if let kilocalories {
+        members.insert(
+            HKQuantitySample(
+                type: energyType,
+                quantity: HKQuantity(unit: .kilocalorie(), doubleValue: kilocalories),
+                start: minutes(minute),
+                end: minutes(minute)
+            )
+        )
+    }
+    if let protein {
+        members.insert(
+            HKQuantitySample(
+                type: proteinType,
+                quantity: HKQuantity(unit: .gram(), doubleValue: protein),
+                start: minutes(minute),
+                end: minutes(minute)
+            )
+        )
+    }
+    return HKCorrelation(
+        type: HKCorrelationType(.food),
+        start: minutes(minute),
+        end: minutes(minute),
+        objects: members,
+        metadata: [HKMetadataKeyFoodType: name]
+    )
+}
+
+/// Runs a sample query and returns its results.
+func samples(
+    in store: HKHealthStore,
+    of type: HKSampleType,
+    predicate: NSPredicate? = nil,
+    limit: Int = HKObjectQueryNoLimit,
+    sortDescriptors: [NSSortDescriptor]? = nil
+) async throws -> [HKSample] {
+    let box = UncheckedBox((predicate, sortDescriptors))
+    return try await withCheckedThrowingContinuation { continuation in
+        let query = HKSampleQuery(
+            sampleType: type,
+            predicate: box.value.0,
+            limit: limit,
+            sortDescriptors: box.value.1
+        ) { _, results, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: results ?? []) }
+        }
+        store.execute(query)
+    }
+}
+
+/// One anchored query page: added samples, deletions and the new anchor.
+struct AnchoredPage {
+    var added: [HKSample]
+    var deleted: [HKDeletedObject]
+    var anchor: HKQueryAnchor
+}
+
+/// Runs an iOS 9 anchored query once.
+func anchoredPage(
+    in store: HKHealthStore,
+    of type: HKSampleType,
+    predicate: NSPredicate? = nil,
+    anchor: HKQueryAnchor?,
+    limit: Int = HKObjectQueryNoLimit
+) async throws -> AnchoredPage {
+    let box = UncheckedBox(predicate)
+    return try await withCheckedThrowingContinuation { continuation in
+        let query = HKAnchoredObjectQuery(type: type, predicate: box.value, anchor: anchor, limit: limit) {
+            _,
+            added,
+            deleted,
+            newAnchor,
+            error in
+            if let error {
+                continuation.resume(throwing: error)
+            } else {
+                continuation.resume(
+                    returning: AnchoredPage(added: added ?? [], deleted: deleted ?? [], anchor: newAnchor!)
+                )
+            }
+        }
+        store.execute(query)
+    }
+}
+
+/// Every key and value of the store's index databases, in order.
+func indexDump(_ store: HKHealthStore) throws -> [[UInt8]] {
+    let engine = try store.engine()
+    return try engine.read { txn in
+        var rows: [[UInt8]] = []
+        for database in engine.index.all {
+            rows.append(Array("--".utf8))
+            try txn.withCursor(on: database) { cursor in
+                try cursor.scan { key, value in
+                    rows.append(Array(key))
+                    rows.append(Array(value))
+                    return true
+                }
+            }
+        }
+        return rows
+    }
+}
+
+/// Collects values from concurrent callbacks.
+final class Collector<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+    var count: Int { values.withLock { $0.count } }
+}
+
+/// Waits until `condition` holds, polling, for at most `seconds`.
+func eventually(timeout seconds: Double = 10, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else { return }
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
+
+/// Expects `body` to throw an ``HKError`` with `code`.
+func expectCode<R>(
+    _ code: HKError.Code,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> R
+) async {
+    do {
+        _ = try await body()
+        Issue.record("expected \(code), but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as HKError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+    }
+}
