@@ -75,11 +75,17 @@ extension StoreEngine {
         switch try grant(principal, kind: EntryKind(rawValue: type.kindCode), access: .share, in: txn) {
         case .granted:
             return
-        case .denied, .requested:
+        case .denied:
             throw HKError(
                 .errorAuthorizationDenied,
                 rule: "AUTH-7",
                 "\(principal) is not authorized to share \(type.identifier)"
+            )
+        case .requested:
+            throw HKError(
+                .errorAuthorizationNotDetermined,
+                rule: "AUTH-7",
+                "the owner has not yet decided \(principal)'s request to share \(type.identifier)"
             )
         case nil:
             throw HKError(
