@@ -33,11 +33,14 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "Directory for the stores (default: a temporary directory under .build/bench).")
     var workDirectory: String = ".build/bench/work"
 
-    @Option(help: "Which benchmarks to run: all, log or model.")
+    @Option(help: "Which benchmarks to run: all, log, model or store.")
     var suite: Suite = .all
 
+    @Option(help: "Samples saved and read back per store run.")
+    var samples = 1_000_000
+
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model
+        case all, log, model, store
     }
 
     func validate() throws {
@@ -53,11 +56,14 @@ struct AnchorageBench: AsyncParsableCommand {
 
         let parameters = LogBenchmarks.Parameters(entries: entries, batch: batch, payload: payload)
         var report = Report(parameters: parameters, runs: runs)
-        if suite != .model {
+        if suite == .all || suite == .log {
             try await runLogBenchmarks(parameters: parameters, work: work, report: &report)
         }
-        if suite != .log {
+        if suite == .all || suite == .model {
             try runModelBenchmarks(report: &report)
+        }
+        if suite == .all || suite == .store {
+            try await runStoreBenchmarks(work: work, report: &report)
         }
 
         print(report.table())
@@ -172,6 +178,67 @@ struct AnchorageBench: AsyncParsableCommand {
             name: "append, 1-entry batches, 64 concurrent callers, durable (group commit)",
             unit: "entries/s",
             anchorage: singleRates,
+            baseline: []
+        )
+    }
+
+    private func runStoreBenchmarks(work: URL, report: inout Report) async throws {
+        let store = StoreBenchmarks(samples: samples, workDirectory: work)
+        var saves: [Double] = []
+        var catchUps: [Double] = []
+        var latencies: [Double] = []
+        var rows: [Double] = []
+        var singles: [Double] = []
+        var concurrent: [Double] = []
+        for run in 1...runs {
+            progress("store save + catch-up + query run \(run)/\(runs)")
+            let result = try await store.saveThenRead(run: run, batch: 1_000)
+            saves.append(result.saveRate)
+            catchUps.append(result.catchUpRate)
+            latencies.append(result.queryMilliseconds)
+            rows.append(result.queryRowsRead)
+            progress("store concurrent saves run \(run)/\(runs)")
+            concurrent.append(
+                try await store.concurrentSaves(run: run, callers: 4, batch: 1_000, total: min(samples, 400_000))
+            )
+            singles.append(try await store.concurrentSaves(run: run, callers: 64, batch: 1, total: 20_000))
+        }
+        report.add(
+            name: "store: save quantity samples, batches of 1,000, 1 caller, durable, all indices",
+            unit: "samples/s",
+            anchorage: saves,
+            baseline: [],
+            goal: .valueAtLeast(300_000)
+        )
+        report.add(
+            name: "store: save, batches of 1,000, 4 concurrent callers, durable",
+            unit: "samples/s",
+            anchorage: concurrent,
+            baseline: []
+        )
+        report.add(
+            name: "store: save, 1-sample batches, 64 concurrent callers, durable",
+            unit: "samples/s",
+            anchorage: singles,
+            baseline: []
+        )
+        report.add(
+            name: "store: anchored catch-up of \(samples) samples, decoded into objects",
+            unit: "samples/s",
+            anchorage: catchUps,
+            baseline: [],
+            goal: .valueAtLeast(1_000_000)
+        )
+        report.add(
+            name: "store: date-range sample query, 1,000 of \(samples) samples (median of 20)",
+            unit: "ms",
+            anchorage: latencies,
+            baseline: []
+        )
+        report.add(
+            name: "store: index rows read by that query",
+            unit: "rows",
+            anchorage: rows,
             baseline: []
         )
     }

@@ -186,6 +186,14 @@ enum EntryFormat {
         return (operation, isPurged)
     }
 
+    /// Checks an entry's structure and returns its operation and whether its
+    /// payload was purged, without building a ``LogEntry``.
+    @inline(__always)
+    static func checkedOperation(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> (EntryOperation, Bool)
+    {
+        try check(seq: seq, bytes: bytes)
+    }
+
     /// Explains why `bytes` broke a rule; off the hot path.
     @inline(never)
     private static func malformed(seq: UInt64, bytes: UnsafeRawBufferPointer) -> LogError {

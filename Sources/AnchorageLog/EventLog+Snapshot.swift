@@ -55,6 +55,40 @@ extension EventLog {
         }
     }
 
+    /// Calls `body` with the payload of the save at each of `seqs` (in
+    /// ascending order), or `nil` for a delete, a purged save or a missing
+    /// entry, walking one cursor: consecutive positions cost a step, not a
+    /// search. The bytes must not outlive `body`.
+    package func withPayloads(
+        at seqs: [UInt64],
+        in txn: borrowing some ReadableTransaction & ~Copyable,
+        _ body: (Int, UnsafeRawBufferPointer?) throws -> Void
+    ) throws {
+        try txn.withCursor(on: databases.log) { cursor in
+            var position: UInt64 = 0
+            for (index, seq) in seqs.enumerated() {
+                let visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool = { key, value in
+                    guard UInt64(bigEndianBytes: key) == seq else { return false }
+                    let (operation, isPurged) = try EntryFormat.checkedOperation(seq: seq, bytes: value)
+                    guard operation == .save, !isPurged else {
+                        try body(index, nil)
+                        return true
+                    }
+                    try body(index, EntryFormat.payloadBytes(of: value))
+                    return true
+                }
+                let found: Bool?
+                if position != 0 && seq == position + 1 {
+                    found = try cursor.next(visit)
+                } else {
+                    found = try cursor.seek(atOrAfter: seq.bigEndianBytes, visit)
+                }
+                if found != true { try body(index, nil) }
+                position = found == true ? seq : 0
+            }
+        }
+    }
+
     /// The anchor of position `seq` in this log.
     package func anchor(atSeq seq: UInt64) -> Anchor {
         anchor(seq)

@@ -274,6 +274,8 @@ final class LogWriter: @unchecked Sendable {
     ) throws -> [Anchor] {
         try prepared.precondition?(txn)
         let first = state.head + 1
+        var stored: [LogEntry] = []
+        stored.reserveCapacity(projections.isEmpty ? 0 : prepared.events.count)
         for (event, digest) in zip(prepared.events, prepared.digests) {
             state.ownCounter += 1
             try store(
@@ -289,9 +291,11 @@ final class LogWriter: @unchecked Sendable {
                 ),
                 payload: event.operation == .save ? EntryPayload(event.payload) : nil,
                 state: &state,
+                collecting: &stored,
                 in: txn
             )
         }
+        try project(stored, in: txn)
         return (first...state.head).map(anchor)
     }
 
@@ -302,6 +306,7 @@ final class LogWriter: @unchecked Sendable {
         in txn: borrowing WriteTransaction
     ) throws -> ApplyResult {
         var applied = 0
+        var stored: [LogEntry] = []
         for entry in entries {
             let origin = entry.dot.origin
             let known = state.counter(of: origin, own: identity.originID)
@@ -332,10 +337,12 @@ final class LogWriter: @unchecked Sendable {
                 ),
                 payload: entry.payload,
                 state: &state,
+                collecting: &stored,
                 in: txn
             )
             applied += 1
         }
+        try project(stored, in: txn)
         if let checkpoint {
             var value = checkpoint.incarnation.bigEndianBytes
             value += checkpoint.seq.bigEndianBytes
@@ -344,11 +351,21 @@ final class LogWriter: @unchecked Sendable {
         return ApplyResult(applied: applied, skipped: entries.count - applied, head: anchor(state.head))
     }
 
-    /// Appends one entry at `state.head + 1`, links it, and runs the projections.
+    /// Runs every projection on a batch's stored entries.
+    private func project(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+        guard !entries.isEmpty else { return }
+        for projection in projections {
+            try projection.apply(entries, in: txn)
+        }
+    }
+
+    /// Appends one entry at `state.head + 1` and links it; collects the
+    /// entry for the projections when there are any.
     private func store(
         _ header: EntryFormat.Header,
         payload: EntryPayload?,
         state: inout WriterState,
+        collecting entries: inout [LogEntry],
         in txn: borrowing WriteTransaction
     ) throws {
         let seq = state.head + 1
@@ -364,20 +381,19 @@ final class LogWriter: @unchecked Sendable {
         state.head = seq
         state.lastLink = link
         guard !projections.isEmpty else { return }
-        let entry = LogEntry(
-            seq: seq,
-            dot: header.dot,
-            timestamp: header.timestamp,
-            operation: header.operation,
-            kind: header.kind,
-            id: header.id,
-            payload: payload,
-            payloadDigest: header.payloadDigest,
-            link: link
+        entries.append(
+            LogEntry(
+                seq: seq,
+                dot: header.dot,
+                timestamp: header.timestamp,
+                operation: header.operation,
+                kind: header.kind,
+                id: header.id,
+                payload: payload,
+                payloadDigest: header.payloadDigest,
+                link: link
+            )
         )
-        for projection in projections {
-            try projection.apply(entry, in: txn)
-        }
     }
 
     /// Writes an encoded header and its payload under `seq`, in place.

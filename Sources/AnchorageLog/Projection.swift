@@ -36,6 +36,12 @@ public import LMDB
 /// `apply` runs on the log's writer thread, possibly more than once for the
 /// same entry when a transaction is retried, so it must only change its
 /// databases.
+///
+/// The log hands a projection the entries of one batch together through
+/// ``apply(_:in:)-([LogEntry],_)``, whose default applies them one by one;
+/// a projection may override it to update per-batch aggregates once. A
+/// replay hands over entries in chunks that need not match the original
+/// batches, so the result must not depend on where chunks begin and end.
 public protocol Projection: Sendable {
     /// A stable name, unique among the log's projections.
     var name: String { get }
@@ -46,6 +52,15 @@ public protocol Projection: Sendable {
     var databases: [Database] { get }
     /// Applies one newly appended entry, inside its write transaction.
     func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws
+    /// Applies consecutive entries, in order, inside their write transaction.
+    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws
+}
+
+extension Projection {
+    /// Applies each entry in order.
+    public func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+        for entry in entries { try apply(entry, in: txn) }
+    }
 }
 
 /// Creates a log's projections inside the write transaction that opens it.

@@ -2,6 +2,9 @@ import LMDB
 
 /// Rebuilds projections by replaying the log into their emptied databases.
 enum ProjectionReplay {
+    /// Entries handed to the projections at once during a replay.
+    static let chunkSize = 1_024
+
     /// Empties every database of `projections` and applies each entry of the
     /// log to them in order; returns the number of entries replayed.
     static func rebuild(
@@ -14,17 +17,23 @@ enum ProjectionReplay {
             for database in projection.databases { try txn.removeAll(in: database) }
         }
         var count = 0
+        var chunk: [LogEntry] = []
+        chunk.reserveCapacity(chunkSize)
         try txn.withCursor(on: databases.log) { cursor in
             try cursor.scan { key, value in
                 guard let seq = UInt64(bigEndianBytes: key) else {
                     throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes; keys are 8 bytes")
                 }
-                let entry = try EntryFormat.decode(seq: seq, bytes: value)
-                for projection in projections { try projection.apply(entry, in: txn) }
+                chunk.append(try EntryFormat.decode(seq: seq, bytes: value))
+                if chunk.count == chunkSize {
+                    for projection in projections { try projection.apply(chunk, in: txn) }
+                    chunk.removeAll(keepingCapacity: true)
+                }
                 count += 1
                 return true
             }
         }
+        for projection in projections where !chunk.isEmpty { try projection.apply(chunk, in: txn) }
         return count
     }
 }

@@ -113,6 +113,24 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         in txn: borrowing ReadTransaction
     ) throws -> Result {
         var session = ReadSession(caller: caller)
+        if predicates.count == 1, let predicate = predicates.first {
+            // One predicate: its changes are already in anchor order.
+            let changes = try engine.anchoredChanges(
+                of: predicate.sampleType,
+                predicate: try predicate.typed.get(),
+                after: start,
+                through: upper,
+                limit: limit,
+                in: txn,
+                session: &session
+            )
+            let samples = changes.samples as? [Sample] ?? changes.samples.compactMap { $0 as? Sample }
+            return Result(
+                addedSamples: samples,
+                deletedObjects: changes.deleted,
+                newAnchor: engine.queryAnchor(changes.last)
+            )
+        }
         var items: [(seq: UInt64, sample: Sample?, deleted: HKDeletedObject?)] = []
         // A predicate whose page was full stopped at `cutoff`; nothing after
         // it may be reported, or its later items would be skipped (AQ-9).

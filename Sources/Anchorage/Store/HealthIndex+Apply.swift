@@ -11,6 +11,20 @@ extension HealthIndex: Projection {
     /// kinds, payloads it cannot decode) are left out rather than failing the
     /// batch, so a log written by a newer version still opens.
     func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        try apply([entry], in: txn)
+    }
+
+    /// Applies a batch; per-source counts and per-kind durations are summed
+    /// over the batch and written once (the result does not depend on how
+    /// entries are grouped into batches).
+    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+        var aggregates = BatchAggregates()
+        for entry in entries { try apply(entry, aggregates: &aggregates, in: txn) }
+        try aggregates.flush(into: self, in: txn)
+    }
+
+    private func apply(_ entry: LogEntry, aggregates: inout BatchAggregates, in txn: borrowing WriteTransaction) throws
+    {
         switch entry.kind {
         case StoreKind.authorization:
             try applyAuthorization(entry, in: txn)
@@ -22,9 +36,10 @@ extension HealthIndex: Projection {
             guard StoreKind.isSample(entry.kind) else { return }
             let row: SeqRow
             if entry.operation == .save {
-                row = SeqRow(status: try applySave(entry, in: txn) ? .visibleSave : .hiddenSave, id: entry.id)
+                let visible = try applySave(entry, aggregates: &aggregates, in: txn)
+                row = SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id)
             } else {
-                row = try applyDelete(entry, in: txn)
+                row = try applyDelete(entry, aggregates: &aggregates, in: txn)
             }
             try txn.put(row.bytes, forKey: IndexKey.kindKey(entry.kind, entry.seq), in: typeSeq)
         }
@@ -37,13 +52,20 @@ extension HealthIndex: Projection {
     // MARK: Saves
 
     /// Indexes a save; returns whether the saved object became visible.
-    private func applySave(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> Bool {
+    private func applySave(
+        _ entry: LogEntry,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> Bool {
         // A delete wins over every save of the same id, and a second save of
         // a live id changes nothing: the first save stays (OBJ-1, OBJ-32).
-        guard try record(entry.id, in: txn) == nil, let payload = entry.payload else { return false }
-        guard let sample = payload.withUnsafeBytes({ decoder.decode($0) }) as? HKSample,
+        guard let payload = entry.payload,
+            let sample = payload.withUnsafeBytes({ decoder.decode($0) }) as? HKSample,
             sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
-        else { return false }
+        else {
+            // Undecodable (or purged): indexed as unknown, unless known already.
+            return false
+        }
         let source = sample.sourceRevision.source
         let sync = sample.typedMetadata.sync
         let syncKey = sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? []
@@ -57,14 +79,19 @@ extension HealthIndex: Projection {
             source: source.bundleIdentifier,
             syncKey: syncKey
         )
-        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
+        // One search both checks that the id is new and stores its row.
+        do {
+            try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects, options: .noOverwrite)
+        } catch let error as LMDBError where error.code == .keyExists {
+            return false
+        }
         try txn.put(
             record.endKey.bigEndianBytes,
             forKey: IndexKey.kindKey(entry.kind, record.startKey, entry.seq),
             in: typeTime
         )
-        try noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind, in: txn)
-        try countSource(kind: entry.kind, source: source, by: 1, in: txn)
+        aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind)
+        aggregates.count(kind: entry.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
         if let sync {
             let current = try txn.withValue(forKey: syncKey, in: syncIDs) { Double(bitPattern: $0.uint64(at: 16)) }
             if current.map({ sync.version > $0 }) ?? true {
@@ -77,40 +104,6 @@ extension HealthIndex: Projection {
             }
         }
         return true
-    }
-
-    /// Records the longest duration of a kind, which bounds how far before
-    /// a date range a date index scan must start.
-    private func noteDuration(_ duration: TimeInterval, kind: EntryKind, in txn: borrowing WriteTransaction) throws {
-        let key = kind.rawValue.bigEndianBytes
-        let longest = try txn.withValue(forKey: key, in: kindStats) { Double(bitPattern: $0.uint64(at: 0)) } ?? 0
-        if duration > longest {
-            try txn.put(duration.bitPattern.bigEndianBytes, forKey: key, in: kindStats)
-        }
-    }
-
-    private func countSource(
-        kind: EntryKind,
-        source: HKSource,
-        by delta: Int,
-        in txn: borrowing WriteTransaction
-    )
-        throws
-    {
-        let key = Self.sourceKey(kind: kind, bundle: source.bundleIdentifier)
-        let existing = try txn.withValue(forKey: key, in: sources) { value in
-            (
-                count: value.uint64(at: 0),
-                name: String(decoding: UnsafeRawBufferPointer(rebasing: value[8...]), as: UTF8.self)
-            )
-        }
-        let count = Int(existing?.count ?? 0) + delta
-        if count <= 0 {
-            _ = try txn.removeValue(forKey: key, in: sources)
-        } else {
-            let name = delta > 0 ? source.name : existing?.name ?? source.name
-            try txn.put(UInt64(count).bigEndianBytes + Array(name.utf8), forKey: key, in: sources)
-        }
     }
 
     /// Makes `member` a member of `correlation` when both are live and the
@@ -126,7 +119,11 @@ extension HealthIndex: Projection {
     // MARK: Deletes
 
     /// Applies a delete; returns its type/seq row.
-    private func applyDelete(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> SeqRow {
+    private func applyDelete(
+        _ entry: LogEntry,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> SeqRow {
         guard var record = try record(entry.id, in: txn) else {
             let tombstone = ObjectRecord(
                 state: .deleted,
@@ -145,15 +142,7 @@ extension HealthIndex: Projection {
         record.deleteSeq = entry.seq
         try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
         _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
-        let sourceKey = Self.sourceKey(kind: record.kind, bundle: record.source)
-        if let count = try txn.withValue(forKey: sourceKey, in: sources, { $0.uint64(at: 0) }) {
-            if count <= 1 {
-                _ = try txn.removeValue(forKey: sourceKey, in: sources)
-            } else {
-                let name = try txn.value(forKey: sourceKey, in: sources)!.dropFirst(8)
-                try txn.put((count - 1).bigEndianBytes + Array(name), forKey: sourceKey, in: sources)
-            }
-        }
+        aggregates.count(kind: record.kind, bundle: record.source, name: nil, by: -1)
         try forgetSyncIdentifier(of: record, id: entry.id, in: txn)
         try unlink(entry.id, in: txn)
         let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
@@ -233,6 +222,60 @@ extension HealthIndex: Projection {
             let key = Self.grantKey(record.principal, kind: EntryKind(rawValue: type.kindCode), access: decision.access)
             if decision.status == .requested, try txn.contains(key: key, in: grants) { continue }
             try txn.put([decision.status.rawValue] + entry.seq.bigEndianBytes, forKey: key, in: grants)
+        }
+    }
+}
+
+/// Per-batch sums of the small aggregate tables, written once per batch.
+struct BatchAggregates {
+    struct SourceKey: Hashable {
+        var kind: EntryKind
+        var bundle: String
+    }
+
+    /// Live-sample count changes and the latest name seen, by kind and source.
+    var sources: [SourceKey: (delta: Int, name: String?)] = [:]
+    /// The longest sample duration seen, by kind.
+    var longest: [EntryKind: Double] = [:]
+
+    mutating func noteDuration(_ duration: Double, kind: EntryKind) {
+        if duration > longest[kind, default: 0] { longest[kind] = duration }
+    }
+
+    mutating func count(kind: EntryKind, bundle: String, name: String?, by delta: Int) {
+        let key = SourceKey(kind: kind, bundle: bundle)
+        var entry = sources[key] ?? (0, nil)
+        entry.delta += delta
+        if let name { entry.name = name }
+        sources[key] = entry
+    }
+
+    /// Writes the sums: counts that reach zero remove their row.
+    func flush(into index: HealthIndex, in txn: borrowing WriteTransaction) throws {
+        for (kind, duration) in longest {
+            let key = kind.rawValue.bigEndianBytes
+            let stored =
+                try txn.withValue(forKey: key, in: index.kindStats) { Double(bitPattern: $0.uint64(at: 0)) } ?? 0
+            if duration > stored {
+                try txn.put(duration.bitPattern.bigEndianBytes, forKey: key, in: index.kindStats)
+            }
+        }
+        for (key, change) in sources where change.delta != 0 || change.name != nil {
+            let rowKey = HealthIndex.sourceKey(kind: key.kind, bundle: key.bundle)
+            let stored = try txn.withValue(forKey: rowKey, in: index.sources) { value in
+                (
+                    count: Int(value.uint64(at: 0)),
+                    name: String(decoding: UnsafeRawBufferPointer(rebasing: value[8...]), as: UTF8.self)
+                )
+            }
+            let count = (stored?.count ?? 0) + change.delta
+            if count <= 0 {
+                _ = try txn.removeValue(forKey: rowKey, in: index.sources)
+            } else {
+                var value = UInt64(count).bigEndianBytes
+                value.append(contentsOf: (change.name ?? stored?.name ?? key.bundle).utf8)
+                try txn.put(value, forKey: rowKey, in: index.sources)
+            }
         }
     }
 }

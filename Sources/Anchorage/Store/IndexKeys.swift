@@ -42,9 +42,11 @@ enum IndexKey {
 
     /// `kind ‖ a ‖ b`, the layout of the type/time and type/seq indices.
     static func kindKey(_ kind: EntryKind, _ a: UInt64, _ b: UInt64? = nil) -> [UInt8] {
-        var key = kind.rawValue.bigEndianBytes
-        key += a.bigEndianBytes
-        if let b { key += b.bigEndianBytes }
+        var key: [UInt8] = []
+        key.reserveCapacity(20)
+        withUnsafeBytes(of: kind.rawValue.bigEndian) { key.append(contentsOf: $0) }
+        withUnsafeBytes(of: a.bigEndian) { key.append(contentsOf: $0) }
+        if let b { withUnsafeBytes(of: b.bigEndian) { key.append(contentsOf: $0) } }
         return key
     }
 

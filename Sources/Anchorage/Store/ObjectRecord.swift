@@ -35,16 +35,15 @@ struct ObjectRecord: Hashable, Sendable {
 
     var bytes: [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.fixedSize + source.utf8.count)
+        bytes.reserveCapacity(Self.fixedSize + syncKey.count + source.utf8.count)
         bytes.append(state.rawValue)
-        bytes += kind.rawValue.bigEndianBytes
-        bytes += saveSeq.bigEndianBytes
-        bytes += deleteSeq.bigEndianBytes
-        bytes += startKey.bigEndianBytes
-        bytes += endKey.bigEndianBytes
+        withUnsafeBytes(of: kind.rawValue.bigEndian) { bytes.append(contentsOf: $0) }
+        for value in [saveSeq, deleteSeq, startKey, endKey] {
+            withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        }
         bytes.append(UInt8(syncKey.count))
-        bytes += syncKey
-        bytes += Array(source.utf8)
+        bytes.append(contentsOf: syncKey)
+        bytes.append(contentsOf: source.utf8)
         return bytes
     }
 

@@ -28,13 +28,20 @@ extension StoreEngine {
         let scope = type is HKCorrelationType ? ReadScope.all : try scope(for: type, in: txn, session: &session)
         guard scope.admitsAnything else { return [] }
         let earliest = configuration.earliestPermittedSampleDate
-        var samples: [HKSample] = []
-        for seq in try candidates(kind: EntryKind(rawValue: type.kindCode), predicate: predicate, in: txn) {
-            guard let sample = try sample(atSeq: seq, in: txn, session: &session),
+        var decoded: [HKSample] = []
+        let seqs = try candidates(kind: EntryKind(rawValue: type.kindCode), predicate: predicate, in: txn)
+        decoded.reserveCapacity(seqs.count)
+        try log.withPayloads(at: seqs, in: txn) { _, payload in
+            guard let payload, let sample = try? session.decoder.decode(payload) as? HKSample,
                 scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
-                sample.endDate >= earliest,
-                let shown = try presented(sample, in: txn, session: &session)
-            else { continue }
+                sample.endDate >= earliest
+            else { return }
+            decoded.append(sample)
+        }
+        var samples: [HKSample] = []
+        samples.reserveCapacity(decoded.count)
+        for sample in decoded {
+            guard let shown = try presented(sample, in: txn, session: &session) else { continue }
             samples.append(shown)
         }
         guard let predicate, predicate != .constant(true) else { return samples }
@@ -59,51 +66,102 @@ extension StoreEngine {
         let scope = type is HKCorrelationType ? ReadScope.all : try scope(for: type, in: txn, session: &session)
         guard scope.admitsAnything else { return changes }
         let kind = EntryKind(rawValue: type.kindCode)
-        let prefix = kind.rawValue.bigEndianBytes
-        var rows: [(seq: UInt64, row: SeqRow)] = []
-        try txn.withCursor(on: index.typeSeq) { cursor in
-            try cursor.scan(from: IndexKey.kindKey(kind, start + 1)) { key, value in
-                guard key.count == 12, key.starts(with: prefix) else { return false }
-                let seq = key.uint64(at: 4)
-                guard seq <= upper else { return false }
-                counters.count()
-                if let row = SeqRow(value), row.status == .visibleSave || row.status == .delete {
-                    rows.append((seq, row))
-                }
-                return true
-            }
-        }
         let predicate = predicate == .constant(true) ? nil : predicate
+        // Rows are read and decoded a chunk at a time, so a small page of a
+        // long history decodes only about what it returns.
+        let chunk = min(max(limit ?? 4_096, 64), 4_096)
+        var from = start + 1
         var count = 0
-        for (seq, row) in rows {
-            // A full page ends at its last item, so the next page resumes
-            // right after it (AQ-9).
-            if let limit, count == limit { return changes }
-            if row.status == .visibleSave {
-                guard let sample = try sample(atSeq: seq, in: txn, session: &session),
-                    scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
-                    try matches(sample, predicate, in: txn),
-                    let shown = try presented(sample, in: txn, session: &session)
-                else { continue }
-                changes.samples.append(shown)
-                changes.sampleSeqs.append(seq)
-            } else if row.savedAt != 0 {
-                guard let sample = try sample(atSeq: row.savedAt, in: txn, session: &session),
-                    scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
-                    predicate?.evaluate(sample) ?? true
-                else { continue }
-                changes.deleted.append(HKDeletedObject(deleting: sample))
-                changes.deletedSeqs.append(seq)
-            } else {
-                guard predicate == nil, scope.everything else { continue }
-                changes.deleted.append(HKDeletedObject(uuid: row.id, metadata: HKMetadata(values: [:])))
-                changes.deletedSeqs.append(seq)
+        while true {
+            let rows = try typeSeqRows(kind: kind, from: from, through: upper, max: chunk, in: txn)
+            guard let lastRow = rows.last else { break }
+            let objects = try decodedObjects(of: rows, in: txn, session: &session)
+            for (index, (seq, row)) in rows.enumerated() where row.status == .visibleSave || row.status == .delete {
+                // A full page ends at its last item, so the next page resumes
+                // right after it (AQ-9).
+                if let limit, count == limit { return changes }
+                if row.status == .visibleSave {
+                    guard let sample = objects[index],
+                        scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
+                        try matches(sample, predicate, in: txn),
+                        let shown = try presented(sample, in: txn, session: &session)
+                    else { continue }
+                    changes.samples.append(shown)
+                    changes.sampleSeqs.append(seq)
+                } else if row.savedAt != 0 {
+                    guard let sample = objects[index],
+                        scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
+                        predicate?.evaluate(sample) ?? true
+                    else { continue }
+                    changes.deleted.append(HKDeletedObject(deleting: sample))
+                    changes.deletedSeqs.append(seq)
+                } else {
+                    guard predicate == nil, scope.everything else { continue }
+                    changes.deleted.append(HKDeletedObject(uuid: row.id, metadata: HKMetadata(values: [:])))
+                    changes.deletedSeqs.append(seq)
+                }
+                count += 1
+                changes.last = seq
             }
-            count += 1
-            changes.last = seq
+            guard rows.count == chunk, lastRow.seq < upper else { break }
+            from = lastRow.seq + 1
         }
         changes.last = upper
         return changes
+    }
+
+    /// Up to `max` rows of the type/seq index of `kind` from `from` through
+    /// `upper` (every status).
+    private func typeSeqRows(
+        kind: EntryKind,
+        from: UInt64,
+        through upper: UInt64,
+        max: Int,
+        in txn: borrowing ReadTransaction
+    ) throws -> [(seq: UInt64, row: SeqRow)] {
+        let prefix = kind.rawValue.bigEndianBytes
+        var rows: [(seq: UInt64, row: SeqRow)] = []
+        try txn.withCursor(on: index.typeSeq) { cursor in
+            try cursor.scan(from: IndexKey.kindKey(kind, from)) { key, value in
+                guard rows.count < max, key.count == 12, key.starts(with: prefix) else { return false }
+                let seq = key.uint64(at: 4)
+                guard seq <= upper else { return false }
+                counters.count()
+                guard let row = SeqRow(value) else {
+                    throw HKError(
+                        .errorDatabaseInaccessible,
+                        "the type/seq index is damaged at \(seq); rebuild the indices"
+                    )
+                }
+                rows.append((seq, row))
+                return true
+            }
+        }
+        return rows
+    }
+
+    /// The object each reported row needs, decoded: the saved sample of a
+    /// visible save, the deleted object of a delete (for its predicate match
+    /// and sync metadata). Payloads are read with one cursor, in log order.
+    private func decodedObjects(
+        of rows: [(seq: UInt64, row: SeqRow)],
+        in txn: borrowing ReadTransaction,
+        session: inout ReadSession
+    ) throws -> [HKSample?] {
+        let needed = rows.map { row -> UInt64 in
+            switch row.row.status {
+            case .visibleSave: row.seq
+            case .delete: row.row.savedAt
+            case .hiddenSave, .ignoredDelete: 0
+            }
+        }
+        var objects = [HKSample?](repeating: nil, count: rows.count)
+        let order = needed.indices.filter { needed[$0] != 0 }.sorted { needed[$0] < needed[$1] }
+        try log.withPayloads(at: order.map { needed[$0] }, in: txn) { position, payload in
+            guard let payload else { return }
+            objects[order[position]] = try? session.decoder.decode(payload) as? HKSample
+        }
+        return objects
     }
 
     /// Whether `sample` matches `predicate`, answering membership questions

@@ -7,6 +7,12 @@ import LMDB
 /// planned again.
 struct PlanConflict: Error {}
 
+/// A planned save of an id the store already holds (OBJ-32), found by the
+/// writer's check.
+struct DuplicateObject: Error {
+    let id: UUID
+}
+
 /// A planned batch: its events and what must still hold when it commits.
 struct WritePlan: Sendable {
     var events: [LogEvent] = []
@@ -23,7 +29,7 @@ struct WritePlan: Sendable {
         let plan = self
         return { txn in
             for id in plan.newIDs where try txn.contains(key: id.indexBytes, in: index.objects) {
-                throw PlanConflict()
+                throw DuplicateObject(id: id)
             }
             for id in plan.liveIDs where try index.record(id, in: txn)?.isLive != true {
                 throw PlanConflict()
@@ -48,6 +54,12 @@ extension StoreEngine {
                 return planned
             } catch is PlanConflict {
                 continue
+            } catch let duplicate as DuplicateObject {
+                throw HKError(
+                    .errorInvalidArgument,
+                    rule: "OBJ-32",
+                    "an object with uuid \(duplicate.id) already exists; objects cannot be saved twice"
+                )
             } catch {
                 throw HKError.wrapping(error)
             }
@@ -137,14 +149,11 @@ extension StoreEngine {
                 plan.liveIDs.append(sample.uuid)
                 continue
             }
-            for object in members + [sample] {
-                if !(object is HKCorrelation) { try checkShare(object.sampleType, caller: caller, in: txn) }
-                if try txn.contains(key: object.uuid.indexBytes, in: index.objects) {
-                    throw HKError(
-                        .errorInvalidArgument,
-                        rule: "OBJ-32",
-                        "an object with uuid \(object.uuid) already exists; objects cannot be saved twice"
-                    )
+            // Whether the ids are new is checked by the writer, atomically
+            // with the append (OBJ-32; see `WritePlan.precondition`).
+            if !caller.isOwner {
+                for object in members + [sample] where !(object is HKCorrelation) {
+                    try checkShare(object.sampleType, caller: caller, in: txn)
                 }
             }
             var replacing: ObjectRecord?

@@ -1,0 +1,25 @@
+public import AnchorageLog
+
+extension HKHealthStore {
+    /// What a store's engine has done since it was opened: for operators'
+    /// metrics and for checking that queries use the indices.
+    ///
+    /// ```swift
+    /// let before = store.statistics.indexRowsRead
+    /// _ = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps, predicate: lastHour)],
+    ///                                       sortDescriptors: []).result(for: store)
+    /// print(store.statistics.indexRowsRead - before)   // about the number of matches
+    /// ```
+    public struct Statistics: Sendable {
+        /// Index rows queries have read.
+        public var indexRowsRead: Int
+        /// The log's commit counters.
+        public var log: EventLog.Statistics
+    }
+
+    /// The engine's counters; zeros for a store that could not be opened.
+    public var statistics: Statistics? {
+        guard let engine = try? engine() else { return nil }
+        return Statistics(indexRowsRead: engine.counters.rowsRead, log: engine.log.statistics)
+    }
+}

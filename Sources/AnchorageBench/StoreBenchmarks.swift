@@ -1,0 +1,119 @@
+import Anchorage
+import AnchorageLog
+import Foundation
+
+/// The store workloads: saves with every index, anchored catch-up decoded
+/// into objects, and date-range sample queries.
+struct StoreBenchmarks {
+    let samples: Int
+    let workDirectory: URL
+
+    static let steps = HKQuantityType(.stepCount)
+    static let origin = Date(timeIntervalSince1970: 1_770_000_000)
+
+    /// `count` one-minute step samples, consecutive from `first`.
+    static func makeSamples(_ count: Int, first: Int = 0) -> [HKSample] {
+        (first..<first + count).map { index in
+            let start = origin.addingTimeInterval(Double(index) * 60)
+            return HKQuantitySample(
+                type: steps,
+                quantity: HKQuantity(unit: .count(), doubleValue: Double(index % 500)),
+                start: start,
+                end: start.addingTimeInterval(60)
+            )
+        }
+    }
+
+    struct SaveAndRead {
+        var saveRate: Double
+        var catchUpRate: Double
+        var queryMilliseconds: Double
+        var queryRowsRead: Double
+    }
+
+    /// Saves `samples` in batches of `batch` from one caller (durable), then
+    /// reads them all with anchored queries from a nil anchor, and times a
+    /// date-range query matching 1,000 samples.
+    func saveThenRead(run: Int, batch: Int) async throws -> SaveAndRead {
+        let directory = workDirectory.appendingPathComponent("store-\(run)")
+        let store = HKHealthStore(directory: directory)
+        let batches = stride(from: 0, to: samples, by: batch).map {
+            Self.makeSamples(min(batch, samples - $0), first: $0)
+        }
+        let saveStart = ContinuousClock.now
+        for batch in batches { try await store.save(batch) }
+        let saveTime = ContinuousClock.now - saveStart
+
+        let readStart = ContinuousClock.now
+        var anchor: HKQueryAnchor? = nil
+        var read = 0
+        var checksum = 0.0
+        while true {
+            let page = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.quantitySample(type: Self.steps)],
+                anchor: anchor,
+                limit: 50_000
+            ).result(for: store)
+            if page.addedSamples.isEmpty && page.deletedObjects.isEmpty { break }
+            for sample in page.addedSamples { checksum += sample.quantity.doubleValue(for: .count()) }
+            read += page.addedSamples.count
+            anchor = page.newAnchor
+        }
+        let readTime = ContinuousClock.now - readStart
+        precondition(read == samples && checksum > 0, "read \(read) samples")
+
+        let middle = Self.origin.addingTimeInterval(Double(samples / 2) * 60)
+        let range = HKQuery.predicateForSamples(
+            withStart: middle,
+            end: middle.addingTimeInterval(1_000 * 60),
+            options: .strictStartDate
+        )
+        var times: [Double] = []
+        var rows: [Double] = []
+        for _ in 0..<20 {
+            let before = store.statistics?.indexRowsRead ?? 0
+            let start = ContinuousClock.now
+            let found = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: Self.steps, predicate: range)],
+                sortDescriptors: []
+            ).result(for: store)
+            times.append((ContinuousClock.now - start).seconds * 1_000)
+            rows.append(Double((store.statistics?.indexRowsRead ?? 0) - before))
+            precondition(found.count == min(1_000, samples / 2), "found \(found.count)")
+        }
+        await store.close()
+        try FileManager.default.removeItem(at: directory)
+        return SaveAndRead(
+            saveRate: Double(samples) / saveTime.seconds,
+            catchUpRate: Double(read) / readTime.seconds,
+            queryMilliseconds: times.sorted()[times.count / 2],
+            queryRowsRead: rows.sorted()[rows.count / 2]
+        )
+    }
+
+    /// Saves from `callers` concurrent tasks, each saving batches of `batch`
+    /// samples; returns samples per second.
+    func concurrentSaves(run: Int, callers: Int, batch: Int, total: Int) async throws -> Double {
+        let directory = workDirectory.appendingPathComponent("store-concurrent-\(run)-\(callers)-\(batch)")
+        let store = HKHealthStore(directory: directory)
+        let perCaller = total / callers
+        let work = (0..<callers).map { caller in
+            stride(from: 0, to: perCaller, by: batch).map {
+                Self.makeSamples(min(batch, perCaller - $0), first: caller * perCaller + $0)
+            }
+        }
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for batches in work {
+                group.addTask {
+                    for batch in batches { try await store.save(batch) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - start
+        await store.close()
+        try FileManager.default.removeItem(at: directory)
+        return Double(perCaller * callers) / elapsed.seconds
+    }
+}
