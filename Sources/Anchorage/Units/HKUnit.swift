@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// A unit of measure: an atom such as `kg` or `mmHg`, or a product of atoms
@@ -65,10 +66,21 @@ public struct HKUnit: Sendable, CustomStringConvertible {
         self.storage = Storage(atoms: atoms, dimension: dimension, scale: scale, unitString: Self.render(atoms))
     }
 
-    /// The unit of the single atom `base`.
+    /// The unit of the single atom `base`, built once per base and prefix:
+    /// `HKUnit.count()` and friends are called for every sample.
     init(_ base: BaseUnit, prefix: HKMetricPrefix = .none) {
+        let key = Int(base.rawValue) << 8 | (prefix.rawValue & 0xFF)
+        if let known = Self.singleAtomUnits.withLock({ $0[key] }) {
+            self = known
+            return
+        }
         self.init(atoms: [UnitAtom(base, prefix: prefix)])
+        let built = self
+        Self.singleAtomUnits.withLock { $0[key] = built }
     }
+
+    /// Single-atom units built so far (at most bases × prefixes).
+    private static let singleAtomUnits = Mutex<[Int: HKUnit]>([:])
 
     public var description: String { unitString }
 
