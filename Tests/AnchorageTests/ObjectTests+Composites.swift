@@ -293,3 +293,25 @@ extension ObjectTests {
         #expect(HKSource(name: "A", bundleIdentifier: "x") == HKSource(name: "B", bundleIdentifier: "x"))
     }
 }
+
+@Suite("Random uuids")
+struct RandomUUIDTests {
+    @Test("UUID.random() gives distinct version-4, variant-1 uuids (OBJ-1)")
+    func versionAndVariant() {
+        var seen = Set<UUID>()
+        for _ in 0..<10_000 {
+            let id = UUID.random()
+            #expect(seen.insert(id).inserted)
+            #expect(id.uuid.6 >> 4 == 4)
+            #expect(id.uuid.8 >> 6 == 0b10)
+        }
+        #expect(
+            HKQuantitySample(
+                type: HKQuantityType(.stepCount),
+                quantity: HKQuantity(unit: .count(), doubleValue: 1),
+                start: day,
+                end: day
+            ).uuid.uuid.6 >> 4 == 4
+        )
+    }
+}

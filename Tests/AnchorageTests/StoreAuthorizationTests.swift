@@ -118,3 +118,38 @@ struct StoreAuthorizationTests {
         }
     }
 }
+
+extension StoreAuthorizationTests {
+    @Test("Characteristics: set by the owner, read per grant, notSet when denied (OBJ-28..30)")
+    func characteristics() async throws {
+        try await withTemporaryStore { (owner: HKHealthStore, directory: URL) async throws in
+            var me = HKCharacteristics()
+            me.bloodType = .oPositive
+            me.biologicalSex = .female
+            me.dateOfBirth = DateComponents(
+                calendar: Calendar(identifier: .gregorian),
+                era: 1,
+                year: 1990,
+                month: 4,
+                day: 2
+            )
+            try await owner.setCharacteristics(me)
+            #expect(try owner.bloodType().bloodType == .oPositive)
+            #expect(try owner.dateOfBirthComponents().year == 1990)
+
+            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            await expectCode(.errorAuthorizationNotDetermined) { try store.bloodType() }
+            await expectCode(.errorAuthorizationDenied) { try await store.setCharacteristics(me) }
+            try await store.requestAuthorization(
+                toShare: nil,
+                read: [HKCharacteristicType(.bloodType), HKCharacteristicType(.biologicalSex)]
+            )
+            #expect(try store.bloodType().bloodType == .notSet, "undecided reads look unset (AUTH-4)")
+            try await owner.setAuthorization(for: app, read: [HKCharacteristicType(.bloodType)], granted: true)
+            try await owner.setAuthorization(for: app, read: [HKCharacteristicType(.biologicalSex)], granted: false)
+            #expect(try store.bloodType().bloodType == .oPositive)
+            #expect(try store.biologicalSex().biologicalSex == .notSet)
+            await store.close()
+        }
+    }
+}

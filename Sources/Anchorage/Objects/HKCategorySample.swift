@@ -66,7 +66,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
             value: value,
             start: start,
             end: end,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked
@@ -92,7 +92,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
             value: value,
             start: start,
             end: end,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked

@@ -78,7 +78,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
             start: start,
             end: end,
             objects: objects,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked
@@ -105,7 +105,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
             start: start,
             end: end,
             objects: objects,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked

@@ -81,7 +81,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
             quantity: quantity,
             start: start,
             end: end,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked
@@ -107,7 +107,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
             quantity: quantity,
             start: start,
             end: end,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked

@@ -254,7 +254,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             events: events.flatMap { $0.isEmpty ? nil : $0 },
             duration: checked.1,
             totals: totals,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked.0
@@ -304,7 +304,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             events: workoutEvents.flatMap { $0.isEmpty ? nil : $0 },
             duration: checked.1,
             totals: totals,
-            uuid: UUID(),
+            uuid: .random(),
             sourceRevision: .local,
             device: device,
             metadata: checked.0

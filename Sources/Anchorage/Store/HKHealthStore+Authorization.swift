@@ -189,7 +189,7 @@ extension HKHealthStore {
 extension StoreEngine {
     func appendAuthorization(_ record: AuthorizationRecord) async throws(HKError) {
         do {
-            try await log.append([.save(id: UUID(), kind: StoreKind.authorization, payload: record.bytes)])
+            try await log.append([.save(id: .random(), kind: StoreKind.authorization, payload: record.bytes)])
         } catch {
             throw HKError.wrapping(error)
         }

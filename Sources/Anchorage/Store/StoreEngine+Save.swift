@@ -205,7 +205,7 @@ extension StoreEngine {
         }
         if let workout, !linked.isEmpty {
             let link = LinkRecord(role: .workout, container: workout, members: linked)
-            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+            plan.events.append(.save(id: .random(), kind: StoreKind.link, payload: link.bytes))
         }
         return plan
     }
@@ -220,13 +220,13 @@ extension StoreEngine {
     ) throws {
         for workout in try index.pairs(startingWith: old, in: index.sampleWorkouts, txn: txn) {
             let link = LinkRecord(role: .workout, container: workout, members: [new])
-            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+            plan.events.append(.save(id: .random(), kind: StoreKind.link, payload: link.bytes))
         }
         if let correlation = try txn.withValue(forKey: old.indexBytes, in: index.memberOf, { UUID(indexBytes: $0) })
             ?? nil
         {
             let link = LinkRecord(role: .correlation, container: correlation, members: [new])
-            plan.events.append(.save(id: UUID(), kind: StoreKind.link, payload: link.bytes))
+            plan.events.append(.save(id: .random(), kind: StoreKind.link, payload: link.bytes))
         }
     }
 

@@ -1,5 +1,5 @@
-import Synchronization
 import Foundation
+import Synchronization
 
 /// A unit of measure: an atom such as `kg` or `mmHg`, or a product of atoms
 /// with integer exponents such as `count/min` or `mL/min·kg`.
