@@ -185,6 +185,7 @@ struct AnchorageBench: AsyncParsableCommand {
     private func runStoreBenchmarks(work: URL, report: inout Report) async throws {
         let store = StoreBenchmarks(samples: samples, workDirectory: work)
         var saves: [Double] = []
+        var rebuilds: [Double] = []
         var catchUps: [Double] = []
         var latencies: [Double] = []
         var rows: [Double] = []
@@ -194,6 +195,7 @@ struct AnchorageBench: AsyncParsableCommand {
             progress("store save + catch-up + query run \(run)/\(runs)")
             let result = try await store.saveThenRead(run: run, batch: 1_000)
             saves.append(result.saveRate)
+            rebuilds.append(result.rebuildRate)
             catchUps.append(result.catchUpRate)
             latencies.append(result.queryMilliseconds)
             rows.append(result.queryRowsRead)
@@ -220,6 +222,12 @@ struct AnchorageBench: AsyncParsableCommand {
             name: "store: save, 1-sample batches, 64 concurrent callers, durable",
             unit: "samples/s",
             anchorage: singles,
+            baseline: []
+        )
+        report.add(
+            name: "store: rebuild every index from the log",
+            unit: "entries/s",
+            anchorage: rebuilds,
             baseline: []
         )
         report.add(

@@ -26,6 +26,7 @@ struct StoreBenchmarks {
 
     struct SaveAndRead {
         var saveRate: Double
+        var rebuildRate: Double
         var catchUpRate: Double
         var queryMilliseconds: Double
         var queryRowsRead: Double
@@ -62,6 +63,11 @@ struct StoreBenchmarks {
         let readTime = ContinuousClock.now - readStart
         precondition(read == samples && checksum > 0, "read \(read) samples")
 
+        let rebuildStart = ContinuousClock.now
+        let rebuilt = try await store.rebuildIndices()
+        let rebuildTime = ContinuousClock.now - rebuildStart
+        precondition(rebuilt == samples, "rebuilt \(rebuilt) entries")
+
         let middle = Self.origin.addingTimeInterval(Double(samples / 2) * 60)
         let range = HKQuery.predicateForSamples(
             withStart: middle,
@@ -85,6 +91,7 @@ struct StoreBenchmarks {
         try FileManager.default.removeItem(at: directory)
         return SaveAndRead(
             saveRate: Double(samples) / saveTime.seconds,
+            rebuildRate: Double(samples) / rebuildTime.seconds,
             catchUpRate: Double(read) / readTime.seconds,
             queryMilliseconds: times.sorted()[times.count / 2],
             queryRowsRead: rows.sorted()[rows.count / 2]

@@ -294,24 +294,31 @@ extension ObjectTests {
     }
 }
 
-@Suite("Random uuids")
+@Suite("Object uuids")
 struct RandomUUIDTests {
-    @Test("UUID.random() gives distinct version-4, variant-1 uuids (OBJ-1)")
+    @Test("New objects get distinct, time-ordered version-7 uuids (OBJ-1)")
     func versionAndVariant() {
         var seen = Set<UUID>()
+        var ordered = 0
+        var previous = UUID.random()
         for _ in 0..<10_000 {
             let id = UUID.random()
             #expect(seen.insert(id).inserted)
-            #expect(id.uuid.6 >> 4 == 4)
+            #expect(id.uuid.6 >> 4 == 7)
             #expect(id.uuid.8 >> 6 == 0b10)
+            if id.uuidString > previous.uuidString { ordered += 1 }
+            previous = id
         }
-        #expect(
-            HKQuantitySample(
-                type: HKQuantityType(.stepCount),
-                quantity: HKQuantity(unit: .count(), doubleValue: 1),
-                start: day,
-                end: day
-            ).uuid.uuid.6 >> 4 == 4
+        #expect(ordered == 10_000, "uuids made one after another sort in order")
+        let milliseconds = UInt64(Date().timeIntervalSince1970 * 1_000)
+        let stamped = withUnsafeBytes(of: previous.uuid) { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) >> 16 }
+        #expect(stamped <= milliseconds + 100 && stamped + 10_000 > milliseconds, "the time is now, give or take")
+        let sample = HKQuantitySample(
+            type: HKQuantityType(.stepCount),
+            quantity: HKQuantity(unit: .count(), doubleValue: 1),
+            start: day,
+            end: day
         )
+        #expect(sample.uuid.uuid.6 >> 4 == 7)
     }
 }

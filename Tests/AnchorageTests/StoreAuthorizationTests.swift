@@ -153,3 +153,24 @@ extension StoreAuthorizationTests {
         }
     }
 }
+
+extension StoreAuthorizationTests {
+    @Test("An app deletes its own correlations; share grants of the members suffice (OBJ-34, CQ-4)")
+    func deletingOwnCorrelation() async throws {
+        try await withTemporaryStore { (owner: HKHealthStore, directory: URL) async throws in
+            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            try await owner.setAuthorization(
+                for: app,
+                toShare: [energyType, proteinType],
+                read: [energyType],
+                granted: true
+            )
+            let meal = food("bagel", kilocalories: 300, protein: 11)
+            try await store.save(meal)
+            try await store.delete(meal)
+            #expect(try await samples(in: owner, of: HKCorrelationType(.food)).isEmpty)
+            #expect(try await samples(in: owner, of: energyType).count == 1, "members stay (OBJ-36)")
+            await store.close()
+        }
+    }
+}

@@ -301,3 +301,24 @@ extension HKHealthStore {
 private func Anchorage_Tests_samples(_ store: HKHealthStore, _ type: HKSampleType) async throws -> [HKSample] {
     try await samples(in: store, of: type)
 }
+
+extension StoreQueryTests {
+    @Test("Anchors from before a restore are stale: the restored copy rejects them (AQ-11)")
+    func staleAnchors() async throws {
+        try await withTemporaryStore { (store: HKHealthStore, directory: URL) async throws in
+            try await store.save(steps(1))
+            let page = try await anchoredPage(in: store, of: stepType, anchor: nil)
+            let copy = directory.deletingLastPathComponent().appendingPathComponent(
+                "anchorage-copy-\(UUID().uuidString)"
+            )
+            defer { try? FileManager.default.removeItem(at: copy) }
+            try store.engine().log.backup(to: copy)
+            let restored = HKHealthStore(directory: copy, configuration: testConfiguration())
+            await expectCode(.errorInvalidArgument) {
+                try await anchoredPage(in: restored, of: stepType, anchor: page.anchor)
+            }
+            #expect(try await anchoredPage(in: restored, of: stepType, anchor: nil).added.count == 1)
+            await restored.close()
+        }
+    }
+}

@@ -240,3 +240,21 @@ struct StoreTests {
         await expectCode(.errorDatabaseInaccessible) { _ = try await samples(in: broken, of: stepType) }
     }
 }
+
+extension StoreTests {
+    @Test("Closing releases the store: it reopens with its data, and a closed handle reports errorDatabaseInaccessible")
+    func closeAndReopen() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "anchorage-reopen-\(UUID().uuidString)"
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = HKHealthStore(directory: directory, configuration: testConfiguration())
+        let sample = steps(42)
+        try await first.save(sample)
+        await first.close()
+        await expectCode(.errorDatabaseInaccessible) { try await first.save(steps(1)) }
+        let second = HKHealthStore(directory: directory, configuration: testConfiguration())
+        #expect(try await samples(in: second, of: stepType).map(\.uuid) == [sample.uuid])
+        await second.close()
+    }
+}

@@ -23,3 +23,21 @@ extension HKHealthStore {
         return Statistics(indexRowsRead: engine.counters.rowsRead, log: engine.log.statistics)
     }
 }
+
+extension HKHealthStore {
+    /// Empties the store's indices and rebuilds them by replaying the log,
+    /// in one transaction (saves wait meanwhile); returns the number of
+    /// entries replayed. Only the owner may do it. Use it after a suspected
+    /// index bug; a changed index version triggers it on open.
+    @discardableResult
+    public func rebuildIndices() async throws -> Int {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner rebuilds its indices")
+        }
+        do {
+            return try await openEngine().log.rebuildProjections()
+        } catch {
+            throw HKError.wrapping(error)
+        }
+    }
+}

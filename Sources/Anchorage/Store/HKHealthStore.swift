@@ -28,7 +28,8 @@ public import Foundation
 /// saves under its own source, and never learns whether it was denied read
 /// access (AUTH-4).
 public final class HKHealthStore: Sendable {
-    /// How a store is opened.
+    /// How a store is opened. The first `HKHealthStore` of a directory in a
+    /// process decides its configuration; later ones share its engine.
     ///
     /// ```swift
     /// var configuration = HKHealthStore.Configuration()

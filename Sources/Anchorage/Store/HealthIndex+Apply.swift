@@ -41,7 +41,9 @@ extension HealthIndex: Projection {
             } else {
                 row = try applyDelete(entry, aggregates: &aggregates, in: txn)
             }
-            try txn.put(row.bytes, forKey: IndexKey.kindKey(entry.kind, entry.seq), in: typeSeq)
+            try row.bytes.withUnsafeBytes { value in
+                try IndexKey.withKindKey(entry.kind, entry.seq) { key in try txn.put(value, forKey: key, in: typeSeq) }
+            }
         }
     }
 
@@ -81,15 +83,19 @@ extension HealthIndex: Projection {
         )
         // One search both checks that the id is new and stores its row.
         do {
-            try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects, options: .noOverwrite)
+            try record.bytes.withUnsafeBytes { value in
+                try withUnsafeBytes(of: entry.id.uuid) { key in
+                    try txn.put(value, forKey: key, in: objects, options: .noOverwrite)
+                }
+            }
         } catch let error as LMDBError where error.code == .keyExists {
             return false
         }
-        try txn.put(
-            record.endKey.bigEndianBytes,
-            forKey: IndexKey.kindKey(entry.kind, record.startKey, entry.seq),
-            in: typeTime
-        )
+        try withUnsafeBytes(of: record.endKey.bigEndian) { value in
+            try IndexKey.withKindKey(entry.kind, record.startKey, entry.seq) { key in
+                try txn.put(value, forKey: key, in: typeTime)
+            }
+        }
         aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind)
         aggregates.count(kind: entry.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
         if let sync {
@@ -233,25 +239,54 @@ struct BatchAggregates {
         var bundle: String
     }
 
+    /// The last source counted, kept outside the dictionary: a batch is
+    /// usually one app's samples of one type.
+    private var current: (key: SourceKey, delta: Int, name: String?)?
+    private var currentLongest: (kind: EntryKind, duration: Double)?
+
     /// Live-sample count changes and the latest name seen, by kind and source.
     var sources: [SourceKey: (delta: Int, name: String?)] = [:]
     /// The longest sample duration seen, by kind.
     var longest: [EntryKind: Double] = [:]
 
     mutating func noteDuration(_ duration: Double, kind: EntryKind) {
-        if duration > longest[kind, default: 0] { longest[kind] = duration }
+        if let known = currentLongest, known.kind == kind {
+            if duration > known.duration { currentLongest = (kind, duration) }
+            return
+        }
+        settleLongest()
+        currentLongest = (kind, max(duration, longest[kind] ?? 0))
     }
 
     mutating func count(kind: EntryKind, bundle: String, name: String?, by delta: Int) {
+        if var entry = current, entry.key.kind == kind, entry.key.bundle == bundle {
+            entry.delta += delta
+            if let name { entry.name = name }
+            current = entry
+            return
+        }
+        settleSource()
         let key = SourceKey(kind: kind, bundle: bundle)
-        var entry = sources[key] ?? (0, nil)
-        entry.delta += delta
-        if let name { entry.name = name }
-        sources[key] = entry
+        let stored = sources.removeValue(forKey: key) ?? (0, nil)
+        current = (key, stored.delta + delta, name ?? stored.name)
+    }
+
+    private mutating func settleSource() {
+        guard let entry = current else { return }
+        sources[entry.key] = (entry.delta, entry.name)
+        current = nil
+    }
+
+    private mutating func settleLongest() {
+        guard let entry = currentLongest else { return }
+        longest[entry.kind] = entry.duration
+        currentLongest = nil
     }
 
     /// Writes the sums: counts that reach zero remove their row.
-    func flush(into index: HealthIndex, in txn: borrowing WriteTransaction) throws {
+    mutating func flush(into index: HealthIndex, in txn: borrowing WriteTransaction) throws {
+        settleSource()
+        settleLongest()
         for (kind, duration) in longest {
             let key = kind.rawValue.bigEndianBytes
             let stored =

@@ -50,6 +50,22 @@ enum IndexKey {
         return key
     }
 
+    /// Calls `body` with `kind ‖ a ‖ b` in a stack buffer (no allocation).
+    @inline(__always)
+    static func withKindKey<R>(
+        _ kind: EntryKind,
+        _ a: UInt64,
+        _ b: UInt64? = nil,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 20, alignment: 8) { buffer in
+            buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 0, as: UInt32.self)
+            buffer.storeBytes(of: a.bigEndian, toByteOffset: 4, as: UInt64.self)
+            if let b { buffer.storeBytes(of: b.bigEndian, toByteOffset: 12, as: UInt64.self) }
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<(b == nil ? 12 : 20)]))
+        }
+    }
+
     /// Two uuids, for pair tables (correlation members, workout links).
     static func pair(_ a: UUID, _ b: UUID) -> [UInt8] {
         a.indexBytes + b.indexBytes

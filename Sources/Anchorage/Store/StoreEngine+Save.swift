@@ -248,7 +248,8 @@ extension StoreEngine {
                         "\(principal) cannot delete \(id): an app deletes only the objects it saved"
                     )
                 }
-                if let type = TypeCatalog.sampleType(forKindCode: record.kind.rawValue) {
+                // Correlation types are never granted; their members are (CQ-4).
+                if let type = TypeCatalog.sampleType(forKindCode: record.kind.rawValue), !(type is HKCorrelationType) {
                     try checkShare(type, caller: caller, in: txn)
                 }
                 plan.events.append(.delete(id: id, kind: record.kind))
