@@ -20,42 +20,42 @@ final class HeadSubscribers: Sendable {
     /// A new stream that starts with `current`.
     func subscribe(current: Anchor) -> AsyncStream<Anchor> {
         let (stream, continuation) = AsyncStream.makeStream(of: Anchor.self, bufferingPolicy: .bufferingNewest(1))
-        let id: Int? = state.withLock { state in
-            guard !state.isFinished else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.heads[id] = continuation
-            return id
-        }
         continuation.yield(current)
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.heads.removeValue(forKey: id) }
-        }
+        register(continuation) { $0.heads[$1] = continuation }
         return stream
     }
 
     /// A new stream of the batches committed from now on.
     func subscribeToBatches() -> AsyncStream<CommittedBatch> {
         let (stream, continuation) = AsyncStream.makeStream(of: CommittedBatch.self, bufferingPolicy: .unbounded)
+        register(continuation) { $0.batches[$1] = continuation }
+        return stream
+    }
+
+    /// Adds `continuation` to a subscriber table with `insert` until its
+    /// stream ends; finishes it at once when the log is already closed.
+    private func register<Element>(
+        _ continuation: AsyncStream<Element>.Continuation,
+        insert: (inout State, Int) -> Void
+    ) {
         let id: Int? = state.withLock { state in
             guard !state.isFinished else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.batches[id] = continuation
+            insert(&state, id)
             return id
         }
         guard let id else {
             continuation.finish()
-            return stream
+            return
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.batches.removeValue(forKey: id) }
+            // Ids are unique across both tables.
+            self?.state.withLock { state in
+                state.heads.removeValue(forKey: id)
+                state.batches.removeValue(forKey: id)
+            }
         }
-        return stream
     }
 
     /// Tells every subscriber the new head and the batches that led to it.

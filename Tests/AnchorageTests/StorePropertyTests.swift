@@ -78,14 +78,14 @@ struct StorePropertyTests {
                     sample(types.randomElement(using: &random)!, &random)
                 }
                 try await store.save(batch)
-                batch.forEach { model.saved($0) }
+                for sample in batch { model.saved(sample) }
             } else if roll < 8 {
                 let victims = (0..<Int.random(in: 1...3, using: &random)).map { _ in
                     alive.randomElement(using: &random)!
                 }
                 let objects = victims.map { id in HKQuantitySample(uuidOnly: id) }
                 try await store.delete(objects)
-                Set(victims).forEach { model.removed($0) }
+                for victim in Set(victims) { model.removed(victim) }
             } else {
                 let identifier = "sync-\(Int.random(in: 0..<4, using: &random))"
                 let version = Int.random(in: 0..<6, using: &random)
