@@ -258,3 +258,23 @@ extension StoreTests {
         await second.close()
     }
 }
+
+extension StoreTests {
+    @Test("A store another opener holds reports errorDatabaseInaccessible, saying it is in use")
+    func inUse() async throws {
+        try await withTemporaryStore { (store: HKHealthStore, directory: URL) async throws in
+            try await store.save(steps(1))
+            // A second path to the same directory is a second opener, as another process would be.
+            let link = directory.deletingLastPathComponent().appendingPathComponent(
+                "anchorage-link-\(UUID().uuidString)"
+            )
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+            defer { try? FileManager.default.removeItem(at: link) }
+            let other = HKHealthStore(directory: link, configuration: testConfiguration())
+            #expect(other.openError?.code == .errorDatabaseInaccessible)
+            #expect(other.openError?.message.contains("in use") == true)
+            await expectCode(.errorDatabaseInaccessible) { try await other.save(steps(2)) }
+            #expect(try await samples(in: store, of: stepType).count == 1, "the holder is unaffected")
+        }
+    }
+}
