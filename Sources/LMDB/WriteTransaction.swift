@@ -112,6 +112,39 @@ extension WriteTransaction {
         }
     }
 
+    /// Stores `value` under `key` unless the key is taken, and returns
+    /// whether it stored it — without an error for the common "already
+    /// there" case.
+    ///
+    /// With `atEnd`, the key must sort after every key of the database
+    /// (`MDB_APPEND`: no search, pages packed full); a key that does not
+    /// also returns `false`, so callers that only *expect* increasing keys
+    /// retry without `atEnd`:
+    ///
+    /// ```swift
+    /// let stored = try txn.insert(row, forKey: id, in: objects, atEnd: true)
+    ///     || txn.insert(row, forKey: id, in: objects)
+    /// ```
+    ///
+    /// Related LMDB documentation: `mdb_put` with `MDB_NOOVERWRITE` or `MDB_APPEND`.
+    public func insert(
+        _ value: UnsafeRawBufferPointer,
+        forKey key: UnsafeRawBufferPointer,
+        in database: Database,
+        atEnd: Bool = false
+    ) throws -> Bool {
+        var keyVal = MDB_val(key)
+        var dataVal = MDB_val(value)
+        let environment = handle.environment
+        let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
+        let rc = environment.call("mdb_put") {
+            mdb_put(handle.pointer, database.dbi, &keyVal, &dataVal, flags)
+        }
+        if rc == MDB_KEYEXIST { return false }
+        try environment.check(rc, "mdb_put", in: handle)
+        return true
+    }
+
     /// Reserves `count` bytes for the value of `key` and lets `fill` write
     /// them in place, saving a copy (`MDB_RESERVE`).
     ///

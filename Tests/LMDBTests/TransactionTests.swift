@@ -141,3 +141,36 @@ struct TransactionTests {
         }
     }
 }
+
+extension TransactionTests {
+    @Test("insert stores only new keys; atEnd stores only keys after the last, and neither poisons the transaction")
+    func insertIfAbsent() throws {
+        try withEnvironment { environment, _ in
+            let db = try environment.openDatabase(named: "insert")
+            let steps: [(UInt64, UInt8, Bool)] = [
+                (5, 1, true),  // empty database: appended
+                (9, 2, true),  // after the last: appended
+                (7, 3, true),  // before the last: refused
+                (7, 4, false),  // new key: inserted in place
+                (9, 5, false),  // taken: refused, value kept
+                (9, 6, true),  // equal to the last: refused
+            ]
+            let results = try environment.write { txn throws in
+                var results: [Bool] = []
+                for (k, v, atEnd) in steps {
+                    let value = [v]
+                    let keyBytes = key(k)
+                    let stored = try value.withUnsafeBytes { value in
+                        try keyBytes.withUnsafeBytes { keyBuffer in
+                            try txn.insert(value, forKey: keyBuffer, in: db, atEnd: atEnd)
+                        }
+                    }
+                    results.append(stored)
+                }
+                return results
+            }
+            #expect(results == [true, true, false, true, false, false])
+            #expect(try dump(environment, db).map { $0.1 } == [[1], [4], [2]])
+        }
+    }
+}

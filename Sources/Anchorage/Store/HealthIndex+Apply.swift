@@ -42,9 +42,24 @@ extension HealthIndex: Projection {
                 row = try applyDelete(entry, aggregates: &aggregates, in: txn)
             }
             try row.bytes.withUnsafeBytes { value in
-                try IndexKey.withKindKey(entry.kind, entry.seq) { key in try txn.put(value, forKey: key, in: typeSeq) }
+                try IndexKey.withKindKey(entry.kind, entry.seq) { key in
+                    try put(value, forKey: key, in: typeSeq, txn: txn)
+                }
             }
         }
+    }
+
+    /// Stores a row of an index whose new keys mostly sort last (type/time
+    /// and type/seq of the kind being written): appended when it does,
+    /// inserted in place otherwise.
+    private func put(
+        _ value: UnsafeRawBufferPointer,
+        forKey key: UnsafeRawBufferPointer,
+        in database: Database,
+        txn: borrowing WriteTransaction
+    ) throws {
+        if try txn.insert(value, forKey: key, in: database, atEnd: true) { return }
+        try txn.put(value, forKey: key, in: database)
     }
 
     func record(_ id: UUID, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> ObjectRecord? {
@@ -81,19 +96,18 @@ extension HealthIndex: Projection {
             source: source.bundleIdentifier,
             syncKey: syncKey
         )
-        // One search both checks that the id is new and stores its row.
-        do {
-            try record.bytes.withUnsafeBytes { value in
-                try withUnsafeBytes(of: entry.id.uuid) { key in
-                    try txn.put(value, forKey: key, in: objects, options: .noOverwrite)
-                }
+        // One search both checks that the id is new and stores its row;
+        // time-ordered uuids usually go at the end, without a search.
+        let stored = try record.bytes.withUnsafeBytes { value in
+            try withUnsafeBytes(of: entry.id.uuid) { key in
+                try txn.insert(value, forKey: key, in: objects, atEnd: true)
+                    || txn.insert(value, forKey: key, in: objects)
             }
-        } catch let error as LMDBError where error.code == .keyExists {
-            return false
         }
+        guard stored else { return false }
         try withUnsafeBytes(of: record.endKey.bigEndian) { value in
             try IndexKey.withKindKey(entry.kind, record.startKey, entry.seq) { key in
-                try txn.put(value, forKey: key, in: typeTime)
+                try put(value, forKey: key, in: typeTime, txn: txn)
             }
         }
         aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind)
