@@ -201,7 +201,7 @@ struct AnchorageBench: AsyncParsableCommand {
             rows.append(result.queryRowsRead)
             progress("store concurrent saves run \(run)/\(runs)")
             concurrent.append(
-                try await store.concurrentSaves(run: run, callers: 4, batch: 1_000, total: min(samples, 400_000))
+                try await store.concurrentSaves(run: run, callers: 8, batch: 1_000, total: min(samples, 800_000))
             )
             singles.append(try await store.concurrentSaves(run: run, callers: 64, batch: 1, total: 20_000))
         }
@@ -213,7 +213,7 @@ struct AnchorageBench: AsyncParsableCommand {
             goal: .valueAtLeast(300_000)
         )
         report.add(
-            name: "store: save, batches of 1,000, 4 concurrent callers, durable",
+            name: "store: save, batches of 1,000, 8 concurrent callers, durable",
             unit: "samples/s",
             anchorage: concurrent,
             baseline: []
