@@ -278,3 +278,36 @@ extension StoreTests {
         }
     }
 }
+
+extension StoreTests {
+    @Test("Completion-handler forms report the same outcomes as the async forms (OBJ-31, OBJ-34, OBJ-35)")
+    func completionForms() async throws {
+        try await withTemporaryStore { store, _ in
+            let sample = steps(3)
+            let saved = await withCheckedContinuation { continuation in
+                store.save(sample) { success, error in continuation.resume(returning: (success, error == nil)) }
+            }
+            #expect(saved == (true, true))
+            let again = await withCheckedContinuation { continuation in
+                store.save(sample) { success, error in
+                    continuation.resume(returning: (success, (error as? HKError)?.code))
+                }
+            }
+            #expect(again == (false, .errorInvalidArgument))
+            let counted = await withCheckedContinuation { continuation in
+                store.deleteObjects(of: stepType, predicate: HKQuery.predicateForObject(with: sample.uuid)) {
+                    success,
+                    count,
+                    _ in continuation.resume(returning: (success, count))
+                }
+            }
+            #expect(counted == (true, 1))
+            let emptyDelete = await withCheckedContinuation { continuation in
+                store.delete([HKObject]()) { success, error in
+                    continuation.resume(returning: (success, (error as? HKError)?.code))
+                }
+            }
+            #expect(emptyDelete == (false, .errorInvalidArgument))
+        }
+    }
+}

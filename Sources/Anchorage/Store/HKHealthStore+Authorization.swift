@@ -85,14 +85,7 @@ extension HKHealthStore {
         read typesToRead: Set<HKObjectType>?,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        Task {
-            do {
-                try await requestAuthorization(toShare: typesToShare, read: typesToRead)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.requestAuthorization(toShare: typesToShare, read: typesToRead) }
     }
 
     /// Whether this app may save `type` (AUTH-3); the owner may save every type.

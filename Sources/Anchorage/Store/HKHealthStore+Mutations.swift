@@ -31,15 +31,7 @@ extension HKHealthStore {
         _ objects: [HKObject],
         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(objects)
-        Task {
-            do {
-                try await save(box.value)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.save(objects) }
     }
 
     /// Deletes one object (OBJ-34); deleting an object that does not exist
@@ -71,15 +63,7 @@ extension HKHealthStore {
         _ objects: [HKObject],
         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(objects)
-        Task {
-            do {
-                try await delete(box.value)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.delete(objects) }
     }
 
     /// Deletes a correlation and every member still visible, in one batch:
@@ -155,10 +139,20 @@ extension HKHealthStore {
         to workout: HKWorkout,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox((samples, workout))
+        complete(completion) { try await self.add(samples, to: workout) }
+    }
+}
+
+extension HKHealthStore {
+    /// Runs `operation` on a background task and reports its outcome to a
+    /// HealthKit-style completion handler.
+    func complete(
+        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
+        _ operation: @escaping @Sendable () async throws -> Void
+    ) {
         Task {
             do {
-                try await add(box.value.0, to: box.value.1)
+                try await operation()
                 completion(true, nil)
             } catch {
                 completion(false, error)
