@@ -311,3 +311,34 @@ extension StoreTests {
         }
     }
 }
+
+extension StoreTests {
+    @Test("Concurrent saves of one new uuid: exactly one succeeds, the others fail whole (OBJ-32, OBJ-31)")
+    func concurrentDuplicates() async throws {
+        try await withTemporaryStore { store, _ in
+            let contested = steps(7, atMinute: 1)
+            let outcomes = try await withThrowingTaskGroup(of: (Bool, HKError.Code?).self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        do {
+                            // Each call also saves a sample of its own, which must not survive a failure.
+                            try await store.save([steps(Double(index), atMinute: Double(100 + index)), contested])
+                            return (true, nil)
+                        } catch let error as HKError {
+                            return (false, error.code)
+                        }
+                    }
+                }
+                var outcomes: [(Bool, HKError.Code?)] = []
+                for try await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            #expect(outcomes.filter(\.0).count == 1)
+            #expect(outcomes.filter { !$0.0 }.allSatisfy { $0.1 == .errorInvalidArgument })
+            #expect(
+                try await samples(in: store, of: stepType).count == 2,
+                "the winner's two samples, nothing of the others"
+            )
+        }
+    }
+}

@@ -18,13 +18,19 @@ extension HealthIndex: Projection {
     /// over the batch and written once (the result does not depend on how
     /// entries are grouped into batches).
     func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+        let strict = decoder.strictBatch
+        decoder.strictBatch = false
         var aggregates = BatchAggregates()
-        for entry in entries { try apply(entry, aggregates: &aggregates, in: txn) }
+        for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
     }
 
-    private func apply(_ entry: LogEntry, aggregates: inout BatchAggregates, in txn: borrowing WriteTransaction) throws
-    {
+    private func apply(
+        _ entry: LogEntry,
+        strict: Bool,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws {
         switch entry.kind {
         case StoreKind.authorization:
             try applyAuthorization(entry, in: txn)
@@ -37,11 +43,15 @@ extension HealthIndex: Projection {
             let row: SeqRow
             if entry.operation == .save {
                 let visible = try applySave(entry, aggregates: &aggregates, in: txn)
+                if !visible, strict, entry.dot.origin == decoder.localOrigin {
+                    // A local save of a taken id: the call fails whole (OBJ-32).
+                    throw DuplicateObject(id: entry.id)
+                }
                 row = SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id)
             } else {
                 row = try applyDelete(entry, aggregates: &aggregates, in: txn)
             }
-            try row.bytes.withUnsafeBytes { value in
+            try row.withBytes { value in
                 try IndexKey.withKindKey(entry.kind, entry.seq) { key in
                     try put(value, forKey: key, in: typeSeq, txn: txn)
                 }
@@ -98,7 +108,7 @@ extension HealthIndex: Projection {
         )
         // One search both checks that the id is new and stores its row;
         // time-ordered uuids usually go at the end, without a search.
-        let stored = try record.bytes.withUnsafeBytes { value in
+        let stored = try record.withBytes { value in
             try withUnsafeBytes(of: entry.id.uuid) { key in
                 try txn.insert(value, forKey: key, in: objects, atEnd: true)
                     || txn.insert(value, forKey: key, in: objects)

@@ -92,8 +92,18 @@ struct HealthIndex: Sendable {
 /// A payload decoder owned by the writer thread, which keeps the decoder's
 /// memo of the last source revision and unit between entries.
 final class WriterDecoder: @unchecked Sendable {
-    // @unchecked: only the log's writer thread calls `decode`.
+    // @unchecked: `decoder` and `strictBatch` are used only on the log's
+    // writer thread; `localOrigin` is set once, before the first append.
     private var decoder = PayloadDecoder()
+
+    /// The origin of entries this store creates.
+    var localOrigin: StoreID?
+
+    /// Set by a local save's precondition: every sample save of the batch
+    /// about to be stored must be a new id (OBJ-32). The index checks it
+    /// with the same search that stores the id, and clears the flag when
+    /// the batch is applied.
+    var strictBatch = false
 
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
         try? decoder.decode(bytes)

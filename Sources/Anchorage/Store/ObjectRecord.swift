@@ -34,17 +34,33 @@ struct ObjectRecord: Hashable, Sendable {
     var isLive: Bool { state == .live }
 
     var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.fixedSize + syncKey.count + source.utf8.count)
-        bytes.append(state.rawValue)
-        withUnsafeBytes(of: kind.rawValue.bigEndian) { bytes.append(contentsOf: $0) }
-        for value in [saveSeq, deleteSeq, startKey, endKey] {
-            withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withBytes { Array($0) }
+    }
+
+    /// Calls `body` with the row's bytes in a temporary buffer.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var source = source
+        return try source.withUTF8 { sourceBytes in
+            let count = Self.fixedSize + syncKey.count + sourceBytes.count
+            return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
+                buffer.storeBytes(of: state.rawValue, toByteOffset: 0, as: UInt8.self)
+                buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 1, as: UInt32.self)
+                buffer.storeBytes(of: saveSeq.bigEndian, toByteOffset: 5, as: UInt64.self)
+                buffer.storeBytes(of: deleteSeq.bigEndian, toByteOffset: 13, as: UInt64.self)
+                buffer.storeBytes(of: startKey.bigEndian, toByteOffset: 21, as: UInt64.self)
+                buffer.storeBytes(of: endKey.bigEndian, toByteOffset: 29, as: UInt64.self)
+                buffer.storeBytes(of: UInt8(syncKey.count), toByteOffset: 37, as: UInt8.self)
+                var offset = Self.fixedSize
+                syncKey.withUnsafeBytes {
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + $0.count]).copyMemory(from: $0)
+                }
+                offset += syncKey.count
+                UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(
+                    from: UnsafeRawBufferPointer(sourceBytes)
+                )
+                return try body(UnsafeRawBufferPointer(buffer))
+            }
         }
-        bytes.append(UInt8(syncKey.count))
-        bytes.append(contentsOf: syncKey)
-        bytes.append(contentsOf: source.utf8)
-        return bytes
     }
 
     init(

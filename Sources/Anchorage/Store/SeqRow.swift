@@ -23,9 +23,21 @@ struct SeqRow: Hashable, Sendable {
     var savedAt: UInt64 = 0
 
     var bytes: [UInt8] {
-        var bytes = [status.rawValue] + id.indexBytes
-        if status == .delete { bytes += savedAt.bigEndianBytes }
-        return bytes
+        withBytes { Array($0) }
+    }
+
+    /// Calls `body` with the row's bytes in a stack buffer.
+    @inline(__always)
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 25, alignment: 8) { buffer in
+            buffer.storeBytes(of: status.rawValue, toByteOffset: 0, as: UInt8.self)
+            withUnsafeBytes(of: id.uuid) {
+                UnsafeMutableRawBufferPointer(rebasing: buffer[1..<17]).copyMemory(from: $0)
+            }
+            guard status == .delete else { return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<17])) }
+            buffer.storeBytes(of: savedAt.bigEndian, toByteOffset: 17, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     init(status: Status, id: UUID, savedAt: UInt64 = 0) {

@@ -28,9 +28,6 @@ struct WritePlan: Sendable {
     func precondition(_ index: HealthIndex) -> AppendPrecondition {
         let plan = self
         return { txn in
-            for id in plan.newIDs where try txn.contains(key: id.indexBytes, in: index.objects) {
-                throw DuplicateObject(id: id)
-            }
             for id in plan.liveIDs where try index.record(id, in: txn)?.isLive != true {
                 throw PlanConflict()
             }
@@ -38,6 +35,8 @@ struct WritePlan: Sendable {
                 let current = try txn.withValue(forKey: row.key, in: index.syncIDs) { UUID(indexBytes: $0) } ?? nil
                 if current != row.id { throw PlanConflict() }
             }
+            // The index checks that every saved id is new as it stores it.
+            if !plan.newIDs.isEmpty { index.decoder.strictBatch = true }
         }
     }
 }
