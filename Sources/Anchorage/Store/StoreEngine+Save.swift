@@ -99,9 +99,9 @@ extension StoreEngine {
     /// Checks what needs no store: unique uuids in the call (OBJ-32) and the
     /// earliest permitted date (OBJ-9).
     private func checkSaveable(_ samples: [HKSample]) throws(HKError) {
-        var seen = Set<UUID>()
+        var seen = Set<UUID>(minimumCapacity: samples.count)
         let earliest = configuration.earliestPermittedSampleDate
-        for sample in samples.flatMap({ Self.members(of: $0) + [$0] }) {
+        func check(_ sample: HKSample) throws(HKError) {
             guard seen.insert(sample.uuid).inserted else {
                 throw HKError(
                     .errorInvalidArgument,
@@ -116,6 +116,12 @@ extension StoreEngine {
                     "a \(sample.sampleType.identifier) sample ends before the earliest permitted sample date"
                 )
             }
+        }
+        for sample in samples {
+            if let correlation = sample as? HKCorrelation {
+                for member in correlation.objects { try check(member) }
+            }
+            try check(sample)
         }
     }
 
