@@ -148,29 +148,52 @@ final class LogWriter: @unchecked Sendable {
         return group
     }
 
+    /// A request of a group failed: the group's transaction is abandoned and
+    /// the group runs again without it.
+    private struct RequestFailed: Error {
+        let index: Int
+        let error: any Error
+    }
+
     /// Commits one group in one write transaction and resumes its callers.
+    ///
+    /// The requests run one after another in the same transaction. When one
+    /// fails (a projection or precondition throws), the transaction is
+    /// abandoned, that caller gets its error, and the others run again
+    /// without it: a failing batch never sinks the rest, and the common
+    /// case pays for no nested transactions.
     private func commit(_ group: [Request]) {
         let start = state
-        do {
-            let (outcomes, ranges, final) = try openStore!.environment.write { txn in
-                try run(group, from: start, in: txn)
+        var pending = group
+        while !pending.isEmpty {
+            do {
+                let running = pending
+                let (outcomes, ranges, final) = try openStore!.environment.write { txn in
+                    try run(running, from: start, in: txn)
+                }
+                state = final
+                counters.recordCommit(requests: running.count, entries: Int(final.head - start.head))
+                if final.head != start.head { published.set(final.head) }
+                for (request, outcome) in zip(running, outcomes) {
+                    request.continuation.resume(returning: outcome)
+                }
+                if final.head != start.head {
+                    subscribers.publish(anchor(final.head), batches: ranges.compactMap { $0 })
+                }
+                return
+            } catch let failed as RequestFailed {
+                // LMDB undid the transaction; `state` is still `start`.
+                pending[failed.index].continuation.resume(throwing: failed.error)
+                pending.remove(at: failed.index)
+            } catch {
+                configuration.logger.debug(
+                    "commit failed",
+                    metadata: ["anchorage.log.requests": "\(pending.count)", "anchorage.log.error": "\(error)"]
+                )
+                for request in pending { request.continuation.resume(throwing: error) }
+                reloadState()
+                return
             }
-            state = final
-            counters.recordCommit(requests: group.count, entries: Int(final.head - start.head))
-            if final.head != start.head { published.set(final.head) }
-            for (request, outcome) in zip(group, outcomes) {
-                request.continuation.resume(with: outcome)
-            }
-            if final.head != start.head {
-                subscribers.publish(anchor(final.head), batches: ranges.compactMap { $0 })
-            }
-        } catch {
-            configuration.logger.debug(
-                "commit failed",
-                metadata: ["anchorage.log.requests": "\(group.count)", "anchorage.log.error": "\(error)"]
-            )
-            for request in group { request.continuation.resume(throwing: error) }
-            reloadState()
         }
     }
 
@@ -205,37 +228,28 @@ final class LogWriter: @unchecked Sendable {
         }
     }
 
-    /// Runs every request of a group inside `txn`. With several requests,
-    /// each runs in a nested transaction so that one failing batch is undone
-    /// alone; a single request runs directly.
+    /// Runs every request of a group inside `txn`, in order. A single
+    /// request's error is rethrown as it is; in a larger group it becomes
+    /// ``RequestFailed`` so that ``commit(_:)`` can run the others again.
     private func run(
         _ group: [Request],
         from start: WriterState,
         in txn: borrowing WriteTransaction
-    ) throws -> ([Result<WriteOutcome, any Error>], [CommittedBatch?], WriterState) {
+    ) throws -> ([WriteOutcome], [CommittedBatch?], WriterState) {
         var working = start
-        var outcomes: [Result<WriteOutcome, any Error>] = []
+        var outcomes: [WriteOutcome] = []
         var ranges: [CommittedBatch?] = []
         outcomes.reserveCapacity(group.count)
         ranges.reserveCapacity(group.count)
-        if group.count == 1 {
-            outcomes.append(.success(try perform(group[0].work, state: &working, in: txn)))
-            ranges.append(batch(from: start.head, to: working.head))
-        } else {
-            for request in group {
-                let saved = working
-                do {
-                    let outcome = try txn.withNestedTransaction { child in
-                        try perform(request.work, state: &working, in: child)
-                    }
-                    outcomes.append(.success(outcome))
-                    ranges.append(batch(from: saved.head, to: working.head))
-                } catch {
-                    working = saved
-                    outcomes.append(.failure(error))
-                    ranges.append(nil)
-                }
+        for (index, request) in group.enumerated() {
+            let before = working.head
+            do {
+                outcomes.append(try perform(request.work, state: &working, in: txn))
+            } catch {
+                if group.count == 1 { throw error }
+                throw RequestFailed(index: index, error: error)
             }
+            ranges.append(batch(from: before, to: working.head))
         }
         try saveVersionVector(working, comparedWith: start, in: txn)
         return (outcomes, ranges, working)
