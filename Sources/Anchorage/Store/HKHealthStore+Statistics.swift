@@ -17,7 +17,7 @@ extension HKHealthStore {
         public var log: EventLog.Statistics
     }
 
-    /// The engine's counters; zeros for a store that could not be opened.
+    /// The engine's counters; `nil` for a store that could not be opened.
     public var statistics: Statistics? {
         guard let engine = try? engine() else { return nil }
         return Statistics(indexRowsRead: engine.counters.rowsRead, log: engine.log.statistics)

@@ -18,8 +18,8 @@ extension HealthIndex: Projection {
     /// over the batch and written once (the result does not depend on how
     /// entries are grouped into batches).
     func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        let strict = decoder.strictBatch
-        decoder.strictBatch = false
+        let strict = writer.strictBatch
+        writer.strictBatch = false
         var aggregates = BatchAggregates()
         for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
@@ -43,7 +43,7 @@ extension HealthIndex: Projection {
             let row: SeqRow
             if entry.operation == .save {
                 let visible = try applySave(entry, aggregates: &aggregates, in: txn)
-                if !visible, strict, entry.dot.origin == decoder.localOrigin {
+                if !visible, strict, entry.dot.origin == writer.localOrigin {
                     // A local save of a taken id: the call fails whole (OBJ-32).
                     throw DuplicateObject(id: entry.id)
                 }
@@ -87,7 +87,7 @@ extension HealthIndex: Projection {
         // A delete wins over every save of the same id, and a second save of
         // a live id changes nothing: the first save stays (OBJ-1, OBJ-32).
         guard let payload = entry.payload,
-            let sample = payload.withUnsafeBytes({ decoder.decode($0) }) as? HKSample,
+            let sample = payload.withUnsafeBytes({ writer.decode($0) }) as? HKSample,
             sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
         else {
             // Undecodable (or purged): indexed as unknown, unless known already.

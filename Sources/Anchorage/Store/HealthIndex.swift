@@ -32,8 +32,8 @@ struct HealthIndex: Sendable {
     let sampleWorkouts: Database
     let grants: Database
     let settings: Database
-    /// Decodes payloads on the writer thread.
-    let decoder = WriterDecoder()
+    /// What the index keeps between entries on the log's writer thread.
+    let writer = IndexWriterContext()
 
     /// Opens (creating) the index databases.
     init(in txn: borrowing WriteTransaction) throws {
@@ -89,9 +89,10 @@ struct HealthIndex: Sendable {
     static let characteristicsSetting = Array("characteristics".utf8)
 }
 
-/// A payload decoder owned by the writer thread, which keeps the decoder's
-/// memo of the last source revision and unit between entries.
-final class WriterDecoder: @unchecked Sendable {
+/// The index's state on the log's writer thread: a payload decoder that
+/// keeps its memo of the last source revision and unit between entries, and
+/// the duplicate-id check of the batch being stored.
+final class IndexWriterContext: @unchecked Sendable {
     // @unchecked: `decoder` and `strictBatch` are used only on the log's
     // writer thread; `localOrigin` is set once, before the first append.
     private var decoder = PayloadDecoder()

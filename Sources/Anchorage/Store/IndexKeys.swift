@@ -30,15 +30,8 @@ enum IndexKey {
         return bits & (1 << 63) == 0 ? bits | (1 << 63) : ~bits
     }
 
-    /// The date an encoding stands for.
-    static func date(fromKey key: UInt64) -> Date {
-        let bits = key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key
-        return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-    }
-
-    /// The smallest and largest date keys.
+    /// The smallest date key.
     static let minimumDate: UInt64 = 0
-    static let maximumDate: UInt64 = .max
 
     /// `kind ‖ a ‖ b`, the layout of the type/time and type/seq indices.
     static func kindKey(_ kind: EntryKind, _ a: UInt64, _ b: UInt64? = nil) -> [UInt8] {

@@ -121,16 +121,16 @@ extension StoreEngine {
     ) throws -> [(seq: UInt64, row: SeqRow)] {
         let prefix = kind.rawValue.bigEndianBytes
         var rows: [(seq: UInt64, row: SeqRow)] = []
+        defer { counters.count(rows.count) }
         try txn.withCursor(on: index.typeSeq) { cursor in
             try cursor.scan(from: IndexKey.kindKey(kind, from)) { key, value in
                 guard rows.count < max, key.count == 12, key.starts(with: prefix) else { return false }
                 let seq = key.uint64(at: 4)
                 guard seq <= upper else { return false }
-                counters.count()
                 guard let row = SeqRow(value) else {
                     throw HKError(
                         .errorDatabaseInaccessible,
-                        "the type/seq index is damaged at \(seq); rebuild the indices"
+                        "the store's type/seq index is damaged at entry \(seq); rebuild it with HKHealthStore.rebuildIndices()"
                     )
                 }
                 rows.append((seq, row))
@@ -192,13 +192,13 @@ extension StoreEngine {
             try txn.withCursor(on: index.sources) { cursor in
                 try cursor.scan(from: prefix) { key, value in
                     guard key.starts(with: prefix) else { return false }
-                    counters.count()
                     let bundle = String(decoding: UnsafeRawBufferPointer(rebasing: key[4...]), as: UTF8.self)
                     let name = String(decoding: UnsafeRawBufferPointer(rebasing: value[8...]), as: UTF8.self)
                     sources.insert(HKSource(name: name, bundleIdentifier: bundle))
                     return true
                 }
             }
+            counters.count(sources.count)
             return sources
         }
         let samples = try matchingSamples(of: type, predicate: predicate, in: txn, session: &session)

@@ -88,8 +88,8 @@ extension StoreEngine {
     ) throws -> [UInt64] {
         if let ids = predicate?.requiredUUIDs {
             var seqs: [UInt64] = []
+            counters.count(ids.count)
             for id in ids {
-                counters.count()
                 if let record = try index.record(id, in: txn), record.isLive, record.kind == kind {
                     seqs.append(record.saveSeq)
                 }
@@ -110,11 +110,13 @@ extension StoreEngine {
         let endFrom = bounds.endFrom.map(IndexKey.date)
         let endBefore = bounds.endBefore.map(IndexKey.date)
         var seqs: [UInt64] = []
+        var rowsRead = 0
+        defer { counters.count(rowsRead) }
         let prefix = kind.rawValue.bigEndianBytes
         try txn.withCursor(on: index.typeTime) { cursor in
             try cursor.scan(from: IndexKey.kindKey(kind, lower, 0)) { key, value in
                 guard key.count == 20, key.starts(with: prefix) else { return false }
-                counters.count()
+                rowsRead += 1
                 let start = key.uint64(at: 4)
                 if let upper, start >= upper { return false }
                 let end = value.uint64(at: 0)

@@ -16,8 +16,9 @@ struct DuplicateObject: Error {
 /// A planned batch: its events and what must still hold when it commits.
 struct WritePlan: Sendable {
     var events: [LogEvent] = []
-    /// Ids that must still be unknown to the store.
-    var newIDs: [UUID] = []
+    /// Whether the batch saves objects, whose ids must be new (the index
+    /// checks each as it stores it).
+    var savesObjects = false
     /// Ids that must still be live.
     var liveIDs: [UUID] = []
     /// Sync identifier rows that must still point where they pointed.
@@ -36,7 +37,7 @@ struct WritePlan: Sendable {
                 if current != row.id { throw PlanConflict() }
             }
             // The index checks that every saved id is new as it stores it.
-            if !plan.newIDs.isEmpty { index.decoder.strictBatch = true }
+            if plan.savesObjects { index.writer.strictBatch = true }
         }
     }
 }
@@ -196,12 +197,11 @@ extension StoreEngine {
                         payload: memberPayload
                     )
                 )
-                plan.newIDs.append(member.uuid)
             }
             plan.events.append(
                 .save(id: sample.uuid, kind: EntryKind(rawValue: sample.sampleType.kindCode), payload: bytes)
             )
-            plan.newIDs.append(sample.uuid)
+            plan.savesObjects = true
             plan.affected += 1
             linked.append(sample.uuid)
             if let replacedID {

@@ -49,7 +49,7 @@ final class StoreEngine: Sendable {
                 guard let index = holder.withLock({ $0 }) else {
                     throw HKError(.errorDatabaseInaccessible, "the store's indices were not opened")
                 }
-                index.decoder.localOrigin = log.originID
+                index.writer.localOrigin = log.originID
                 let engine = StoreEngine(log: log, index: index, configuration: configuration, path: path)
                 engines[path] = WeakEngine(engine)
                 return engine
