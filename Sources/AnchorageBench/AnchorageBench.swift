@@ -80,13 +80,23 @@ struct AnchorageBench: AsyncParsableCommand {
         var decodeRates: [Double] = []
         var conversionRates: [Double] = []
         var evaluationRates: [Double] = []
+        var creationRates: [Double] = []
+        var uuidRates: [Double] = []
         for run in 1...runs {
             progress("model run \(run)/\(runs)")
+            creationRates.append(ModelBenchmarks.create(count: 1_000_000))
+            uuidRates.append(ModelBenchmarks.foundationUUIDs(count: 1_000_000))
             encodeRates.append(model.encode())
             decodeRates.append(try model.decode(payloads))
             conversionRates.append(model.convert(count: 10_000_000))
             evaluationRates.append(try model.evaluate())
         }
+        report.add(
+            name: "create quantity samples (vs Foundation UUID() alone)",
+            unit: "samples/s",
+            anchorage: creationRates,
+            baseline: uuidRates
+        )
         report.add(
             name: "encode quantity samples to payloads (1 core)",
             unit: "samples/s",

@@ -34,6 +34,33 @@ struct ModelBenchmarks {
         return Double(samples.count) / elapsed.seconds
     }
 
+    /// New quantity samples made per second (each gets a fresh uuid).
+    static func create(count: Int) -> Double {
+        let type = HKQuantityType(.stepCount)
+        let quantity = HKQuantity(unit: .count(), doubleValue: 10)
+        let origin = Date(timeIntervalSince1970: 1_770_000_000)
+        var checksum = 0
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            let begin = origin.addingTimeInterval(Double(index))
+            let sample = HKQuantitySample(type: type, quantity: quantity, start: begin, end: begin)
+            checksum &+= Int(sample.uuid.uuid.15)
+        }
+        let elapsed = ContinuousClock.now - start
+        precondition(checksum >= 0)
+        return Double(count) / elapsed.seconds
+    }
+
+    /// Foundation `UUID()`s made per second: the baseline for ``create(count:)``.
+    static func foundationUUIDs(count: Int) -> Double {
+        var checksum = 0
+        let start = ContinuousClock.now
+        for _ in 0..<count { checksum &+= Int(UUID().uuid.15) }
+        let elapsed = ContinuousClock.now - start
+        precondition(checksum >= 0)
+        return Double(count) / elapsed.seconds
+    }
+
     /// The payloads of every sample, for the decode benchmark.
     func payloads() -> [[UInt8]] {
         samples.map(PayloadCodec.encode)

@@ -299,11 +299,17 @@ struct RandomUUIDTests {
     @Test("New objects get distinct, time-ordered version-7 uuids (OBJ-1)")
     func versionAndVariant() {
         var seen = Set<UUID>()
+        var tails = Set<UInt64>()
         var ordered = 0
         var previous = UUID.random()
         for _ in 0..<10_000 {
             let id = UUID.random()
             #expect(seen.insert(id).inserted)
+            // The 62 random bits never repeat across pool refills.
+            let tail = withUnsafeBytes(of: id.uuid) {
+                UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            #expect(tails.insert(tail & 0x3FFF_FFFF_FFFF_FFFF).inserted)
             #expect(id.uuid.6 >> 4 == 7)
             #expect(id.uuid.8 >> 6 == 0b10)
             if id.uuidString > previous.uuidString { ordered += 1 }
