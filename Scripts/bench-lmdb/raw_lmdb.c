@@ -2,12 +2,17 @@
  * The raw-LMDB baseline for Scripts/bench: the same work as the event log's
  * append and catch-up benchmarks, done directly with liblmdb.
  *
- *   raw_lmdb <empty directory> <entries> <batch> <value bytes>
+ *   raw_lmdb <empty directory> <entries> <batch> <value bytes> [indexed]
  *
  * Appends <entries> values under 8-byte big-endian keys 1, 2, 3, … with
  * MDB_APPEND, <batch> puts per durable (fully synced) write transaction, in
  * a named database as the log does; then reads them all back with a cursor,
- * touching every key and value. Prints one line:
+ * touching every key and value. With a fifth argument of 1, every put also
+ * writes the three rows the store's index adds for a saved sample, each with
+ * MDB_APPEND into its own database and of the store's sizes: the object row
+ * (16-byte key, 60-byte value), the type/time row (20-byte key, 8-byte
+ * value) and the type/seq row (12-byte key, 17-byte value); the floor under
+ * the store's save throughput. Prints one line:
  *
  *   append_seconds=<s> scan_seconds=<s> entries=<n> file_bytes=<n>
  */
@@ -34,12 +39,15 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: raw_lmdb <directory> <entries> <batch> <value bytes>\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: raw_lmdb <directory> <entries> <batch> <value bytes> [indexed]\n");
         return 2;
     }
     const char *dir = argv[1];
     long entries = atol(argv[2]), batch = atol(argv[3]), size = atol(argv[4]);
+    int indexed = argc == 6 && atoi(argv[5]) == 1;
+    static const size_t index_keys[3] = {16, 20, 12}, index_values[3] = {60, 8, 17};
+    unsigned char index_value[64] = {0};
 
     MDB_env *env;
     check(mdb_env_create(&env), "mdb_env_create");
@@ -48,9 +56,11 @@ int main(int argc, char **argv) {
     check(mdb_env_open(env, dir, MDB_NOTLS, 0644), "mdb_env_open");
 
     MDB_txn *txn;
-    MDB_dbi dbi;
+    MDB_dbi dbi, index_dbi[3];
     check(mdb_txn_begin(env, NULL, 0, &txn), "mdb_txn_begin");
     check(mdb_dbi_open(txn, "log", MDB_CREATE, &dbi), "mdb_dbi_open");
+    const char *index_names[3] = {"objects", "type-time", "type-seq"};
+    for (int d = 0; indexed && d < 3; d++) check(mdb_dbi_open(txn, index_names[d], MDB_CREATE, &index_dbi[d]), "mdb_dbi_open");
     check(mdb_txn_commit(txn), "mdb_txn_commit");
 
     unsigned char *value = malloc(size > 0 ? size : 1);
@@ -67,6 +77,13 @@ int main(int argc, char **argv) {
             value[0] = (unsigned char)seq;
             MDB_val k = {8, key}, v = {(size_t)size, value};
             check(mdb_put(txn, dbi, &k, &v, MDB_APPEND), "mdb_put");
+            for (int d = 0; indexed && d < 3; d++) {
+                /* Keys that sort in save order, as time-ordered uuids and new samples' rows do. */
+                unsigned char index_key[20] = {0};
+                memcpy(index_key + index_keys[d] - 8, key, 8);
+                MDB_val ik = {index_keys[d], index_key}, iv = {index_values[d], index_value};
+                check(mdb_put(txn, index_dbi[d], &ik, &iv, MDB_APPEND), "mdb_put");
+            }
         }
         check(mdb_txn_commit(txn), "mdb_txn_commit");
     }

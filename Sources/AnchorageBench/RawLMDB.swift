@@ -15,14 +15,15 @@ struct RawLMDB {
     let executable: String
     let workDirectory: URL
 
-    func run(entries: Int, batch: Int, valueBytes: Int) throws -> Run {
+    /// Runs the baseline; `indexed` adds the store index's three rows per entry.
+    func run(entries: Int, batch: Int, valueBytes: Int, indexed: Bool = false) throws -> Run {
         let directory = workDirectory.appendingPathComponent("raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [directory.path, "\(entries)", "\(batch)", "\(valueBytes)"]
+        process.arguments = [directory.path, "\(entries)", "\(batch)", "\(valueBytes)"] + (indexed ? ["1"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

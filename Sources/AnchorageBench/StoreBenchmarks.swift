@@ -24,6 +24,9 @@ struct StoreBenchmarks {
         }
     }
 
+    /// The size of one saved sample's log entry: the 124-byte header and its payload.
+    static var entryBytes: Int { 124 + PayloadCodec.encode(makeSamples(1)[0]).count }
+
     struct SaveAndRead {
         var saveRate: Double
         var rebuildRate: Double
