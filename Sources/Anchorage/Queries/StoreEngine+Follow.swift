@@ -14,7 +14,7 @@ extension StoreEngine {
         predicate: ObjectPredicate?,
         caller: Caller,
         lifecycle: QueryLifecycle,
-        _ body: (AnchoredChanges, HKQueryAnchor) -> Void
+        _ body: (AnchoredChanges, HKQueryAnchor) throws -> Void
     ) async throws {
         var delivered = delivered
         for await batch in batches {
@@ -36,7 +36,7 @@ extension StoreEngine {
             }
             delivered = through
             guard !changes.isEmpty else { continue }
-            body(changes, queryAnchor(through))
+            try body(changes, queryAnchor(through))
         }
     }
 }

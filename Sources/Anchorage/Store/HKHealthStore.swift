@@ -47,6 +47,10 @@ public final class HKHealthStore: Sendable {
         /// Whether an observer query calls its handler once when it starts
         /// (OBS-4).
         public var observerQueriesFireOnStart = true
+        /// The time zone statistics collection queries tile days, weeks,
+        /// months and years in when their interval components name none
+        /// (ST-31).
+        public var timeZone: TimeZone = .current
 
         /// The defaults: durable commits, owner-decided authorization.
         public init() {}

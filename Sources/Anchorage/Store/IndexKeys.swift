@@ -13,6 +13,8 @@ enum StoreKind {
     /// Links between a container (a workout, a correlation) and samples
     /// (OBJ-24, OBJ-33).
     static let link: EntryKind = 9003
+    /// A quantity type's source priority list, set by the owner (ST-27).
+    static let sourcePriority: EntryKind = 9004
 
     /// Whether `kind` is a sample type's kind.
     static func isSample(_ kind: EntryKind) -> Bool {

@@ -25,28 +25,39 @@ extension StoreEngine {
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> [HKSample] {
+        try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session).map(\.sample)
+    }
+
+    /// ``matchingSamples(of:predicate:in:session:)`` with each sample's
+    /// position in the log.
+    func matchingSamplesWithSeqs(
+        of type: HKSampleType,
+        predicate: ObjectPredicate?,
+        in txn: borrowing ReadTransaction,
+        session: inout ReadSession
+    ) throws -> [(seq: UInt64, sample: HKSample)] {
         let scope = type is HKCorrelationType ? ReadScope.all : try scope(for: type, in: txn, session: &session)
         guard scope.admitsAnything else { return [] }
         let earliest = configuration.earliestPermittedSampleDate
-        var decoded: [HKSample] = []
+        var decoded: [(seq: UInt64, sample: HKSample)] = []
         let seqs = try candidates(kind: EntryKind(rawValue: type.kindCode), predicate: predicate, in: txn)
         decoded.reserveCapacity(seqs.count)
-        try log.withPayloads(at: seqs, in: txn) { _, payload in
+        try log.withPayloads(at: seqs, in: txn) { position, payload in
             guard let payload, let sample = try? session.decoder.decode(payload) as? HKSample,
                 scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
                 sample.endDate >= earliest
             else { return }
-            decoded.append(sample)
+            decoded.append((seqs[position], sample))
         }
-        var samples: [HKSample] = []
+        var samples: [(seq: UInt64, sample: HKSample)] = []
         samples.reserveCapacity(decoded.count)
-        for sample in decoded {
+        for (seq, sample) in decoded {
             guard let shown = try presented(sample, in: txn, session: &session) else { continue }
-            samples.append(shown)
+            samples.append((seq, shown))
         }
         guard let predicate, predicate != .constant(true) else { return samples }
-        let context = try context(for: predicate, samples: samples, in: txn)
-        return samples.filter { predicate.evaluate($0, context: context) }
+        let context = try context(for: predicate, samples: samples.map(\.sample), in: txn)
+        return samples.filter { predicate.evaluate($0.sample, context: context) }
     }
 
     /// The samples saved and objects deleted after `start`, up to `upper`,

@@ -12,15 +12,23 @@ import Synchronization
 final class StoreEngine: Sendable {
     let log: EventLog
     let index: HealthIndex
+    let views: StatisticsViews
     let configuration: HKHealthStore.Configuration
     let counters = IndexCounters()
     /// The registry key: the standardized directory path.
     let path: String
     private let handles = Mutex(1)
 
-    private init(log: EventLog, index: HealthIndex, configuration: HKHealthStore.Configuration, path: String) {
+    private init(
+        log: EventLog,
+        index: HealthIndex,
+        views: StatisticsViews,
+        configuration: HKHealthStore.Configuration,
+        path: String
+    ) {
         self.log = log
         self.index = index
+        self.views = views
         self.configuration = configuration
         self.path = path
     }
@@ -40,17 +48,24 @@ final class StoreEngine: Sendable {
             if let engine = engines[path]?.engine, engine.acquire() { return engine }
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let holder = Mutex<HealthIndex?>(nil)
+                let holder = Mutex<(HealthIndex, StatisticsViews)?>(nil)
                 let log = try EventLog.open(at: directory, configuration: configuration.log) { txn in
                     let index = try HealthIndex(in: txn)
-                    holder.withLock { $0 = index }
-                    return [index]
+                    let views = try StatisticsViews(in: txn)
+                    holder.withLock { $0 = (index, views) }
+                    return [index, views]
                 }
-                guard let index = holder.withLock({ $0 }) else {
+                guard let (index, views) = holder.withLock({ $0 }) else {
                     throw HKError(.errorDatabaseInaccessible, "the store's indices were not opened")
                 }
                 index.writer.localOrigin = log.originID
-                let engine = StoreEngine(log: log, index: index, configuration: configuration, path: path)
+                let engine = StoreEngine(
+                    log: log,
+                    index: index,
+                    views: views,
+                    configuration: configuration,
+                    path: path
+                )
                 engines[path] = WeakEngine(engine)
                 return engine
             } catch let error as HKError {

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// The buckets of a collection query (ST-36..39).
+///
+/// ```swift
+/// collection.enumerateStatistics(from: monthAgo, to: now) { statistics, stop in
+///     let steps = statistics.sumQuantity()?.doubleValue(for: .count()) ?? 0
+///     print(statistics.startDate, steps)
+/// }
+/// ```
+public final class HKStatisticsCollection: Sendable {
+    let grid: BucketGrid
+    let quantityType: HKQuantityType
+    let options: HKStatisticsOptions
+    /// The populated buckets, by index.
+    let buckets: [Int: HKStatistics]
+    private let order: [Int]
+
+    init(grid: BucketGrid, quantityType: HKQuantityType, options: HKStatisticsOptions, buckets: [Int: HKStatistics]) {
+        self.grid = grid
+        self.quantityType = quantityType
+        self.options = options
+        self.buckets = buckets
+        self.order = buckets.keys.sorted()
+    }
+
+    /// The populated buckets, oldest first; empty ones are left out (ST-36).
+    public func statistics() -> [HKStatistics] {
+        order.map { buckets[$0]! }
+    }
+
+    /// The bucket containing `date`, with `nil` quantities when no sample
+    /// contributed; never `nil` (ST-37).
+    public func statistics(for date: Date) -> HKStatistics? {
+        bucket(grid.index(containing: date))
+    }
+
+    /// Calls `block` for every bucket from the one containing `startDate`
+    /// through the one containing `endDate`, empty ones included, oldest
+    /// first, until it sets its second argument to `true` (ST-38).
+    public func enumerateStatistics(
+        from startDate: Date,
+        to endDate: Date,
+        with block: (HKStatistics, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
+        let first = grid.index(containing: startDate)
+        let last = grid.index(containing: endDate)
+        guard first <= last else { return }
+        var stop = ObjCBool(false)
+        for index in first...last {
+            block(bucket(index), &stop)
+            if stop.boolValue { return }
+        }
+    }
+
+    /// Every source that contributed to some bucket, with
+    /// `separateBySource`; otherwise empty (ST-39).
+    public func sources() -> Set<HKSource> {
+        var sources = Set<HKSource>()
+        for statistics in buckets.values { sources.formUnion(statistics.sources ?? []) }
+        return sources
+    }
+
+    /// The statistics of bucket `index`, empty when it is not populated.
+    func bucket(_ index: Int) -> HKStatistics {
+        if let statistics = buckets[index] { return statistics }
+        let bounds = grid.interval(index)
+        return HKStatistics.empty(of: quantityType, from: bounds.start, to: bounds.end, options: options)
+    }
+
+    /// The buckets whose values differ between `self` and `other` (ST-42).
+    func changedBuckets(since other: HKStatisticsCollection?) -> [HKStatistics] {
+        var indices = Set(buckets.keys)
+        if let other { indices.formUnion(other.buckets.keys) }
+        return indices.sorted().compactMap { index in
+            let now = buckets[index]
+            let before = other?.buckets[index]
+            guard now?.merged != before?.merged || now?.bySource != before?.bySource else { return nil }
+            return bucket(index)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import AnchorageLog
+public import Foundation
+
+/// The async form of ``HKStatisticsQuery`` (ST-44).
+///
+/// ```swift
+/// let descriptor = HKStatisticsQueryDescriptor(predicate: .quantitySample(type: HKQuantityType(.stepCount)),
+///                                              options: .cumulativeSum)
+/// let total = try await descriptor.result(for: store)?.sumQuantity()
+/// ```
+public struct HKStatisticsQueryDescriptor: Sendable {
+    /// The type and the predicate the samples must match.
+    public var predicate: HKSamplePredicate<HKQuantitySample>
+    /// What to compute.
+    public var options: HKStatisticsOptions
+
+    /// Creates a descriptor.
+    public init(predicate: HKSamplePredicate<HKQuantitySample>, options: HKStatisticsOptions) {
+        self.predicate = predicate
+        self.options = options
+    }
+
+    /// The statistics of the matching samples; `nil` when none matches.
+    ///
+    /// - Throws: ``HKError``: `errorInvalidArgument` for options that do not
+    ///   suit the type (ST-1) or a predicate that cannot be used.
+    public func result(for healthStore: HKHealthStore) async throws -> HKStatistics? {
+        let engine = try healthStore.openEngine()
+        let type = try predicate.quantityType()
+        try options.validate(for: type)
+        return try engine.statistics(
+            of: type,
+            predicate: try predicate.typed.get(),
+            options: options,
+            caller: healthStore.caller
+        )
+    }
+}
+
+/// The async form of ``HKStatisticsCollectionQuery`` (ST-44).
+///
+/// ```swift
+/// let descriptor = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: steps),
+///                                                        options: .cumulativeSum, anchorDate: midnight,
+///                                                        intervalComponents: DateComponents(day: 1))
+/// let days = try await descriptor.result(for: store)
+/// for try await update in descriptor.results(for: store) { … }   // long-running
+/// ```
+public struct HKStatisticsCollectionQueryDescriptor: Sendable {
+    /// What ``results(for:)`` yields.
+    public struct Result: Sendable {
+        /// The collection as of this update.
+        public let statisticsCollection: HKStatisticsCollection
+        /// The buckets that changed since the previous element; `nil` for
+        /// the first (ST-42).
+        public let updatedStatistics: [HKStatistics]?
+    }
+
+    /// The type and the predicate the samples must match.
+    public var predicate: HKSamplePredicate<HKQuantitySample>
+    /// What to compute per bucket.
+    public var options: HKStatisticsOptions
+    /// The start of one bucket.
+    public var anchorDate: Date
+    /// The length of a bucket.
+    public var intervalComponents: DateComponents
+
+    /// Creates a descriptor.
+    public init(
+        predicate: HKSamplePredicate<HKQuantitySample>,
+        options: HKStatisticsOptions,
+        anchorDate: Date,
+        intervalComponents: DateComponents
+    ) {
+        self.predicate = predicate
+        self.options = options
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+    }
+
+    /// The collection as the store holds it now.
+    ///
+    /// - Throws: ``HKError`` `errorInvalidArgument` for options that do not
+    ///   suit the type (ST-1) or invalid interval components (ST-35).
+    public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
+        let (engine, type, grid) = try prepare(healthStore)
+        return try engine.statisticsCollection(
+            of: type,
+            predicate: try predicate.typed.get(),
+            options: options,
+            grid: grid,
+            caller: healthStore.caller
+        ).collection
+    }
+
+    /// The collection now, then again after each committed batch that
+    /// changed matching samples, with the changed buckets; ends when the
+    /// iterating task is cancelled.
+    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
+        let descriptor = self
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
+        let task = Task {
+            do {
+                let (engine, type, grid) = try descriptor.prepare(healthStore)
+                let typed = try descriptor.predicate.typed.get()
+                let batches = engine.log.committedBatches()
+                let (collection, head) = try engine.statisticsCollection(
+                    of: type,
+                    predicate: typed,
+                    options: descriptor.options,
+                    grid: grid,
+                    caller: healthStore.caller
+                )
+                continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil))
+                try await engine.followStatistics(
+                    batches,
+                    from: head,
+                    initial: collection,
+                    predicate: typed,
+                    caller: healthStore.caller,
+                    lifecycle: QueryLifecycle()
+                ) { collection, changed in
+                    continuation.yield(Result(statisticsCollection: collection, updatedStatistics: changed))
+                }
+                continuation.finish()
+            } catch is CancellationError {
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: HKError.wrapping(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func prepare(_ healthStore: HKHealthStore) throws(HKError) -> (StoreEngine, HKQuantityType, BucketGrid) {
+        let engine = try healthStore.openEngine()
+        let type = try predicate.quantityType()
+        try options.validate(for: type)
+        let grid = try BucketGrid(
+            anchor: anchorDate,
+            intervalComponents: intervalComponents,
+            timeZone: engine.configuration.timeZone
+        )
+        return (engine, type, grid)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKQuantitySample {
+    /// The predicate's quantity type (ST-2).
+    func quantityType() throws(HKError) -> HKQuantityType {
+        guard let type = sampleType as? HKQuantityType else {
+            throw .invalid("ST-2", "statistics need a quantity type; \(sampleType.identifier) is not one")
+        }
+        return type
+    }
+}

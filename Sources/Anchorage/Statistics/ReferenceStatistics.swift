@@ -1,0 +1,214 @@
+import Foundation
+
+/// The reference evaluator: statistics computed straight from the matching
+/// samples, by the rules of section 4 and nothing else (ST-6..27).
+///
+/// Deliberately plain: every bucket looks at each sample that contributes
+/// to it. It is the oracle the statistics views are tested against, and
+/// the path for queries the views cannot answer.
+enum ReferenceStatistics {
+    /// The statistics of a whole query: `nil` when no sample matches; else
+    /// over `[earliest start, latest end]`, with cumulative samples counted
+    /// in full (ST-6, ST-21).
+    static func single(
+        _ samples: [StatisticsSample],
+        type: HKQuantityType,
+        options: HKStatisticsOptions
+    ) -> HKStatistics? {
+        guard let first = samples.first else { return nil }
+        var window = StatisticsWindow(start: first.start, end: first.end, closed: true)
+        for sample in samples {
+            window.start = min(window.start, sample.start)
+            window.end = max(window.end, sample.end)
+        }
+        return statistics(samples, in: window, type: type, options: options)
+    }
+
+    /// The populated buckets of a collection query, by bucket index (ST-36).
+    static func collection(
+        _ samples: [StatisticsSample],
+        grid: BucketGrid,
+        type: HKQuantityType,
+        options: HKStatisticsOptions
+    ) -> [Int: HKStatistics] {
+        var members: [Int: [Int]] = [:]
+        for (position, sample) in samples.enumerated() {
+            let indices = grid.indices(
+                start: Date(timeIntervalSinceReferenceDate: sample.start),
+                end: Date(timeIntervalSinceReferenceDate: sample.end)
+            )
+            for index in indices { members[index, default: []].append(position) }
+        }
+        var buckets: [Int: HKStatistics] = [:]
+        for (index, positions) in members {
+            let bounds = grid.interval(index)
+            let window = StatisticsWindow(
+                start: bounds.start.timeIntervalSinceReferenceDate,
+                end: bounds.end.timeIntervalSinceReferenceDate,
+                closed: false
+            )
+            let statistics = statistics(positions.map { samples[$0] }, in: window, type: type, options: options)
+            if let statistics { buckets[index] = statistics }
+        }
+        return buckets
+    }
+
+    /// The statistics of the samples contributing to `window`, or `nil`
+    /// when none does (ST-20).
+    static func statistics(
+        _ samples: [StatisticsSample],
+        in window: StatisticsWindow,
+        type: HKQuantityType,
+        options: HKStatisticsOptions
+    ) -> HKStatistics? {
+        let contributing = samples.filter(window.contains)
+        guard !contributing.isEmpty else { return nil }
+        let style = type.aggregationStyle
+        let merged = values(contributing, in: window, style: style, options: options, merging: true)
+        var bySource: [HKSource: StatisticsValues] = [:]
+        if options.contains(.separateBySource) {
+            for (source, group) in Dictionary(grouping: contributing, by: \.source) {
+                bySource[source] = values(group, in: window, style: style, options: options, merging: false)
+            }
+        }
+        return HKStatistics(
+            quantityType: type,
+            startDate: Date(timeIntervalSinceReferenceDate: window.start),
+            endDate: Date(timeIntervalSinceReferenceDate: window.end),
+            options: options,
+            merged: merged,
+            bySource: bySource
+        )
+    }
+
+    /// The values of `samples` (all contributing to `window`). Only sums
+    /// are merged across sources (ST-24, ST-25); per-source values never
+    /// are (ST-9).
+    static func values(
+        _ samples: [StatisticsSample],
+        in window: StatisticsWindow,
+        style: HKQuantityAggregationStyle,
+        options: HKStatisticsOptions,
+        merging: Bool
+    ) -> StatisticsValues {
+        var values = StatisticsValues()
+        if options.contains(.cumulativeSum) {
+            values.sum = merging ? mergedSum(samples, in: window) : samples.reduce(0) { $0 + prorated($1, in: window) }
+        }
+        if options.contains(.discreteAverage) {
+            values.average = average(samples, in: window, style: style)
+        }
+        if options.contains(.discreteMin) { values.minimum = samples.map(\.value).min() }
+        if options.contains(.discreteMax) { values.maximum = samples.map(\.value).max() }
+        if options.contains(.mostRecent), let recent = samples.max(by: isLessRecent) {
+            values.mostRecent = .init(value: recent.value, start: recent.start, end: recent.end)
+        }
+        if options.contains(.duration) { values.duration = coveredDuration(samples, in: window) }
+        return values
+    }
+
+    /// A sample's share of `window`: its value times the part of its
+    /// interval inside; an instant's whole value (ST-16, ST-18).
+    static func prorated(_ sample: StatisticsSample, in window: StatisticsWindow) -> Double {
+        sample.isInstant ? sample.value : sample.value * window.overlap(sample) / (sample.end - sample.start)
+    }
+
+    /// "Most recent" order: start, then end, then log position (ST-11).
+    static func isLessRecent(_ a: StatisticsSample, _ b: StatisticsSample) -> Bool {
+        (a.start, a.end, a.seq) < (b.start, b.end, b.seq)
+    }
+
+    /// The average by the type's style (ST-14): arithmetic; weighted by the
+    /// time inside the window; or the equivalent continuous sound level.
+    /// Without any weight (only instants) the plain mean stands in.
+    static func average(
+        _ samples: [StatisticsSample],
+        in window: StatisticsWindow,
+        style: HKQuantityAggregationStyle
+    ) -> Double? {
+        guard !samples.isEmpty else { return nil }
+        let weights = style == .discreteArithmetic ? [] : samples.map { window.overlap($0) }
+        let weighted = weights.reduce(0, +) > 0
+        var total = 0.0
+        var weight = 0.0
+        for (position, sample) in samples.enumerated() {
+            let w = weighted ? weights[position] : 1
+            let level = style == .discreteEquivalentContinuousLevel ? pow(10, sample.value / 10) : sample.value
+            total += w * level
+            weight += w
+        }
+        let mean = total / weight
+        return style == .discreteEquivalentContinuousLevel ? 10 * log10(mean) : mean
+    }
+
+    /// The length of the union of the samples' intervals inside `window`
+    /// (ST-10, ST-26).
+    static func coveredDuration(_ samples: [StatisticsSample], in window: StatisticsWindow) -> Double {
+        let pieces =
+            samples
+            .map { (max($0.start, window.start), min($0.end, window.end)) }
+            .filter { $0.1 > $0.0 }
+            .sorted { $0.0 < $1.0 }
+        var covered = 0.0
+        var current: (Double, Double)?
+        for piece in pieces {
+            if let open = current, piece.0 <= open.1 {
+                current = (open.0, max(open.1, piece.1))
+            } else {
+                if let open = current { covered += open.1 - open.0 }
+                current = piece
+            }
+        }
+        if let open = current { covered += open.1 - open.0 }
+        return covered
+    }
+
+    /// The merged sum (ST-24): the window is cut at every sample boundary;
+    /// each piece counts only the samples of the highest-ranked source
+    /// covering it, prorated; an instant counts unless a higher-ranked
+    /// source covers its moment. Samples of one source always add up.
+    static func mergedSum(_ samples: [StatisticsSample], in window: StatisticsWindow) -> Double {
+        enum Kind: Int {
+            case end = 0
+            case start = 1
+            case instant = 2
+        }
+        var events: [(time: Double, kind: Kind, sample: Int)] = []
+        for (position, sample) in samples.enumerated() {
+            if sample.isInstant {
+                if window.contains(sample) { events.append((sample.start, .instant, position)) }
+                continue
+            }
+            let start = max(sample.start, window.start)
+            let end = min(sample.end, window.end)
+            guard end > start else { continue }
+            events.append((start, .start, position))
+            events.append((end, .end, position))
+        }
+        events.sort { ($0.time, $0.kind.rawValue, $0.sample) < ($1.time, $1.kind.rawValue, $1.sample) }
+        var active: [SourceRanking.Rank: [Int]] = [:]
+        var total = 0.0
+        var previous: Double?
+        for event in events {
+            if let previous, event.time > previous, let top = active.keys.min() {
+                for position in active[top, default: []] {
+                    let sample = samples[position]
+                    total += sample.value * (event.time - previous) / (sample.end - sample.start)
+                }
+            }
+            previous = event.time
+            let sample = samples[event.sample]
+            switch event.kind {
+            case .start:
+                active[sample.rank, default: []].append(event.sample)
+            case .end:
+                active[sample.rank]?.removeAll { $0 == event.sample }
+                if active[sample.rank]?.isEmpty == true { active[sample.rank] = nil }
+            case .instant:
+                let shadowed = active.keys.contains { $0 < sample.rank }
+                if !shadowed { total += sample.value }
+            }
+        }
+        return total
+    }
+}

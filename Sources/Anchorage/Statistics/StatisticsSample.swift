@@ -1,0 +1,49 @@
+import Foundation
+
+/// A matching sample as statistics see it: its interval in seconds since
+/// the reference date, its value in the type's canonical unit, and what
+/// ranks it among sources.
+struct StatisticsSample: Sendable {
+    var start: Double
+    var end: Double
+    var value: Double
+    var source: HKSource
+    var userEntered: Bool
+    /// Its position in the log, the last tie-break of "most recent" (ST-11).
+    var seq: UInt64
+    var rank: SourceRanking.Rank
+
+    init(_ sample: HKQuantitySample, seq: UInt64, unit: HKUnit, ranking: SourceRanking) {
+        start = sample.startDate.timeIntervalSinceReferenceDate
+        end = sample.endDate.timeIntervalSinceReferenceDate
+        value = sample.quantity.doubleValue(for: unit)
+        source = sample.sourceRevision.source
+        userEntered = (sample.typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
+        self.seq = seq
+        rank = ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
+    }
+
+    var isInstant: Bool { end <= start }
+}
+
+/// The interval statistics are computed over: a bucket `[start, end)`, or
+/// for a whole query the closed `[earliest start, latest end]` (ST-6).
+struct StatisticsWindow: Sendable {
+    var start: Double
+    var end: Double
+    var closed: Bool
+
+    /// The length of `sample`'s interval inside the window.
+    func overlap(_ sample: StatisticsSample) -> Double {
+        max(0, min(sample.end, end) - max(sample.start, start))
+    }
+
+    /// Whether `sample` contributes: an interval that overlaps with positive
+    /// length, or an instant inside (ST-18, ST-20).
+    func contains(_ sample: StatisticsSample) -> Bool {
+        if sample.isInstant {
+            return sample.start >= start && (sample.start < end || (closed && sample.start == end))
+        }
+        return overlap(sample) > 0
+    }
+}
