@@ -52,7 +52,7 @@ func statisticsConfiguration(timeZone: TimeZone = utc) -> HKHealthStore.Configur
 func appStore(
     _ directory: URL,
     _ bundle: String,
-    types: Set<HKQuantityType> = [stepType, heartRateType],
+    types: Set<HKQuantityType> = [stepType, heartRateType, HKQuantityType(.bodyMass)],
     configuration: HKHealthStore.Configuration = statisticsConfiguration()
 ) async throws -> HKHealthStore {
     let store = HKHealthStore(

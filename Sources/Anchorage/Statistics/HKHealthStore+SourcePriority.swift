@@ -52,7 +52,7 @@ extension HKHealthStore {
     public func sourcePriority(for type: HKQuantityType) throws -> [String] {
         let engine = try openEngine()
         return try engine.read { txn in
-            try engine.views.ranking(of: type, log: engine.log, in: txn).priority
+            try engine.views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn).priority
         }
     }
 }

@@ -13,6 +13,24 @@ struct StatisticsSample: Sendable {
     var seq: UInt64
     var rank: SourceRanking.Rank
 
+    init(
+        start: Double,
+        end: Double,
+        value: Double,
+        source: HKSource,
+        userEntered: Bool,
+        seq: UInt64,
+        rank: SourceRanking.Rank
+    ) {
+        self.start = start
+        self.end = end
+        self.value = value
+        self.source = source
+        self.userEntered = userEntered
+        self.seq = seq
+        self.rank = rank
+    }
+
     init(_ sample: HKQuantitySample, seq: UInt64, unit: HKUnit, ranking: SourceRanking) {
         start = sample.startDate.timeIntervalSinceReferenceDate
         end = sample.endDate.timeIntervalSinceReferenceDate

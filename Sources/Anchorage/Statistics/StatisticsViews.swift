@@ -2,50 +2,89 @@ import AnchorageLog
 import Foundation
 import LMDB
 
-/// What statistics read besides the samples: each quantity type's source
-/// priority and each source's first save of the type. A projection of the
-/// log, like the index, rebuilt exactly by replaying it.
+/// The statistics views: per quantity type and source, aggregate buckets
+/// of 15 minutes with roll-ups of 1 hour, 4 hours, 1 day and 7 days, plus
+/// the same for all sources merged by priority; and what merging needs,
+/// each type's source priority and each source's first save. A projection
+/// of the log, kept current in the write transaction of every batch and
+/// rebuilt exactly by replaying it (docs/store-format.md).
 ///
 /// | database | key | value |
 /// | --- | --- | --- |
-/// | `st.priorities` | kind | seq of the entry holding the priority list |
+/// | `st.samples` | kind ‖ start ‖ seq | end ‖ value ‖ source number ‖ flags |
+/// | `st.sources` | kind ‖ 0 ‖ bundle id / kind ‖ 1 ‖ number | number / bundle id ‖ 0 ‖ name |
+/// | `st.kinds` | kind | next source number ‖ longest sample (seconds) |
+/// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
+/// | `st.priorities` | kind | seq of the entry holding the priority list ‖ its payload |
 /// | `st.first-seen` | kind ‖ bundle id | origin time (ns since 1970) of the earliest save |
+///
+/// Every bucket row is computed afresh from the samples it covers whenever
+/// one of them changes (never by adding and subtracting), so it is a pure
+/// function of the visible samples and the ranking, and a rebuild gives the
+/// same bytes. The views read the index (``HealthIndex``, applied first in
+/// the same transaction) to learn whether a save is visible and what a
+/// delete removes.
 struct StatisticsViews: Sendable {
+    let samples: Database
+    let sources: Database
+    let kinds: Database
+    let buckets: Database
     let priorities: Database
     let firstSeen: Database
+    let index: HealthIndex
     let writer = ViewsWriterContext()
 
-    init(in txn: borrowing WriteTransaction) throws {
+    /// The source number of every source's merged row.
+    static let merged: UInt32 = 0
+
+    init(in txn: borrowing WriteTransaction, index: HealthIndex) throws {
         func open(_ name: String) throws -> Database {
             guard let database = try txn.openDatabase(named: "st." + name) else {
                 throw HKError(.errorDatabaseInaccessible, "the store's statistics view \(name) could not be created")
             }
             return database
         }
+        samples = try open("samples")
+        sources = try open("sources")
+        kinds = try open("kinds")
+        buckets = try open("buckets")
         priorities = try open("priorities")
         firstSeen = try open("first-seen")
+        self.index = index
     }
 
-    /// The key of a first-seen row.
-    static func sourceKey(kind: EntryKind, bundle: String) -> [UInt8] {
+    /// Every database, in a fixed order.
+    var all: [Database] { [samples, sources, kinds, buckets, priorities, firstSeen] }
+
+    // MARK: Keys
+
+    static func firstSeenKey(kind: EntryKind, bundle: String) -> [UInt8] {
         kind.rawValue.bigEndianBytes + Array(bundle.utf8)
     }
 
+    static func sourceNumberKey(kind: EntryKind, bundle: String) -> [UInt8] {
+        kind.rawValue.bigEndianBytes + [0] + Array(bundle.utf8)
+    }
+
+    static func sourceNameKey(kind: EntryKind, number: UInt32) -> [UInt8] {
+        kind.rawValue.bigEndianBytes + [1] + number.bigEndianBytes
+    }
+
+    static func sampleKey(kind: EntryKind, start: Double, seq: UInt64) -> [UInt8] {
+        IndexKey.kindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: start)), seq)
+    }
+
+    // MARK: Reading
+
     /// The ranking of `type`'s sources as of `txn`.
     func ranking(
-        of type: HKQuantityType,
-        log: EventLog,
-        in txn: borrowing ReadTransaction
+        of kind: EntryKind,
+        in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> SourceRanking {
-        let kind = EntryKind(rawValue: type.kindCode)
-        var priority: [String] = []
-        if let seq = try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: priorities, { $0.uint64(at: 0) }) {
-            let record = try log.withEntry(at: seq, in: txn) { _, payload -> SourcePriorityRecord? in
-                guard let payload else { return nil }
-                return SourcePriorityRecord.decode(payload)
-            }
-            priority = record??.sources ?? []
+        let record = try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: priorities) { value in
+            value.count > 8 ? SourcePriorityRecord.decode(UnsafeRawBufferPointer(rebasing: value[8...])) : nil
         }
+        let priority = record??.sources ?? []
         var firstSeen: [String: Int64] = [:]
         let prefix = kind.rawValue.bigEndianBytes
         try txn.withCursor(on: self.firstSeen) { cursor in
@@ -58,43 +97,67 @@ struct StatisticsViews: Sendable {
         }
         return SourceRanking(priority: priority, firstSeen: firstSeen)
     }
-}
 
-extension StatisticsViews: Projection {
-    var name: String { "statistics-views" }
-    var version: Int { 1 }
-    var databases: [Database] { [priorities, firstSeen] }
-
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        try apply([entry], in: txn)
+    /// The sources of `kind` by number.
+    func sourceTable(
+        of kind: EntryKind,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [UInt32: HKSource] {
+        var table: [UInt32: HKSource] = [:]
+        let prefix = kind.rawValue.bigEndianBytes + [1]
+        try txn.withCursor(on: sources) { cursor in
+            try cursor.scan(from: prefix) { key, value in
+                guard key.count == 9, key.starts(with: prefix) else { return false }
+                let number = UInt32(bigEndian: key.loadUnaligned(fromByteOffset: 5, as: UInt32.self))
+                let parts = value.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+                let bundle = String(decoding: parts[0], as: UTF8.self)
+                let name = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : bundle
+                table[number] = HKSource(name: name, bundleIdentifier: bundle)
+                return true
+            }
+        }
+        return table
     }
 
-    /// Records priority lists and each source's earliest save; the earliest
-    /// time per source is found over the batch and written once.
-    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        var earliest: [[UInt8]: Int64] = [:]
-        for entry in entries {
-            if entry.kind == StoreKind.sourcePriority {
-                guard let payload = entry.payload,
-                    let record = payload.withUnsafeBytes({ SourcePriorityRecord.decode($0) })
-                else { continue }
-                try txn.put(entry.seq.bigEndianBytes, forKey: record.type.bigEndianBytes, in: priorities)
-                continue
+    /// The longest sample of `kind` in the views, in seconds.
+    func longest(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> Double {
+        try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: kinds) { Double(bitPattern: $0.uint64(at: 4)) } ?? 0
+    }
+
+    /// The samples of `kind` whose interval reaches into `window`, ranked.
+    func samples(
+        of kind: EntryKind,
+        overlapping window: StatisticsWindow,
+        sources table: [UInt32: HKSource],
+        ranking: SourceRanking,
+        longest: Double,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [(number: UInt32, sample: StatisticsSample)] {
+        var found: [(number: UInt32, sample: StatisticsSample)] = []
+        let from = Self.sampleKey(kind: kind, start: window.start - longest, seq: 0)
+        let limit = IndexKey.date(Date(timeIntervalSinceReferenceDate: window.end))
+        try txn.withCursor(on: samples) { cursor in
+            try cursor.scan(from: from) { key, value in
+                guard key.count == 20, key.starts(with: kind.rawValue.bigEndianBytes), key.uint64(at: 4) < limit,
+                    value.count == 21
+                else { return false }
+                let number = UInt32(bigEndian: value.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+                let source = table[number] ?? HKSource(name: "", bundleIdentifier: "")
+                let userEntered = value[20] & 1 != 0
+                let sample = StatisticsSample(
+                    start: IndexKey.seconds(fromDateKey: key.uint64(at: 4)),
+                    end: Double(bitPattern: value.uint64(at: 0)),
+                    value: Double(bitPattern: value.uint64(at: 8)),
+                    source: source,
+                    userEntered: userEntered,
+                    seq: key.uint64(at: 12),
+                    rank: ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
+                )
+                if window.contains(sample) { found.append((number, sample)) }
+                return true
             }
-            guard entry.operation == .save, StoreKind.isSample(entry.kind),
-                TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) is HKQuantityType,
-                let payload = entry.payload,
-                let bundle = payload.withUnsafeBytes({ writer.sourceBundle(of: $0) })
-            else { continue }
-            let key = Self.sourceKey(kind: entry.kind, bundle: bundle)
-            earliest[key] = min(earliest[key] ?? .max, entry.timestamp)
         }
-        for (key, time) in earliest {
-            let known = try txn.withValue(forKey: key, in: firstSeen) { Int64(bitPattern: $0.uint64(at: 0)) }
-            if known.map({ time < $0 }) ?? true {
-                try txn.put(UInt64(bitPattern: time).bigEndianBytes, forKey: key, in: firstSeen)
-            }
-        }
+        return found
     }
 }
 
@@ -103,8 +166,7 @@ final class ViewsWriterContext: @unchecked Sendable {
     // @unchecked: used only on the log's writer thread.
     private var decoder = PayloadDecoder()
 
-    /// The bundle identifier of the source of a sample payload.
-    func sourceBundle(of bytes: UnsafeRawBufferPointer) -> String? {
-        (try? decoder.decode(bytes))?.sourceRevision.source.bundleIdentifier
+    func decode(_ bytes: UnsafeRawBufferPointer) -> HKQuantitySample? {
+        (try? decoder.decode(bytes)) as? HKQuantitySample
     }
 }

@@ -14,7 +14,7 @@ extension StoreEngine {
         try read { txn in
             var session = ReadSession(caller: caller)
             let head = try head(in: txn)
-            let ranking = try views.ranking(of: type, log: log, in: txn)
+            let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
             let found = try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
             let unit = type.canonicalUnit
             let samples = found.compactMap { seq, sample in
@@ -44,6 +44,10 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64) {
+        if let viewed = try viewCollection(of: type, predicate: predicate, options: options, grid: grid, caller: caller)
+        {
+            return viewed
+        }
         let (samples, head) = try statisticsSamples(of: type, predicate: predicate, caller: caller)
         let buckets = ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
         return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)

@@ -32,6 +32,11 @@ enum IndexKey {
         return bits & (1 << 63) == 0 ? bits | (1 << 63) : ~bits
     }
 
+    /// The reference-date seconds of a key made by ``date(_:)``.
+    static func seconds(fromDateKey key: UInt64) -> Double {
+        Double(bitPattern: key & (1 << 63) != 0 ? key & ~(1 << 63) : ~key)
+    }
+
     /// The smallest date key.
     static let minimumDate: UInt64 = 0
 

@@ -51,7 +51,7 @@ final class StoreEngine: Sendable {
                 let holder = Mutex<(HealthIndex, StatisticsViews)?>(nil)
                 let log = try EventLog.open(at: directory, configuration: configuration.log) { txn in
                     let index = try HealthIndex(in: txn)
-                    let views = try StatisticsViews(in: txn)
+                    let views = try StatisticsViews(in: txn, index: index)
                     holder.withLock { $0 = (index, views) }
                     return [index, views]
                 }

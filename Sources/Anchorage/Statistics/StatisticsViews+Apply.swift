@@ -1,0 +1,229 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+extension StatisticsViews: Projection {
+    var name: String { "statistics-views" }
+    var version: Int { 2 }
+    var databases: [Database] { all }
+
+    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        try apply([entry], in: txn)
+    }
+
+    /// Records the batch's quantity samples and priority lists, then
+    /// computes again every fine bucket the batch touched and the roll-ups
+    /// above them, once each.
+    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+        var batch = ViewBatch()
+        for entry in entries {
+            if entry.kind == StoreKind.sourcePriority {
+                guard let payload = entry.payload,
+                    let record = payload.withUnsafeBytes({ SourcePriorityRecord.decode($0) })
+                else { continue }
+                try payload.withUnsafeBytes { bytes in
+                    try txn.put(
+                        entry.seq.bigEndianBytes + Array(bytes),
+                        forKey: record.type.bigEndianBytes,
+                        in: priorities
+                    )
+                }
+                batch.remerge.insert(EntryKind(rawValue: record.type))
+                continue
+            }
+            guard StoreKind.isSample(entry.kind),
+                let type = TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) as? HKQuantityType
+            else { continue }
+            if entry.operation == .save {
+                try applySave(entry, type: type, batch: &batch, in: txn)
+            } else {
+                try applyDelete(entry, batch: &batch, in: txn)
+            }
+        }
+        try batch.flush(into: self, in: txn)
+        for kind in batch.remerge {
+            // A new ranking changes merged rows wherever the type has data.
+            try batch.touch(kind, existingFineBuckets(of: kind, in: txn))
+        }
+        for (kind, fine) in batch.touched {
+            try recompute(kind: kind, fineBuckets: fine, in: txn)
+        }
+    }
+
+    /// Numbers the sample's source and notes its first save; adds the
+    /// sample to the views when the index made it visible.
+    private func applySave(
+        _ entry: LogEntry,
+        type: HKQuantityType,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        guard let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
+            sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
+        else { return }
+        let source = sample.sourceRevision.source
+        let number = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
+        try batch.noteSave(kind: entry.kind, bundle: source.bundleIdentifier, at: entry.timestamp, views: self, in: txn)
+        // Visible: the index holds this very save as the object's live one.
+        guard let record = try index.record(entry.id, in: txn), record.isLive, record.saveSeq == entry.seq else {
+            return
+        }
+        let start = sample.startDate.timeIntervalSinceReferenceDate
+        let end = sample.endDate.timeIntervalSinceReferenceDate
+        let userEntered = (sample.typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
+        let value =
+            end.bitPattern.bigEndianBytes
+            + sample.quantity.doubleValue(for: type.canonicalUnit).bitPattern.bigEndianBytes
+            + number.bigEndianBytes + [userEntered ? 1 : 0]
+        try txn.put(value, forKey: Self.sampleKey(kind: entry.kind, start: start, seq: entry.seq), in: samples)
+        batch.noteDuration(end - start, kind: entry.kind)
+        batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
+    }
+
+    /// Removes the deleted sample, if the views hold it.
+    private func applyDelete(_ entry: LogEntry, batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
+        guard let record = try index.record(entry.id, in: txn), record.kind == entry.kind, record.saveSeq != 0 else {
+            return
+        }
+        let start = IndexKey.seconds(fromDateKey: record.startKey)
+        let key = Self.sampleKey(kind: entry.kind, start: start, seq: record.saveSeq)
+        guard let row = try txn.value(forKey: key, in: samples), row.count == 21 else { return }
+        let end = row.withUnsafeBytes { Double(bitPattern: $0.uint64(at: 0)) }
+        _ = try txn.removeValue(forKey: key, in: samples)
+        batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
+    }
+
+    /// The fine buckets where `kind` has data (its merged fine rows).
+    private func existingFineBuckets(of kind: EntryKind, in txn: borrowing WriteTransaction) throws -> [Int64] {
+        var found: [Int64] = []
+        let prefix = kind.rawValue.bigEndianBytes + Self.merged.bigEndianBytes + [0]
+        try txn.withCursor(on: buckets) { cursor in
+            try cursor.scan(from: prefix) { key, _ in
+                guard key.count == 17, key.starts(with: prefix) else { return false }
+                found.append(ViewLevel.bucket(ofKey: key))
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Computes again the fine rows of `fineBuckets`, for every source and
+    /// merged, then the roll-ups above them, level by level.
+    func recompute(kind: EntryKind, fineBuckets: Set<Int64>, in txn: borrowing WriteTransaction) throws {
+        let table = try sourceTable(of: kind, in: txn)
+        let ranking = try ranking(of: kind, in: txn)
+        let longest = try longest(of: kind, in: txn)
+        let numbers = [Self.merged] + table.keys.sorted()
+        var touched = Set(fineBuckets)
+        for level in 0..<ViewLevel.lengths.count {
+            var parents = Set<Int64>()
+            for bucket in touched.sorted() {
+                if level == 0 {
+                    try recomputeFine(
+                        kind: kind,
+                        bucket: bucket,
+                        numbers: numbers,
+                        table: table,
+                        ranking: ranking,
+                        longest: longest,
+                        in: txn
+                    )
+                } else {
+                    for number in numbers {
+                        try rollUp(kind: kind, source: number, level: level, bucket: bucket, in: txn)
+                    }
+                }
+                if level + 1 < ViewLevel.lengths.count {
+                    let start = bucket * ViewLevel.lengths[level]
+                    parents.insert(Int64((Double(start) / Double(ViewLevel.lengths[level + 1])).rounded(.down)))
+                }
+            }
+            touched = parents
+        }
+    }
+
+    private func recomputeFine(
+        kind: EntryKind,
+        bucket: Int64,
+        numbers: [UInt32],
+        table: [UInt32: HKSource],
+        ranking: SourceRanking,
+        longest: Double,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let window = ViewLevel.window(level: 0, bucket: bucket)
+        let found = try samples(
+            of: kind,
+            overlapping: window,
+            sources: table,
+            ranking: ranking,
+            longest: longest,
+            in: txn
+        )
+        let all = found.map(\.sample)
+        for number in numbers {
+            let record: ViewRecord?
+            if number == Self.merged {
+                record = ViewRecord(all, in: window, mergedSum: ReferenceStatistics.mergedSum(all, in: window))
+            } else {
+                record = ViewRecord(found.filter { $0.number == number }.map(\.sample), in: window)
+            }
+            try store(record, forKey: ViewLevel.key(kind: kind, source: number, level: 0, bucket: bucket), in: txn)
+        }
+    }
+
+    /// Combines the children of a roll-up bucket.
+    private func rollUp(
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        bucket: Int64,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let ratio = ViewLevel.lengths[level] / ViewLevel.lengths[level - 1]
+        let first = bucket * ratio
+        let children = try rows(
+            kind: kind,
+            source: source,
+            level: level - 1,
+            from: first,
+            through: first + ratio - 1,
+            in: txn
+        )
+        let record = ViewRecord.combine((first..<first + ratio).map { children[$0] })
+        try store(record, forKey: ViewLevel.key(kind: kind, source: source, level: level, bucket: bucket), in: txn)
+    }
+
+    private func store(_ record: ViewRecord?, forKey key: [UInt8], in txn: borrowing WriteTransaction) throws {
+        if let record {
+            try txn.put(record.bytes, forKey: key, in: buckets)
+        } else {
+            _ = try txn.removeValue(forKey: key, in: buckets)
+        }
+    }
+
+    /// The rows of one source and level from `first` through `last`.
+    func rows(
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        from first: Int64,
+        through last: Int64,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [Int64: ViewRecord] {
+        var rows: [Int64: ViewRecord] = [:]
+        let prefix = kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level)]
+        try txn.withCursor(on: buckets) { cursor in
+            try cursor.scan(from: ViewLevel.key(kind: kind, source: source, level: level, bucket: first)) {
+                key,
+                value in
+                guard key.count == 17, key.starts(with: prefix) else { return false }
+                let bucket = ViewLevel.bucket(ofKey: key)
+                guard bucket <= last else { return false }
+                rows[bucket] = ViewRecord(value)
+                return true
+            }
+        }
+        return rows
+    }
+}

@@ -1,0 +1,137 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// What the views gather over one batch before computing buckets: the fine
+/// buckets touched per type, the types whose ranking changed, and the
+/// per-type state read once and written once.
+struct ViewBatch {
+    private(set) var touched: [EntryKind: Set<Int64>] = [:]
+    /// Types whose merged rows must all be computed again (ranking changed).
+    var remerge: Set<EntryKind> = []
+    private var numbers: [EntryKind: [String: UInt32]] = [:]
+    private var kindRows: [EntryKind: (next: UInt32, longest: Double)] = [:]
+    private var changedKinds: Set<EntryKind> = []
+    private var firstSeen: [[UInt8]: (kind: EntryKind, stored: Int64?, earliest: Int64)] = [:]
+
+    mutating func touch(_ kind: EntryKind, _ buckets: some Sequence<Int64>) {
+        touched[kind, default: []].formUnion(buckets)
+    }
+
+    /// The number of `source` among `kind`'s sources, given on first sight.
+    mutating func number(
+        of source: HKSource,
+        kind: EntryKind,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws -> UInt32 {
+        if numbers[kind] == nil { numbers[kind] = try Self.loadNumbers(kind, views: views, in: txn) }
+        if let known = numbers[kind]?[source.bundleIdentifier] { return known }
+        var row = try kindRow(kind, views: views, in: txn)
+        let number = row.next
+        row.next += 1
+        kindRows[kind] = row
+        changedKinds.insert(kind)
+        numbers[kind]?[source.bundleIdentifier] = number
+        let bundle = Array(source.bundleIdentifier.utf8)
+        try txn.put(
+            number.bigEndianBytes,
+            forKey: StatisticsViews.sourceNumberKey(kind: kind, bundle: source.bundleIdentifier),
+            in: views.sources
+        )
+        try txn.put(
+            bundle + [0] + Array(source.name.utf8),
+            forKey: StatisticsViews.sourceNameKey(kind: kind, number: number),
+            in: views.sources
+        )
+        return number
+    }
+
+    /// Notes a save of `kind` from `bundle` at origin time `time`.
+    mutating func noteSave(
+        kind: EntryKind,
+        bundle: String,
+        at time: Int64,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let key = StatisticsViews.firstSeenKey(kind: kind, bundle: bundle)
+        if let known = firstSeen[key] {
+            firstSeen[key]?.earliest = min(known.earliest, time)
+            return
+        }
+        let stored = try txn.withValue(forKey: key, in: views.firstSeen) { Int64(bitPattern: $0.uint64(at: 0)) }
+        firstSeen[key] = (kind, stored, min(stored ?? .max, time))
+    }
+
+    /// Notes a sample of `seconds` (the longest bounds index scans).
+    mutating func noteDuration(_ seconds: Double, kind: EntryKind) {
+        let row = kindRows[kind] ?? (0, 0)
+        guard seconds > row.longest else { return }
+        kindRows[kind] = (row.next, seconds)
+        changedKinds.insert(kind)
+    }
+
+    /// Writes first saves and per-type rows; a source whose first save moved
+    /// earlier changes the ranking of its type.
+    mutating func flush(into views: StatisticsViews, in txn: borrowing WriteTransaction) throws {
+        for (key, seen) in firstSeen where seen.stored != seen.earliest {
+            try txn.put(UInt64(bitPattern: seen.earliest).bigEndianBytes, forKey: key, in: views.firstSeen)
+            if seen.stored != nil { remerge.insert(seen.kind) }
+        }
+        for kind in changedKinds {
+            let stored = try Self.loadKindRow(kind, views: views, in: txn)
+            let row = kindRows[kind]!
+            let next = max(row.next, stored.next)
+            let longest = max(row.longest, stored.longest)
+            try txn.put(
+                next.bigEndianBytes + longest.bitPattern.bigEndianBytes,
+                forKey: kind.rawValue.bigEndianBytes,
+                in: views.kinds
+            )
+        }
+    }
+
+    private mutating func kindRow(
+        _ kind: EntryKind,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws -> (next: UInt32, longest: Double) {
+        if let row = kindRows[kind], row.next > 0 { return row }
+        var stored = try Self.loadKindRow(kind, views: views, in: txn)
+        stored.longest = max(stored.longest, kindRows[kind]?.longest ?? 0)
+        kindRows[kind] = stored
+        return stored
+    }
+
+    private static func loadKindRow(
+        _ kind: EntryKind,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws -> (next: UInt32, longest: Double) {
+        try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: views.kinds) { value in
+            (
+                UInt32(bigEndian: value.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+                Double(bitPattern: value.uint64(at: 4))
+            )
+        } ?? (1, 0)
+    }
+
+    private static func loadNumbers(
+        _ kind: EntryKind,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws -> [String: UInt32] {
+        var numbers: [String: UInt32] = [:]
+        let prefix = kind.rawValue.bigEndianBytes + [0]
+        try txn.withCursor(on: views.sources) { cursor in
+            try cursor.scan(from: prefix) { key, value in
+                guard key.starts(with: prefix), value.count == 4 else { return false }
+                let bundle = String(decoding: UnsafeRawBufferPointer(rebasing: key[5...]), as: UTF8.self)
+                numbers[bundle] = UInt32(bigEndian: value.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                return true
+            }
+        }
+        return numbers
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import LMDB
+
+/// The aggregates of one view bucket for one source (or for all sources,
+/// merged): enough to combine adjacent buckets into any longer interval
+/// and then compute every statistic of section 4.
+///
+/// Every field adds up (or takes a minimum or maximum) over adjacent
+/// buckets, except the arithmetic mean's, which counts a sample once per
+/// query bucket: `started` holds the samples that start in the bucket and
+/// `carried` those that start earlier and reach into it, so a query bucket
+/// made of pieces `p₁ … pₙ` averages `carried(p₁) + Σ started(pᵢ)`.
+struct ViewRecord: Equatable, Sendable {
+    /// A count and sums of values and of sound energies, for plain means.
+    struct Tally: Equatable, Sendable {
+        var count: UInt32 = 0
+        var sum = 0.0
+        var levelSum = 0.0
+
+        mutating func add(_ value: Double) {
+            count += 1
+            sum += value
+            levelSum += pow(10, value / 10)
+        }
+
+        static func + (a: Tally, b: Tally) -> Tally {
+            Tally(count: a.count &+ b.count, sum: a.sum + b.sum, levelSum: a.levelSum + b.levelSum)
+        }
+    }
+
+    /// Contributing samples counted per piece; only "any" matters (ST-20).
+    var presence: UInt32 = 0
+    /// Prorated sum; for all sources, merged by priority (ST-16, ST-24).
+    var sum = 0.0
+    var minimum = Double.infinity
+    var maximum = -Double.infinity
+    /// Σ overlap × value and Σ overlap: the time-weighted mean (ST-14).
+    var weightedSum = 0.0
+    var weight = 0.0
+    /// Σ overlap × 10^(value/10): the equivalent continuous level (ST-14).
+    var weightedLevelSum = 0.0
+    var started = Tally()
+    var carried = Tally()
+    var recentStart = -Double.infinity
+    var recentEnd = -Double.infinity
+    var recentSeq: UInt64 = 0
+    var recentValue = 0.0
+    /// Seconds covered, overlaps counted once (ST-10).
+    var duration = 0.0
+
+    static let size = 132
+
+    /// The record of `samples` (those of one source, or all) in `window`,
+    /// or `nil` when none contributes. `mergedSum` replaces the plain sum
+    /// for the all-sources record.
+    init?(_ samples: [StatisticsSample], in window: StatisticsWindow, mergedSum: Double? = nil) {
+        let contributing = samples.filter(window.contains).sorted { ($0.start, $0.seq) < ($1.start, $1.seq) }
+        guard !contributing.isEmpty else { return nil }
+        var plainSum = 0.0
+        for sample in contributing {
+            presence += 1
+            plainSum += ReferenceStatistics.prorated(sample, in: window)
+            minimum = min(minimum, sample.value)
+            maximum = max(maximum, sample.value)
+            let overlap = window.overlap(sample)
+            weightedSum += overlap * sample.value
+            weight += overlap
+            weightedLevelSum += overlap * pow(10, sample.value / 10)
+            if sample.start >= window.start { started.add(sample.value) } else { carried.add(sample.value) }
+            if (recentStart, recentEnd, recentSeq) < (sample.start, sample.end, sample.seq) {
+                (recentStart, recentEnd, recentSeq, recentValue) = (sample.start, sample.end, sample.seq, sample.value)
+            }
+        }
+        sum = mergedSum ?? plainSum
+        duration = ReferenceStatistics.coveredDuration(contributing, in: window)
+    }
+
+    private init() {}
+
+    /// Adjacent records, oldest first, as one; `nil` when all are absent.
+    static func combine(_ pieces: [ViewRecord?]) -> ViewRecord? {
+        var result: ViewRecord?
+        for (position, piece) in pieces.enumerated() {
+            guard let piece else { continue }
+            guard var combined = result else {
+                var first = piece
+                // Samples reaching into a later piece started in an earlier one.
+                if position > 0 { first.carried = Tally() }
+                result = first
+                continue
+            }
+            combined.presence &+= piece.presence
+            combined.sum += piece.sum
+            combined.minimum = min(combined.minimum, piece.minimum)
+            combined.maximum = max(combined.maximum, piece.maximum)
+            combined.weightedSum += piece.weightedSum
+            combined.weight += piece.weight
+            combined.weightedLevelSum += piece.weightedLevelSum
+            combined.started = combined.started + piece.started
+            if (combined.recentStart, combined.recentEnd, combined.recentSeq)
+                < (piece.recentStart, piece.recentEnd, piece.recentSeq)
+            {
+                combined.recentStart = piece.recentStart
+                combined.recentEnd = piece.recentEnd
+                combined.recentSeq = piece.recentSeq
+                combined.recentValue = piece.recentValue
+            }
+            combined.duration += piece.duration
+            result = combined
+        }
+        return result
+    }
+
+    /// The statistics the options ask for.
+    func values(style: HKQuantityAggregationStyle, options: HKStatisticsOptions) -> StatisticsValues {
+        var values = StatisticsValues()
+        if options.contains(.cumulativeSum) { values.sum = sum }
+        if options.contains(.discreteMin) { values.minimum = minimum }
+        if options.contains(.discreteMax) { values.maximum = maximum }
+        if options.contains(.mostRecent) {
+            values.mostRecent = .init(value: recentValue, start: recentStart, end: recentEnd)
+        }
+        if options.contains(.duration) { values.duration = duration }
+        if options.contains(.discreteAverage) {
+            let plain = started + carried
+            switch style {
+            case .discreteArithmetic, .cumulative:
+                values.average = plain.sum / Double(plain.count)
+            case .discreteTemporallyWeighted:
+                values.average = weight > 0 ? weightedSum / weight : plain.sum / Double(plain.count)
+            case .discreteEquivalentContinuousLevel:
+                let mean = weight > 0 ? weightedLevelSum / weight : plain.levelSum / Double(plain.count)
+                values.average = 10 * log10(mean)
+            }
+        }
+        return values
+    }
+}
+
+extension ViewRecord {
+    /// The record's bytes: big-endian integers and IEEE bits.
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.size)
+        func put(_ value: UInt32) { bytes += value.bigEndianBytes }
+        func put(_ value: UInt64) { bytes += value.bigEndianBytes }
+        func put(_ value: Double) { bytes += value.bitPattern.bigEndianBytes }
+        put(presence)
+        for value in [sum, minimum, maximum, weightedSum, weight, weightedLevelSum] { put(value) }
+        for tally in [started, carried] {
+            put(tally.count)
+            put(tally.sum)
+            put(tally.levelSum)
+        }
+        put(recentStart)
+        put(recentEnd)
+        put(recentSeq)
+        put(recentValue)
+        put(duration)
+        return bytes
+    }
+
+    /// Reads a record; `nil` for bytes of the wrong size.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == Self.size else { return nil }
+        var offset = 0
+        func word32() -> UInt32 {
+            defer { offset += 4 }
+            return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+        func word() -> UInt64 {
+            defer { offset += 8 }
+            return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+        func double() -> Double { Double(bitPattern: word()) }
+        self.init()
+        presence = word32()
+        sum = double()
+        minimum = double()
+        maximum = double()
+        weightedSum = double()
+        weight = double()
+        weightedLevelSum = double()
+        started = Tally(count: word32(), sum: double(), levelSum: double())
+        carried = Tally(count: word32(), sum: double(), levelSum: double())
+        recentStart = double()
+        recentEnd = double()
+        recentSeq = word()
+        recentValue = double()
+        duration = double()
+    }
+}
