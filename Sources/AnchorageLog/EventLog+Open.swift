@@ -110,6 +110,7 @@ extension EventLog {
         guard Set(names).count == names.count else {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
         }
+        try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
         let stale = try projections.filter { projection in
             let recorded = try txn.value(forKey: MetaKey.projection(projection.name), in: databases.meta)
             return recorded != UInt32(truncatingIfNeeded: projection.version).bigEndianBytes
@@ -186,5 +187,26 @@ extension EventLog {
     ) throws {
         try txn.put(identity.incarnation.bigEndianBytes, forKey: MetaKey.incarnation, in: databases.meta)
         try txn.put(identity.originID.uuid.bytes, forKey: MetaKey.origin, in: databases.meta)
+    }
+
+    /// Forgets the recorded version of every projection this open leaves
+    /// out: its databases miss whatever is appended without it, so the next
+    /// open that includes it again rebuilds it.
+    private static func forgetAbsentProjections(
+        keeping names: Set<String>,
+        databases: LogDatabases,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let prefix = MetaKey.projection("")
+        var absent: [[UInt8]] = []
+        try txn.withCursor(on: databases.meta) { cursor in
+            try cursor.scan(from: prefix) { key, _ in
+                guard key.starts(with: prefix) else { return false }
+                let name = String(decoding: UnsafeRawBufferPointer(rebasing: key[prefix.count...]), as: UTF8.self)
+                if !names.contains(name) { absent.append(Array(key)) }
+                return true
+            }
+        }
+        for key in absent { _ = try txn.removeValue(forKey: key, in: databases.meta) }
     }
 }

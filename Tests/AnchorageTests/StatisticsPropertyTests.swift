@@ -2,7 +2,7 @@ import Foundation
 import LMDB
 import Testing
 
-@testable import Anchorage
+@_spi(Benchmarks) @testable import Anchorage
 
 /// The statistics views against the reference evaluator over random
 /// histories and random queries (ST-16..39).
@@ -194,6 +194,111 @@ struct StatisticsPropertyTests {
             #expect(try viewDump(owner) == before, "rebuilt views differ")
             for app in apps { await app.close() }
         }
+    }
+}
+
+extension StatisticsPropertyTests {
+    @Test(
+        "A running collection query's updates equal a fresh query after every batch (ST-40..43)",
+        arguments: [
+            (DateComponents(day: 1), "America/New_York", false), (DateComponents(minute: 37), "UTC", false),
+            (DateComponents(hour: 1), "Asia/Kolkata", true),
+        ]
+    )
+    func updatesMatchFreshQueries(interval: DateComponents, zone: String, ranged: Bool) async throws {
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
+            var random = SeededGenerator(seed: 77)
+            let app = try await appStore(directory, "com.example.watch")
+            var components = interval
+            components.timeZone = TimeZone(identifier: zone)!
+            let range = HKQuery.predicateForSamples(
+                withStart: Self.base.addingTimeInterval(86_400),
+                end: Self.base.addingTimeInterval(15 * 86_400)
+            )
+            let descriptor = HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: stepType, predicate: ranged ? range : nil),
+                options: [.cumulativeSum, .separateBySource, .duration],
+                anchorDate: Self.base,
+                intervalComponents: components
+            )
+            var alive: [(store: HKHealthStore, id: UUID)] = []
+            func inRange(_ random: inout SeededGenerator) -> HKQuantitySample {
+                var sample = Self.sample(stepType, &random)
+                while ranged
+                    && (sample.endDate < Self.base.addingTimeInterval(86_400)
+                        || sample.startDate >= Self.base.addingTimeInterval(15 * 86_400))
+                {
+                    sample = Self.sample(stepType, &random)
+                }
+                return sample
+            }
+            for _ in 0..<10 {
+                let store = Bool.random(using: &random) ? owner : app
+                let sample = inRange(&random)
+                try await store.save(sample)
+                alive.append((store, sample.uuid))
+            }
+            var updates = descriptor.results(for: owner).makeAsyncIterator()
+            _ = try await updates.next()
+            for step in 0..<15 {
+                if step % 3 == 2, !alive.isEmpty {
+                    let victim = alive.remove(at: Int.random(in: 0..<alive.count, using: &random))
+                    try await victim.store.delete([HKQuantitySample(uuidOnly: victim.id)])
+                } else {
+                    let batch = (0..<Int.random(in: 1...3, using: &random)).map { _ in inRange(&random) }
+                    let store = Bool.random(using: &random) ? owner : app
+                    try await store.save(batch)
+                    alive += batch.map { (store, $0.uuid) }
+                }
+                let update = try #require(try await updates.next())
+                let fresh = try await descriptor.result(for: owner)
+                #expect(Set(update.statisticsCollection.buckets.keys) == Set(fresh.buckets.keys), "step \(step)")
+                for (index, statistics) in fresh.buckets {
+                    guard let delivered = update.statisticsCollection.buckets[index] else { continue }
+                    #expect(Self.agree(statistics, delivered), "step \(step), bucket \(index)")
+                }
+                #expect(update.updatedStatistics?.isEmpty == false, "step \(step)")
+            }
+            await app.close()
+        }
+    }
+
+    @Test("A store opened without its views rebuilds them when they return")
+    func viewsReturn() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-views-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededGenerator(seed: 9)
+        var without = statisticsConfiguration()
+        without.maintainsStatisticsViews = false
+        let first = HKHealthStore(directory: directory, configuration: statisticsConfiguration())
+        try await first.save((0..<20).map { _ in Self.sample(stepType, &random) })
+        await first.close()
+        let bare = HKHealthStore(directory: directory, configuration: without)
+        try await bare.save((0..<20).map { _ in Self.sample(stepType, &random) })
+        await bare.close()
+        let again = HKHealthStore(directory: directory, configuration: statisticsConfiguration())
+        let reopened = try viewDump(again)
+        try await again.rebuildIndices()
+        #expect(try viewDump(again) == reopened)
+        let engine = try again.engine()
+        let grid = try BucketGrid(anchor: Self.base, intervalComponents: DateComponents(day: 1), timeZone: utc)
+        let viewed = try #require(
+            try engine.viewCollection(
+                of: stepType,
+                predicate: nil,
+                options: [.cumulativeSum, .separateBySource],
+                grid: grid,
+                caller: again.caller
+            )
+        )
+        // Per source, nothing is merged away: the buckets add up to every sample.
+        let total = viewed.collection.statistics().flatMap { statistics in
+            (statistics.sources ?? []).compactMap { statistics.sumQuantity(for: $0)?.doubleValue(for: .count()) }
+        }.reduce(0, +)
+        let samples = try engine.statisticsSamples(of: stepType, predicate: nil, caller: again.caller).samples
+        #expect(close(total, samples.map(\.value).reduce(0, +)))
+        #expect(samples.count == 40)
+        await again.close()
     }
 }
 

@@ -67,16 +67,4 @@ public final class HKStatisticsCollection: Sendable {
         let bounds = grid.interval(index)
         return HKStatistics.empty(of: quantityType, from: bounds.start, to: bounds.end, options: options)
     }
-
-    /// The buckets whose values differ between `self` and `other` (ST-42).
-    func changedBuckets(since other: HKStatisticsCollection?) -> [HKStatistics] {
-        var indices = Set(buckets.keys)
-        if let other { indices.formUnion(other.buckets.keys) }
-        return indices.sorted().compactMap { index in
-            let now = buckets[index]
-            let before = other?.buckets[index]
-            guard now?.merged != before?.merged || now?.bySource != before?.bySource else { return nil }
-            return bucket(index)
-        }
-    }
 }

@@ -8,7 +8,7 @@ extension StatisticsViews {
     /// when a bucket does not start and end on 15-minute boundaries, so the
     /// views cannot answer it exactly.
     func buckets(
-        _ indices: ClosedRange<Int>,
+        _ indices: some Collection<Int>,
         of type: HKQuantityType,
         grid: BucketGrid,
         options: HKStatisticsOptions,
@@ -17,14 +17,16 @@ extension StatisticsViews {
         let kind = EntryKind(rawValue: type.kindCode)
         var plans: [(index: Int, start: Date, end: Date, pieces: [(level: Int, bucket: Int64)])] = []
         var needed = [Set<Int64>](repeating: [], count: ViewLevel.lengths.count)
-        var next = grid.start(of: indices.lowerBound)
+        var previous: (index: Int, end: Date)?
         for index in indices {
-            let start = next
-            next = grid.start(of: index + 1)
-            guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(next) else { return nil }
+            // Consecutive buckets share a boundary: one calendar step each.
+            let start = previous?.index == index - 1 ? previous!.end : grid.start(of: index)
+            let end = grid.start(of: index + 1)
+            previous = (index, end)
+            guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(end) else { return nil }
             let pieces = ViewLevel.tile(from: from, to: to)
             for piece in pieces { needed[piece.level].insert(piece.bucket) }
-            plans.append((index, start, next, pieces))
+            plans.append((index, start, end, pieces))
         }
         let table = options.contains(.separateBySource) ? try sourceTable(of: kind, in: txn) : [:]
         var rows: [UInt32: [[Int64: ViewRecord]]] = [:]

@@ -54,8 +54,9 @@ extension StoreEngine {
     }
 
     /// Follows committed batches after `start`: for each batch that saved or
-    /// deleted samples matching the query, computes the collection again
-    /// and calls `body` with it and the buckets that changed (ST-40..43).
+    /// deleted samples matching the query, computes again only the buckets
+    /// those samples reach, and calls `body` with the collection and the
+    /// buckets whose statistics changed (ST-40..43).
     func followStatistics(
         _ batches: AsyncStream<CommittedBatch>,
         from start: UInt64,
@@ -66,6 +67,7 @@ extension StoreEngine {
         _ body: (HKStatisticsCollection, [HKStatistics]) -> Void
     ) async throws {
         var current = initial
+        let grid = initial.grid
         try await follow(
             batches,
             from: start,
@@ -73,17 +75,37 @@ extension StoreEngine {
             predicate: predicate,
             caller: caller,
             lifecycle: lifecycle
-        ) { _, _ in
-            let (next, _) = try statisticsCollection(
+        ) { changes, _ in
+            var touched = Set<Int>()
+            let spans =
+                changes.samples.map { ($0.startDate, $0.endDate) } + changes.deletedSpans.map { ($0.start, $0.end) }
+            for (start, end) in spans { touched.formUnion(grid.indices(start: start, end: end)) }
+            let indices = touched.sorted()
+            let fresh = try statisticsBuckets(
+                indices,
                 of: current.quantityType,
                 predicate: predicate,
                 options: current.options,
-                grid: current.grid,
+                grid: grid,
                 caller: caller
             )
-            let changed = next.changedBuckets(since: current)
+            var buckets = current.buckets
+            var changed: [Int] = []
+            for index in indices {
+                let before = buckets[index]
+                buckets[index] = fresh[index]
+                if before?.merged != fresh[index]?.merged || before?.bySource != fresh[index]?.bySource {
+                    changed.append(index)
+                }
+            }
+            let next = HKStatisticsCollection(
+                grid: grid,
+                quantityType: current.quantityType,
+                options: current.options,
+                buckets: buckets
+            )
             current = next
-            body(next, changed)
+            body(next, changed.map { next.bucket($0) })
         }
     }
 }

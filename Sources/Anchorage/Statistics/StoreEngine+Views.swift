@@ -2,17 +2,52 @@ import AnchorageLog
 import Foundation
 import LMDB
 
+/// Which buckets of a collection query the statistics views may answer:
+/// those wholly inside the predicate's date range (every sample reaching
+/// into them matches), when the caller reads every source, the predicate is
+/// absent or a plain date range, and no earliest permitted date hides
+/// samples. The views then answer such a bucket exactly if it starts and
+/// ends on 15-minute boundaries.
+struct ViewEligibility {
+    var viewable: Bool
+    var start: Date?
+    var end: Date?
+
+    init(predicate: ObjectPredicate?, configuration: HKHealthStore.Configuration, scope: ReadScope) {
+        viewable =
+            configuration.maintainsStatisticsViews && configuration.earliestPermittedSampleDate == .distantPast
+            && scope.everything
+        switch predicate {
+        case nil, .constant(true): break
+        case .dateRange(let start, let end, let options) where options.isEmpty:
+            self.start = start
+            self.end = end
+        default: viewable = false
+        }
+    }
+
+    var isBounded: Bool { start != nil || end != nil }
+
+    /// The first and last bucket wholly inside the range.
+    func inner(_ grid: BucketGrid) -> (lower: Int, upper: Int) {
+        var lower = Int.min
+        var upper = Int.max
+        if let start {
+            let index = grid.index(containing: start)
+            lower = grid.start(of: index) < start ? index + 1 : index
+        }
+        if let end { upper = grid.index(containing: end) - 1 }
+        return (lower, upper)
+    }
+}
+
 extension StoreEngine {
-    /// A collection query answered from the statistics views, or `nil` when
-    /// the views cannot answer it exactly: a caller who may read only some
-    /// sources, a predicate other than a plain date range, an earliest
-    /// permitted date, or buckets that do not fall on 15-minute boundaries.
-    ///
-    /// With a date range, the buckets wholly inside it come from the views
-    /// (every sample reaching into them matches); the buckets at its edges,
-    /// and those outside it that straddling samples reach (ST-17), from
-    /// the reference evaluator over the samples that reach out of the
-    /// inner buckets.
+    /// A collection query answered with the statistics views for the
+    /// buckets they may answer (``ViewEligibility``) and the reference
+    /// evaluator for the rest: the buckets at the edges of a date range, and
+    /// those outside it that straddling samples reach (ST-17), computed
+    /// from the matching samples that reach out of the inner buckets.
+    /// `nil` when the views may answer nothing, or not exactly.
     func viewCollection(
         of type: HKQuantityType,
         predicate: ObjectPredicate?,
@@ -20,46 +55,33 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64)? {
-        guard configuration.earliestPermittedSampleDate == .distantPast else { return nil }
-        let range: (start: Date?, end: Date?)
-        switch predicate {
-        case nil, .constant(true): range = (nil, nil)
-        case .dateRange(let start, let end, let dateOptions) where dateOptions.isEmpty: range = (start, end)
-        default: return nil
-        }
-        return try read { txn -> (HKStatisticsCollection, UInt64)? in
+        try read { txn -> (HKStatisticsCollection, UInt64)? in
             var session = ReadSession(caller: caller)
-            guard try scope(for: type, in: txn, session: &session).everything else { return nil }
+            let scope = try scope(for: type, in: txn, session: &session)
+            let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
+            guard eligibility.viewable else { return nil }
             let head = try head(in: txn)
             let kind = EntryKind(rawValue: type.kindCode)
             guard let extent = try views.extent(of: kind, in: txn) else {
                 return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: [:]), head)
             }
-            var lower = grid.index(containing: extent.lowerBound)
-            var upper = grid.index(containing: extent.upperBound)
-            if let start = range.start {
-                let index = grid.index(containing: start)
-                lower = max(lower, grid.start(of: index) < start ? index + 1 : index)
-            }
-            if let end = range.end { upper = min(upper, grid.index(containing: end) - 1) }
+            let inner = eligibility.inner(grid)
+            let lower = max(grid.index(containing: extent.lowerBound), inner.lower)
+            let upper = min(grid.index(containing: extent.upperBound), inner.upper)
+            guard lower <= upper || !eligibility.isBounded else { return nil }
             var buckets: [Int: HKStatistics] = [:]
             if lower <= upper {
-                guard let inner = try views.buckets(lower...upper, of: type, grid: grid, options: options, in: txn)
+                guard let viewed = try views.buckets(lower...upper, of: type, grid: grid, options: options, in: txn)
                 else { return nil }
-                buckets = inner
-            } else if range.start != nil || range.end != nil {
-                return nil
+                buckets = viewed
             }
-            if let predicate, range.start != nil || range.end != nil {
-                let edges = try edgeBuckets(
-                    of: type,
-                    predicate: predicate,
-                    inner: lower <= upper ? (grid.start(of: lower), grid.start(of: upper + 1)) : nil,
-                    options: options,
-                    grid: grid,
-                    in: txn,
-                    session: &session
-                )
+            if let predicate, eligibility.isBounded {
+                let parts: [ObjectPredicate] = [
+                    .and([predicate, .dateRange(start: nil, end: grid.start(of: lower), options: [])]),
+                    .and([predicate, .dateRange(start: grid.start(of: upper + 1), end: nil, options: [])]),
+                ]
+                let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
+                let edges = ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
                 for (index, statistics) in edges where index < lower || index > upper {
                     buckets[index] = statistics
                 }
@@ -68,33 +90,65 @@ extension StoreEngine {
         }
     }
 
-    /// The buckets outside `inner` computed by the reference evaluator from
-    /// the matching samples that reach out of it.
-    private func edgeBuckets(
+    /// The statistics of the buckets `indices` of a collection query, each
+    /// from the views when they may answer it, else from the reference
+    /// evaluator over the samples reaching into it; empty buckets are left
+    /// out. What a running query reads after a batch (ST-42).
+    func statisticsBuckets(
+        _ indices: [Int],
         of type: HKQuantityType,
-        predicate: ObjectPredicate,
-        inner: (start: Date, end: Date)?,
+        predicate: ObjectPredicate?,
         options: HKStatisticsOptions,
         grid: BucketGrid,
+        caller: Caller
+    ) throws(HKError) -> [Int: HKStatistics] {
+        try read { txn in
+            var session = ReadSession(caller: caller)
+            let scope = try scope(for: type, in: txn, session: &session)
+            let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
+            var result: [Int: HKStatistics] = [:]
+            var remaining = indices
+            if eligibility.viewable {
+                let inner = eligibility.inner(grid)
+                let inside = indices.filter { $0 >= inner.lower && $0 <= inner.upper }
+                if let viewed = try views.buckets(inside, of: type, grid: grid, options: options, in: txn) {
+                    result = viewed
+                    remaining = indices.filter { $0 < inner.lower || $0 > inner.upper }
+                }
+            }
+            for index in remaining {
+                let bounds = grid.interval(index)
+                var parts: [ObjectPredicate] = [.dateRange(start: bounds.start, end: bounds.end, options: [])]
+                if let predicate { parts = [.and([predicate] + parts)] }
+                let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
+                let window = StatisticsWindow(
+                    start: bounds.start.timeIntervalSinceReferenceDate,
+                    end: bounds.end.timeIntervalSinceReferenceDate,
+                    closed: false
+                )
+                result[index] = ReferenceStatistics.statistics(samples, in: window, type: type, options: options)
+            }
+            return result
+        }
+    }
+
+    /// The samples matching any of `predicates`, each once, ranked.
+    private func statisticsSamples(
+        of type: HKQuantityType,
+        matchingAny predicates: [ObjectPredicate],
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
-    ) throws -> [Int: HKStatistics] {
-        var parts: [ObjectPredicate] = [predicate]
-        if let inner {
-            parts = [
-                .and([predicate, .dateRange(start: nil, end: inner.start, options: [])]),
-                .and([predicate, .dateRange(start: inner.end, end: nil, options: [])]),
-            ]
-        }
+    ) throws -> [StatisticsSample] {
         let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
         var seen = Set<UInt64>()
         var samples: [StatisticsSample] = []
-        for part in parts {
-            for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: part, in: txn, session: &session) {
+        for predicate in predicates {
+            for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
+            {
                 guard seen.insert(seq).inserted, let sample = sample as? HKQuantitySample else { continue }
                 samples.append(StatisticsSample(sample, seq: seq, unit: type.canonicalUnit, ranking: ranking))
             }
         }
-        return ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
+        return samples
     }
 }

@@ -51,6 +51,11 @@ public final class HKHealthStore: Sendable {
         /// months and years in when their interval components name none
         /// (ST-31).
         public var timeZone: TimeZone = .current
+        /// Whether the statistics views are kept current. Off only to
+        /// measure what they cost (Scripts/bench): collection queries then
+        /// take the reference path with an empty source ranking, and the next
+        /// open with the views on rebuilds them.
+        @_spi(Benchmarks) public var maintainsStatisticsViews = true
 
         /// The defaults: durable commits, owner-decided authorization.
         public init() {}

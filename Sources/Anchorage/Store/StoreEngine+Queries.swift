@@ -10,6 +10,9 @@ struct AnchoredChanges {
     /// queries' changes in anchor order.
     var sampleSeqs: [UInt64] = []
     var deletedSeqs: [UInt64] = []
+    /// The start and end of each deleted sample whose save is known, for
+    /// statistics updates.
+    var deletedSpans: [(start: Date, end: Date)] = []
     /// The position the next page starts after (AQ-9, AQ-10).
     var last: UInt64
 
@@ -106,6 +109,7 @@ extension StoreEngine {
                     else { continue }
                     changes.deleted.append(HKDeletedObject(deleting: sample))
                     changes.deletedSeqs.append(seq)
+                    changes.deletedSpans.append((sample.startDate, sample.endDate))
                 } else {
                     guard predicate == nil, scope.everything else { continue }
                     changes.deleted.append(HKDeletedObject(uuid: row.id, metadata: HKMetadata(values: [:])))

@@ -53,7 +53,7 @@ final class StoreEngine: Sendable {
                     let index = try HealthIndex(in: txn)
                     let views = try StatisticsViews(in: txn, index: index)
                     holder.withLock { $0 = (index, views) }
-                    return [index, views]
+                    return configuration.maintainsStatisticsViews ? [index, views] : [index]
                 }
                 guard let (index, views) = holder.withLock({ $0 }) else {
                     throw HKError(.errorDatabaseInaccessible, "the store's indices were not opened")
