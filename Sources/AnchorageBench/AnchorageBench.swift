@@ -33,14 +33,17 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "Directory for the stores (default: a temporary directory under .build/bench).")
     var workDirectory: String = ".build/bench/work"
 
-    @Option(help: "Which benchmarks to run: all, log, model or store.")
+    @Option(help: "Which benchmarks to run: all, log, model, store or statistics.")
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
     var samples = 1_000_000
 
+    @Option(help: "Minutes of step data per source in the statistics runs (a year: 525600).")
+    var statisticsMinutes = 525_600
+
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store
+        case all, log, model, store, statistics
     }
 
     func validate() throws {
@@ -64,6 +67,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .store {
             try await runStoreBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .statistics {
+            try await runStatisticsBenchmarks(work: work, report: &report)
         }
 
         print(report.table())
@@ -272,7 +278,7 @@ struct AnchorageBench: AsyncParsableCommand {
         )
     }
 
-    private func progress(_ message: String) {
+    func progress(_ message: String) {
         FileHandle.standardError.write(Data("· \(message)\n".utf8))
     }
 }

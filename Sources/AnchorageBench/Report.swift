@@ -7,6 +7,10 @@ struct Report {
         case ratioAtLeast(Double)
         /// Anchorage's median must be at least this value.
         case valueAtLeast(Double)
+        /// Anchorage's median must be at most this value (latencies).
+        case valueAtMost(Double)
+        /// Anchorage's median must be at most this multiple of the baseline's.
+        case ratioAtMost(Double)
     }
 
     struct Row: Codable {
@@ -38,6 +42,8 @@ struct Report {
             switch goal {
             case .ratioAtLeast(let minimum): ratio.map { $0 >= minimum }
             case .valueAtLeast(let minimum): ours.map { $0 >= minimum }
+            case .valueAtMost(let maximum): ours.map { $0 <= maximum }
+            case .ratioAtMost(let maximum): ratio.map { $0 <= maximum }
             case nil: nil
             }
         rows.append(
@@ -63,34 +69,44 @@ struct Report {
     }
 
     func table() -> String {
-        let header = ["workload", "Anchorage", "raw LMDB", "ratio", "goal"]
+        let header = ["workload", "Anchorage", "baseline", "ratio", "goal"]
         var lines: [[String]] = [header]
         for row in rows {
             let goal: String =
                 switch row.goal {
                 case .ratioAtLeast(let minimum):
-                    "≥ \(Int(minimum * 100))% of raw: " + (row.goalMet == true ? "met" : "NOT met")
+                    "≥ \(Self.percent(minimum)) of baseline: " + (row.goalMet == true ? "met" : "NOT met")
                 case .valueAtLeast(let minimum):
                     "≥ \(Self.format(minimum)): " + (row.goalMet == true ? "met" : "NOT met")
+                case .valueAtMost(let maximum):
+                    "≤ \(Self.format(maximum)): " + (row.goalMet == true ? "met" : "NOT met")
+                case .ratioAtMost(let maximum):
+                    "≤ \(Self.percent(maximum)) of baseline: " + (row.goalMet == true ? "met" : "NOT met")
                 case nil: ""
                 }
             lines.append([
                 row.name,
                 row.anchorageMedian.map { Self.format($0) + " " + row.unit } ?? "–",
                 row.baselineMedian.map { Self.format($0) + " " + row.unit } ?? "–",
-                row.ratio.map { String(format: "%.0f%%", $0 * 100) } ?? "",
+                row.ratio.map(Self.percent) ?? "",
                 goal,
             ])
         }
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         let title =
-            "Anchorage event log vs raw LMDB — medians of \(runs) runs; \(parameters.entries) entries, "
+            "Anchorage against baselines measured in the same run (raw LMDB unless the workload names another) — medians of \(runs) runs; \(parameters.entries) entries, "
             + "\(parameters.payload)-byte payloads, batches of \(parameters.batch)"
         return
             ([title]
             + lines.map { line in
                 zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
             }).joined(separator: "\n")
+    }
+
+    /// A ratio as a percentage, with decimals when it is small.
+    static func percent(_ ratio: Double) -> String {
+        let value = ratio * 100
+        return value >= 10 ? String(format: "%.0f%%", value) : String(format: "%.2f%%", value)
     }
 
     func json() throws -> Data {
@@ -127,7 +143,9 @@ struct Report {
         case 1e9...: String(format: "%.2f G", value / 1e9)
         case 1e6...: String(format: "%.2f M", value / 1e6)
         case 1e3...: String(format: "%.1f k", value / 1e3)
-        default: String(format: "%.0f", value)
+        case 10...: String(format: "%.0f", value)
+        case 0.01...: String(format: "%.2f", value)
+        default: String(format: "%.4f", value)
         }
     }
 }

@@ -66,6 +66,37 @@ struct StatisticsCalendarTests {
         #expect(days.start(of: springDay + 1) == iso("2024-03-11T06:30:00Z"))  // 02:30 EDT
     }
 
+    @Test("Fast bucket starts equal the calendar's for hours, days and weeks in every zone, across DST (ST-30, ST-33)")
+    func fastStartsMatchCalendar() throws {
+        let zones = [
+            "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kolkata", "Europe/London", "UTC",
+        ]
+        let anchors = [
+            iso("2024-03-01T07:30:00Z"), iso("2024-11-03T05:30:00Z"), iso("2023-10-01T02:00:00Z"),
+            Date(timeIntervalSince1970: 1_700_000_123.25),
+        ]
+        let steps = [
+            DateComponents(day: 1), DateComponents(day: 7), DateComponents(hour: 1), DateComponents(minute: 15),
+        ]
+        for zone in zones {
+            for anchor in anchors {
+                for step in steps {
+                    let grid = try BucketGrid(
+                        anchor: anchor,
+                        intervalComponents: step,
+                        timeZone: TimeZone(identifier: zone)!
+                    )
+                    for index in stride(from: -800, through: 800, by: 1) {
+                        #expect(
+                            grid.start(of: index) == grid.calendarStart(of: index),
+                            "\(zone) \(anchor) \(step) \(index)"
+                        )
+                    }
+                }
+            }
+        }
+    }
+
     @Test("Month buckets come from the anchor with a multiplied component, so they do not drift (ST-30, ST-34)")
     func months() throws {
         let grid = try BucketGrid(

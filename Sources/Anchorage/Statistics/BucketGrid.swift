@@ -22,6 +22,20 @@ struct BucketGrid: Sendable {
     let calendar: Calendar
     /// An estimate of one bucket's length in seconds, for finding buckets.
     private let approximateLength: Double
+    private let stepping: Stepping
+    /// The zone's offset at the anchor, in seconds.
+    private let anchorOffset: Int
+
+    /// How bucket starts are computed: hours, minutes and seconds are
+    /// elapsed time; whole days keep the wall-clock time, found from the
+    /// zone's offsets away from its transitions; anything else asks the
+    /// calendar. All three give what `Calendar.date(byAdding:to:)` gives
+    /// (tested against it).
+    private enum Stepping {
+        case elapsed(seconds: Double)
+        case days(Int)
+        case calendar
+    }
 
     /// Checks `intervalComponents` and resolves the time zone (ST-31):
     /// the components' own, else their calendar's, else `timeZone`.
@@ -41,6 +55,19 @@ struct BucketGrid: Sendable {
             throw .invalid("ST-35", "the interval components do not make buckets from the anchor date")
         }
         approximateLength = later.timeIntervalSince(anchor) / 16
+        anchorOffset = calendar.timeZone.secondsFromGMT(for: anchor)
+        let step = self.step
+        if step.year == nil && step.month == nil && step.day == nil {
+            stepping = .elapsed(
+                seconds: Double((step.hour ?? 0) * 3_600 + (step.minute ?? 0) * 60 + (step.second ?? 0))
+            )
+        } else if let days = step.day, step.year == nil, step.month == nil, step.hour == nil, step.minute == nil,
+            step.second == nil
+        {
+            stepping = .days(days)
+        } else {
+            stepping = .calendar
+        }
     }
 
     /// The components of one bucket in the units `date(byAdding:)` adds
@@ -100,8 +127,38 @@ struct BucketGrid: Sendable {
     /// The start of bucket `index` (ST-30).
     func start(of index: Int) -> Date {
         if index == 0 { return anchor }
-        return calendar.date(byAdding: Self.multiply(step, by: index), to: anchor)
+        switch stepping {
+        case .elapsed(let seconds):
+            return anchor.addingTimeInterval(Double(index) * seconds)
+        case .days(let days):
+            if let start = wallClock(addingDays: index * days) { return start }
+        case .calendar:
+            break
+        }
+        return calendarStart(of: index)
+    }
+
+    /// The start of bucket `index` as the calendar computes it.
+    func calendarStart(of index: Int) -> Date {
+        calendar.date(byAdding: Self.multiply(step, by: index), to: anchor)
             ?? (index > 0 ? .distantFuture : .distantPast)
+    }
+
+    /// The anchor's wall-clock time `days` days later, when the zone's
+    /// offset is the same a day either side of it (no transition near, so
+    /// the time exists once); `nil` otherwise.
+    private func wallClock(addingDays days: Int) -> Date? {
+        let zone = calendar.timeZone
+        guard abs(days) < 10_000_000 else { return nil }
+        let shifted = anchor.addingTimeInterval(Double(days) * 86_400)
+        let difference = anchorOffset - zone.secondsFromGMT(for: shifted)
+        let candidate = shifted.addingTimeInterval(Double(difference))
+        let offset = zone.secondsFromGMT(for: candidate)
+        guard offset == zone.secondsFromGMT(for: candidate.addingTimeInterval(-86_400)),
+            offset == zone.secondsFromGMT(for: candidate.addingTimeInterval(86_400)),
+            offset - anchorOffset == -difference
+        else { return nil }
+        return candidate
     }
 
     /// The bucket `[start, end)` of `index`.

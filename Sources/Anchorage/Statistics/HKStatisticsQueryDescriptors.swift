@@ -155,3 +155,20 @@ extension HKSamplePredicate where Sample == HKQuantitySample {
         return type
     }
 }
+
+extension HKStatisticsCollectionQueryDescriptor {
+    /// The collection computed by the reference evaluator alone, from every
+    /// matching sample, without the views: what benchmarks compare the
+    /// views against.
+    @_spi(Benchmarks) public func referenceResult(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection
+    {
+        let (engine, type, grid) = try prepare(healthStore)
+        let (samples, _) = try engine.statisticsSamples(
+            of: type,
+            predicate: try predicate.typed.get(),
+            caller: healthStore.caller
+        )
+        let buckets = ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
+        return HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets)
+    }
+}

@@ -186,27 +186,30 @@ enum ReferenceStatistics {
             events.append((end, .end, position))
         }
         events.sort { ($0.time, $0.kind.rawValue, $0.sample) < ($1.time, $1.kind.rawValue, $1.sample) }
-        var active: [SourceRanking.Rank: [Int]] = [:]
+        // Ranks as small numbers, 0 the highest; the active samples of each.
+        let ranks = Array(Set(samples.map(\.rank))).sorted()
+        let order = Dictionary(uniqueKeysWithValues: ranks.enumerated().map { ($1, $0) })
+        let rankOf = samples.map { order[$0.rank]! }
+        var active = [[Int]](repeating: [], count: ranks.count)
         var total = 0.0
         var previous: Double?
         for event in events {
-            if let previous, event.time > previous, let top = active.keys.min() {
-                for position in active[top, default: []] {
+            if let previous, event.time > previous, let top = active.firstIndex(where: { !$0.isEmpty }) {
+                for position in active[top] {
                     let sample = samples[position]
                     total += sample.value * (event.time - previous) / (sample.end - sample.start)
                 }
             }
             previous = event.time
-            let sample = samples[event.sample]
+            let rank = rankOf[event.sample]
             switch event.kind {
             case .start:
-                active[sample.rank, default: []].append(event.sample)
+                active[rank].append(event.sample)
             case .end:
-                active[sample.rank]?.removeAll { $0 == event.sample }
-                if active[sample.rank]?.isEmpty == true { active[sample.rank] = nil }
+                active[rank].removeAll { $0 == event.sample }
             case .instant:
-                let shadowed = active.keys.contains { $0 < sample.rank }
-                if !shadowed { total += sample.value }
+                let shadowed = active[..<rank].contains { !$0.isEmpty }
+                if !shadowed { total += samples[event.sample].value }
             }
         }
         return total

@@ -65,9 +65,12 @@ extension StatisticsViews: Projection {
         let number = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
         try batch.noteSave(kind: entry.kind, bundle: source.bundleIdentifier, at: entry.timestamp, views: self, in: txn)
         // Visible: the index holds this very save as the object's live one.
-        guard let record = try index.record(entry.id, in: txn), record.isLive, record.saveSeq == entry.seq else {
-            return
+        let visible = try withUnsafeBytes(of: entry.id.uuid) { key in
+            try txn.withValue(forKey: key, in: index.objects) { row in
+                ObjectRecord.summary(row).map { $0.state == .live && $0.saveSeq == entry.seq } ?? false
+            }
         }
+        guard visible == true else { return }
         let start = sample.startDate.timeIntervalSinceReferenceDate
         let end = sample.endDate.timeIntervalSinceReferenceDate
         let userEntered = (sample.typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
@@ -82,9 +85,10 @@ extension StatisticsViews: Projection {
 
     /// Removes the deleted sample, if the views hold it.
     private func applyDelete(_ entry: LogEntry, batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
-        guard let record = try index.record(entry.id, in: txn), record.kind == entry.kind, record.saveSeq != 0 else {
-            return
+        let summary = try withUnsafeBytes(of: entry.id.uuid) { key in
+            try txn.withValue(forKey: key, in: index.objects) { ObjectRecord.summary($0) }
         }
+        guard let record = summary ?? nil, record.kind == entry.kind, record.saveSeq != 0 else { return }
         let start = IndexKey.seconds(fromDateKey: record.startKey)
         let key = Self.sampleKey(kind: entry.kind, start: start, seq: record.saveSeq)
         guard let row = try txn.value(forKey: key, in: samples), row.count == 21 else { return }
@@ -114,6 +118,7 @@ extension StatisticsViews: Projection {
         let ranking = try ranking(of: kind, in: txn)
         let longest = try longest(of: kind, in: txn)
         let numbers = [Self.merged] + table.keys.sorted()
+        let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
         for level in 0..<ViewLevel.lengths.count {
             var parents = Set<Int64>()
@@ -123,8 +128,7 @@ extension StatisticsViews: Projection {
                         kind: kind,
                         bucket: bucket,
                         numbers: numbers,
-                        table: table,
-                        ranking: ranking,
+                        known: known,
                         longest: longest,
                         in: txn
                     )
@@ -146,8 +150,7 @@ extension StatisticsViews: Projection {
         kind: EntryKind,
         bucket: Int64,
         numbers: [UInt32],
-        table: [UInt32: HKSource],
-        ranking: SourceRanking,
+        known: NumberedSources,
         longest: Double,
         in txn: borrowing WriteTransaction
     ) throws {
@@ -155,8 +158,7 @@ extension StatisticsViews: Projection {
         let found = try samples(
             of: kind,
             overlapping: window,
-            sources: table,
-            ranking: ranking,
+            sources: known,
             longest: longest,
             in: txn
         )
@@ -196,7 +198,9 @@ extension StatisticsViews: Projection {
 
     private func store(_ record: ViewRecord?, forKey key: [UInt8], in txn: borrowing WriteTransaction) throws {
         if let record {
-            try txn.put(record.bytes, forKey: key, in: buckets)
+            try key.withUnsafeBytes { key in
+                try record.withBytes { try txn.put($0, forKey: key, in: buckets) }
+            }
         } else {
             _ = try txn.removeValue(forKey: key, in: buckets)
         }

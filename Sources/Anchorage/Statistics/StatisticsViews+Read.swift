@@ -15,8 +15,11 @@ extension StatisticsViews {
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [Int: HKStatistics]? {
         let kind = EntryKind(rawValue: type.kindCode)
-        var plans: [(index: Int, start: Date, end: Date, pieces: [(level: Int, bucket: Int64)])] = []
-        var needed = [Set<Int64>](repeating: [], count: ViewLevel.lengths.count)
+        // Query buckets come in time order, and so do their pieces at each
+        // level: each level's list is sorted as it is built, and a piece
+        // finds its row by its position in that list.
+        var plans: [(index: Int, start: Date, end: Date, pieces: [(level: Int, position: Int)])] = []
+        var wanted = [[Int64]](repeating: [], count: ViewLevel.lengths.count)
         var previous: (index: Int, end: Date)?
         for index in indices {
             // Consecutive buckets share a boundary: one calendar step each.
@@ -24,36 +27,40 @@ extension StatisticsViews {
             let end = grid.start(of: index + 1)
             previous = (index, end)
             guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(end) else { return nil }
-            let pieces = ViewLevel.tile(from: from, to: to)
-            for piece in pieces { needed[piece.level].insert(piece.bucket) }
+            let pieces = ViewLevel.tile(from: from, to: to).map { piece in
+                wanted[piece.level].append(piece.bucket)
+                return (piece.level, wanted[piece.level].count - 1)
+            }
             plans.append((index, start, end, pieces))
         }
         let table = options.contains(.separateBySource) ? try sourceTable(of: kind, in: txn) : [:]
-        var rows: [UInt32: [[Int64: ViewRecord]]] = [:]
+        var rows: [UInt32: [[ViewRecord?]]] = [:]
         for source in [Self.merged] + table.keys.sorted() {
             rows[source] = try (0..<ViewLevel.lengths.count).map { level in
-                try self.rows(kind: kind, source: source, level: level, among: needed[level], in: txn)
+                try self.rows(kind: kind, source: source, level: level, wanted: wanted[level], in: txn)
             }
         }
         var result: [Int: HKStatistics] = [:]
+        result.reserveCapacity(plans.count)
         let style = type.aggregationStyle
+        let merged = rows[Self.merged]!
         for plan in plans {
-            guard let merged = ViewRecord.combine(plan.pieces.map { rows[Self.merged]![$0.level][$0.bucket] }) else {
-                continue
-            }
+            var total = ViewRecord.Combination()
+            for piece in plan.pieces { total.append(merged[piece.level][piece.position]) }
+            guard let record = total.record else { continue }
             var bySource: [HKSource: StatisticsValues] = [:]
             for (number, source) in table {
-                let pieces = plan.pieces.map { rows[number]![$0.level][$0.bucket] }
-                if let record = ViewRecord.combine(pieces) {
-                    bySource[source] = record.values(style: style, options: options)
-                }
+                let levels = rows[number]!
+                var part = ViewRecord.Combination()
+                for piece in plan.pieces { part.append(levels[piece.level][piece.position]) }
+                if let record = part.record { bySource[source] = record.values(style: style, options: options) }
             }
             result[plan.index] = HKStatistics(
                 quantityType: type,
                 startDate: plan.start,
                 endDate: plan.end,
                 options: options,
-                merged: merged.values(style: style, options: options),
+                merged: record.values(style: style, options: options),
                 bySource: bySource
             )
         }
@@ -91,27 +98,39 @@ extension StatisticsViews {
         return whole % ViewLevel.fine == 0 ? whole : nil
     }
 
-    /// The rows of one source and level whose bucket is in `wanted`, read
-    /// with one pass from the smallest to the largest.
+    /// The rows of one source and level for the buckets `wanted` (sorted),
+    /// by position: one cursor seek per run of consecutive buckets, then
+    /// one step per row.
     func rows(
         kind: EntryKind,
         source: UInt32,
         level: Int,
-        among wanted: Set<Int64>,
+        wanted: [Int64],
         in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [Int64: ViewRecord] {
-        guard let first = wanted.min(), let last = wanted.max() else { return [:] }
-        var rows: [Int64: ViewRecord] = [:]
-        let prefix = kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level)]
+    ) throws -> [ViewRecord?] {
+        var rows = [ViewRecord?](repeating: nil, count: wanted.count)
+        guard !wanted.isEmpty else { return rows }
+        let prefix = ViewLevel.key(kind: kind, source: source, level: level, bucket: 0)
+        let head = prefix.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         try txn.withCursor(on: buckets) { cursor in
-            try cursor.scan(from: ViewLevel.key(kind: kind, source: source, level: level, bucket: first)) {
-                key,
-                value in
-                guard key.count == 17, key.starts(with: prefix) else { return false }
-                let bucket = ViewLevel.bucket(ofKey: key)
-                guard bucket <= last else { return false }
-                if wanted.contains(bucket) { rows[bucket] = ViewRecord(value) }
-                return true
+            var position = 0
+            while position < wanted.count {
+                // A run of consecutive buckets: wanted[position ... end].
+                var end = position
+                while end + 1 < wanted.count && wanted[end + 1] == wanted[end] + 1 { end += 1 }
+                let last = wanted[end]
+                let from = ViewLevel.key(kind: kind, source: source, level: level, bucket: wanted[position])
+                try cursor.scan(from: from) { key, value in
+                    guard key.count == 17, key.loadUnaligned(as: UInt64.self) == head, key[8] == UInt8(level) else {
+                        return false
+                    }
+                    let bucket = ViewLevel.bucket(ofKey: key)
+                    guard bucket <= last else { return false }
+                    while wanted[position] < bucket { position += 1 }
+                    rows[position] = ViewRecord(value)
+                    return true
+                }
+                position = end + 1
             }
         }
         return rows

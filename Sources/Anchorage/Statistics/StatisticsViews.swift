@@ -124,12 +124,39 @@ struct StatisticsViews: Sendable {
         try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: kinds) { Double(bitPattern: $0.uint64(at: 4)) } ?? 0
     }
 
+    /// A type's sources by number, with their ranks, looked up once.
+    struct NumberedSources {
+        private var sources: [HKSource?] = []
+        private var ranks: [SourceRanking.Rank?] = []
+        private let handEntered: SourceRanking.Rank
+        private let unknown = HKSource(name: "", bundleIdentifier: "")
+
+        init(_ table: [UInt32: HKSource], ranking: SourceRanking) {
+            handEntered = ranking.rank(bundle: "", userEntered: true)
+            let count = Int(table.keys.max() ?? 0) + 1
+            sources = Array(repeating: nil, count: count)
+            ranks = Array(repeating: nil, count: count)
+            for (number, source) in table {
+                sources[Int(number)] = source
+                ranks[Int(number)] = ranking.rank(bundle: source.bundleIdentifier, userEntered: false)
+            }
+        }
+
+        func source(_ number: UInt32) -> HKSource {
+            Int(number) < sources.count ? sources[Int(number)] ?? unknown : unknown
+        }
+
+        func rank(_ number: UInt32, userEntered: Bool) -> SourceRanking.Rank {
+            if userEntered { return handEntered }
+            return Int(number) < ranks.count ? ranks[Int(number)] ?? handEntered : handEntered
+        }
+    }
+
     /// The samples of `kind` whose interval reaches into `window`, ranked.
     func samples(
         of kind: EntryKind,
         overlapping window: StatisticsWindow,
-        sources table: [UInt32: HKSource],
-        ranking: SourceRanking,
+        sources known: NumberedSources,
         longest: Double,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [(number: UInt32, sample: StatisticsSample)] {
@@ -142,7 +169,7 @@ struct StatisticsViews: Sendable {
                     value.count == 21
                 else { return false }
                 let number = UInt32(bigEndian: value.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
-                let source = table[number] ?? HKSource(name: "", bundleIdentifier: "")
+                let source = known.source(number)
                 let userEntered = value[20] & 1 != 0
                 let sample = StatisticsSample(
                     start: IndexKey.seconds(fromDateKey: key.uint64(at: 4)),
@@ -151,7 +178,7 @@ struct StatisticsViews: Sendable {
                     source: source,
                     userEntered: userEntered,
                     seq: key.uint64(at: 12),
-                    rank: ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
+                    rank: known.rank(number, userEntered: userEntered)
                 )
                 if window.contains(sample) { found.append((number, sample)) }
                 return true

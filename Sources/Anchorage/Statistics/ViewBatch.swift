@@ -13,6 +13,10 @@ struct ViewBatch {
     private var kindRows: [EntryKind: (next: UInt32, longest: Double)] = [:]
     private var changedKinds: Set<EntryKind> = []
     private var firstSeen: [[UInt8]: (kind: EntryKind, stored: Int64?, earliest: Int64)] = [:]
+    /// The last source numbered and noted: runs of samples from one source
+    /// skip the dictionaries.
+    private var lastNumber: (kind: EntryKind, bundle: String, number: UInt32)?
+    private var lastSeen: (kind: EntryKind, bundle: String, earliest: Int64)?
 
     mutating func touch(_ kind: EntryKind, _ buckets: some Sequence<Int64>) {
         touched[kind, default: []].formUnion(buckets)
@@ -20,6 +24,18 @@ struct ViewBatch {
 
     /// The number of `source` among `kind`'s sources, given on first sight.
     mutating func number(
+        of source: HKSource,
+        kind: EntryKind,
+        views: StatisticsViews,
+        in txn: borrowing WriteTransaction
+    ) throws -> UInt32 {
+        if let last = lastNumber, last.kind == kind, last.bundle == source.bundleIdentifier { return last.number }
+        let number = try lookUpNumber(of: source, kind: kind, views: views, in: txn)
+        lastNumber = (kind, source.bundleIdentifier, number)
+        return number
+    }
+
+    private mutating func lookUpNumber(
         of source: HKSource,
         kind: EntryKind,
         views: StatisticsViews,
@@ -55,13 +71,17 @@ struct ViewBatch {
         views: StatisticsViews,
         in txn: borrowing WriteTransaction
     ) throws {
+        if let last = lastSeen, last.kind == kind, last.bundle == bundle, time >= last.earliest { return }
         let key = StatisticsViews.firstSeenKey(kind: kind, bundle: bundle)
         if let known = firstSeen[key] {
-            firstSeen[key]?.earliest = min(known.earliest, time)
+            let earliest = min(known.earliest, time)
+            firstSeen[key]?.earliest = earliest
+            lastSeen = (kind, bundle, earliest)
             return
         }
         let stored = try txn.withValue(forKey: key, in: views.firstSeen) { Int64(bitPattern: $0.uint64(at: 0)) }
         firstSeen[key] = (kind, stored, min(stored ?? .max, time))
+        lastSeen = (kind, bundle, min(stored ?? .max, time))
     }
 
     /// Notes a sample of `seconds` (the longest bounds index scans).

@@ -79,36 +79,46 @@ struct ViewRecord: Equatable, Sendable {
 
     /// Adjacent records, oldest first, as one; `nil` when all are absent.
     static func combine(_ pieces: [ViewRecord?]) -> ViewRecord? {
-        var result: ViewRecord?
-        for (position, piece) in pieces.enumerated() {
-            guard let piece else { continue }
-            guard var combined = result else {
-                var first = piece
+        var combination = Combination()
+        for piece in pieces { combination.append(piece) }
+        return combination.record
+    }
+
+    /// Adjacent records combined one at a time, oldest first.
+    struct Combination {
+        private(set) var record: ViewRecord?
+        private var isFirst = true
+
+        mutating func append(_ piece: ViewRecord?) {
+            defer { isFirst = false }
+            guard let piece else { return }
+            guard record != nil else {
+                record = piece
                 // Samples reaching into a later piece started in an earlier one.
-                if position > 0 { first.carried = Tally() }
-                result = first
-                continue
+                if !isFirst { record!.carried = Tally() }
+                return
             }
-            combined.presence &+= piece.presence
-            combined.sum += piece.sum
-            combined.minimum = min(combined.minimum, piece.minimum)
-            combined.maximum = max(combined.maximum, piece.maximum)
-            combined.weightedSum += piece.weightedSum
-            combined.weight += piece.weight
-            combined.weightedLevelSum += piece.weightedLevelSum
-            combined.started = combined.started + piece.started
-            if (combined.recentStart, combined.recentEnd, combined.recentSeq)
-                < (piece.recentStart, piece.recentEnd, piece.recentSeq)
-            {
-                combined.recentStart = piece.recentStart
-                combined.recentEnd = piece.recentEnd
-                combined.recentSeq = piece.recentSeq
-                combined.recentValue = piece.recentValue
-            }
-            combined.duration += piece.duration
-            result = combined
+            record!.add(piece)
         }
-        return result
+    }
+
+    /// Adds the next adjacent piece.
+    private mutating func add(_ piece: ViewRecord) {
+        presence &+= piece.presence
+        sum += piece.sum
+        minimum = min(minimum, piece.minimum)
+        maximum = max(maximum, piece.maximum)
+        weightedSum += piece.weightedSum
+        weight += piece.weight
+        weightedLevelSum += piece.weightedLevelSum
+        started = started + piece.started
+        if (recentStart, recentEnd, recentSeq) < (piece.recentStart, piece.recentEnd, piece.recentSeq) {
+            recentStart = piece.recentStart
+            recentEnd = piece.recentEnd
+            recentSeq = piece.recentSeq
+            recentValue = piece.recentValue
+        }
+        duration += piece.duration
     }
 
     /// The statistics the options ask for.
@@ -138,26 +148,40 @@ struct ViewRecord: Equatable, Sendable {
 }
 
 extension ViewRecord {
-    /// The record's bytes: big-endian integers and IEEE bits.
-    var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.size)
-        func put(_ value: UInt32) { bytes += value.bigEndianBytes }
-        func put(_ value: UInt64) { bytes += value.bigEndianBytes }
-        func put(_ value: Double) { bytes += value.bitPattern.bigEndianBytes }
-        put(presence)
-        for value in [sum, minimum, maximum, weightedSum, weight, weightedLevelSum] { put(value) }
-        for tally in [started, carried] {
-            put(tally.count)
-            put(tally.sum)
-            put(tally.levelSum)
+    /// Calls `body` with the record's bytes (big-endian integers and IEEE
+    /// bits) in a temporary buffer.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
+            var offset = 0
+            func put(_ value: UInt32) {
+                buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            func put(_ value: UInt64) {
+                buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            func put(_ value: Double) { put(value.bitPattern) }
+            put(presence)
+            put(sum)
+            put(minimum)
+            put(maximum)
+            put(weightedSum)
+            put(weight)
+            put(weightedLevelSum)
+            put(started.count)
+            put(started.sum)
+            put(started.levelSum)
+            put(carried.count)
+            put(carried.sum)
+            put(carried.levelSum)
+            put(recentStart)
+            put(recentEnd)
+            put(recentSeq)
+            put(recentValue)
+            put(duration)
+            return try body(UnsafeRawBufferPointer(buffer))
         }
-        put(recentStart)
-        put(recentEnd)
-        put(recentSeq)
-        put(recentValue)
-        put(duration)
-        return bytes
     }
 
     /// Reads a record; `nil` for bytes of the wrong size.

@@ -100,4 +100,14 @@ struct ObjectRecord: Hashable, Sendable {
             as: UTF8.self
         )
     }
+
+    /// The fixed fields of a row, without decoding its strings: state,
+    /// kind, save seq and start key; `nil` for bytes this version did not
+    /// write.
+    static func summary(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (state: State, kind: EntryKind, saveSeq: UInt64, startKey: UInt64)? {
+        guard bytes.count >= fixedSize, let state = State(rawValue: bytes[0]) else { return nil }
+        return (state, EntryKind(rawValue: bytes.uint32(at: 1)), bytes.uint64(at: 5), bytes.uint64(at: 21))
+    }
 }

@@ -1,0 +1,102 @@
+@_spi(Benchmarks) import Anchorage
+import Foundation
+
+extension AnchorageBench {
+    /// Ingest with and without the views, and the three collection
+    /// queries through the views and through the reference evaluator.
+    func runStatisticsBenchmarks(work: URL, report: inout Report) async throws {
+        let bench = StatisticsBenchmarks(workDirectory: work, minutes: statisticsMinutes)
+        var withViews: [Double] = []
+        var withoutViews: [Double] = []
+        let queries = StatisticsBenchmarks.queries()
+        var viewTimes = [[Double]](repeating: [], count: queries.count)
+        var referenceTimes = [[Double]](repeating: [], count: queries.count)
+        for run in 1...runs {
+            progress("statistics ingest without views, run \(run)/\(runs)")
+            let bare = try await bench.ingest(run: run, views: false)
+            withoutViews.append(bare.seconds)
+            await bare.store.close()
+            try? FileManager.default.removeItem(at: bare.directory)
+            progress("statistics ingest with views, run \(run)/\(runs)")
+            let full = try await bench.ingest(run: run, views: true)
+            withViews.append(full.seconds)
+            for (position, query) in queries.enumerated() {
+                progress("statistics query: \(query.name), run \(run)/\(runs)")
+                let (viewed, fromViews) = try await StatisticsBenchmarks.viewMilliseconds(
+                    query.descriptor,
+                    store: full.store
+                )
+                let (referenced, fromReference) = try await StatisticsBenchmarks.referenceMilliseconds(
+                    query.descriptor,
+                    store: full.store
+                )
+                try Self.check(fromViews, against: fromReference, query: query.name)
+                viewTimes[position].append(viewed)
+                referenceTimes[position].append(referenced)
+            }
+            await full.store.close()
+            try? FileManager.default.removeItem(at: full.directory)
+        }
+        let samples = 2 * statisticsMinutes + statisticsMinutes / 60
+        report.add(
+            name:
+                "statistics: ingest \(samples) samples (minute steps, 2 sources, hourly heart rate), with views vs without",
+            unit: "s",
+            anchorage: withViews,
+            baseline: withoutViews,
+            goal: .ratioAtMost(2)
+        )
+        for (position, query) in queries.enumerated() {
+            report.add(
+                name: "statistics: \(query.name), views vs reference evaluator",
+                unit: "ms",
+                anchorage: viewTimes[position],
+                baseline: referenceTimes[position],
+                goal: position == 0 ? .ratioAtMost(0.01) : nil
+            )
+        }
+        report.add(
+            name: "statistics: \(queries[0].name), views, warm",
+            unit: "ms",
+            anchorage: viewTimes[0],
+            baseline: [],
+            goal: .valueAtMost(2)
+        )
+    }
+
+    /// Stops the run when the two paths disagree: a fast wrong answer is no result.
+    private static func check(
+        _ viewed: HKStatisticsCollection,
+        against reference: HKStatisticsCollection,
+        query: String
+    ) throws {
+        let a = viewed.statistics()
+        let b = reference.statistics()
+        func numbers(_ statistics: HKStatistics) -> [Double?] {
+            let unit =
+                statistics.quantityType == StatisticsBenchmarks.steps
+                ? HKUnit.count() : HKUnit.count().unitDivided(by: .minute())
+            return [
+                statistics.sumQuantity(), statistics.averageQuantity(), statistics.minimumQuantity(),
+                statistics.maximumQuantity(),
+            ]
+            .map { $0?.doubleValue(for: unit) }
+        }
+        let agree =
+            a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x.startDate == y.startDate
+                    && zip(numbers(x), numbers(y)).allSatisfy { p, q in
+                        guard let p, let q else { return p == nil && q == nil }
+                        return abs(p - q) <= 1e-9 * max(1, abs(p), abs(q))
+                    }
+            }
+        guard agree else {
+            throw StatisticsMismatch(description: "views and reference evaluator disagree on \(query)")
+        }
+    }
+
+    struct StatisticsMismatch: Error, CustomStringConvertible {
+        var description: String
+    }
+}
