@@ -349,6 +349,17 @@ struct StatisticsTests {
         }
     }
 
+    @Test("A result asked for an incompatible unit gives a typed error through checkedDoubleValue (UNIT-18)")
+    func incompatibleUnit() async throws {
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { store, _ in
+            try await store.save(steps(10, atMinute: 0))
+            let statistics = try await statisticsResult(in: store, of: stepType, options: .cumulativeSum)
+            let sum = try #require(statistics.sumQuantity())
+            #expect(throws: HKError.self) { try sum.checkedDoubleValue(for: .gram()) }
+            #expect(try sum.checkedDoubleValue(for: .count()) == 10)
+        }
+    }
+
     @Test("Source priorities: owner only, checked, kept in the log (ST-27)")
     func priorities() async throws {
         try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in

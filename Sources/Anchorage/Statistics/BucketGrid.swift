@@ -138,6 +138,50 @@ struct BucketGrid: Sendable {
         return calendarStart(of: index)
     }
 
+    /// The starts of buckets `first` through `last + 1`: each bucket's
+    /// bounds for a run of buckets. For whole days the zone is asked once
+    /// per stretch between its transitions rather than for every bucket.
+    func boundaries(from first: Int, through last: Int) -> [Date] {
+        guard case .days(let days) = stepping, last >= first else {
+            return (first...max(first, last + 1)).map(start(of:))
+        }
+        let zone = calendar.timeZone
+        var result: [Date] = []
+        result.reserveCapacity(last - first + 2)
+        // A stretch of time where the zone's offset is `offset`.
+        var stretch: (offset: Int, from: Date, until: Date)?
+        for index in first...(last + 1) {
+            let shifted = anchor.addingTimeInterval(Double(index) * Double(days) * 86_400)
+            if let known = stretch, let start = Self.wallClock(shifted, anchorOffset: anchorOffset, in: known) {
+                result.append(start)
+                continue
+            }
+            let from = shifted.addingTimeInterval(-2 * 86_400)
+            let until = zone.nextDaylightSavingTimeTransition(after: from) ?? .distantFuture
+            stretch = (zone.secondsFromGMT(for: from), from, until)
+            if let known = stretch, let start = Self.wallClock(shifted, anchorOffset: anchorOffset, in: known) {
+                result.append(start)
+            } else {
+                result.append(start(of: index))
+            }
+        }
+        return result
+    }
+
+    /// The wall-clock time of the anchor on the day of `shifted`, when the
+    /// stretch covers it a day either side (so that time exists once).
+    private static func wallClock(
+        _ shifted: Date,
+        anchorOffset: Int,
+        in stretch: (offset: Int, from: Date, until: Date)
+    ) -> Date? {
+        let candidate = shifted.addingTimeInterval(Double(anchorOffset - stretch.offset))
+        let earliest = min(shifted, candidate).addingTimeInterval(-86_400)
+        let latest = max(shifted, candidate).addingTimeInterval(86_400)
+        guard earliest >= stretch.from, latest < stretch.until else { return nil }
+        return candidate
+    }
+
     /// The start of bucket `index` as the calendar computes it.
     func calendarStart(of index: Int) -> Date {
         calendar.date(byAdding: Self.multiply(step, by: index), to: anchor)

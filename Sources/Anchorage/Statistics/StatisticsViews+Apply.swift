@@ -41,12 +41,13 @@ extension StatisticsViews: Projection {
             }
         }
         try batch.flush(into: self, in: txn)
-        for kind in batch.remerge {
-            // A new ranking changes merged rows wherever the type has data.
-            try batch.touch(kind, existingFineBuckets(of: kind, in: txn))
-        }
         for (kind, fine) in batch.touched {
             try recompute(kind: kind, fineBuckets: fine, in: txn)
+        }
+        for kind in batch.remerge {
+            // A new ranking changes the merged rows (only) wherever the type has data.
+            let rest = Set(try existingFineBuckets(of: kind, in: txn)).subtracting(batch.touched[kind] ?? [])
+            try recompute(kind: kind, fineBuckets: rest, mergedOnly: true, in: txn)
         }
     }
 
@@ -112,12 +113,18 @@ extension StatisticsViews: Projection {
     }
 
     /// Computes again the fine rows of `fineBuckets`, for every source and
-    /// merged, then the roll-ups above them, level by level.
-    func recompute(kind: EntryKind, fineBuckets: Set<Int64>, in txn: borrowing WriteTransaction) throws {
+    /// merged (or merged only), then the roll-ups above them, level by level.
+    func recompute(
+        kind: EntryKind,
+        fineBuckets: Set<Int64>,
+        mergedOnly: Bool = false,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        guard !fineBuckets.isEmpty else { return }
         let table = try sourceTable(of: kind, in: txn)
         let ranking = try ranking(of: kind, in: txn)
         let longest = try longest(of: kind, in: txn)
-        let numbers = [Self.merged] + table.keys.sorted()
+        let numbers = mergedOnly ? [Self.merged] : [Self.merged] + table.keys.sorted()
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
         for level in 0..<ViewLevel.lengths.count {

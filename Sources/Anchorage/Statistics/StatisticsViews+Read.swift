@@ -20,18 +20,23 @@ extension StatisticsViews {
         // finds its row by its position in that list.
         var plans: [(index: Int, start: Date, end: Date, pieces: [(level: Int, position: Int)])] = []
         var wanted = [[Int64]](repeating: [], count: ViewLevel.lengths.count)
-        var previous: (index: Int, end: Date)?
-        for index in indices {
-            // Consecutive buckets share a boundary: one calendar step each.
-            let start = previous?.index == index - 1 ? previous!.end : grid.start(of: index)
-            let end = grid.start(of: index + 1)
-            previous = (index, end)
-            guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(end) else { return nil }
-            let pieces = ViewLevel.tile(from: from, to: to).map { piece in
-                wanted[piece.level].append(piece.bucket)
-                return (piece.level, wanted[piece.level].count - 1)
+        // Bounds are computed for each run of consecutive buckets at once.
+        let sorted = indices.sorted()
+        var runStart = 0
+        while runStart < sorted.count {
+            var runEnd = runStart
+            while runEnd + 1 < sorted.count && sorted[runEnd + 1] == sorted[runEnd] + 1 { runEnd += 1 }
+            let dates = grid.boundaries(from: sorted[runStart], through: sorted[runEnd])
+            for (offset, index) in sorted[runStart...runEnd].enumerated() {
+                let (start, end) = (dates[offset], dates[offset + 1])
+                guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(end) else { return nil }
+                let pieces = ViewLevel.tile(from: from, to: to).map { piece in
+                    wanted[piece.level].append(piece.bucket)
+                    return (piece.level, wanted[piece.level].count - 1)
+                }
+                plans.append((index, start, end, pieces))
             }
-            plans.append((index, start, end, pieces))
+            runStart = runEnd + 1
         }
         let table = options.contains(.separateBySource) ? try sourceTable(of: kind, in: txn) : [:]
         var rows: [UInt32: [[ViewRecord?]]] = [:]
