@@ -301,22 +301,3 @@ extension StatisticsPropertyTests {
         await again.close()
     }
 }
-
-/// Every key and value of the statistics views, in order.
-func viewDump(_ store: HKHealthStore) throws -> [[UInt8]] {
-    let engine = try store.engine()
-    return try engine.read { txn in
-        var rows: [[UInt8]] = []
-        for database in engine.views.all {
-            rows.append(Array("--".utf8))
-            try txn.withCursor(on: database) { cursor in
-                try cursor.scan { key, value in
-                    rows.append(Array(key))
-                    rows.append(Array(value))
-                    return true
-                }
-            }
-        }
-        return rows
-    }
-}

@@ -150,10 +150,20 @@ func anchoredPage(
 
 /// Every key and value of the store's index databases, in order.
 func indexDump(_ store: HKHealthStore) throws -> [[UInt8]] {
+    try databaseDump(store) { $0.index.all }
+}
+
+/// Every key and value of the store's statistics views, in order.
+func viewDump(_ store: HKHealthStore) throws -> [[UInt8]] {
+    try databaseDump(store) { $0.views.all }
+}
+
+/// Every key and value of the databases `pick` chooses, in order.
+func databaseDump(_ store: HKHealthStore, _ pick: (StoreEngine) -> [Database]) throws -> [[UInt8]] {
     let engine = try store.engine()
     return try engine.read { txn in
         var rows: [[UInt8]] = []
-        for database in engine.index.all {
+        for database in pick(engine) {
             rows.append(Array("--".utf8))
             try txn.withCursor(on: database) { cursor in
                 try cursor.scan { key, value in

@@ -55,52 +55,42 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// predicates; it ends when the consuming task is cancelled (AQ-20).
     public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
         let descriptor = self
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
-        let task = Task {
-            do {
-                let engine = try healthStore.openEngine()
-                let batches = engine.log.committedBatches()
-                let start = try descriptor.anchor?.position(in: engine) ?? 0
-                var delivered = start
-                let first = try engine.read { txn in
-                    let upper = try engine.head(in: txn)
-                    delivered = max(start, upper)
-                    return try descriptor.changes(
+        return followingStream(of: Result.self) { continuation in
+            let engine = try healthStore.openEngine()
+            let batches = engine.log.committedBatches()
+            let start = try descriptor.anchor?.position(in: engine) ?? 0
+            var delivered = start
+            let first = try engine.read { txn in
+                let upper = try engine.head(in: txn)
+                delivered = max(start, upper)
+                return try descriptor.changes(
+                    engine,
+                    caller: healthStore.caller,
+                    after: start,
+                    through: upper,
+                    limit: nil,
+                    in: txn
+                )
+            }
+            continuation.yield(first)
+            for await batch in batches {
+                try Task.checkCancellation()
+                guard batch.last.seq > delivered else { continue }
+                let after = delivered
+                let result = try engine.read { txn in
+                    try descriptor.changes(
                         engine,
                         caller: healthStore.caller,
-                        after: start,
-                        through: upper,
+                        after: after,
+                        through: batch.last.seq,
                         limit: nil,
                         in: txn
                     )
                 }
-                continuation.yield(first)
-                for await batch in batches {
-                    try Task.checkCancellation()
-                    guard batch.last.seq > delivered else { continue }
-                    let after = delivered
-                    let result = try engine.read { txn in
-                        try descriptor.changes(
-                            engine,
-                            caller: healthStore.caller,
-                            after: after,
-                            through: batch.last.seq,
-                            limit: nil,
-                            in: txn
-                        )
-                    }
-                    delivered = batch.last.seq
-                    if !result.addedSamples.isEmpty || !result.deletedObjects.isEmpty { continuation.yield(result) }
-                }
-                continuation.finish()
-            } catch is CancellationError {
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: HKError.wrapping(error))
+                delivered = batch.last.seq
+                if !result.addedSamples.isEmpty || !result.deletedObjects.isEmpty { continuation.yield(result) }
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     /// The merged changes of every predicate in anchor order, cut at `limit`.

@@ -98,39 +98,29 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     /// iterating task is cancelled.
     public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
         let descriptor = self
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
-        let task = Task {
-            do {
-                let (engine, type, grid) = try descriptor.prepare(healthStore)
-                let typed = try descriptor.predicate.typed.get()
-                let batches = engine.log.committedBatches()
-                let (collection, head) = try engine.statisticsCollection(
-                    of: type,
-                    predicate: typed,
-                    options: descriptor.options,
-                    grid: grid,
-                    caller: healthStore.caller
-                )
-                continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil))
-                try await engine.followStatistics(
-                    batches,
-                    from: head,
-                    initial: collection,
-                    predicate: typed,
-                    caller: healthStore.caller,
-                    lifecycle: QueryLifecycle()
-                ) { collection, changed in
-                    continuation.yield(Result(statisticsCollection: collection, updatedStatistics: changed))
-                }
-                continuation.finish()
-            } catch is CancellationError {
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: HKError.wrapping(error))
+        return followingStream(of: Result.self) { continuation in
+            let (engine, type, grid) = try descriptor.prepare(healthStore)
+            let typed = try descriptor.predicate.typed.get()
+            let batches = engine.log.committedBatches()
+            let (collection, head) = try engine.statisticsCollection(
+                of: type,
+                predicate: typed,
+                options: descriptor.options,
+                grid: grid,
+                caller: healthStore.caller
+            )
+            continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil))
+            try await engine.followStatistics(
+                batches,
+                from: head,
+                initial: collection,
+                predicate: typed,
+                caller: healthStore.caller,
+                lifecycle: QueryLifecycle()
+            ) { collection, changed in
+                continuation.yield(Result(statisticsCollection: collection, updatedStatistics: changed))
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     private func prepare(_ healthStore: HKHealthStore) throws(HKError) -> (StoreEngine, HKQuantityType, BucketGrid) {

@@ -38,18 +38,12 @@ struct StatisticsViews: Sendable {
     static let merged: UInt32 = 0
 
     init(in txn: borrowing WriteTransaction, index: HealthIndex) throws {
-        func open(_ name: String) throws -> Database {
-            guard let database = try txn.openDatabase(named: "st." + name) else {
-                throw HKError(.errorDatabaseInaccessible, "the store's statistics view \(name) could not be created")
-            }
-            return database
-        }
-        samples = try open("samples")
-        sources = try open("sources")
-        kinds = try open("kinds")
-        buckets = try open("buckets")
-        priorities = try open("priorities")
-        firstSeen = try open("first-seen")
+        samples = try txn.openStoreDatabase("st.samples")
+        sources = try txn.openStoreDatabase("st.sources")
+        kinds = try txn.openStoreDatabase("st.kinds")
+        buckets = try txn.openStoreDatabase("st.buckets")
+        priorities = try txn.openStoreDatabase("st.priorities")
+        firstSeen = try txn.openStoreDatabase("st.first-seen")
         self.index = index
     }
 

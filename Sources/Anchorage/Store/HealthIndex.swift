@@ -37,24 +37,18 @@ struct HealthIndex: Sendable {
 
     /// Opens (creating) the index databases.
     init(in txn: borrowing WriteTransaction) throws {
-        func open(_ name: String) throws -> Database {
-            guard let database = try txn.openDatabase(named: "hk." + name) else {
-                throw HKError(.errorDatabaseInaccessible, "the store's index \(name) could not be created")
-            }
-            return database
-        }
-        objects = try open("objects")
-        typeTime = try open("type-time")
-        typeSeq = try open("type-seq")
-        kindStats = try open("kind-stats")
-        sources = try open("sources")
-        syncIDs = try open("sync-ids")
-        memberOf = try open("member-of")
-        members = try open("members")
-        workoutSamples = try open("workout-samples")
-        sampleWorkouts = try open("sample-workouts")
-        grants = try open("grants")
-        settings = try open("settings")
+        objects = try txn.openStoreDatabase("hk.objects")
+        typeTime = try txn.openStoreDatabase("hk.type-time")
+        typeSeq = try txn.openStoreDatabase("hk.type-seq")
+        kindStats = try txn.openStoreDatabase("hk.kind-stats")
+        sources = try txn.openStoreDatabase("hk.sources")
+        syncIDs = try txn.openStoreDatabase("hk.sync-ids")
+        memberOf = try txn.openStoreDatabase("hk.member-of")
+        members = try txn.openStoreDatabase("hk.members")
+        workoutSamples = try txn.openStoreDatabase("hk.workout-samples")
+        sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts")
+        grants = try txn.openStoreDatabase("hk.grants")
+        settings = try txn.openStoreDatabase("hk.settings")
     }
 
     /// Every database, in a fixed order (for rebuilds and comparisons).
@@ -108,5 +102,17 @@ final class IndexWriterContext: @unchecked Sendable {
 
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
         try? decoder.decode(bytes)
+    }
+}
+
+extension WriteTransaction {
+    /// Opens (creating) one of the store's index or view databases.
+    ///
+    /// - Throws: ``HKError`` `errorDatabaseInaccessible` when it cannot.
+    func openStoreDatabase(_ name: String) throws -> Database {
+        guard let database = try openDatabase(named: name) else {
+            throw HKError(.errorDatabaseInaccessible, "the store's database \(name) could not be created")
+        }
+        return database
     }
 }
