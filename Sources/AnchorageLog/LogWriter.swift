@@ -241,6 +241,7 @@ final class LogWriter: @unchecked Sendable {
         var ranges: [CommittedBatch?] = []
         outcomes.reserveCapacity(group.count)
         ranges.reserveCapacity(group.count)
+        for projection in projections { projection.transactionWillBegin() }
         for (index, request) in group.enumerated() {
             let before = working.head
             do {
@@ -251,6 +252,7 @@ final class LogWriter: @unchecked Sendable {
             }
             ranges.append(batch(from: before, to: working.head))
         }
+        for projection in projections { try projection.finish(in: txn) }
         try saveVersionVector(working, comparedWith: start, in: txn)
         return (outcomes, ranges, working)
     }

@@ -54,6 +54,13 @@ public protocol Projection: Sendable {
     func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws
     /// Applies consecutive entries, in order, inside their write transaction.
     func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws
+    /// Called when a write transaction begins, before any `apply`: forget
+    /// whatever an abandoned transaction left half done.
+    func transactionWillBegin()
+    /// Called once every batch of a transaction has been applied, before it
+    /// commits: work deferred from `apply` (computed once for a whole group
+    /// of batches) is done here. Throwing abandons the transaction.
+    func finish(in txn: borrowing WriteTransaction) throws
 }
 
 extension Projection {
@@ -61,6 +68,12 @@ extension Projection {
     public func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
         for entry in entries { try apply(entry, in: txn) }
     }
+
+    /// Nothing to forget.
+    public func transactionWillBegin() {}
+
+    /// Nothing deferred.
+    public func finish(in txn: borrowing WriteTransaction) throws {}
 }
 
 /// Creates a log's projections inside the write transaction that opens it.

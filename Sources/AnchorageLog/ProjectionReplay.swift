@@ -15,6 +15,7 @@ enum ProjectionReplay {
         guard !projections.isEmpty else { return 0 }
         for projection in projections {
             for database in projection.databases { try txn.removeAll(in: database) }
+            projection.transactionWillBegin()
         }
         var count = 0
         var chunk: [LogEntry] = []
@@ -26,14 +27,20 @@ enum ProjectionReplay {
                 }
                 chunk.append(try EntryFormat.decode(seq: seq, bytes: value))
                 if chunk.count == chunkSize {
-                    for projection in projections { try projection.apply(chunk, in: txn) }
+                    for projection in projections {
+                        try projection.apply(chunk, in: txn)
+                        try projection.finish(in: txn)
+                    }
                     chunk.removeAll(keepingCapacity: true)
                 }
                 count += 1
                 return true
             }
         }
-        for projection in projections where !chunk.isEmpty { try projection.apply(chunk, in: txn) }
+        for projection in projections where !chunk.isEmpty {
+            try projection.apply(chunk, in: txn)
+            try projection.finish(in: txn)
+        }
         return count
     }
 }

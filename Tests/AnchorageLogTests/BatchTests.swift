@@ -1,4 +1,6 @@
 import Foundation
+import LMDB
+import Synchronization
 import Testing
 
 @testable import AnchorageLog
@@ -57,6 +59,71 @@ struct BatchTests {
             let payloads = try log.entries(after: nil, limit: 10).entries.compactMap { $0.payload.map(Array.init) }
             #expect(payloads.sorted { $0[0] < $1[0] } == [[1], [3]])
             _ = try log.verify()
+        }
+    }
+}
+
+/// Counts entries in `apply` and writes the count once per transaction in
+/// `finish`: deferred work, as the statistics views do it.
+struct DeferredCount: Projection {
+    final class Pending: @unchecked Sendable {
+        // @unchecked: used on the log's writer thread only.
+        var entries = 0
+        var finishes = 0
+    }
+
+    let totals: Database
+    let pending = Pending()
+    var name: String { "deferred-count" }
+    var version: Int { 1 }
+    var databases: [Database] { [totals] }
+
+    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        pending.entries += 1
+    }
+
+    func transactionWillBegin() { pending.entries = 0 }
+
+    func finish(in txn: borrowing WriteTransaction) throws {
+        pending.finishes += 1
+        let old = try txn.value(forKey: Array("total".utf8), in: totals).flatMap { UInt64(bigEndianBytes: $0) } ?? 0
+        try txn.put((old + UInt64(pending.entries)).bigEndianBytes, forKey: Array("total".utf8), in: totals)
+        pending.entries = 0
+    }
+}
+
+extension BatchTests {
+    @Test("deferred projection work runs once per transaction and forgets what an abandoned transaction applied")
+    func deferredWork() async throws {
+        let holder = Mutex<DeferredCount?>(nil)
+        try await withTemporaryLog(configuration: fastConfiguration) { txn in
+            let projection = DeferredCount(totals: try #require(try txn.openDatabase(named: "totals")))
+            holder.withLock { $0 = projection }
+            return [projection]
+        } _: { log, _ in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let events: [LogEvent] = [
+                            .save(id: UUID(), kind: 1, payload: [UInt8(index)]),
+                            .save(id: UUID(), kind: 1, payload: [1]),
+                        ]
+                        if index % 5 == 0 {
+                            _ = try? await log.append(events) { _ in throw Rejected() }
+                        } else {
+                            _ = try await log.append(events)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let projection = try #require(holder.withLock { $0 })
+            let total = try log.withReadTransaction { txn in
+                try txn.value(forKey: Array("total".utf8), in: projection.totals).flatMap { UInt64(bigEndianBytes: $0) }
+            }
+            #expect(total == 64, "32 accepted batches of 2 entries")
+            #expect(log.head.seq == 64)
+            #expect(projection.pending.finishes == log.statistics.commits, "one finish per commit")
         }
     }
 }

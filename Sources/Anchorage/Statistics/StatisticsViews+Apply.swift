@@ -11,11 +11,17 @@ extension StatisticsViews: Projection {
         try apply([entry], in: txn)
     }
 
-    /// Records the batch's quantity samples and priority lists, then
-    /// computes again every fine bucket the batch touched and the roll-ups
-    /// above them, once each.
+    func transactionWillBegin() {
+        writer.pending = ViewBatch()
+    }
+
+    /// Records the batch's quantity samples and priority lists; the buckets
+    /// they touch are computed in ``finish(in:)``, once per transaction.
     func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        var batch = ViewBatch()
+        // Taken out while in use, so that it is not copied on write.
+        var batch = writer.pending
+        writer.pending = ViewBatch()
+        defer { writer.pending = batch }
         for entry in entries {
             if entry.kind == StoreKind.sourcePriority {
                 guard let payload = entry.payload,
@@ -40,6 +46,13 @@ extension StatisticsViews: Projection {
                 try applyDelete(entry, batch: &batch, in: txn)
             }
         }
+    }
+
+    /// Computes again every fine bucket the transaction's batches touched,
+    /// and the roll-ups above them, once each.
+    func finish(in txn: borrowing WriteTransaction) throws {
+        var batch = writer.pending
+        writer.pending = ViewBatch()
         try batch.flush(into: self, in: txn)
         for (kind, fine) in batch.touched {
             try recompute(kind: kind, fineBuckets: fine, in: txn)

@@ -182,10 +182,12 @@ struct StatisticsViews: Sendable {
     }
 }
 
-/// The views' state on the log's writer thread: a decoder with its memo.
+/// The views' state on the log's writer thread: a decoder with its memo,
+/// and what the current transaction's batches touched.
 final class ViewsWriterContext: @unchecked Sendable {
     // @unchecked: used only on the log's writer thread.
     private var decoder = PayloadDecoder()
+    var pending = ViewBatch()
 
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKQuantitySample? {
         (try? decoder.decode(bytes)) as? HKQuantitySample
