@@ -20,6 +20,20 @@ extension HKHealthStore {
         try await openEngine().save(objects, caller: caller)
     }
 
+    /// Saves the objects whose uuids the store has never seen, neither saved
+    /// nor deleted, and returns how many it saved: an Anchorage extension
+    /// for importers and retried requests, so that saving the same objects
+    /// again adds nothing and never brings a deleted object back. Otherwise
+    /// as ``save(_:)-([HKObject])``: one batch, all or nothing.
+    ///
+    /// ```swift
+    /// let added = try await store.saveIfAbsent(samplesFromExport)   // 0 the second time
+    /// ```
+    @discardableResult
+    public func saveIfAbsent(_ objects: [HKObject]) async throws -> Int {
+        try await openEngine().save(objects, caller: caller, skippingKnown: true)
+    }
+
     /// Saves one object and calls `completion` with the outcome on a
     /// background task.
     public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {

@@ -45,7 +45,10 @@ struct WritePlan: Sendable {
 extension StoreEngine {
     /// Plans with `plan` in a read transaction and appends the result as one
     /// batch, planning again when a concurrent batch invalidated the plan.
-    func commit(_ plan: (borrowing ReadTransaction) throws -> WritePlan) async throws(HKError) -> WritePlan {
+    func commit(
+        replanningDuplicates: Bool = false,
+        _ plan: (borrowing ReadTransaction) throws -> WritePlan
+    ) async throws(HKError) -> WritePlan {
         for _ in 0..<16 {
             let planned = try read(plan)
             guard !planned.events.isEmpty else { return planned }
@@ -53,6 +56,8 @@ extension StoreEngine {
                 try await log.append(planned.events, precondition: planned.precondition(index))
                 return planned
             } catch is PlanConflict {
+                continue
+            } catch is DuplicateObject where replanningDuplicates {
                 continue
             } catch let duplicate as DuplicateObject {
                 throw HKError(
@@ -70,7 +75,18 @@ extension StoreEngine {
     /// Saves `objects` all-or-nothing (OBJ-31..33); with `workout`, also
     /// links every sample of the call to it, saving those not saved yet
     /// (OBJ-24).
-    func save(_ objects: [HKObject], caller: Caller, linkingTo workout: UUID? = nil) async throws(HKError) {
+    ///
+    /// With `skippingKnown`, objects whose uuid the store already knows
+    /// (saved, or deleted) are left out instead of failing the call, and a
+    /// concurrent save of the same uuid makes the call plan again. Returns
+    /// how many objects were saved.
+    @discardableResult
+    func save(
+        _ objects: [HKObject],
+        caller: Caller,
+        linkingTo workout: UUID? = nil,
+        skippingKnown: Bool = false
+    ) async throws(HKError) -> Int {
         guard !objects.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "OBJ-31", "there is nothing to save")
         }
@@ -86,9 +102,17 @@ extension StoreEngine {
         let encoded = prepared.map { item in
             (item.members.map { PayloadCodec.encode($0) }, PayloadCodec.encode(item.sample))
         }
-        _ = try await commit { txn in
-            try planSave(prepared, encoded: encoded, caller: caller, linkingTo: workout, in: txn)
+        let plan = try await commit(replanningDuplicates: skippingKnown) { txn in
+            try planSave(
+                prepared,
+                encoded: encoded,
+                caller: caller,
+                linkingTo: workout,
+                skippingKnown: skippingKnown,
+                in: txn
+            )
         }
+        return plan.affected
     }
 
     /// Members of a correlation in a stable order; none for other samples.
@@ -131,6 +155,7 @@ extension StoreEngine {
         encoded: [([[UInt8]], [UInt8])],
         caller: Caller,
         linkingTo workout: UUID?,
+        skippingKnown: Bool,
         in txn: borrowing ReadTransaction
     ) throws -> WritePlan {
         var plan = WritePlan()
@@ -155,6 +180,7 @@ extension StoreEngine {
                 plan.liveIDs.append(sample.uuid)
                 continue
             }
+            if skippingKnown, try index.record(sample.uuid, in: txn) != nil { continue }
             // Whether the ids are new is checked by the writer, atomically
             // with the append (OBJ-32; see `WritePlan.precondition`).
             if !caller.isOwner {
