@@ -1,0 +1,137 @@
+public import Foundation
+
+// Objects with every stored field given — uuid and source revision
+// included — for importers, replicas and services that receive objects
+// made elsewhere. They check every rule the initializers check and throw
+// an `HKError` instead of stopping the program, so untrusted input cannot
+// crash the process.
+
+extension HKQuantitySample {
+    /// A quantity sample with the given identity and source.
+    ///
+    /// ```swift
+    /// let sample = try HKQuantitySample.stored(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 42),
+    ///                                          start: start, end: end, uuid: id,
+    ///                                          sourceRevision: HKSourceRevision(source: phone, version: "17.1"))
+    /// ```
+    ///
+    /// - Throws: ``HKError`` for a quantity the type does not accept, an end
+    ///   before the start, or metadata breaking its rules.
+    public static func stored(
+        type: HKQuantityType,
+        quantity: HKQuantity,
+        start: Date,
+        end: Date,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice? = nil,
+        metadata: [String: HKMetadataValue] = [:]
+    ) throws(HKError) -> HKQuantitySample {
+        try rebuilt(
+            type: type,
+            quantity: quantity,
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: try HKMetadata(validatingTyped: metadata)
+        )
+    }
+}
+
+extension HKCategorySample {
+    /// A category sample with the given identity and source.
+    ///
+    /// - Throws: ``HKError`` for a value the type does not accept, an end
+    ///   before the start, or invalid metadata.
+    public static func stored(
+        type: HKCategoryType,
+        value: Int,
+        start: Date,
+        end: Date,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice? = nil,
+        metadata: [String: HKMetadataValue] = [:]
+    ) throws(HKError) -> HKCategorySample {
+        try rebuilt(
+            type: type,
+            value: value,
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: try HKMetadata(validatingTyped: metadata)
+        )
+    }
+}
+
+extension HKCorrelation {
+    /// A correlation with the given identity and source.
+    ///
+    /// - Throws: ``HKError`` for members the type does not allow (OBJ-18,
+    ///   OBJ-19), an end before the start, or invalid metadata.
+    public static func stored(
+        type: HKCorrelationType,
+        start: Date,
+        end: Date,
+        objects: Set<HKSample>,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice? = nil,
+        metadata: [String: HKMetadataValue] = [:]
+    ) throws(HKError) -> HKCorrelation {
+        try rebuilt(
+            type: type,
+            start: start,
+            end: end,
+            objects: objects,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: try HKMetadata(validatingTyped: metadata)
+        )
+    }
+}
+
+extension HKWorkout {
+    /// A workout with the given identity and source.
+    ///
+    /// - Throws: ``HKError`` for totals in the wrong units, a duration
+    ///   longer than the interval, events outside it, or invalid metadata.
+    public static func stored(
+        activityType: HKWorkoutActivityType,
+        start: Date,
+        end: Date,
+        workoutEvents: [HKWorkoutEvent]? = nil,
+        duration: TimeInterval,
+        totalEnergyBurned: HKQuantity? = nil,
+        totalDistance: HKQuantity? = nil,
+        totalSwimmingStrokeCount: HKQuantity? = nil,
+        totalFlightsClimbed: HKQuantity? = nil,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice? = nil,
+        metadata: [String: HKMetadataValue] = [:]
+    ) throws(HKError) -> HKWorkout {
+        try rebuilt(
+            activityType: activityType,
+            start: start,
+            end: end,
+            events: workoutEvents,
+            duration: duration,
+            totals: Totals(
+                energyBurned: totalEnergyBurned,
+                distance: totalDistance,
+                swimmingStrokeCount: totalSwimmingStrokeCount,
+                flightsClimbed: totalFlightsClimbed
+            ),
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: try HKMetadata(validatingTyped: metadata)
+        )
+    }
+}
