@@ -33,4 +33,19 @@ struct StoreIdempotentSaveTests {
             #expect(try await samples(in: store, of: stepType).count == 50)
         }
     }
+
+    @Test("A correlation whose members the store already holds joins them instead of saving them again (CQ-1)")
+    func correlationOfKnownMembers() async throws {
+        try await withTemporaryStore { store, _ in
+            let meal = food("lunch", kilocalories: 900, protein: 30)
+            let members = Array(meal.objects)
+            #expect(try await store.saveIfAbsent(members) == 2)
+            #expect(try await store.saveIfAbsent([meal]) == 1)
+            #expect(try await store.saveIfAbsent([meal]) == 0)
+            let found = try await samples(in: store, of: HKCorrelationType(.food)).compactMap { $0 as? HKCorrelation }
+            #expect(found.count == 1)
+            #expect(Set(found.first?.objects.map(\.uuid) ?? []) == Set(members.map(\.uuid)))
+            #expect(try await samples(in: store, of: energyType).count == 1, "saved once")
+        }
+    }
 }

@@ -216,6 +216,8 @@ extension StoreEngine {
                 plan.liveIDs.append(replacedID)
             }
             for (member, memberPayload) in zip(members, memberBytes) {
+                // A known member is not saved again; the correlation joins it.
+                if skippingKnown, try index.record(member.uuid, in: txn) != nil { continue }
                 plan.events.append(
                     .save(
                         id: member.uuid,
