@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
+        .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
     dependencies: [
@@ -73,6 +74,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Streams the Health app's export.xml into a store.
+        .target(
+            name: "AppleHealthImport",
+            dependencies: [
+                "Anchorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // `Scripts/bench` runs this in release mode.
         .executableTarget(
             name: "AnchorageBench",
@@ -99,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "AnchorageTests",
             dependencies: ["Anchorage", "AnchorageLog", "LMDB"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AppleHealthImportTests",
+            dependencies: ["AppleHealthImport", "Anchorage", "AnchorageLog"],
             swiftSettings: strictSettings
         ),
         .testTarget(

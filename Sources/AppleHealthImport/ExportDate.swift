@@ -1,0 +1,54 @@
+import Foundation
+
+/// Dates as the Health app writes them: `2017-05-24 13:56:15 +0200`.
+enum ExportDate {
+    /// Parses one date; `nil` for anything not in that form. Hand-written,
+    /// because `DateFormatter` costs microseconds per call and an export
+    /// holds millions of dates.
+    static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A,
+                bytes[16] == 0x3A, bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D
+            else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<from + count {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                let offsetHours = number(21, 2), let offsetMinutes = number(23, 2),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+                offsetHours < 24, offsetMinutes < 60
+            else { return nil }
+            let days = daysFromCivil(year: year, month: month, day: day)
+            let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[20] == 0x2D ? -1 : 1)
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
+            return Date(timeIntervalSince1970: Double(seconds))
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// A `yyyy-MM-dd` date of birth as Gregorian components.
+    static func birthDate(_ text: String) -> DateComponents? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        return DateComponents(calendar: Calendar(identifier: .gregorian), year: year, month: month, day: day)
+    }
+}

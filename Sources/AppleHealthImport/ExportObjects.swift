@@ -1,0 +1,261 @@
+import Anchorage
+import Crypto
+import Foundation
+
+/// Turns export elements into HealthKit objects.
+///
+/// Exports carry no bundle identifiers: a source is identified as
+/// `export.` followed by its name in lower case, with anything but letters
+/// and digits as `-` (`iPhone de Marie` → `export.iphone-de-marie`), and
+/// keeps its name. Ids are derived from each element's content, so
+/// importing the same file again finds the same ids.
+struct ExportObjects {
+    /// Why an element was not imported; never holds health values.
+    struct Rejection: Error {
+        let reason: String
+    }
+
+    private var sources: [String: HKSourceRevision] = [:]
+    private var units: [String: HKUnit] = [:]
+
+    // MARK: Records
+
+    mutating func sample(_ element: ExportElement) throws(Rejection) -> HKSample {
+        guard let type = element.attributes["type"] else { throw Rejection(reason: "a record without a type") }
+        let (start, end) = try interval(element)
+        let uuid = Self.identifier(of: element)
+        let revision = source(element)
+        let device = element.attributes["device"].flatMap(ExportDevice.parse)
+        let metadata = Self.metadata(element.metadata)
+        do {
+            if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
+                guard let text = element.attributes["value"], let value = Double(text) else {
+                    throw Rejection(reason: "a quantity record without a number")
+                }
+                return try HKQuantitySample.stored(
+                    type: quantityType,
+                    quantity: HKQuantity(unit: try unit(element.attributes["unit"] ?? ""), doubleValue: value),
+                    start: start,
+                    end: end,
+                    uuid: uuid,
+                    sourceRevision: revision,
+                    device: device,
+                    metadata: metadata
+                )
+            }
+            if let categoryType = HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: type)) {
+                let text = element.attributes["value"] ?? ""
+                guard let value = ExportNames.categoryValues[text] ?? Int(text) else {
+                    throw Rejection(reason: "a category record with an unknown value")
+                }
+                return try HKCategorySample.stored(
+                    type: categoryType,
+                    value: value,
+                    start: start,
+                    end: end,
+                    uuid: uuid,
+                    sourceRevision: revision,
+                    device: device,
+                    metadata: metadata
+                )
+            }
+        } catch let error as HKError {
+            throw Rejection(reason: Self.reason(error))
+        } catch let rejection as Rejection {
+            throw rejection
+        } catch {
+            throw Rejection(reason: "an unreadable record")
+        }
+        throw Rejection(reason: "unknown record type \(type.prefix(100))")
+    }
+
+    // MARK: Correlations and workouts
+
+    mutating func correlation(_ element: ExportElement) throws(Rejection) -> HKCorrelation {
+        guard let name = element.attributes["type"],
+            let type = HKObjectType.correlationType(forIdentifier: HKCorrelationTypeIdentifier(rawValue: name))
+        else { throw Rejection(reason: "unknown correlation type \((element.attributes["type"] ?? "").prefix(100))") }
+        let (start, end) = try interval(element)
+        var members = Set<HKSample>()
+        for record in element.records { members.insert(try sample(record)) }
+        do {
+            return try HKCorrelation.stored(
+                type: type,
+                start: start,
+                end: end,
+                objects: members,
+                uuid: Self.identifier(of: element),
+                sourceRevision: source(element),
+                device: element.attributes["device"].flatMap(ExportDevice.parse),
+                metadata: Self.metadata(element.metadata)
+            )
+        } catch {
+            throw Rejection(reason: Self.reason(error))
+        }
+    }
+
+    mutating func workout(_ element: ExportElement) throws(Rejection) -> HKWorkout {
+        guard let name = element.attributes["workoutActivityType"], let activity = ExportNames.activityTypes[name]
+        else {
+            throw Rejection(reason: "unknown workout activity type")
+        }
+        let (start, end) = try interval(element)
+        let duration = try quantity(element.attributes, "duration", defaultUnit: "min")?.doubleValue(for: .second())
+        var energy = try quantity(element.attributes, "totalEnergyBurned", defaultUnit: "kcal")
+        var distance = try quantity(element.attributes, "totalDistance", defaultUnit: "km")
+        for statistics in element.statistics {
+            switch statistics["type"] {
+            case HKQuantityTypeIdentifier.activeEnergyBurned.rawValue? where energy == nil:
+                energy = try quantity(statistics, "sum", unitKey: "unit")
+            case let type? where distance == nil && type.hasPrefix("HKQuantityTypeIdentifierDistance"):
+                distance = try quantity(statistics, "sum", unitKey: "unit")
+            default: break
+            }
+        }
+        var events: [HKWorkoutEvent] = []
+        for attributes in element.events {
+            guard let type = attributes["type"].flatMap({ ExportNames.eventTypes[$0] }),
+                let date = attributes["date"].flatMap(ExportDate.parse)
+            else { throw Rejection(reason: "an unreadable workout event") }
+            let length = try quantity(attributes, "duration", defaultUnit: "min")?.doubleValue(for: .second()) ?? 0
+            do {
+                events.append(
+                    try HKWorkoutEvent.validated(type: type, dateInterval: DateInterval(start: date, duration: length))
+                )
+            } catch {
+                throw Rejection(reason: Self.reason(error))
+            }
+        }
+        do {
+            return try HKWorkout.stored(
+                activityType: activity,
+                start: start,
+                end: end,
+                workoutEvents: events.isEmpty ? nil : events,
+                duration: min(duration ?? end.timeIntervalSince(start), end.timeIntervalSince(start)),
+                totalEnergyBurned: energy,
+                totalDistance: distance,
+                uuid: Self.identifier(of: element),
+                sourceRevision: source(element),
+                device: element.attributes["device"].flatMap(ExportDevice.parse),
+                metadata: Self.metadata(element.metadata)
+            )
+        } catch {
+            throw Rejection(reason: Self.reason(error))
+        }
+    }
+
+    // MARK: Fields
+
+    private func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {
+        guard let start = element.attributes["startDate"].flatMap(ExportDate.parse),
+            let end = element.attributes["endDate"].flatMap(ExportDate.parse)
+        else { throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200") }
+        return (start, end)
+    }
+
+    private mutating func source(_ element: ExportElement) -> HKSourceRevision {
+        let name = element.attributes["sourceName"] ?? "Health export"
+        let version = element.attributes["sourceVersion"]
+        let key = name + "\u{1}" + (version ?? "")
+        if let known = sources[key] { return known }
+        let revision = HKSourceRevision(
+            source: HKSource(name: name, bundleIdentifier: Self.bundleIdentifier(forSourceName: name)),
+            version: version
+        )
+        sources[key] = revision
+        return revision
+    }
+
+    /// The bundle identifier an export's source is stored under.
+    static func bundleIdentifier(forSourceName name: String) -> String {
+        let slug = name.lowercased().unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? String($0) : "-"
+        }.joined()
+        return "export." + (slug.isEmpty ? "unnamed" : String(slug.prefix(200)))
+    }
+
+    private mutating func unit(_ text: String) throws(Rejection) -> HKUnit {
+        if let known = units[text] { return known }
+        do {
+            let unit = try HKUnit.parse(text)
+            units[text] = unit
+            return unit
+        } catch {
+            throw Rejection(reason: "unit \(text.prefix(40)) is not understood")
+        }
+    }
+
+    private mutating func quantity(
+        _ attributes: [String: String],
+        _ key: String,
+        defaultUnit: String? = nil,
+        unitKey: String? = nil
+    ) throws(Rejection) -> HKQuantity? {
+        guard let text = attributes[key] else { return nil }
+        guard let value = Double(text) else { throw Rejection(reason: "\(key) is not a number") }
+        let unitText = attributes[unitKey ?? key + "Unit"] ?? defaultUnit ?? ""
+        return HKQuantity(unit: try unit(unitText), doubleValue: value)
+    }
+
+    /// Metadata as typed values: integers, then decimals, else text.
+    static func metadata(_ entries: [(key: String, value: String)]) -> [String: HKMetadataValue] {
+        var metadata: [String: HKMetadataValue] = [:]
+        for (key, value) in entries {
+            let mapped = ExportNames.metadataKeys[key] ?? key
+            if let integer = Int64(value) {
+                metadata[mapped] = .integer(integer)
+            } else if let number = Double(value), number.isFinite {
+                metadata[mapped] = .double(number)
+            } else {
+                metadata[mapped] = .string(value)
+            }
+        }
+        return metadata
+    }
+
+    /// A version 8 uuid from SHA-256 of the element's name, attributes,
+    /// metadata, events and nested records, in a fixed order.
+    static func identifier(of element: ExportElement) -> UUID {
+        var hasher = SHA256()
+        feed(element, into: &hasher)
+        var bytes = Array(hasher.finalize())
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+
+    private static func feed(_ element: ExportElement, into hasher: inout SHA256) {
+        func add(_ text: String) {
+            hasher.update(data: Array(text.utf8))
+            hasher.update(data: [0])
+        }
+        add(element.name)
+        for key in element.attributes.keys.sorted() {
+            add(key)
+            add(element.attributes[key]!)
+        }
+        for entry in element.metadata {
+            add(entry.key)
+            add(entry.value)
+        }
+        for attributes in element.events + element.statistics {
+            for key in attributes.keys.sorted() {
+                add(key)
+                add(attributes[key]!)
+            }
+        }
+        for record in element.records { feed(record, into: &hasher) }
+    }
+
+    /// A rejection reason from an error: its rule and code, no values.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? HKError else { return "an unreadable element" }
+        return error.rule.map { "breaks \($0)" } ?? "\(error.code)"
+    }
+}

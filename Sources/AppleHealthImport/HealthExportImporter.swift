@@ -1,0 +1,167 @@
+public import Anchorage
+import Foundation
+
+/// Imports the `export.xml` the iPhone Health app produces into a store.
+///
+/// ```swift
+/// let store = HKHealthStore(directory: URL(fileURLWithPath: "/var/lib/anchorage/me"))
+/// let summary = try await HealthExportImporter(store: store).importExport(at: exportURL) { progress in
+///     print(progress.bytesRead, "of", progress.totalBytes ?? 0)
+/// }
+/// print(summary.saved, "new objects;", summary.alreadyPresent, "already there")
+/// ```
+///
+/// The file is read as a stream and saved in batches, so memory stays
+/// bounded whatever its size. Records, correlations with their records,
+/// workouts with their events and statistics, metadata entries and the `Me`
+/// characteristics are imported. Every object's uuid is derived from its
+/// content, and saving uses ``HKHealthStore/saveIfAbsent(_:)``: importing
+/// the same file again adds nothing, and an object deleted since stays
+/// deleted. Elements the store does not model (activity summaries, clinical
+/// records, routes…) and records it cannot accept are counted in the
+/// summary, never fatal; the summary names rules, never health values.
+public struct HealthExportImporter: Sendable {
+    /// The store the export goes into.
+    public let store: HKHealthStore
+    /// Objects per saved batch.
+    public var batchSize: Int
+
+    /// An importer into `store`.
+    public init(store: HKHealthStore, batchSize: Int = 1_000) {
+        self.store = store
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// How far an import has come.
+    public struct Progress: Sendable {
+        /// Bytes of the file read so far.
+        public var bytesRead: Int
+        /// The file's size, when known.
+        public var totalBytes: Int?
+        /// Top-level elements handled so far.
+        public var elements: Int
+    }
+
+    /// What an import did.
+    public struct Summary: Sendable, Equatable {
+        /// Objects saved by this import (correlations and workouts count once).
+        public var saved = 0
+        /// Objects the store already held (from an earlier import) or that the
+        /// file repeats.
+        public var alreadyPresent = 0
+        /// Records, correlations and workouts read, by element name.
+        public var read: [String: Int] = [:]
+        /// Elements not imported because the store does not model them, by
+        /// element name (and record type).
+        public var unknown: [String: Int] = [:]
+        /// Elements not imported because they break a rule, by reason.
+        public var rejected: [String: Int] = [:]
+        /// Whether the `Me` characteristics were stored.
+        public var characteristicsImported = false
+    }
+
+    /// Imports the export at `url`.
+    ///
+    /// - Throws: ``ImportError`` when the file cannot be read or is not
+    ///   well-formed XML (what was saved before stays), or the store's
+    ///   ``HKError`` when saving fails.
+    public func importExport(
+        at url: URL,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async throws -> Summary {
+        let total = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        let reader = ExportReader(url: url, batchSize: batchSize)
+        var builder = ExportObjects()
+        var summary = Summary()
+        var pending = PendingBatch()
+        var elements = 0
+        for try await batch in reader.elements() {
+            for element in batch {
+                elements += 1
+                try await handle(element, builder: &builder, pending: &pending, summary: &summary)
+            }
+            if pending.objects.count >= batchSize { try await save(&pending, into: &summary) }
+            reader.consumed()
+            progress?(Progress(bytesRead: reader.bytesRead.count, totalBytes: total, elements: elements))
+        }
+        try await save(&pending, into: &summary)
+        return summary
+    }
+
+    private func handle(
+        _ element: ExportElement,
+        builder: inout ExportObjects,
+        pending: inout PendingBatch,
+        summary: inout Summary
+    ) async throws {
+        let object: HKSample
+        do {
+            switch element.name {
+            case "Record":
+                object = try builder.sample(element)
+            case "Correlation":
+                let correlation = try builder.correlation(element)
+                // Its records may wait in the batch as records of their own.
+                if correlation.objects.contains(where: { pending.ids.contains($0.uuid) }) {
+                    try await save(&pending, into: &summary)
+                }
+                object = correlation
+            case "Workout":
+                object = try builder.workout(element)
+            case "Me":
+                try await importCharacteristics(element.attributes)
+                summary.characteristicsImported = true
+                return
+            case "ExportDate":
+                return
+            default:
+                summary.unknown[element.name, default: 0] += 1
+                return
+            }
+        } catch let rejection as ExportObjects.Rejection {
+            if rejection.reason.hasPrefix("unknown record type") {
+                summary.unknown["Record " + (element.attributes["type"] ?? "").prefix(100), default: 0] += 1
+            } else {
+                summary.rejected[rejection.reason, default: 0] += 1
+            }
+            return
+        }
+        summary.read[element.name, default: 0] += 1
+        guard pending.ids.insert(object.uuid).inserted else {
+            summary.alreadyPresent += 1
+            return
+        }
+        pending.objects.append(object)
+    }
+
+    private func save(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        guard !pending.objects.isEmpty else { return }
+        let saved = try await store.saveIfAbsent(pending.objects)
+        summary.saved += saved
+        summary.alreadyPresent += pending.objects.count - saved
+        pending = PendingBatch()
+    }
+
+    private func importCharacteristics(_ attributes: [String: String]) async throws {
+        var me = HKCharacteristics()
+        let prefix = "HKCharacteristicTypeIdentifier"
+        if let value = attributes[prefix + "BiologicalSex"] {
+            me.biologicalSex = ExportNames.biologicalSexes[value] ?? .notSet
+        }
+        if let value = attributes[prefix + "BloodType"] { me.bloodType = ExportNames.bloodTypes[value] ?? .notSet }
+        if let value = attributes[prefix + "FitzpatrickSkinType"] {
+            me.fitzpatrickSkinType = ExportNames.skinTypes[value] ?? .notSet
+        }
+        if let value = attributes[prefix + "WheelchairUse"] {
+            me.wheelchairUse = ExportNames.wheelchairUses[value] ?? .notSet
+        }
+        if let value = attributes[prefix + "DateOfBirth"] { me.dateOfBirth = ExportDate.birthDate(value) }
+        try await store.setCharacteristics(me)
+    }
+}
+
+/// Objects waiting to be saved, and their ids.
+private struct PendingBatch {
+    var objects: [HKObject] = []
+    var ids = Set<UUID>()
+}
