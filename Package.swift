@@ -88,6 +88,7 @@ let package = Package(
             name: "AnchorageBench",
             dependencies: [
                 "Anchorage",
+                "AppleHealthImport",
                 "AnchorageLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

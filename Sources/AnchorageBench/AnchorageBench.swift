@@ -33,7 +33,10 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "Directory for the stores (default: a temporary directory under .build/bench).")
     var workDirectory: String = ".build/bench/work"
 
-    @Option(help: "Which benchmarks to run: all, log, model, store or statistics.")
+    @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
+    var export: String?
+
+    @Option(help: "Which benchmarks to run: all, log, model, store, statistics or import.")
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
@@ -43,7 +46,7 @@ struct AnchorageBench: AsyncParsableCommand {
     var statisticsMinutes = 525_600
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics
+        case all, log, model, store, statistics, `import`
     }
 
     func validate() throws {
@@ -70,6 +73,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .statistics {
             try await runStatisticsBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .import, let export {
+            try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
         }
 
         print(report.table())

@@ -17,6 +17,16 @@ struct ExportObjects {
 
     private var sources: [String: HKSourceRevision] = [:]
     private var units: [String: HKUnit] = [:]
+    /// Devices by description: an export repeats a handful of them.
+    private var devices: [String: HKDevice?] = [:]
+
+    private mutating func device(_ element: ExportElement) -> HKDevice? {
+        guard let text = element.attributes["device"] else { return nil }
+        if let known = devices[text] { return known }
+        let parsed = ExportDevice.parse(text)
+        devices[text] = parsed
+        return parsed
+    }
 
     // MARK: Records
 
@@ -25,7 +35,7 @@ struct ExportObjects {
         let (start, end) = try interval(element)
         let uuid = Self.identifier(of: element)
         let revision = source(element)
-        let device = element.attributes["device"].flatMap(ExportDevice.parse)
+        let device = device(element)
         let metadata = Self.metadata(element.metadata)
         do {
             if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
@@ -86,7 +96,7 @@ struct ExportObjects {
                 objects: members,
                 uuid: Self.identifier(of: element),
                 sourceRevision: source(element),
-                device: element.attributes["device"].flatMap(ExportDevice.parse),
+                device: device(element),
                 metadata: Self.metadata(element.metadata)
             )
         } catch {
@@ -137,7 +147,7 @@ struct ExportObjects {
                 totalDistance: distance,
                 uuid: Self.identifier(of: element),
                 sourceRevision: source(element),
-                device: element.attributes["device"].flatMap(ExportDevice.parse),
+                device: device(element),
                 metadata: Self.metadata(element.metadata)
             )
         } catch {
@@ -232,8 +242,9 @@ struct ExportObjects {
 
     private static func feed(_ element: ExportElement, into hasher: inout SHA256) {
         func add(_ text: String) {
-            hasher.update(data: Array(text.utf8))
-            hasher.update(data: [0])
+            var text = text
+            text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
         }
         add(element.name)
         for key in element.attributes.keys.sorted() {

@@ -80,12 +80,32 @@ public struct HealthExportImporter: Sendable {
                 elements += 1
                 try await handle(element, builder: &builder, pending: &pending, summary: &summary)
             }
-            if pending.objects.count >= batchSize { try await save(&pending, into: &summary) }
+            if pending.objects.count >= batchSize { try await send(&pending, into: &summary) }
             reader.consumed()
             progress?(Progress(bytesRead: reader.bytesRead.count, totalBytes: total, elements: elements))
         }
         try await save(&pending, into: &summary)
         return summary
+    }
+
+    /// Starts saving the pending batch while the next one is built; at most
+    /// one batch is in flight, so a later batch never overtakes it.
+    private func send(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        try await settle(&pending, into: &summary)
+        let objects = pending.objects
+        let store = self.store
+        pending.objects = []
+        pending.ids = []
+        pending.inFlight = (Task { try await store.saveIfAbsent(objects) }, objects.count)
+    }
+
+    /// Waits for the batch in flight and counts what it saved.
+    private func settle(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        guard let (task, count) = pending.inFlight else { return }
+        pending.inFlight = nil
+        let saved = try await task.value
+        summary.saved += saved
+        summary.alreadyPresent += count - saved
     }
 
     private func handle(
@@ -134,7 +154,9 @@ public struct HealthExportImporter: Sendable {
         pending.objects.append(object)
     }
 
+    /// Saves the pending batch now, after the one in flight.
     private func save(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        try await settle(&pending, into: &summary)
         guard !pending.objects.isEmpty else { return }
         let saved = try await store.saveIfAbsent(pending.objects)
         summary.saved += saved
@@ -160,8 +182,9 @@ public struct HealthExportImporter: Sendable {
     }
 }
 
-/// Objects waiting to be saved, and their ids.
+/// Objects waiting to be saved, their ids, and the batch being saved.
 private struct PendingBatch {
     var objects: [HKObject] = []
     var ids = Set<UUID>()
+    var inFlight: (task: Task<Int, any Error>, count: Int)?
 }

@@ -10,6 +10,9 @@ let fixture = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/apple-health/export-small.xml")
 
+/// Two days written by Scripts/generate-health-export --days 2.
+let generatedFixture = fixture.deletingLastPathComponent().appendingPathComponent("export-generated.xml")
+
 /// A store in a fresh temporary directory, removed after `body`.
 func withImportStore<R>(_ body: (HKHealthStore) async throws -> R) async throws -> R {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-import-\(UUID())")
@@ -127,6 +130,27 @@ struct ImportTests {
         }
     }
 
+    @Test("A generated export imports in many small batches, and again adds nothing")
+    func generated() async throws {
+        try await withImportStore { store in
+            let seen = Collector()
+            let importer = HealthExportImporter(store: store, batchSize: 50)
+            let summary = try await importer.importExport(at: generatedFixture) { progress in
+                seen.add(progress.bytesRead, of: progress.totalBytes)
+            }
+            #expect(summary.saved == 1_154 + 8 + 1)
+            #expect(summary.alreadyPresent == 0)
+            #expect(summary.unknown == ["ActivitySummary": 2])
+            #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+            #expect(try await count(store, HKQuantityType(.heartRate)) == 576)
+            #expect(try await count(store, HKQuantityType(.dietaryEnergyConsumed)) == 6)
+            #expect(seen.finalFraction == 1, "progress reaches the end of the file")
+            let again = try await importer.importExport(at: generatedFixture)
+            #expect(again.saved == 0)
+            #expect(again.alreadyPresent == summary.saved)
+        }
+    }
+
     @Test("A file that is not XML, or not there, is a typed error")
     func badFiles() async throws {
         try await withImportStore { store in
@@ -170,5 +194,24 @@ struct ImportTests {
         #expect(device?.softwareVersion == "5.2.1")
         #expect(ExportDevice.parse("garbage") == nil)
         #expect(ExportObjects.bundleIdentifier(forSourceName: "Marie’s iPhone") == "export.marie-s-iphone")
+    }
+}
+
+/// Progress reports seen by an import.
+final class Collector: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var last: (Int, Int?) = (0, nil)
+
+    func add(_ bytes: Int, of total: Int?) {
+        lock.lock()
+        last = (bytes, total)
+        lock.unlock()
+    }
+
+    var finalFraction: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return Double(last.0) / Double(last.1 ?? 1)
     }
 }

@@ -1,0 +1,49 @@
+import Anchorage
+import AppleHealthImport
+import Foundation
+
+extension AnchorageBench {
+    /// Imports `export` into a new store per run: elements per second, and
+    /// the process's peak resident memory afterwards.
+    func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
+        var rates: [Double] = []
+        var megabytes: [Double] = []
+        let size = (try FileManager.default.attributesOfItem(atPath: export.path)[.size] as? Int) ?? 0
+        for run in 1...runs {
+            progress("import \(export.lastPathComponent) (\(size / 1_000_000) MB), run \(run)/\(runs)")
+            let directory = work.appendingPathComponent("import-\(run)")
+            let store = HKHealthStore(directory: directory)
+            let start = ContinuousClock.now
+            let summary = try await HealthExportImporter(store: store).importExport(at: export)
+            let elapsed = (ContinuousClock.now - start).seconds
+            let elements = summary.read.values.reduce(0, +) + summary.unknown.values.reduce(0, +)
+            rates.append(Double(elements) / elapsed)
+            megabytes.append(Double(Self.peakResidentBytes()) / 1_000_000)
+            await store.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        report.add(
+            name: "import: \(size / 1_000_000) MB export.xml, records per second, durable, all indices and views",
+            unit: "records/s",
+            anchorage: rates,
+            baseline: [],
+            goal: .valueAtLeast(100_000)
+        )
+        report.add(
+            name: "import: peak resident memory of the process (1 GB export: goal < 300 MB)",
+            unit: "MB",
+            anchorage: megabytes,
+            baseline: []
+        )
+    }
+
+    /// `VmHWM` of /proc/self/status, in bytes; 0 where there is none.
+    static func peakResidentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1_024 }
+        }
+        return 0
+    }
+}
