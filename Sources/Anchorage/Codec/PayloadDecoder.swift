@@ -11,6 +11,8 @@
 public struct PayloadDecoder {
     private var lastRevision: HKSourceRevision?
     private var lastUnit: HKUnit?
+    /// The last device read, with its encoded bytes.
+    private var lastDevice: (bytes: [UInt8], device: HKDevice)?
     /// The last (type code, unit) pair checked for compatibility.
     private var lastCompatibleCode: UInt32 = 0
     private var lastCompatibleUnit: HKUnit?
@@ -245,7 +247,23 @@ public struct PayloadDecoder {
             && stored.withUnsafeBytes { memcmp($0.baseAddress!, block.baseAddress!, block.count) == 0 }
     }
 
-    private func readDevice(_ reader: inout PayloadReader) throws(HKError) -> HKDevice {
+    private mutating func readDevice(_ reader: inout PayloadReader) throws(HKError) -> HKDevice {
+        // A run of samples from one device repeats its bytes: find where
+        // they end without building strings, and reuse the last device.
+        let start = reader.offset
+        let present = try reader.byte("the device properties")
+        for index in 0..<8 where present & (1 << index) != 0 {
+            _ = try reader.block("a device property", limit: 4_096)
+        }
+        let encoded = UnsafeRawBufferPointer(rebasing: reader.buffer[start..<reader.offset])
+        if let last = lastDevice, last.bytes.elementsEqual(encoded) { return last.device }
+        reader.offset = start
+        let device = try parseDevice(&reader)
+        lastDevice = (Array(encoded), device)
+        return device
+    }
+
+    private func parseDevice(_ reader: inout PayloadReader) throws(HKError) -> HKDevice {
         let mask = try reader.byte("the device properties")
         var values: [String?] = []
         for index in 0..<8 {
