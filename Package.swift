@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
+        .executable(name: "anchorage", targets: ["anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
     dependencies: [
@@ -83,6 +84,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The command line's commands, a library so that tests can run them.
+        .target(
+            name: "AnchorageCLI",
+            dependencies: [
+                "Anchorage",
+                "AppleHealthImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `anchorage`: a thin main over AnchorageCLI.
+        .executableTarget(
+            name: "anchorage",
+            dependencies: [
+                "AnchorageCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // `Scripts/bench` runs this in release mode.
         .executableTarget(
             name: "AnchorageBench",
@@ -110,6 +130,16 @@ let package = Package(
         .testTarget(
             name: "AnchorageTests",
             dependencies: ["Anchorage", "AnchorageLog", "LMDB"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AnchorageCLITests",
+            dependencies: [
+                "AnchorageCLI",
+                "Anchorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Golden")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,7 +10,9 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     /// How samples of this type aggregate over time.
     public let aggregationStyle: HKQuantityAggregationStyle
     /// A unit the type's samples may use; every compatible unit is accepted.
-    let canonicalUnit: HKUnit
+    ///
+    /// Statistics come back in this unit (an Anchorage extension to read it).
+    public let canonicalUnit: HKUnit
 
     init(identifier: HKQuantityTypeIdentifier, kindCode: UInt32, style: HKQuantityAggregationStyle, unit: HKUnit) {
         self.aggregationStyle = style

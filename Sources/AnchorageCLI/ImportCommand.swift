@@ -1,0 +1,54 @@
+import Anchorage
+import AppleHealthImport
+import ArgumentParser
+import Foundation
+
+/// `anchorage import <export.xml>`.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an export.xml from the iPhone Health app.",
+        discussion: "Importing the same file again adds nothing. Prints a summary; progress goes to standard error."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The export.xml file.")
+    var file: String
+
+    func run() async throws {
+        let store = storeOptions.openStore()
+        let output = CLIOutput.current
+        let summary: HealthExportImporter.Summary
+        do {
+            defer { output.status("\n") }
+            summary = try await HealthExportImporter(store: store).importExport(at: URL(fileURLWithPath: file)) {
+                progress in
+                guard let total = progress.totalBytes, total > 0 else { return }
+                let percent = min(100, progress.bytesRead * 100 / total)
+                let bar = String(repeating: "#", count: percent / 4).padding(toLength: 25, withPad: ".", startingAt: 0)
+                output.status("\r[\(bar)] \(percent)%  \(progress.elements) elements")
+            }
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "the import failed: \(error)")
+        }
+        await store.close()
+        output.line("saved: \(summary.saved)")
+        output.line("already present: \(summary.alreadyPresent)")
+        for (name, count) in summary.read.sorted(by: { $0.key < $1.key }) { output.line("read \(name): \(count)") }
+        for (name, count) in summary.unknown.sorted(by: { $0.key < $1.key }) {
+            output.line("not modelled, skipped: \(name): \(count)")
+        }
+        for (reason, count) in summary.rejected.sorted(by: { $0.key < $1.key }) {
+            output.line("rejected (\(reason)): \(count)")
+        }
+        output.line("characteristics: \(summary.characteristicsImported ? "imported" : "none in the file")")
+    }
+}
+
+extension StoreOptions {
+    func openStore() -> HKHealthStore {
+        HKHealthStore(directory: store.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.defaultDirectory)
+    }
+}

@@ -1,0 +1,168 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+
+/// `anchorage stats`: a statistics collection query, as a table, JSON or CSV.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Statistics per interval: steps per day, heart rate per hour…",
+        discussion: """
+            Example: anchorage stats --type stepCount --options sum --interval 1d \\
+                       --from 2024-06-01 --to 2024-06-07 --tz Europe/Paris
+            Buckets start at the anchor (default: midnight of --from) and tile time in the zone's calendar.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The quantity type: stepCount, heartRate… (or its full HKQuantityTypeIdentifier).")
+    var type: String
+
+    @Option(help: "Comma-separated: sum, average, min, max, mostRecent, duration.")
+    var options: String = "sum"
+
+    @Option(help: "The length of a bucket: 15m, 1h, 1d, 7d, 1mo, 1y…")
+    var interval: String = "1d"
+
+    @Option(help: "The first day or instant shown (YYYY-MM-DD or ISO 8601).")
+    var from: String
+
+    @Option(help: "The last day or instant shown.")
+    var to: String
+
+    @Option(help: "The start of one bucket (default: the start of --from).")
+    var anchor: String?
+
+    @Option(help: "The time zone of the buckets (default: this machine's).")
+    var tz: String?
+
+    @Option(help: "The unit of the values (default: the type's canonical unit).")
+    var unit: String?
+
+    @Option(help: "table, json or csv.")
+    var format: Format = .table
+
+    enum Format: String, ExpressibleByArgument {
+        case table, json, csv
+    }
+
+    func validate() throws {
+        _ = try parsedOptions()
+        _ = try parsedInterval()
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
+    }
+
+    func run() async throws {
+        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
+        let quantityType = try parsedType()
+        let statisticsOptions = try parsedOptions()
+        var components = try parsedInterval()
+        components.timeZone = zone
+        guard let start = Self.date(from, in: zone), let end = Self.date(to, in: zone) else {
+            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
+        }
+        let anchorDate =
+            try anchor.map { text in
+                guard let date = Self.date(text, in: zone) else { throw ValidationError("--anchor is not a date") }
+                return date
+            } ?? start
+        let displayUnit: HKUnit
+        do {
+            displayUnit = try unit.map { try HKUnit.parse($0) } ?? Self.displayUnit(of: quantityType)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        guard quantityType.is(compatibleWith: displayUnit) else {
+            throw ValidationError("\(quantityType.identifier) cannot be shown in \(displayUnit.unitString)")
+        }
+        let store = storeOptions.openStore()
+        let collection: HKStatisticsCollection
+        do {
+            collection = try await HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: quantityType),
+                options: statisticsOptions,
+                anchorDate: anchorDate,
+                intervalComponents: components
+            ).result(for: store)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "the query failed: \(error)")
+        }
+        await store.close()
+        var rows: [StatsRow] = []
+        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+            rows.append(StatsRow(statistics, options: statisticsOptions, unit: displayUnit))
+        }
+        StatsRow.write(rows, format: format, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
+    }
+
+    // MARK: Parsing
+
+    private func parsedType() throws -> HKQuantityType {
+        let identifier =
+            type.hasPrefix("HK") ? type : "HKQuantityTypeIdentifier" + type.prefix(1).uppercased() + type.dropFirst()
+        guard let found = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))
+        else {
+            throw ValidationError("'\(type)' is not a quantity type; try stepCount or heartRate")
+        }
+        return found
+    }
+
+    private func parsedOptions() throws -> HKStatisticsOptions {
+        var result: HKStatisticsOptions = []
+        for name in options.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            switch name {
+            case "sum": result.insert(.cumulativeSum)
+            case "average", "avg": result.insert(.discreteAverage)
+            case "min": result.insert(.discreteMin)
+            case "max": result.insert(.discreteMax)
+            case "mostRecent", "recent": result.insert(.mostRecent)
+            case "duration": result.insert(.duration)
+            default:
+                throw ValidationError(
+                    "unknown statistics option '\(name)'; use sum, average, min, max, mostRecent, duration"
+                )
+            }
+        }
+        return result
+    }
+
+    private func parsedInterval() throws -> DateComponents {
+        let digits = interval.prefix { $0.isNumber }
+        guard let count = Int(digits), count > 0 else {
+            throw ValidationError("--interval must be a positive count and a unit, such as 1d or 15m")
+        }
+        switch interval.dropFirst(digits.count) {
+        case "s": return DateComponents(second: count)
+        case "m", "min": return DateComponents(minute: count)
+        case "h": return DateComponents(hour: count)
+        case "d": return DateComponents(day: count)
+        case "w": return DateComponents(day: 7 * count)
+        case "mo": return DateComponents(month: count)
+        case "y": return DateComponents(year: count)
+        default: throw ValidationError("--interval unit must be s, m, h, d, w, mo or y")
+        }
+    }
+
+    /// The unit values are shown in without `--unit`: what people read
+    /// (beats per minute, kilograms, kilometres, kilocalories), else the
+    /// type's canonical unit.
+    static func displayUnit(of type: HKQuantityType) -> HKUnit {
+        let preferred = ["count/min", "kg", "km", "kcal", "mmHg", "degC", "ms", "m/s", "L"]
+        for text in preferred {
+            if let unit = try? HKUnit.parse(text), type.is(compatibleWith: unit) { return unit }
+        }
+        return type.canonicalUnit
+    }
+
+    /// A date-only value is midnight in `zone`.
+    static func date(_ text: String, in zone: TimeZone) -> Date? {
+        if let instant = try? Date(text, strategy: .iso8601) { return instant }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+    }
+}

@@ -1,0 +1,80 @@
+import Anchorage
+import Foundation
+
+/// One bucket of `anchorage stats`, its values in the display unit.
+struct StatsRow {
+    var start: Date
+    var end: Date
+    var columns: [(name: String, value: Double?)]
+
+    init(_ statistics: HKStatistics, options: HKStatisticsOptions, unit: HKUnit) {
+        start = statistics.startDate
+        end = statistics.endDate
+        func value(_ quantity: HKQuantity?) -> Double? { quantity.flatMap { try? $0.checkedDoubleValue(for: unit) } }
+        columns = []
+        if options.contains(.cumulativeSum) { columns.append(("sum", value(statistics.sumQuantity()))) }
+        if options.contains(.discreteAverage) {
+            columns.append(("average", value(statistics.averageQuantity())))
+        }
+        if options.contains(.discreteMin) { columns.append(("min", value(statistics.minimumQuantity()))) }
+        if options.contains(.discreteMax) { columns.append(("max", value(statistics.maximumQuantity()))) }
+        if options.contains(.mostRecent) {
+            columns.append(("mostRecent", value(statistics.mostRecentQuantity())))
+        }
+        if options.contains(.duration) {
+            columns.append(("duration (s)", statistics.duration()?.doubleValue(for: .second())))
+        }
+    }
+
+    static func number(_ value: Double?) -> String {
+        guard let value else { return "" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+
+    /// Writes the rows as a table, JSON or CSV.
+    static func write(
+        _ rows: [StatsRow],
+        format: StatsCommand.Format,
+        unit: String,
+        zone: TimeZone,
+        to output: CLIOutput
+    ) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let names = rows.first?.columns.map(\.name) ?? []
+        switch format {
+        case .table:
+            let header = ["start (\(zone.identifier))"] + names.map { "\($0) [\(unit)]" }
+            let lines = rows.map { row in [formatter.string(from: row.start)] + row.columns.map { number($0.value) } }
+            let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
+            for line in [header] + lines {
+                let text = zip(line, widths).enumerated().map { index, cell in
+                    index == 0
+                        ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                        : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
+                }.joined(separator: "  ")
+                output.line(String(text.reversed().drop { $0 == " " }.reversed()))
+            }
+        case .csv:
+            output.line((["start", "end"] + names).joined(separator: ","))
+            let iso = ISO8601DateFormatter()
+            for row in rows {
+                output.line(
+                    ([iso.string(from: row.start), iso.string(from: row.end)] + row.columns.map { number($0.value) })
+                        .joined(separator: ",")
+                )
+            }
+        case .json:
+            let iso = ISO8601DateFormatter()
+            let objects = rows.map { row -> String in
+                let values = row.columns.map { "\"\($0.name)\": \($0.value.map { number($0) } ?? "null")" }
+                return
+                    "{\"start\": \"\(iso.string(from: row.start))\", \"end\": \"\(iso.string(from: row.end))\", \"unit\": \"\(unit)\""
+                    + (values.isEmpty ? "" : ", " + values.joined(separator: ", ")) + "}"
+            }
+            output.line("[" + objects.joined(separator: ",\n ") + "]")
+        }
+    }
+}

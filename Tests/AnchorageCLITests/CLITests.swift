@@ -1,0 +1,69 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import AnchorageCLI
+
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs `anchorage` with `arguments` in-process and returns what it wrote.
+func runCLI(_ arguments: [String]) async throws -> String {
+    let output = CLIOutput()
+    try await CLIOutput.$current.withValue(output) {
+        var command = try AnchorageCommand.parseAsRoot(arguments)
+        if var command = command as? any AsyncParsableCommand {
+            try await command.run()
+        } else {
+            try command.run()
+        }
+    }
+    return output.captured
+}
+
+/// The expected output stored in Golden/`name`.
+func golden(_ name: String) throws -> String {
+    let url = try #require(Bundle.module.url(forResource: "Golden/" + name, withExtension: nil))
+    return try String(contentsOf: url, encoding: .utf8)
+}
+
+@Suite("Command line")
+struct CLITests {
+    @Test("import, then stats as a table and as JSON, match their golden files")
+    func importAndStats() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let fixture = repositoryRoot.appendingPathComponent("Fixtures/apple-health/export-small.xml").path
+        #expect(try await runCLI(["import", fixture, "--store", store]) == golden("import-small.txt"))
+        let steps = try await runCLI([
+            "stats", "--store", store, "--type", "stepCount", "--from", "2024-06-12", "--to", "2024-06-14", "--tz",
+            "Europe/Paris",
+        ])
+        #expect(steps == (try golden("stats-steps-daily.txt")))
+        let heart = try await runCLI([
+            "stats", "--store", store, "--type", "heartRate", "--options", "average,min,max", "--interval", "1h",
+            "--from", "2024-06-13T06:00:00Z", "--to", "2024-06-13T07:00:00Z", "--tz", "UTC", "--format", "json",
+        ])
+        #expect(heart == (try golden("stats-heart-hourly.json")))
+        let again = try await runCLI(["import", fixture, "--store", store])
+        #expect(again.contains("saved: 0\nalready present: 16\n"))
+    }
+
+    @Test("Usage mistakes are validation errors naming what is wrong")
+    func usageErrors() async throws {
+        for arguments in [
+            ["stats", "--type", "nothing", "--from", "2024-06-12", "--to", "2024-06-14"],
+            ["stats", "--type", "stepCount", "--options", "median", "--from", "2024-06-12", "--to", "2024-06-14"],
+            ["stats", "--type", "stepCount", "--interval", "0d", "--from", "2024-06-12", "--to", "2024-06-14"],
+            ["stats", "--type", "stepCount", "--tz", "Mars/Olympus", "--from", "2024-06-12", "--to", "2024-06-14"],
+        ] {
+            do {
+                _ = try await runCLI(arguments)
+                Issue.record("accepted \(arguments)")
+            } catch {
+                #expect(AnchorageCommand.exitCode(for: error) == .validationFailure, "\(arguments): \(error)")
+            }
+        }
+    }
+}
