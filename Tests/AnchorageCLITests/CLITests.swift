@@ -48,6 +48,22 @@ struct CLITests {
         #expect(heart == (try golden("stats-heart-hourly.json")))
         let again = try await runCLI(["import", fixture, "--store", store])
         #expect(again.contains("saved: 0\nalready present: 16\n"))
+
+        // The change feed; anchors name the store, so they are masked.
+        let changes = try await runCLI(["changes", "--store", store, "--type", "stepCount"])
+        let masked = changes.replacingOccurrences(
+            of: #"\{"anchor":"[^"]*"\}"#,
+            with: #"{"anchor":"…"}"#,
+            options: .regularExpression
+        )
+        #expect(masked == (try golden("changes-steps.ndjson")))
+        // Resuming from the last anchor prints nothing new but the anchor.
+        let last = try #require(changes.split(separator: "\n").last)
+        let anchor = String(last.dropFirst(#"{"anchor":""#.count).dropLast(2))
+        let resumed = try await runCLI(["changes", "--store", store, "--type", "stepCount", "--since", anchor])
+        #expect(resumed == "\(last)\n")
+        let paged = try await runCLI(["changes", "--store", store, "--type", "stepCount", "--limit", "2"])
+        #expect(paged.split(separator: "\n").filter { $0.hasPrefix(#"{"added""#) }.count == 2)
     }
 
     @Test("Usage mistakes are validation errors naming what is wrong")
@@ -57,6 +73,9 @@ struct CLITests {
             ["stats", "--type", "stepCount", "--options", "median", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["stats", "--type", "stepCount", "--interval", "0d", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["stats", "--type", "stepCount", "--tz", "Mars/Olympus", "--from", "2024-06-12", "--to", "2024-06-14"],
+            ["changes", "--type", "nothing"],
+            ["changes", "--type", "stepCount", "--since", "not-an-anchor"],
+            ["changes", "--type", "stepCount", "--limit", "0"],
         ] {
             do {
                 _ = try await runCLI(arguments)

@@ -1,0 +1,104 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+
+/// `anchorage changes`: everything saved or deleted since an anchor, as
+/// JSON lines, optionally following the store live.
+struct ChangesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "Samples saved and deleted since an anchor, as JSON lines.",
+        discussion: """
+            Each line is {"added": <sample>}, {"deleted": "<uuid>"} or, after each page, {"anchor": "<anchor>"}:
+            pass the last anchor to --since to resume where you stopped. With --follow, keeps printing changes as
+            they are committed until interrupted.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("type"), help: "A sample type (repeat for several): stepCount, sleepAnalysis, workout…")
+    var types: [String]
+
+    @Option(help: "Start after this anchor (default: the beginning).")
+    var since: String?
+
+    @Option(help: "At most this many changes (default: all).")
+    var limit: Int?
+
+    @Flag(help: "Keep running and print new changes as they are committed.")
+    var follow = false
+
+    func validate() throws {
+        guard !types.isEmpty else { throw ValidationError("name at least one --type") }
+        for type in types where SampleTypeArgument.parse(type) == nil {
+            throw ValidationError("'\(type)' is not a sample type; try stepCount, sleepAnalysis or workout")
+        }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if follow && limit != nil { throw ValidationError("--follow reads everything; leave out --limit") }
+        if let since { _ = try anchor(since) }
+    }
+
+    func run() async throws {
+        let predicates = types.compactMap(SampleTypeArgument.parse).map { HKSamplePredicate<HKSample>.sample(type: $0) }
+        let output = CLIOutput.current
+        let store = storeOptions.openStore()
+        do {
+            var anchor = try since.map(anchor)
+            var remaining = limit
+            while true {
+                let page = min(remaining ?? 1_000, 1_000)
+                let result = try await HKAnchoredObjectQueryDescriptor(
+                    predicates: predicates,
+                    anchor: anchor,
+                    limit: page
+                )
+                .result(for: store)
+                try Self.write(result, to: output)
+                anchor = result.newAnchor
+                let count = result.addedSamples.count + result.deletedObjects.count
+                remaining = remaining.map { $0 - count }
+                if count < page || remaining == 0 { break }
+            }
+            if follow {
+                for try await update in HKAnchoredObjectQueryDescriptor(predicates: predicates, anchor: anchor)
+                    .results(for: store)
+                {
+                    try Self.write(update, to: output)
+                }
+            }
+        } catch let error as ValidationError {
+            await store.close()
+            throw error
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "reading changes failed: \(error)")
+        }
+        await store.close()
+    }
+
+    private func anchor(_ text: String) throws -> HKQueryAnchor {
+        do {
+            return try HKQueryAnchor(string: text)
+        } catch {
+            throw ValidationError("--since: \(error)")
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func write(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result, to output: CLIOutput) throws {
+        for sample in result.addedSamples {
+            let json = String(decoding: try encoder.encode(HealthObject(sample)), as: UTF8.self)
+            output.line("{\"added\":\(json)}")
+        }
+        for deleted in result.deletedObjects {
+            output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
+        }
+        output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
+    }
+}
