@@ -64,6 +64,8 @@ struct ChangesCommand: AsyncParsableCommand {
                 for try await update in HKAnchoredObjectQueryDescriptor(predicates: predicates, anchor: anchor)
                     .results(for: store)
                 {
+                    // The stream starts with what is new since the anchor: often nothing.
+                    if update.addedSamples.isEmpty && update.deletedObjects.isEmpty { continue }
                     try Self.write(update, to: output)
                 }
             }

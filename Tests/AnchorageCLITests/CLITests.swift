@@ -66,6 +66,39 @@ struct CLITests {
         #expect(paged.split(separator: "\n").filter { $0.hasPrefix(#"{"added""#) }.count == 2)
     }
 
+    @Test("changes --follow prints what is committed after it starts, until cancelled")
+    func follow() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = HKHealthStore(directory: directory)
+        let output = CLIOutput()
+        let task = Task {
+            try await CLIOutput.$current.withValue(output) {
+                let command = try AnchorageCommand.parseAsRoot([
+                    "changes", "--store", directory.path, "--type", "stepCount", "--follow",
+                ])
+                if var command = command as? any AsyncParsableCommand { try await command.run() }
+            }
+        }
+        // The first page: nothing yet, only an anchor.
+        for _ in 0..<400 where !output.captured.contains("anchor") { try await Task.sleep(nanoseconds: 5_000_000) }
+        let sample = HKQuantitySample(
+            type: HKQuantityType(.stepCount),
+            quantity: HKQuantity(unit: .count(), doubleValue: 12),
+            start: Date(timeIntervalSince1970: 1_718_000_000),
+            end: Date(timeIntervalSince1970: 1_718_000_060)
+        )
+        try await store.save(sample)
+        for _ in 0..<400 where !output.captured.contains(sample.uuid.uuidString) {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        task.cancel()
+        _ = try? await task.value
+        #expect(output.captured.contains(#""uuid":"\#(sample.uuid.uuidString)""#))
+        #expect(output.captured.split(separator: "\n").filter { $0.hasPrefix(#"{"anchor""#) }.count == 2)
+        await store.close()
+    }
+
     @Test("Usage mistakes are validation errors naming what is wrong")
     func usageErrors() async throws {
         for arguments in [
