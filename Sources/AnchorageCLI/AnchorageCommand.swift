@@ -10,7 +10,9 @@ public struct AnchorageCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "anchorage",
         abstract: "HealthKit's data model and queries on an event-sourced store.",
-        subcommands: [ImportCommand.self, StatsCommand.self, ChangesCommand.self]
+        subcommands: [
+            ImportCommand.self, StatsCommand.self, ChangesCommand.self, SamplesCommand.self, SourcesCommand.self,
+        ]
     )
 
     public init() {}

@@ -46,6 +46,14 @@ struct CLITests {
             "--from", "2024-06-13T06:00:00Z", "--to", "2024-06-13T07:00:00Z", "--tz", "UTC", "--format", "json",
         ])
         #expect(heart == (try golden("stats-heart-hourly.json")))
+        #expect(try await runCLI(["sources", "--store", store, "--type", "stepCount"]) == golden("sources-steps.txt"))
+        #expect(
+            try await runCLI(["samples", "--store", store, "--type", "heartRate"]) == golden("samples-heart.ndjson")
+        )
+        let newest = try await runCLI([
+            "samples", "--store", store, "--type", "heartRate", "--newest-first", "--limit", "1",
+        ])
+        #expect(newest.contains(#""value":88"#) && newest.split(separator: "\n").count == 1)
         let again = try await runCLI(["import", fixture, "--store", store])
         #expect(again.contains("saved: 0\nalready present: 16\n"))
 
@@ -109,6 +117,8 @@ struct CLITests {
             ["changes", "--type", "nothing"],
             ["changes", "--type", "stepCount", "--since", "not-an-anchor"],
             ["changes", "--type", "stepCount", "--limit", "0"],
+            ["sources", "--type", "nothing"],
+            ["samples", "--type", "stepCount", "--from", "yesterday"],
         ] {
             do {
                 _ = try await runCLI(arguments)

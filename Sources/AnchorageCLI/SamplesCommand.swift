@@ -1,0 +1,69 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+
+/// `anchorage samples`: the samples of a type in a date range, as JSON lines.
+struct SamplesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "Samples of a type, oldest first, as JSON lines (the JSON form of docs/json-format.md)."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "A sample type: stepCount, sleepAnalysis, workout…")
+    var type: String
+
+    @Option(help: "Only samples overlapping from this day or instant on (YYYY-MM-DD or ISO 8601).")
+    var from: String?
+
+    @Option(help: "Only samples starting before this day or instant.")
+    var to: String?
+
+    @Option(help: "The time zone of day-only dates (default: this machine's).")
+    var tz: String?
+
+    @Option(help: "At most this many samples.")
+    var limit: Int?
+
+    @Flag(help: "Newest first.")
+    var newestFirst = false
+
+    func validate() throws {
+        guard SampleTypeArgument.parse(type) != nil else {
+            throw ValidationError("'\(type)' is not a sample type; try stepCount, sleepAnalysis or workout")
+        }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
+        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, StatsCommand.date(value, in: zone) == nil { throw ValidationError("\(name) is not a date") }
+        }
+    }
+
+    func run() async throws {
+        guard let sampleType = SampleTypeArgument.parse(type) else { return }
+        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
+        let start = from.flatMap { StatsCommand.date($0, in: zone) }
+        let end = to.flatMap { StatsCommand.date($0, in: zone) }
+        let predicate =
+            start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
+        let store = storeOptions.openStore()
+        let samples: [HKSample]
+        do {
+            samples = try await HKSampleQueryDescriptor(
+                predicates: [.sample(type: sampleType, predicate: predicate)],
+                sortDescriptors: [SampleSortDescriptor(.startDate, ascending: !newestFirst)],
+                limit: limit
+            ).result(for: store)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "the query failed: \(error)")
+        }
+        await store.close()
+        let output = CLIOutput.current
+        for sample in samples {
+            output.line(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
+        }
+    }
+}
