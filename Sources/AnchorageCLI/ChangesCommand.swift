@@ -31,16 +31,14 @@ struct ChangesCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !types.isEmpty else { throw ValidationError("name at least one --type") }
-        for type in types where SampleTypeArgument.parse(type) == nil {
-            throw ValidationError("'\(type)' is not a sample type; try stepCount, sleepAnalysis or workout")
-        }
+        for type in types { _ = try SampleTypeArgument.require(type) }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if follow && limit != nil { throw ValidationError("--follow reads everything; leave out --limit") }
         if let since { _ = try anchor(since) }
     }
 
     func run() async throws {
-        let predicates = types.compactMap(SampleTypeArgument.parse).map { HKSamplePredicate<HKSample>.sample(type: $0) }
+        let predicates = try types.map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
         let output = CLIOutput.current
         let store = storeOptions.openStore()
         do {

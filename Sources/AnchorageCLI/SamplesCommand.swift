@@ -30,22 +30,20 @@ struct SamplesCommand: AsyncParsableCommand {
     var newestFirst = false
 
     func validate() throws {
-        guard SampleTypeArgument.parse(type) != nil else {
-            throw ValidationError("'\(type)' is not a sample type; try stepCount, sleepAnalysis or workout")
-        }
+        _ = try SampleTypeArgument.require(type)
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
         let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, StatsCommand.date(value, in: zone) == nil { throw ValidationError("\(name) is not a date") }
+            if let value, DateArgument.parse(value, in: zone) == nil { throw ValidationError("\(name) is not a date") }
         }
     }
 
     func run() async throws {
-        guard let sampleType = SampleTypeArgument.parse(type) else { return }
+        let sampleType = try SampleTypeArgument.require(type)
         let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-        let start = from.flatMap { StatsCommand.date($0, in: zone) }
-        let end = to.flatMap { StatsCommand.date($0, in: zone) }
+        let start = from.flatMap { DateArgument.parse($0, in: zone) }
+        let end = to.flatMap { DateArgument.parse($0, in: zone) }
         let predicate =
             start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
         let store = storeOptions.openStore()

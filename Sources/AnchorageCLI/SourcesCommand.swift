@@ -15,13 +15,11 @@ struct SourcesCommand: AsyncParsableCommand {
     var type: String
 
     func validate() throws {
-        guard SampleTypeArgument.parse(type) != nil else {
-            throw ValidationError("'\(type)' is not a sample type; try stepCount, sleepAnalysis or workout")
-        }
+        _ = try SampleTypeArgument.require(type)
     }
 
     func run() async throws {
-        guard let sampleType = SampleTypeArgument.parse(type) else { return }
+        let sampleType = try SampleTypeArgument.require(type)
         let store = storeOptions.openStore()
         let found: Result<Set<HKSource>, any Error> = await withCheckedContinuation { continuation in
             store.execute(

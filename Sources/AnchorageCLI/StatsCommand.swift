@@ -59,12 +59,14 @@ struct StatsCommand: AsyncParsableCommand {
         let statisticsOptions = try parsedOptions()
         var components = try parsedInterval()
         components.timeZone = zone
-        guard let start = Self.date(from, in: zone), let end = Self.date(to, in: zone) else {
+        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
             throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
         }
         let anchorDate =
             try anchor.map { text in
-                guard let date = Self.date(text, in: zone) else { throw ValidationError("--anchor is not a date") }
+                guard let date = DateArgument.parse(text, in: zone) else {
+                    throw ValidationError("--anchor is not a date")
+                }
                 return date
             } ?? start
         let displayUnit: HKUnit
@@ -154,15 +156,5 @@ struct StatsCommand: AsyncParsableCommand {
             if let unit = try? HKUnit.parse(text), type.is(compatibleWith: unit) { return unit }
         }
         return type.canonicalUnit
-    }
-
-    /// A date-only value is midnight in `zone`.
-    static func date(_ text: String, in zone: TimeZone) -> Date? {
-        if let instant = try? Date(text, strategy: .iso8601) { return instant }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
     }
 }

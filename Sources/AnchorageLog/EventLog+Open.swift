@@ -31,7 +31,9 @@ extension EventLog {
     ///   - projections: creates the log's projections inside the opening
     ///     write transaction. A projection whose recorded version differs
     ///     from its ``Projection/version`` (or that is new) is rebuilt from
-    ///     the log before `open` returns.
+    ///     the log before `open` returns. A projection recorded by an earlier
+    ///     open but left out of this one is forgotten (entries appended now
+    ///     would miss it), so the next open that includes it rebuilds it.
     /// - Throws: ``LogError`` (``LogError/Code/storeInUse`` when the store is
     ///   already open, ``LogError/Code/unsupportedFormat``,
     ///   ``LogError/Code/fileSystem``) or `LMDBError` (permissions, disk,

@@ -209,10 +209,14 @@ struct ExportObjects {
     }
 
     /// Metadata as typed values: integers, then decimals, else text.
+    /// Keys beginning with `HK` that Anchorage does not know (the Health
+    /// app writes `HKWeatherTemperature`, `HKAverageMETs`…) would be refused
+    /// (OBJ-6), and the record with them: they are kept as `export.HK…`.
     static func metadata(_ entries: [(key: String, value: String)]) -> [String: HKMetadataValue] {
         var metadata: [String: HKMetadataValue] = [:]
         for (key, value) in entries {
-            let mapped = ExportNames.metadataKeys[key] ?? key
+            var mapped = ExportNames.metadataKeys[key] ?? key
+            if mapped.hasPrefix("HK") && !HKObject.isKnownMetadataKey(mapped) { mapped = "export." + mapped }
             if let integer = Int64(value) {
                 metadata[mapped] = .integer(integer)
             } else if let number = Double(value), number.isFinite {
@@ -264,9 +268,27 @@ struct ExportObjects {
         for record in element.records { feed(record, into: &hasher) }
     }
 
-    /// A rejection reason from an error: its rule and code, no values.
+    /// A rejection reason from an error: what was wrong, in words, and
+    /// the rule; never the values, which are health data.
     static func reason(_ error: any Error) -> String {
         guard let error = error as? HKError else { return "an unreadable element" }
-        return error.rule.map { "breaks \($0)" } ?? "\(error.code)"
+        guard let rule = error.rule else { return "\(error.code)" }
+        let words = ruleWords[rule] ?? "breaks a HealthKit rule"
+        return "\(words) (\(rule))"
     }
+
+    static let ruleWords = [
+        "OBJ-4": "metadata that cannot be stored",
+        "OBJ-6": "an unknown HealthKit metadata key",
+        "OBJ-7": "a start after its end, or an invalid date",
+        "OBJ-10": "a unit the type does not accept",
+        "OBJ-13": "a value the category does not allow",
+        "OBJ-17": "a food without any nutrition record",
+        "OBJ-18": "a record a correlation cannot hold",
+        "OBJ-19": "a record a correlation cannot hold",
+        "OBJ-21": "workout totals in units that do not fit",
+        "OBJ-22": "a duration longer than the workout",
+        "OBJ-23": "an event outside its workout",
+        "OBJ-33": "a sync identifier without its version",
+    ]
 }

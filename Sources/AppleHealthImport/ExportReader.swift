@@ -16,12 +16,12 @@ final class ExportReader: NSObject, XMLParserDelegate, @unchecked Sendable {
     private let batchSize: Int
     private var continuation: AsyncThrowingStream<[ExportElement], any Error>.Continuation?
     private let slots = DispatchSemaphore(value: 2)
-    private let cancelled = ManagedAtomicFlag()
+    private let cancelled = AtomicFlag()
     private var batch: [ExportElement] = []
     private var stack: [ExportElement] = []
     private var depth = 0
     /// Bytes read so far, for progress.
-    let bytesRead = ManagedAtomicCounter()
+    let bytesRead = AtomicCounter()
 
     init(url: URL, batchSize: Int) {
         self.url = url
@@ -63,7 +63,8 @@ final class ExportReader: NSObject, XMLParserDelegate, @unchecked Sendable {
             continuation?.finish(
                 throwing: ImportError(
                     .malformed,
-                    "the file is not a well-formed Health export: XML error \((error as NSError).code) at line \(parser.lineNumber)"
+                    "the file is not a well-formed Health export: its XML is cut short or broken near line "
+                        + "\(parser.lineNumber) (parser error \((error as NSError).code)); export it again from the Health app"
                 )
             )
             return

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// A flag set once, read from any thread.
-final class ManagedAtomicFlag: Sendable {
+final class AtomicFlag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .relaxed) }
     var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// A counter added to on one thread and read on others.
-final class ManagedAtomicCounter: Sendable {
+final class AtomicCounter: Sendable {
     private let value = Atomic<Int>(0)
     func add(_ amount: Int) { value.add(amount, ordering: .relaxed) }
     var count: Int { value.load(ordering: .relaxed) }
@@ -18,9 +18,9 @@ final class ManagedAtomicCounter: Sendable {
 /// An input stream that counts the bytes read through it.
 final class CountingInputStream: InputStream {
     private let base: InputStream
-    private let counter: ManagedAtomicCounter
+    private let counter: AtomicCounter
 
-    init(_ base: InputStream, counter: ManagedAtomicCounter) {
+    init(_ base: InputStream, counter: AtomicCounter) {
         self.base = base
         self.counter = counter
         super.init(data: Data())

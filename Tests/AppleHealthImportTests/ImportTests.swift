@@ -195,6 +195,33 @@ struct ImportTests {
         #expect(ExportDevice.parse("garbage") == nil)
         #expect(ExportObjects.bundleIdentifier(forSourceName: "Marie’s iPhone") == "export.marie-s-iphone")
     }
+
+    @Test(
+        "Metadata keys the export writes raw, or that Anchorage does not know, are kept under names it accepts (OBJ-6)"
+    )
+    func metadataKeys() throws {
+        let metadata = ExportObjects.metadata([
+            ("HKWasUserEntered", "1"), ("HKWeatherTemperature", "21.5 degC"), ("HKAverageMETs", "7.2"), ("note", "x"),
+        ])
+        #expect(metadata[HKMetadataKeyWasUserEntered] == .integer(1))
+        #expect(metadata["export.HKWeatherTemperature"] == .string("21.5 degC"))
+        #expect(metadata["export.HKAverageMETs"] == .double(7.2))
+        #expect(metadata["note"] == .string("x"))
+        // Every key it produces is accepted by the model.
+        _ = try HKQuantitySample.stored(
+            type: HKQuantityType(.stepCount),
+            quantity: HKQuantity(unit: .count(), doubleValue: 1),
+            start: Date(timeIntervalSince1970: 0),
+            end: Date(timeIntervalSince1970: 60),
+            uuid: UUID(),
+            sourceRevision: HKSourceRevision(source: HKSource(name: "a", bundleIdentifier: "a"), version: nil),
+            metadata: metadata
+        )
+        #expect(
+            ExportObjects.reason(HKError.init(.errorInvalidArgument, rule: "OBJ-10", "x"))
+                == "a unit the type does not accept (OBJ-10)"
+        )
+    }
 }
 
 /// Progress reports seen by an import.

@@ -144,6 +144,22 @@ public let HKMetadataKeyPhysicalEffortEstimationType = "HKMetadataKeyPhysicalEff
 public let HKMetadataKeyMaximumLightIntensity = "HKMetadataKeyMaximumLightIntensity"
 
 /// Every known `HK…` metadata key.
+extension HKObject {
+    /// Whether `key` is one of the HealthKit metadata keys Anchorage knows.
+    /// Other keys beginning with `HK` are refused (OBJ-6): importers keep
+    /// such keys under a name of their own.
+    public static func isKnownMetadataKey(_ key: String) -> Bool {
+        knownMetadataKeys.contains(key)
+    }
+
+    /// Whether the object was entered by hand (`HKMetadataKeyWasUserEntered`
+    /// true, or a non-zero number): such samples rank first when statistics
+    /// merge sources (ST-24).
+    var wasUserEntered: Bool {
+        (typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
+    }
+}
+
 let knownMetadataKeys: Set<String> = [
     HKMetadataKeyDeviceSerialNumber,
     HKMetadataKeyBodyTemperatureSensorLocation,

@@ -131,11 +131,11 @@ struct BucketGrid: Sendable {
         case .elapsed(let seconds):
             return anchor.addingTimeInterval(Double(index) * seconds)
         case .days(let days):
-            if let start = wallClock(addingDays: index * days) { return start }
+            var stretch: Stretch?
+            return dayStart(index, days: days, stretch: &stretch)
         case .calendar:
-            break
+            return calendarStart(of: index)
         }
-        return calendarStart(of: index)
     }
 
     /// The starts of buckets `first` through `last + 1`: each bucket's
@@ -145,36 +145,31 @@ struct BucketGrid: Sendable {
         guard case .days(let days) = stepping, last >= first else {
             return (first...max(first, last + 1)).map(start(of:))
         }
-        let zone = calendar.timeZone
-        var result: [Date] = []
-        result.reserveCapacity(last - first + 2)
-        // A stretch of time where the zone's offset is `offset`.
-        var stretch: (offset: Int, from: Date, until: Date)?
-        for index in first...(last + 1) {
-            let shifted = anchor.addingTimeInterval(Double(index) * Double(days) * 86_400)
-            if let known = stretch, let start = Self.wallClock(shifted, anchorOffset: anchorOffset, in: known) {
-                result.append(start)
-                continue
-            }
-            let from = shifted.addingTimeInterval(-2 * 86_400)
-            let until = zone.nextDaylightSavingTimeTransition(after: from) ?? .distantFuture
-            stretch = (zone.secondsFromGMT(for: from), from, until)
-            if let known = stretch, let start = Self.wallClock(shifted, anchorOffset: anchorOffset, in: known) {
-                result.append(start)
-            } else {
-                result.append(start(of: index))
-            }
-        }
-        return result
+        var stretch: Stretch?
+        return (first...(last + 1)).map { dayStart($0, days: days, stretch: &stretch) }
     }
 
-    /// The wall-clock time of the anchor on the day of `shifted`, when the
-    /// stretch covers it a day either side (so that time exists once).
-    private static func wallClock(
-        _ shifted: Date,
-        anchorOffset: Int,
-        in stretch: (offset: Int, from: Date, until: Date)
-    ) -> Date? {
+    /// A stretch of time, between the zone's transitions, where its offset
+    /// is `offset`.
+    private typealias Stretch = (offset: Int, from: Date, until: Date)
+
+    /// The anchor's wall-clock time `index × days` days later: from the
+    /// zone's offset when `stretch` (found again when it does not) covers
+    /// the day a day either side, so that the time exists once; otherwise
+    /// from the calendar.
+    private func dayStart(_ index: Int, days: Int, stretch: inout Stretch?) -> Date {
+        let shifted = anchor.addingTimeInterval(Double(index) * Double(days) * 86_400)
+        if let known = stretch, let start = wallClock(shifted, in: known) { return start }
+        let zone = calendar.timeZone
+        let from = shifted.addingTimeInterval(-2 * 86_400)
+        let found = (
+            zone.secondsFromGMT(for: from), from, zone.nextDaylightSavingTimeTransition(after: from) ?? .distantFuture
+        )
+        stretch = found
+        return wallClock(shifted, in: found) ?? calendarStart(of: index)
+    }
+
+    private func wallClock(_ shifted: Date, in stretch: Stretch) -> Date? {
         let candidate = shifted.addingTimeInterval(Double(anchorOffset - stretch.offset))
         let earliest = min(shifted, candidate).addingTimeInterval(-86_400)
         let latest = max(shifted, candidate).addingTimeInterval(86_400)
@@ -186,23 +181,6 @@ struct BucketGrid: Sendable {
     func calendarStart(of index: Int) -> Date {
         calendar.date(byAdding: Self.multiply(step, by: index), to: anchor)
             ?? (index > 0 ? .distantFuture : .distantPast)
-    }
-
-    /// The anchor's wall-clock time `days` days later, when the zone's
-    /// offset is the same a day either side of it (no transition near, so
-    /// the time exists once); `nil` otherwise.
-    private func wallClock(addingDays days: Int) -> Date? {
-        let zone = calendar.timeZone
-        guard abs(days) < 10_000_000 else { return nil }
-        let shifted = anchor.addingTimeInterval(Double(days) * 86_400)
-        let difference = anchorOffset - zone.secondsFromGMT(for: shifted)
-        let candidate = shifted.addingTimeInterval(Double(difference))
-        let offset = zone.secondsFromGMT(for: candidate)
-        guard offset == zone.secondsFromGMT(for: candidate.addingTimeInterval(-86_400)),
-            offset == zone.secondsFromGMT(for: candidate.addingTimeInterval(86_400)),
-            offset - anchorOffset == -difference
-        else { return nil }
-        return candidate
     }
 
     /// The bucket `[start, end)` of `index`.

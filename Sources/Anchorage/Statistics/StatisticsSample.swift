@@ -8,7 +8,6 @@ struct StatisticsSample: Sendable {
     var end: Double
     var value: Double
     var source: HKSource
-    var userEntered: Bool
     /// Its position in the log, the last tie-break of "most recent" (ST-11).
     var seq: UInt64
     var rank: SourceRanking.Rank
@@ -18,7 +17,6 @@ struct StatisticsSample: Sendable {
         end: Double,
         value: Double,
         source: HKSource,
-        userEntered: Bool,
         seq: UInt64,
         rank: SourceRanking.Rank
     ) {
@@ -26,7 +24,6 @@ struct StatisticsSample: Sendable {
         self.end = end
         self.value = value
         self.source = source
-        self.userEntered = userEntered
         self.seq = seq
         self.rank = rank
     }
@@ -36,9 +33,8 @@ struct StatisticsSample: Sendable {
         end = sample.endDate.timeIntervalSinceReferenceDate
         value = sample.quantity.doubleValue(for: unit)
         source = sample.sourceRevision.source
-        userEntered = (sample.typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
         self.seq = seq
-        rank = ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
+        rank = ranking.rank(bundle: source.bundleIdentifier, userEntered: sample.wasUserEntered)
     }
 
     var isInstant: Bool { end <= start }

@@ -87,12 +87,17 @@ extension StatisticsViews: Projection {
         guard visible == true else { return }
         let start = sample.startDate.timeIntervalSinceReferenceDate
         let end = sample.endDate.timeIntervalSinceReferenceDate
-        let userEntered = (sample.typedMetadata[HKMetadataKeyWasUserEntered]?.number ?? 0) != 0
-        let value =
-            end.bitPattern.bigEndianBytes
-            + sample.quantity.doubleValue(for: type.canonicalUnit).bitPattern.bigEndianBytes
-            + number.bigEndianBytes + [userEntered ? 1 : 0]
-        try txn.put(value, forKey: Self.sampleKey(kind: entry.kind, start: start, seq: entry.seq), in: samples)
+        let row = ViewSampleRow(
+            end: end,
+            value: sample.quantity.doubleValue(for: type.canonicalUnit),
+            source: number,
+            userEntered: sample.wasUserEntered
+        )
+        try row.withBytes { value in
+            try IndexKey.withKindKey(entry.kind, IndexKey.date(sample.startDate), entry.seq) { key in
+                try txn.put(value, forKey: key, in: samples)
+            }
+        }
         batch.noteDuration(end - start, kind: entry.kind)
         batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
     }
@@ -105,8 +110,7 @@ extension StatisticsViews: Projection {
         guard let record = summary ?? nil, record.kind == entry.kind, record.saveSeq != 0 else { return }
         let start = IndexKey.seconds(fromDateKey: record.startKey)
         let key = Self.sampleKey(kind: entry.kind, start: start, seq: record.saveSeq)
-        guard let row = try txn.value(forKey: key, in: samples), row.count == 21 else { return }
-        let end = row.withUnsafeBytes { Double(bitPattern: $0.uint64(at: 0)) }
+        guard let end = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0)?.end }) ?? nil else { return }
         _ = try txn.removeValue(forKey: key, in: samples)
         batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
     }

@@ -11,7 +11,7 @@ import LMDB
 ///
 /// | database | key | value |
 /// | --- | --- | --- |
-/// | `st.samples` | kind ‖ start ‖ seq | end ‖ value ‖ source number ‖ flags |
+/// | `st.samples` | kind ‖ start ‖ seq | ``ViewSampleRow`` |
 /// | `st.sources` | kind ‖ 0 ‖ bundle id / kind ‖ 1 ‖ number | number / bundle id ‖ 0 ‖ name |
 /// | `st.kinds` | kind | next source number ‖ longest sample (seconds) |
 /// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
@@ -159,22 +159,18 @@ struct StatisticsViews: Sendable {
         let limit = IndexKey.date(Date(timeIntervalSinceReferenceDate: window.end))
         try txn.withCursor(on: samples) { cursor in
             try cursor.scan(from: from) { key, value in
-                guard key.count == 20, key.starts(with: kind.rawValue.bigEndianBytes), key.uint64(at: 4) < limit,
-                    value.count == 21
+                guard key.count == 20, key.uint32(at: 0) == kind.rawValue, key.uint64(at: 4) < limit,
+                    let row = ViewSampleRow(value)
                 else { return false }
-                let number = UInt32(bigEndian: value.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
-                let source = known.source(number)
-                let userEntered = value[20] & 1 != 0
                 let sample = StatisticsSample(
                     start: IndexKey.seconds(fromDateKey: key.uint64(at: 4)),
-                    end: Double(bitPattern: value.uint64(at: 0)),
-                    value: Double(bitPattern: value.uint64(at: 8)),
-                    source: source,
-                    userEntered: userEntered,
+                    end: row.end,
+                    value: row.value,
+                    source: known.source(row.source),
                     seq: key.uint64(at: 12),
-                    rank: known.rank(number, userEntered: userEntered)
+                    rank: known.rank(row.source, userEntered: row.userEntered)
                 )
-                if window.contains(sample) { found.append((number, sample)) }
+                if window.contains(sample) { found.append((row.source, sample)) }
                 return true
             }
         }
