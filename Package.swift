@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
+        .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
@@ -40,6 +41,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Debian's liblmdb-dev, through pkg-config. Modulemap and shim only.
@@ -84,11 +93,33 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The node's HTTP service (Hummingbird 2): change feed, samples,
+        // statistics, sources, health and metrics, bearer-token auth.
+        .target(
+            name: "AnchorageServer",
+            dependencies: [
+                "Anchorage",
+                "AnchorageLog",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command line's commands, a library so that tests can run them.
         .target(
             name: "AnchorageCLI",
             dependencies: [
                 "Anchorage",
+                "AnchorageServer",
                 "AppleHealthImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -140,6 +171,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Golden")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AnchorageServerTests",
+            dependencies: [
+                "AnchorageServer",
+                "Anchorage",
+                "AnchorageLog",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -124,6 +124,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         var items: [(seq: UInt64, sample: Sample?, deleted: HKDeletedObject?)] = []
         // A predicate whose page was full stopped at `cutoff`; nothing after
         // it may be reported, or its later items would be skipped (AQ-9).
+        // Later predicates read no further than the cutoff so far.
         var cutoff = upper
         for predicate in predicates {
             let typed = try predicate.typed.get()
@@ -131,7 +132,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
                 of: predicate.sampleType,
                 predicate: typed,
                 after: start,
-                through: upper,
+                through: cutoff,
                 limit: limit,
                 in: txn,
                 session: &session

@@ -42,7 +42,11 @@ public struct HKStatisticsOptions: OptionSet, Sendable, Hashable, Codable {
     /// - Throws: ``HKError`` `errorInvalidArgument` (`ST-1`) for a discrete
     ///   option on a cumulative type, `cumulativeSum` on a discrete one, or
     ///   an unknown bit.
-    func validate(for type: HKQuantityType) throws(HKError) {
+    ///
+    /// ```swift
+    /// try HKStatisticsOptions.cumulativeSum.validate(for: HKQuantityType(.heartRate))   // throws ST-1
+    /// ```
+    public func validate(for type: HKQuantityType) throws(HKError) {
         guard isSubset(of: Self.known) else {
             throw .invalid("ST-1", "statistics option bits \(rawValue & ~Self.known.rawValue) are unknown")
         }

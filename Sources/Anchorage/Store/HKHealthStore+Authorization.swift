@@ -175,7 +175,22 @@ extension HKHealthStore {
     public func pendingAuthorizationRequests() throws -> [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)]
     {
         let engine = try openEngine()
-        return try engine.read { txn in try engine.pendingRequests(in: txn) }
+        return try engine.read { txn in try engine.grants(in: .requested, in: txn) }
+    }
+
+    /// The types the owner granted each app, by app: what
+    /// ``setAuthorization(for:toShare:read:granted:)`` last granted and did
+    /// not deny since. Only the owner may ask (`errorAuthorizationDenied`).
+    ///
+    /// ```swift
+    /// let granted = try owner.grantedAuthorizations()[app]?.read ?? []
+    /// ```
+    public func grantedAuthorizations() throws -> [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, rule: "AUTH-11", "only the store's owner reads apps' grants")
+        }
+        let engine = try openEngine()
+        return try engine.read { txn in try engine.grants(in: .granted, in: txn) }
     }
 }
 
@@ -188,15 +203,16 @@ extension StoreEngine {
         }
     }
 
-    /// Every grant row still in the requested state, by app.
-    func pendingRequests(
+    /// Every grant row in `status`, by app.
+    func grants(
+        in status: AuthorizationRecord.Status,
         in txn: borrowing ReadTransaction
     ) throws -> [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] {
-        var pending: [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] = [:]
+        var found: [HKSource: (share: Set<HKSampleType>, read: Set<HKObjectType>)] = [:]
         try txn.withCursor(on: index.grants) { cursor in
             try cursor.scan { key, value in
                 let length = Int(key[0])
-                guard key.count == 1 + length + 5, value.first == AuthorizationRecord.Status.requested.rawValue,
+                guard key.count == 1 + length + 5, value.first == status.rawValue,
                     let type = TypeCatalog.byKindCode[key.uint32(at: 1 + length)]
                 else { return true }
                 let bundle = String(decoding: UnsafeRawBufferPointer(rebasing: key[1..<1 + length]), as: UTF8.self)
@@ -204,13 +220,13 @@ extension StoreEngine {
                 if key[key.count - 1] == AuthorizationRecord.Access.share.rawValue,
                     let sampleType = type as? HKSampleType
                 {
-                    pending[source, default: ([], [])].share.insert(sampleType)
+                    found[source, default: ([], [])].share.insert(sampleType)
                 } else {
-                    pending[source, default: ([], [])].read.insert(type)
+                    found[source, default: ([], [])].read.insert(type)
                 }
                 return true
             }
         }
-        return pending
+        return found
     }
 }

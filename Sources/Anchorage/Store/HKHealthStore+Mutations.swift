@@ -66,6 +66,22 @@ extension HKHealthStore {
         try await openEngine().delete(objects.map(\.uuid), caller: caller)
     }
 
+    /// Deletes the objects with these uuids, for callers that kept only
+    /// ids (the HTTP API's `DELETE /v1/samples/{uuid}`); returns how many
+    /// existed and were deleted. The rules are ``delete(_:)``'s: an app may
+    /// delete only what it saved, and nothing is deleted if one id is
+    /// refused. (An Anchorage addition.)
+    ///
+    /// ```swift
+    /// let removed = try await store.deleteObjects(withUUIDs: [id])   // 0 when unknown or already deleted
+    /// ```
+    public func deleteObjects(withUUIDs uuids: [UUID]) async throws -> Int {
+        guard !uuids.isEmpty else {
+            throw HKError(.errorInvalidArgument, rule: "OBJ-34", "there is nothing to delete")
+        }
+        return try await openEngine().delete(uuids, caller: caller)
+    }
+
     /// Deletes one object and calls `completion` with the outcome.
     public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
     {

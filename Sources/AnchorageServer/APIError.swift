@@ -1,0 +1,136 @@
+import Anchorage
+import Foundation
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+
+/// An error as the HTTP API reports it: a status and a JSON body
+/// `{"code": "...", "message": "..."}` whose code a client can match.
+///
+/// Messages say what was wrong and what to send instead; they never repeat a
+/// health value.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    /// The machine-readable codes, documented in docs/http-api.md.
+    public enum Code: String, Sendable, Codable {
+        case badRequest, invalidJSON, invalidArgument, unknownType, incompatibleUnit
+        case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge
+        case anchorNotValid, unavailable, internalError
+    }
+
+    public let status: HTTPResponse.Status
+    public let code: Code
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, _ code: Code, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code.rawValue): \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.writeBytes(Self.json(code: code.rawValue, message: message))
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    static func json(code: String, message: String) -> [UInt8] {
+        struct Body: Encodable {
+            let code: String
+            let message: String
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(Body(code: code, message: message))) ?? Data())
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
+
+    /// The API's form of any error a handler throws.
+    static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as HKError:
+            return from(error)
+        case let error as TextFormError:
+            return APIError(.badRequest, .invalidArgument, error.description)
+        case let error as DecodingError:
+            return APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return APIError(.notFound, .notFound, "no such endpoint; see docs/http-api.md")
+            case .contentTooLarge: return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large")
+            case .methodNotAllowed: return APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
+            default: return APIError(error.status, .badRequest, error.body ?? error.status.reasonPhrase)
+            }
+        case is NIOTooManyBytesError:
+            return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large")
+        case is CancellationError:
+            return APIError(.serviceUnavailable, .unavailable, "the node is shutting down")
+        default:
+            return APIError(.internalServerError, .internalError, "internal error; the node's log has details")
+        }
+    }
+
+    static func from(_ error: HKError) -> APIError {
+        switch error.code {
+        case .errorInvalidArgument:
+            if error.rule == "AQ-11" {
+                return APIError(.gone, .anchorNotValid, error.message)
+            }
+            if error.rule?.hasPrefix("UNIT") == true || error.message.contains("does not accept the unit") {
+                return APIError(.badRequest, .incompatibleUnit, error.message)
+            }
+            if ["OBJ-11", "OBJ-13", "OBJ-15"].contains(error.rule) && error.message.contains("is not a") {
+                return APIError(.badRequest, .unknownType, error.message)
+            }
+            return APIError(.badRequest, .invalidArgument, error.message)
+        case .errorAuthorizationDenied, .errorAuthorizationNotDetermined, .errorRequiredAuthorizationDenied:
+            return APIError(.forbidden, .authorizationDenied, error.message)
+        case .errorNoData:
+            return APIError(.notFound, .notFound, error.message)
+        case .errorDatabaseInaccessible, .errorHealthDataUnavailable, .errorHealthDataRestricted:
+            return APIError(.serviceUnavailable, .unavailable, error.message)
+        default:
+            return APIError(.badRequest, .invalidArgument, error.message)
+        }
+    }
+}
+
+/// Words for a JSON decoding failure: where, and what was expected. The
+/// offending value itself is never repeated.
+enum DecodingErrorText {
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            return "\(path(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            let at = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            return "missing field '\(key.stringValue)'\(at)"
+        case .typeMismatch(let type, let context):
+            return "\(path(context)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)): expected \(typeName(type)), found null"
+        @unknown default:
+            return "the body is not valid JSON"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Double.Type, is Int.Type, is Float.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: type is any Collection.Type ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+public import Anchorage
+import Foundation
+
+/// The bearer tokens a node accepts, each naming a principal and what it
+/// may read and share, read from a JSON file:
+///
+/// ```json
+/// {
+///   "tokens": [
+///     { "token": "owner-secret", "owner": true },
+///     { "token": "dashboard-secret",
+///       "principal": { "name": "Dashboard", "bundleIdentifier": "com.example.dashboard" },
+///       "read": ["stepCount", "heartRate"], "share": [] }
+///   ]
+/// }
+/// ```
+///
+/// An owner token reads and writes everything. A principal's token acts as
+/// that app under HealthKit's rules: reads of types it may not read look
+/// empty (AUTH-4, the hidden-read rule), saves of types it may not share
+/// are refused. The node records the grants in the log as the owner's
+/// decisions when it starts, so they replicate and can be audited.
+public struct AccessPolicy: Sendable {
+    /// One accepted token.
+    public struct Token: Sendable {
+        /// The secret, sent as `Authorization: Bearer <secret>`.
+        public var secret: String
+        /// Who the token acts as: `nil` for the owner.
+        public var principal: HKSource?
+        /// The types the principal may read.
+        public var read: Set<HKObjectType>
+        /// The types the principal may save and delete.
+        public var share: Set<HKSampleType>
+
+        /// A token acting as the store's owner.
+        public static func owner(_ secret: String) -> Token {
+            Token(secret: secret, principal: nil, read: [], share: [])
+        }
+
+        /// A token acting as an app with the given grants.
+        public init(secret: String, principal: HKSource?, read: Set<HKObjectType>, share: Set<HKSampleType>) {
+            self.secret = secret
+            self.principal = principal
+            self.read = read
+            self.share = share
+        }
+    }
+
+    /// The accepted tokens; empty means no authentication (loopback only).
+    public var tokens: [Token]
+
+    /// A policy with these tokens (none: no authentication).
+    public init(tokens: [Token] = []) {
+        self.tokens = tokens
+    }
+
+    /// Reads a token file.
+    ///
+    /// - Throws: ``TextFormError`` saying which token is wrong and why.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TextFormError("cannot read the token file \(url.path): \(error.localizedDescription)")
+        }
+        try self.init(json: data)
+    }
+
+    /// Parses a token file's contents.
+    public init(json data: Data) throws {
+        let file: TokenFile
+        do {
+            file = try JSONDecoder().decode(TokenFile.self, from: data)
+        } catch {
+            throw TextFormError("the token file is not valid: \(error)")
+        }
+        var tokens: [Token] = []
+        var seen = Set<String>()
+        for (index, entry) in file.tokens.enumerated() {
+            let position = "token \(index + 1)"
+            guard entry.token.utf8.count >= 16 else {
+                throw TextFormError("\(position): a token has at least 16 characters")
+            }
+            guard seen.insert(entry.token).inserted else { throw TextFormError("\(position) repeats an earlier token") }
+            if entry.owner == true {
+                guard entry.principal == nil, (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
+                    throw TextFormError("\(position): an owner token has no principal, read or share")
+                }
+                tokens.append(.owner(entry.token))
+                continue
+            }
+            guard let principal = entry.principal, !principal.bundleIdentifier.isEmpty,
+                principal.bundleIdentifier.utf8.count <= 255
+            else {
+                throw TextFormError("\(position): name a principal with a bundleIdentifier, or set \"owner\": true")
+            }
+            let read = try (entry.read ?? []).map { name throws(TextFormError) -> HKObjectType in
+                try TextForms.sampleType(name)
+            }
+            let share = try (entry.share ?? []).map { name throws(TextFormError) -> HKSampleType in
+                let type = try TextForms.sampleType(name)
+                guard !(type is HKCorrelationType) else {
+                    throw TextFormError("\(position): correlation types cannot be shared; share their members' types")
+                }
+                return type
+            }
+            tokens.append(
+                Token(
+                    secret: entry.token,
+                    principal: HKSource(
+                        name: principal.name ?? principal.bundleIdentifier,
+                        bundleIdentifier: principal.bundleIdentifier
+                    ),
+                    read: Set(read),
+                    share: Set(share)
+                )
+            )
+        }
+        self.tokens = tokens
+    }
+
+    private struct TokenFile: Decodable {
+        struct Entry: Decodable {
+            var token: String
+            var owner: Bool?
+            var principal: Principal?
+            var read: [String]?
+            var share: [String]?
+        }
+
+        struct Principal: Decodable {
+            var name: String?
+            var bundleIdentifier: String
+        }
+
+        var tokens: [Entry]
+    }
+}

@@ -1,0 +1,178 @@
+public import Anchorage
+import Foundation
+import HTTPTypes
+public import Hummingbird
+import HummingbirdCore
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// One node: a store served over HTTP (docs/http-api.md).
+///
+/// ```swift
+/// let node = try await AnchorageNode(directory: url, configuration: NodeConfiguration())
+/// try await node.run()            // until SIGTERM or SIGINT
+/// ```
+///
+/// On start the node records each token's grants in the log as the
+/// owner's decisions. On SIGTERM it stops accepting connections, lets the
+/// requests in flight finish (streams end at once), and closes the store:
+/// every write it acknowledged is durable.
+public final class AnchorageNode: Sendable {
+    /// The node's configuration.
+    public let configuration: NodeConfiguration
+    let access: NodeAccess
+    let metrics = NodeMetrics()
+    let logger: Logger
+
+    /// Opens the store in `directory` and prepares to serve it.
+    /// `storeConfiguration` applies when this opens the store first in the
+    /// process.
+    ///
+    /// - Throws: ``TextFormError`` when the configuration is unsafe (no
+    ///   tokens on a non-loopback address without the explicit override),
+    ///   or the store's ``HKError`` when it cannot be opened.
+    public init(
+        directory: URL,
+        configuration: NodeConfiguration,
+        storeConfiguration: HKHealthStore.Configuration = HKHealthStore.Configuration(),
+        logger: Logger = Logger(label: "anchorage.node")
+    ) async throws {
+        if configuration.accessPolicy.tokens.isEmpty && !configuration.listensOnLoopbackOnly {
+            guard configuration.allowsUnauthenticatedRemoteAccess else {
+                throw TextFormError(
+                    "refusing to listen on \(configuration.host) without tokens: anyone reaching it could read and "
+                        + "write everything; give a token file, listen on 127.0.0.1, or allow it explicitly"
+                )
+            }
+            logger.warning(
+                "listening without tokens on a non-loopback address: anyone who reaches it reads and writes everything",
+                metadata: ["host": "\(configuration.host)"]
+            )
+        }
+        self.configuration = configuration
+        self.logger = logger
+        let owner = HKHealthStore(directory: directory, configuration: storeConfiguration)
+        if let error = owner.openError { throw error }
+        access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
+        do {
+            try await Self.recordGrants(configuration.accessPolicy, owner: owner)
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    /// Makes the log's grants match the token file: grants what it lists,
+    /// denies what it no longer lists. Appends nothing when they already match.
+    static func recordGrants(_ policy: AccessPolicy, owner: HKHealthStore) async throws {
+        let current = try owner.grantedAuthorizations()
+        var wanted: [String: AccessPolicy.Token] = [:]
+        for token in policy.tokens {
+            guard let principal = token.principal else { continue }
+            var merged = wanted[principal.bundleIdentifier] ?? token
+            merged.read.formUnion(token.read)
+            merged.share.formUnion(token.share)
+            wanted[principal.bundleIdentifier] = merged
+        }
+        for token in wanted.values {
+            guard let principal = token.principal else { continue }
+            let had =
+                current.first { $0.key.bundleIdentifier == principal.bundleIdentifier }?.value ?? (share: [], read: [])
+            let grantShare = token.share.subtracting(had.share)
+            let grantRead = token.read.subtracting(had.read)
+            if !grantShare.isEmpty || !grantRead.isEmpty {
+                try await owner.setAuthorization(for: principal, toShare: grantShare, read: grantRead, granted: true)
+            }
+            let denyShare = had.share.subtracting(token.share)
+            let denyRead = had.read.subtracting(token.read)
+            if !denyShare.isEmpty || !denyRead.isEmpty {
+                try await owner.setAuthorization(for: principal, toShare: denyShare, read: denyRead, granted: false)
+            }
+        }
+    }
+
+    /// The Hummingbird application, for running under a service group or
+    /// testing with HummingbirdTesting.
+    public func application(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    )
+        -> some ApplicationProtocol
+    {
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        )
+        var application = Application(
+            router: router(),
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "anchorage"
+            ),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        application.addServices(CommitCounter(store: access.owner, metrics: metrics))
+        return application
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully and closes
+    /// the store.
+    ///
+    /// - Parameter onServerRunning: called with the bound port once the node
+    ///   accepts connections.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application(onServerRunning: onServerRunning)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        do {
+            try await group.run()
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Closes the node's stores.
+    public func close() async {
+        for store in access.principalStores { await store.close() }
+        await access.owner.close()
+    }
+
+    func router() -> Router<NodeContext> {
+        let router = Router(context: NodeContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AuthMiddleware(access: access))
+        let feed = ChangeFeed(configuration: configuration, metrics: metrics)
+        let samples = SampleRoutes(configuration: configuration)
+        let statistics = StatisticsRoutes()
+        router.get("/healthz") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}"))
+            )
+        }
+        router.get("/metrics") { [metrics] _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: metrics.exposition())
+            )
+        }
+        router.get("/v1/changes", use: feed.handle)
+        router.post("/v1/samples", use: samples.save)
+        router.get("/v1/samples", use: samples.list)
+        router.delete("/v1/samples/{uuid}", use: samples.delete)
+        router.get("/v1/statistics", use: statistics.statistics)
+        router.get("/v1/sources", use: statistics.sources)
+        return router
+    }
+}

@@ -1,0 +1,119 @@
+import Anchorage
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Turns every error a handler throws into ``APIError``'s JSON form, and
+/// logs server-side failures without request data.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    )
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch {
+            let apiError = APIError.from(error)
+            if apiError.status.kind == .serverError {
+                context.logger.error(
+                    "request failed",
+                    metadata: ["path": "\(request.uri.path)", "error": "\(String(describing: type(of: error)))"]
+                )
+            }
+            return try apiError.response(from: request, context: context)
+        }
+    }
+}
+
+/// Resolves `Authorization: Bearer <token>` to the store acting as the
+/// token's principal. `/healthz` needs no token.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+
+    let access: NodeAccess
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    )
+        async throws -> Response
+    {
+        var context = context
+        if request.uri.path == "/healthz" { return try await next(request, context) }
+        (context.store, context.grants) = try access.store(forAuthorization: request.headers[.authorization])
+        return try await next(request, context)
+    }
+}
+
+/// The stores requests act through: the owner's, and one per principal
+/// token, all sharing one engine.
+final class NodeAccess: Sendable {
+    let owner: HKHealthStore
+    /// Token digests and their stores; empty when the node has no tokens.
+    private let stores: [(digest: [UInt8], store: HKHealthStore, token: AccessPolicy.Token)]
+
+    init(owner: HKHealthStore, directory: URL, policy: AccessPolicy) {
+        self.owner = owner
+        var stores: [(digest: [UInt8], store: HKHealthStore, token: AccessPolicy.Token)] = []
+        var byPrincipal: [String: HKHealthStore] = [:]
+        for token in policy.tokens {
+            let store: HKHealthStore
+            if let principal = token.principal {
+                store =
+                    byPrincipal[principal.bundleIdentifier]
+                    ?? HKHealthStore(directory: directory, principal: principal)
+                byPrincipal[principal.bundleIdentifier] = store
+            } else {
+                store = owner
+            }
+            stores.append((Self.digest(token.secret), store, token))
+        }
+        self.stores = stores
+    }
+
+    var requiresTokens: Bool { !stores.isEmpty }
+
+    /// The store for a request's `Authorization` header, and the token's
+    /// grants (`nil` for the owner).
+    func store(forAuthorization header: String?) throws -> (HKHealthStore, AccessPolicy.Token?) {
+        guard requiresTokens else { return (owner, nil) }
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>")
+        }
+        let presented = Self.digest(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        // Compare against every token in full, so timing says nothing.
+        var found: (HKHealthStore, AccessPolicy.Token?)?
+        for (digest, store, token) in stores where Self.equalInConstantTime(digest, presented) {
+            found = (store, token.principal == nil ? nil : token)
+        }
+        guard let found else { throw APIError(.unauthorized, .unauthenticated, "the token is not valid") }
+        return found
+    }
+
+    /// Every principal store, to close on shutdown.
+    var principalStores: [HKHealthStore] {
+        var seen = Set<ObjectIdentifier>()
+        return stores.map(\.store).filter { $0 !== owner && seen.insert(ObjectIdentifier($0)).inserted }
+    }
+
+    /// Tokens are compared by their SHA-256 digests, so every comparison
+    /// takes the same time whatever the presented token's length.
+    private static func digest(_ secret: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(secret.utf8)))
+    }
+
+    private static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// How a node serves its store over HTTP.
+///
+/// ```swift
+/// var configuration = NodeConfiguration()
+/// configuration.port = 8080
+/// configuration.accessPolicy = try AccessPolicy(contentsOf: URL(fileURLWithPath: "tokens.json"))
+/// let node = try AnchorageNode(store: store, configuration: configuration)
+/// try await node.run()
+/// ```
+public struct NodeConfiguration: Sendable {
+    /// The address to listen on. Loopback unless tokens are configured or
+    /// ``allowsUnauthenticatedRemoteAccess`` is set.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (see ``AnchorageNode/onServerRunning``).
+    public var port = 8080
+    /// Who may do what. With no tokens, every request acts as the store's
+    /// owner, so the node listens only on loopback.
+    public var accessPolicy = AccessPolicy()
+    /// Listen on a non-loopback address with no tokens configured: anyone
+    /// who reaches the port reads and writes everything. Logged as a warning.
+    public var allowsUnauthenticatedRemoteAccess = false
+    /// The largest request body accepted (`413 bodyTooLarge` beyond it).
+    public var maximumBodyBytes = 8 << 20
+    /// The largest `limit` a page of changes or samples may ask for; also
+    /// the page size when a request names none.
+    public var maximumPageSize = 10_000
+    /// The longest a `wait` long-poll may last, in seconds.
+    public var maximumWaitSeconds = 60
+    /// How often a streaming change feed sends a heartbeat when nothing
+    /// changes, so that consumers and proxies see the connection alive.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long a connection may stay idle before the node closes it.
+    public var idleTimeout: Duration = .seconds(75)
+
+    /// The defaults: loopback port 8080, no tokens, 8 MiB bodies, pages of
+    /// at most 10,000, waits of at most 60 s, heartbeats every 15 s.
+    public init() {}
+
+    /// Whether `host` is a loopback address.
+    var listensOnLoopbackOnly: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

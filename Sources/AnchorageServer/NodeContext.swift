@@ -1,0 +1,32 @@
+import Anchorage
+import Hummingbird
+
+/// The per-request context: who is asking, once ``AuthMiddleware`` knows.
+struct NodeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The store acting as the request's principal (the owner's store when
+    /// the node has no tokens). Set by ``AuthMiddleware``.
+    var store: HKHealthStore?
+    /// The token's grants; `nil` for the owner, who reads everything.
+    var grants: AccessPolicy.Token?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        store = nil
+        grants = nil
+    }
+
+    /// Whether the principal may read any sample of `type`: granted read,
+    /// or share (its own samples, AUTH-5). Other types read as empty, never
+    /// as refused (AUTH-4).
+    func mayRead(_ type: HKSampleType) -> Bool {
+        guard let grants else { return true }
+        return grants.read.contains(type) || grants.share.contains(type)
+    }
+
+    /// The principal's store.
+    func requireStore() throws -> HKHealthStore {
+        guard let store else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }
+        return store
+    }
+}

@@ -1,0 +1,115 @@
+import Anchorage
+import AnchorageLog
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Metrics
+import Prometheus
+import ServiceLifecycle
+
+/// The node's metrics, through swift-metrics into its own Prometheus
+/// registry (so that several nodes in one process, as in tests, keep theirs
+/// apart), served at `GET /metrics`.
+final class NodeMetrics: @unchecked Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    /// Entries committed to the log, local or replicated.
+    let entries: CoreMetrics.Counter
+    /// Batches committed (one group commit may hold several).
+    let batches: CoreMetrics.Counter
+    /// Change-feed consumers connected now (long-polls and streams).
+    let feedClients: CoreMetrics.Meter
+    /// Changes sent by the feed.
+    let feedChanges: CoreMetrics.Counter
+
+    init() {
+        factory = PrometheusMetricsFactory(registry: registry)
+        entries = CoreMetrics.Counter(label: "anchorage_log_entries_total", factory: factory)
+        batches = CoreMetrics.Counter(label: "anchorage_log_batches_total", factory: factory)
+        feedClients = CoreMetrics.Meter(label: "anchorage_feed_clients", factory: factory)
+        feedChanges = CoreMetrics.Counter(label: "anchorage_feed_changes_total", factory: factory)
+    }
+
+    /// Records one request's latency by route, method and status.
+    func recordRequest(
+        route: String,
+        method: HTTPRequest.Method,
+        status: HTTPResponse.Status,
+        since start: ContinuousClock.Instant
+    ) {
+        let elapsed = ContinuousClock.now - start
+        let dimensions = [("route", route), ("method", method.rawValue), ("status", String(status.code))]
+        CoreMetrics.Timer(label: "anchorage_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(
+                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+            )
+        CoreMetrics.Counter(label: "anchorage_http_requests_total", dimensions: dimensions, factory: factory)
+            .increment()
+    }
+
+    /// The Prometheus text exposition.
+    func exposition() -> ByteBuffer {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// The route a path belongs to, with ids collapsed, so that metrics
+    /// have one series per endpoint.
+    static func route(of path: String) -> String {
+        if path.hasPrefix("/v1/samples/") { return "/v1/samples/{uuid}" }
+        switch path {
+        case "/v1/changes", "/v1/samples", "/v1/statistics", "/v1/sources", "/healthz", "/metrics": return path
+        default: return "other"
+        }
+    }
+}
+
+/// Times every request into ``NodeMetrics``.
+struct MetricsMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+
+    let metrics: NodeMetrics
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    )
+        async throws -> Response
+    {
+        let start = ContinuousClock.now
+        let route = NodeMetrics.route(of: request.uri.path)
+        do {
+            let response = try await next(request, context)
+            metrics.recordRequest(route: route, method: request.method, status: response.status, since: start)
+            return response
+        } catch {
+            metrics.recordRequest(
+                route: route,
+                method: request.method,
+                status: APIError.from(error).status,
+                since: start
+            )
+            throw error
+        }
+    }
+}
+
+/// Counts committed entries and batches, local and replicated, from the
+/// log's commit announcements; stops on graceful shutdown.
+struct CommitCounter: Service {
+    let store: HKHealthStore
+    let metrics: NodeMetrics
+
+    func run() async throws {
+        let batches = try store.committedBatches()
+        await cancelWhenGracefulShutdown {
+            for await batch in batches {
+                metrics.batches.increment()
+                metrics.entries.increment(by: batch.count)
+            }
+        }
+    }
+}

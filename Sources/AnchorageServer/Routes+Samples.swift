@@ -1,0 +1,112 @@
+import Anchorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `POST /v1/samples`, `DELETE /v1/samples/{uuid}`, `GET /v1/samples`.
+struct SampleRoutes: Sendable {
+    let configuration: NodeConfiguration
+
+    /// The body a save sends: the objects' JSON forms, all saved or none
+    /// (OBJ-31).
+    private struct SaveBody: Decodable {
+        let samples: [HealthObject]
+
+        init(from decoder: any Decoder) throws {
+            if var array = try? decoder.unkeyedContainer() {
+                var samples: [HealthObject] = []
+                while !array.isAtEnd { samples.append(try array.decode(HealthObject.self)) }
+                self.samples = samples
+            } else {
+                enum Keys: String, CodingKey { case samples }
+                samples = try decoder.container(keyedBy: Keys.self).decode([HealthObject].self, forKey: .samples)
+            }
+        }
+    }
+
+    func save(_ request: Request, context: NodeContext) async throws -> Response {
+        let store = try context.requireStore()
+        if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
+            throw APIError(.unsupportedMediaType, .badRequest, "send the samples as application/json")
+        }
+        let bytes = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let body: SaveBody
+        do {
+            body = try JSONDecoder().decode(SaveBody.self, from: Data(bytes.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+        }
+        guard !body.samples.isEmpty else { throw APIError.badRequest("there are no samples to save") }
+        let objects = body.samples.map(\.object)
+        guard objects.allSatisfy({ $0 is HKSample }) else { throw APIError.badRequest("only samples can be saved") }
+        try await store.save(objects)
+        let uuids = objects.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
+        return Response(
+            status: .created,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"saved\":\(objects.count),\"uuids\":[\(uuids)]}"))
+        )
+    }
+
+    func delete(_ request: Request, context: NodeContext) async throws -> Response {
+        let store = try context.requireStore()
+        let text = try context.parameters.require("uuid")
+        guard let uuid = UUID(uuidString: text) else {
+            throw APIError(.badRequest, .invalidArgument, "'\(text.prefix(60))' is not a uuid")
+        }
+        guard try await store.deleteObjects(withUUIDs: [uuid]) > 0 else {
+            throw APIError(.notFound, .notFound, "no sample \(uuid.uuidString) to delete")
+        }
+        return Response(status: .noContent)
+    }
+
+    func list(_ request: Request, context: NodeContext) async throws -> Response {
+        let store = try context.requireStore()
+        let parameters = QueryParameters(request)
+        guard
+            let type = try parameters.parse("type", TextForms.sampleType)
+        else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "the query parameter 'type' is required, as in type=stepCount"
+            )
+        }
+        let zone = try parameters.parse("tz", TextForms.timeZone) ?? TimeZone(identifier: "UTC")!
+        let start = try parameters.date("start", in: zone)
+        let end = try parameters.date("end", in: zone)
+        let limit = try parameters.integer(
+            "limit",
+            in: 1...configuration.maximumPageSize,
+            default: min(1_000, configuration.maximumPageSize)
+        )
+        let sort: SampleSortDescriptor
+        switch parameters.string("sort") ?? "startDate" {
+        case "startDate": sort = SampleSortDescriptor(.startDate, ascending: true)
+        case "-startDate": sort = SampleSortDescriptor(.startDate, ascending: false)
+        case "endDate": sort = SampleSortDescriptor(.endDate, ascending: true)
+        case "-endDate": sort = SampleSortDescriptor(.endDate, ascending: false)
+        default: throw APIError.badRequest("'sort' is startDate, -startDate, endDate or -endDate")
+        }
+        let predicate =
+            start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
+        // Reads never say whether access was denied (AUTH-4).
+        let samples =
+            context.mayRead(type)
+            ? try await HKSampleQueryDescriptor(
+                predicates: [.sample(type: type, predicate: predicate)],
+                sortDescriptors: [sort],
+                limit: limit
+            ).result(for: store) : []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var buffer = ByteBuffer(string: "{\"samples\":")
+        buffer.writeBytes(try encoder.encode(samples.map(HealthObject.init)))
+        buffer.writeString("}")
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: buffer)
+        )
+    }
+}

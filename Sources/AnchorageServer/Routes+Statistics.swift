@@ -1,0 +1,195 @@
+import Anchorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `GET /v1/statistics` (a statistics collection query) and
+/// `GET /v1/sources`.
+struct StatisticsRoutes: Sendable {
+    /// The most buckets one request may ask for.
+    static let maximumBuckets = 100_000
+
+    func statistics(_ request: Request, context: NodeContext) async throws -> Response {
+        let store = try context.requireStore()
+        let parameters = QueryParameters(request)
+        guard let sampleType = try parameters.parse("type", TextForms.sampleType) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "the query parameter 'type' is required, as in type=stepCount"
+            )
+        }
+        guard let type = sampleType as? HKQuantityType else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "type: \(sampleType.identifier) is not a quantity type; statistics need one such as stepCount"
+            )
+        }
+        let options = try parameters.parse("options", TextForms.statisticsOptions) ?? .cumulativeSum
+        let intervalText = parameters.string("interval") ?? "1d"
+        var interval = try parameters.parse("interval", TextForms.interval) ?? DateComponents(day: 1)
+        let zone = try parameters.parse("tz", TextForms.timeZone) ?? TimeZone(identifier: "UTC")!
+        interval.timeZone = zone
+        guard let start = try parameters.date("from", in: zone), let end = try parameters.date("to", in: zone) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "'from' and 'to' are required, as in from=2024-06-01&to=2024-06-07"
+            )
+        }
+        guard start <= end else { throw APIError(.badRequest, .invalidArgument, "'from' is after 'to'") }
+        let anchorDate = try parameters.date("anchor", in: zone) ?? start
+        let unit: HKUnit
+        if let text = parameters.string("unit") {
+            do {
+                unit = try HKUnit.parse(text)
+            } catch {
+                throw APIError(.badRequest, .invalidArgument, "unit: \(error.message)")
+            }
+            guard type.is(compatibleWith: unit) else {
+                throw APIError(
+                    .badRequest,
+                    .incompatibleUnit,
+                    "\(type.identifier) cannot be expressed in \(unit.unitString) (UNIT-18)"
+                )
+            }
+        } else {
+            unit = TextForms.displayUnit(of: type)
+        }
+        try Self.checkBucketCount(from: start, to: end, interval: interval)
+
+        var rows: [Row] = []
+        if context.mayRead(type) {
+            let collection = try await HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: type),
+                options: options,
+                anchorDate: anchorDate,
+                intervalComponents: interval
+            ).result(for: store)
+            collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+                rows.append(Row(statistics, options: options, unit: unit))
+            }
+        } else {
+            // Unreadable types answer like types without data (AUTH-4): the
+            // same query over an empty store.
+            try options.validate(for: type)
+        }
+        let body = Body(
+            type: type.identifier,
+            unit: unit.unitString,
+            options: Self.names(of: options),
+            interval: intervalText,
+            timeZone: parameters.string("tz") ?? "UTC",
+            statistics: rows
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(body)))
+        )
+    }
+
+    func sources(_ request: Request, context: NodeContext) async throws -> Response {
+        let store = try context.requireStore()
+        let parameters = QueryParameters(request)
+        guard let type = try parameters.parse("type", TextForms.sampleType) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "the query parameter 'type' is required, as in type=stepCount"
+            )
+        }
+        var sources: [HKSource] = []
+        if context.mayRead(type) {
+            sources = try await withCheckedThrowingContinuation { continuation in
+                store.execute(
+                    HKSourceQuery(sampleType: type, samplePredicate: nil) { _, found, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else {
+                            continuation.resume(returning: Array(found ?? []))
+                        }
+                    }
+                )
+            }
+        }
+        struct Source: Encodable {
+            let name: String
+            let bundleIdentifier: String
+        }
+        let list = sources.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
+            .map { Source(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var buffer = ByteBuffer(string: "{\"sources\":")
+        buffer.writeBytes(try encoder.encode(list))
+        buffer.writeString("}")
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: buffer)
+        )
+    }
+
+    /// One bucket in the response; absent values are left out.
+    struct Row: Encodable {
+        let startDate: String
+        let endDate: String
+        var sum, average, min, max, mostRecent, duration: Double?
+        var mostRecentStartDate: String?
+
+        init(_ statistics: HKStatistics, options: HKStatisticsOptions, unit: HKUnit) {
+            startDate = StatisticsRoutes.iso(statistics.startDate)
+            endDate = StatisticsRoutes.iso(statistics.endDate)
+            func value(_ quantity: HKQuantity?) -> Double? {
+                quantity.flatMap { try? $0.checkedDoubleValue(for: unit) }
+            }
+            if options.contains(.cumulativeSum) { sum = value(statistics.sumQuantity()) }
+            if options.contains(.discreteAverage) { average = value(statistics.averageQuantity()) }
+            if options.contains(.discreteMin) { min = value(statistics.minimumQuantity()) }
+            if options.contains(.discreteMax) { max = value(statistics.maximumQuantity()) }
+            if options.contains(.mostRecent) {
+                mostRecent = value(statistics.mostRecentQuantity())
+                mostRecentStartDate = statistics.mostRecentQuantityDateInterval().map { StatisticsRoutes.iso($0.start) }
+            }
+            if options.contains(.duration) { duration = statistics.duration()?.doubleValue(for: .second()) }
+        }
+    }
+
+    struct Body: Encodable {
+        let type: String
+        let unit: String
+        let options: [String]
+        let interval: String
+        let timeZone: String
+        let statistics: [Row]
+    }
+
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func names(of options: HKStatisticsOptions) -> [String] {
+        [
+            (HKStatisticsOptions.cumulativeSum, "sum"), (.discreteAverage, "average"), (.discreteMin, "min"),
+            (.discreteMax, "max"), (.mostRecent, "mostRecent"), (.duration, "duration"),
+        ].filter { options.contains($0.0) }.map(\.1)
+    }
+
+    static func checkBucketCount(from start: Date, to end: Date, interval: DateComponents) throws {
+        let seconds =
+            Double(interval.second ?? 0) + 60 * Double(interval.minute ?? 0) + 3_600 * Double(interval.hour ?? 0)
+            + 86_400 * Double(interval.day ?? 0) + 2_419_200 * Double(interval.month ?? 0)
+            + 31_536_000 * Double(interval.year ?? 0)
+        guard seconds > 0, end.timeIntervalSince(start) / seconds <= Double(maximumBuckets) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "that asks for more than \(maximumBuckets) buckets; use a longer interval or a shorter range"
+            )
+        }
+    }
+}

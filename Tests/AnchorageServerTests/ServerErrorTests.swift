@@ -1,0 +1,136 @@
+import Anchorage
+import AnchorageServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("HTTP API: bad requests")
+struct ServerErrorTests {
+    /// Asserts that the store holds no step samples.
+    private func expectNothingStored(_ client: some TestClientProtocol) async throws {
+        let listed = try await client.send(.get, "/v1/samples?type=stepCount")
+        #expect(try #require(try listed.object["samples"] as? [Any]).isEmpty)
+    }
+
+    @Test("malformed JSON is 400 invalidJSON with words, and nothing is stored")
+    func malformedJSON() async throws {
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                for body in [#"[{"kind":"#, #"{"samples": 3}"#, #"[{"kind":"quantitySample"}]"#, "hello"] {
+                    let response = try await client.send(.post, "/v1/samples", json: body)
+                    #expect(response.status == .badRequest)
+                    #expect(response.errorCode == "invalidJSON")
+                    let message = try #require(try response.object["message"] as? String)
+                    #expect(!message.isEmpty)
+                }
+                let empty = try await client.send(.post, "/v1/samples", json: "[]")
+                #expect(empty.status == .badRequest)
+                try await expectNothingStored(client)
+            }
+        }
+    }
+
+    @Test("OBJ-31: one bad sample refuses the whole request (OBJ-10 unit, OBJ-11 type), nothing stored")
+    func allOrNothing() async throws {
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                let badUnit = try await client.send(
+                    .post,
+                    "/v1/samples",
+                    json: "[\(stepJSON(1)),\(stepJSON(2, unit: "kg"))]"
+                )
+                #expect(badUnit.status == .badRequest)
+                #expect(badUnit.errorCode == "incompatibleUnit")
+                let badType = try await client.send(
+                    .post,
+                    "/v1/samples",
+                    json: "[\(stepJSON(1)),\(stepJSON(2, type: "HKQuantityTypeIdentifierNope"))]"
+                )
+                #expect(badType.errorCode == "unknownType")
+                let badDates = try await client.send(
+                    .post,
+                    "/v1/samples",
+                    json: "[\(stepJSON(1, start: "2024-06-02T00:00:00Z", end: "2024-06-01T00:00:00Z"))]"
+                )
+                #expect(badDates.errorCode == "invalidArgument")
+                // Messages never repeat the health values sent.
+                #expect(!badUnit.text.contains("2.0") && !badType.text.contains("\"2\""))
+                try await expectNothingStored(client)
+            }
+        }
+    }
+
+    @Test("unknown types, incompatible units, bad options and dates in queries are 400s that say why")
+    func badQueries() async throws {
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                let cases: [(String, String)] = [
+                    ("/v1/samples?type=nope", "unknownType"),
+                    ("/v1/samples", "invalidArgument"),
+                    ("/v1/changes?types=stepCount,nope", "unknownType"),
+                    ("/v1/sources?type=nope", "unknownType"),
+                    ("/v1/statistics?type=stepCount&from=2024-06-01&to=2024-06-02&unit=kg", "incompatibleUnit"),
+                    ("/v1/statistics?type=stepCount&from=2024-06-01&to=2024-06-02&unit=furlong", "invalidArgument"),
+                    ("/v1/statistics?type=stepCount&from=2024-06-01&to=2024-06-02&options=average", "invalidArgument"),
+                    ("/v1/statistics?type=sleepAnalysis&from=2024-06-01&to=2024-06-02", "invalidArgument"),
+                    ("/v1/statistics?type=stepCount&from=2024-06-01", "invalidArgument"),
+                    ("/v1/statistics?type=stepCount&from=yesterday&to=2024-06-02", "invalidArgument"),
+                    ("/v1/statistics?type=stepCount&from=2020-01-01&to=2024-01-01&interval=1m", "invalidArgument"),
+                    ("/v1/statistics?type=stepCount&from=2024-06-01&to=2024-06-02&tz=Mars/Olympus", "invalidArgument"),
+                    ("/v1/changes?limit=0", "invalidArgument"),
+                    ("/v1/changes?limit=1000000", "invalidArgument"),
+                    ("/v1/changes?wait=3600", "invalidArgument"),
+                    ("/v1/nowhere", "notFound"),
+                ]
+                for (uri, code) in cases {
+                    let response = try await client.send(.get, uri)
+                    #expect(response.errorCode == code, "\(uri): \(response.text)")
+                    #expect(response.status.kind == .clientError, "\(uri)")
+                    #expect(response.headers[.contentType] == "application/json", "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test("a body over the limit is 413 bodyTooLarge and nothing is stored")
+    func oversizedBody() async throws {
+        try await withNode(
+            configure: { $0.maximumBodyBytes = 1_024 },
+            { node, _ in
+                try await node.application().test(.router) { client in
+                    let samples = (0..<20).map { _ in stepJSON(1) }.joined(separator: ",")
+                    let response = try await client.send(.post, "/v1/samples", json: "[\(samples)]")
+                    #expect(response.status == .contentTooLarge)
+                    #expect(response.errorCode == "bodyTooLarge")
+                    try await expectNothingStored(client)
+                }
+            }
+        )
+    }
+
+    @Test("AQ-11: an anchor of another store is 410 anchorNotValid telling to start over; garbage is 400")
+    func staleAnchors() async throws {
+        let foreign = try await withNode { other, _ in
+            try await other.application().test(.router) { client in
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1))]")
+                let page = try await client.send(.get, "/v1/changes?types=stepCount")
+                return try #require(try page.object["newAnchor"] as? String)
+            }
+        }
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                let response = try await client.send(.get, "/v1/changes?types=stepCount&since=\(foreign)")
+                #expect(response.status == .gone)
+                #expect(response.errorCode == "anchorNotValid")
+                #expect(try #require(try response.object["message"] as? String).contains("start over"))
+                let streamed = try await client.send(.get, "/v1/changes?types=stepCount&stream=ndjson&since=\(foreign)")
+                #expect(streamed.status == .gone)
+                let garbage = try await client.send(.get, "/v1/changes?since=not-an-anchor")
+                #expect(garbage.status == .badRequest)
+                #expect(garbage.errorCode == "anchorNotValid")
+            }
+        }
+    }
+}
