@@ -1,0 +1,190 @@
+import Anchorage
+import AnchorageServer
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// A change-feed consumer that applies lines up to each anchor line
+/// together, as docs/http-api.md tells consumers to.
+actor FeedConsumer {
+    private(set) var applied: [String] = []
+    private(set) var anchor: String?
+    private var pending: [String] = []
+
+    func take(_ line: Substring) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        if let added = object["added"] as? [String: Any] {
+            pending.append(try #require(added["uuid"] as? String))
+        } else if let deleted = object["deleted"] as? [String: Any] {
+            pending.append("deleted " + (try #require(deleted["uuid"] as? String)))
+        } else {
+            anchor = try #require(object["anchor"] as? String)
+            applied += pending
+            pending = []
+        }
+    }
+
+    /// Reads the stream from the last applied anchor until `stop` says so
+    /// (or the stream ends); returns the lines read.
+    func follow(port: Int, query: String, stop: @Sendable ([String], Int) -> Bool) async throws -> Int {
+        // Lines after the last anchor line were never applied: drop them.
+        pending = []
+        let since = anchor.map { "&since=\($0)" } ?? ""
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?stream=ndjson&\(query)\(since)")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status == .ok)
+        #expect(response.headers.first(name: "content-type") == "application/x-ndjson")
+        var buffer = ""
+        var lines = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        for try await chunk in response.body {
+            #expect(ContinuousClock.now < deadline, "the feed stopped short")
+            if ContinuousClock.now >= deadline { return lines }
+            buffer += String(buffer: chunk)
+            while let newline = buffer.firstIndex(of: "\n") {
+                try take(buffer[..<newline])
+                buffer = String(buffer[buffer.index(after: newline)...])
+                lines += 1
+                if stop(applied, lines) { return lines }
+            }
+        }
+        return lines
+    }
+}
+
+@Suite("HTTP API: the change feed")
+struct ServerFeedTests {
+    /// Saves 20 samples one by one and deletes one of them on the way;
+    /// returns the changes in order ("deleted <uuid>" for the deletion).
+    static func saveWhileReading(_ client: any TestClientProtocol) async throws -> [String] {
+        var live: [String] = []
+        for index in 0..<20 {
+            let id = UUID()
+            _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: id))]")
+            live.append(id.uuidString)
+            if index == 10 {
+                let deletion = try await client.send(.delete, "/v1/samples/\(live[3])")
+                #expect(deletion.status == .noContent)
+                live.append("deleted " + live[3])
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return live
+    }
+
+    @Test("AQ-15: a long-poll wakes on a matching save, ignores others, and times out with the current anchor")
+    func longPoll() async throws {
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                let start = try await client.send(.get, "/v1/changes?types=stepCount")
+                let anchor = try #require(try start.object["newAnchor"] as? String)
+                let id = UUID()
+                let began = ContinuousClock.now
+                async let woken = client.send(.get, "/v1/changes?types=stepCount&wait=30&since=\(anchor)")
+                try await Task.sleep(for: .milliseconds(200))
+                // Heart rate does not match the poll; steps do.
+                let heart = """
+                    [{"kind":"quantitySample","uuid":"\(UUID().uuidString)","type":"HKQuantityTypeIdentifierHeartRate",\
+                    "startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:00:00Z","quantity":{"unit":"count/min","value":60}}]
+                    """
+                _ = try await client.send(.post, "/v1/samples", json: heart)
+                try await Task.sleep(for: .milliseconds(200))
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(3, uuid: id))]")
+                let response = try await woken
+                #expect(ContinuousClock.now - began < .seconds(10))
+                let added = try #require(try response.object["added"] as? [[String: Any]])
+                #expect(added.map { $0["uuid"] as? String } == [id.uuidString])
+
+                let after = try #require(try response.object["newAnchor"] as? String)
+                let quiet = ContinuousClock.now
+                let timedOut = try await client.send(.get, "/v1/changes?types=stepCount&wait=1&since=\(after)")
+                #expect(ContinuousClock.now - quiet >= .seconds(1))
+                #expect(try #require(try timedOut.object["added"] as? [Any]).isEmpty)
+                #expect(try timedOut.object["newAnchor"] as? String != nil)
+            }
+        }
+    }
+
+    @Test("AQ-15, AQ-16: a streaming consumer sees every change exactly once across a reconnect")
+    func streamAcrossReconnect() async throws {
+        try await withNode(configure: { $0.heartbeatInterval = .milliseconds(100) }) { node, _ in
+            try await node.application().test(.live) { client in
+                try await Self.consumeAcrossReconnect(client)
+            }
+        }
+    }
+
+    static func consumeAcrossReconnect(_ client: any TestClientProtocol) async throws {
+        let port = try #require(client.port)
+        var saved: [String] = []
+        // A backlog in several pages.
+        for _ in 0..<5 {
+            let ids = (0..<6).map { _ in UUID() }
+            let body = ids.map { stepJSON(1, uuid: $0) }.joined(separator: ",")
+            _ = try await client.send(.post, "/v1/samples", json: "[\(body)]")
+            saved += ids.map(\.uuidString)
+        }
+        let consumer = FeedConsumer()
+        // Saves keep coming while the consumer reads.
+        let writer = Task { try await Self.saveWhileReading(client) }
+        // First connection: drop it in the middle of a page.
+        _ = try await consumer.follow(port: port, query: "types=stepCount&limit=7") { applied, lines in
+            applied.count >= 10 && lines % 7 == 3
+        }
+        let live = try await writer.value
+        saved += live
+        let deletionCount = saved.filter { $0.hasPrefix("deleted ") }.count
+        let expected = saved.count - deletionCount
+        // Second connection resumes from the last anchor it applied.
+        _ = try await consumer.follow(port: port, query: "types=stepCount&limit=7") { applied, _ in
+            applied.filter { $0.hasPrefix("deleted ") }.count == deletionCount && applied.count >= expected
+        }
+        let applied = await consumer.applied
+        // Every change once. A sample deleted before the consumer
+        // read it may be reported only as deleted (AQ-7).
+        #expect(Set(applied).count == applied.count)
+        let deleted = saved.filter { $0.hasPrefix("deleted ") }.map { String($0.dropFirst(8)) }
+        let kept = saved.filter { !$0.hasPrefix("deleted ") && !deleted.contains($0) }
+        #expect(applied.filter { !$0.hasPrefix("deleted ") && !deleted.contains($0) } == kept)
+        #expect(applied.filter { $0.hasPrefix("deleted ") } == deleted.map { "deleted " + $0 })
+    }
+
+    @Test("a quiet stream sends the last anchor as a heartbeat; server-sent events resume from Last-Event-ID")
+    func heartbeatsAndEvents() async throws {
+        try await withNode(configure: { $0.heartbeatInterval = .milliseconds(50) }) { node, _ in
+            try await node.application().test(.live) { client in
+                let port = try #require(client.port)
+                let first = UUID()
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: first))]")
+                let consumer = FeedConsumer()
+                let lines = try await consumer.follow(port: port, query: "types=stepCount") { _, lines in lines >= 4 }
+                #expect(lines == 4)
+                #expect(await consumer.applied == [first.uuidString])
+                let anchor = try #require(await consumer.anchor)
+
+                let second = UUID()
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: second))]")
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount")
+                request.headers.add(name: "Accept", value: "text/event-stream")
+                request.headers.add(name: "Last-Event-ID", value: anchor)
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                #expect(response.headers.first(name: "content-type") == "text/event-stream")
+                var text = ""
+                for try await chunk in response.body {
+                    text += String(buffer: chunk)
+                    if text.contains(": heartbeat\n\n") { break }
+                }
+                let event = try #require(text.components(separatedBy: "\n\n").first)
+                #expect(event.hasPrefix("id: "))
+                #expect(event.contains("event: changes\ndata: {\"added\":[{"))
+                #expect(event.contains(second.uuidString) && !event.contains(first.uuidString))
+            }
+        }
+    }
+}
