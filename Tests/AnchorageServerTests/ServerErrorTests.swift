@@ -96,18 +96,15 @@ struct ServerErrorTests {
 
     @Test("a body over the limit is 413 bodyTooLarge and nothing is stored")
     func oversizedBody() async throws {
-        try await withNode(
-            configure: { $0.maximumBodyBytes = 1_024 },
-            { node, _ in
-                try await node.application().test(.router) { client in
-                    let samples = (0..<20).map { _ in stepJSON(1) }.joined(separator: ",")
-                    let response = try await client.send(.post, "/v1/samples", json: "[\(samples)]")
-                    #expect(response.status == .contentTooLarge)
-                    #expect(response.errorCode == "bodyTooLarge")
-                    try await expectNothingStored(client)
-                }
+        try await withNode(configuration: nodeConfiguration { $0.maximumBodyBytes = 1_024 }) { node, _ in
+            try await node.application().test(.router) { client in
+                let samples = (0..<20).map { _ in stepJSON(1) }.joined(separator: ",")
+                let response = try await client.send(.post, "/v1/samples", json: "[\(samples)]")
+                #expect(response.status == .contentTooLarge)
+                #expect(response.errorCode == "bodyTooLarge")
+                try await expectNothingStored(client)
             }
-        )
+        }
     }
 
     @Test("AQ-11: an anchor of another store is 410 anchorNotValid telling to start over; garbage is 400")

@@ -113,7 +113,7 @@ struct ServerFeedTests {
 
     @Test("AQ-15, AQ-16: a streaming consumer sees every change exactly once across a reconnect")
     func streamAcrossReconnect() async throws {
-        try await withNode(configure: { $0.heartbeatInterval = .milliseconds(100) }) { node, _ in
+        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(100) }) { node, _ in
             try await node.application().test(.live) { client in
                 try await Self.consumeAcrossReconnect(client)
             }
@@ -157,7 +157,7 @@ struct ServerFeedTests {
 
     @Test("a quiet stream sends the last anchor as a heartbeat; server-sent events resume from Last-Event-ID")
     func heartbeatsAndEvents() async throws {
-        try await withNode(configure: { $0.heartbeatInterval = .milliseconds(50) }) { node, _ in
+        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(50) }) { node, _ in
             try await node.application().test(.live) { client in
                 let port = try #require(client.port)
                 let first = UUID()

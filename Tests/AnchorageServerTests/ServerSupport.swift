@@ -32,17 +32,23 @@ enum Tokens {
     }
 }
 
+/// A node configuration changed by `modify`.
+func nodeConfiguration(_ modify: (inout NodeConfiguration) -> Void) -> NodeConfiguration {
+    var configuration = NodeConfiguration()
+    modify(&configuration)
+    return configuration
+}
+
 /// A node over a new temporary store; removed afterwards.
 func withNode<R>(
     policy: AccessPolicy = AccessPolicy(),
-    configure: (inout NodeConfiguration) -> Void = { _ in },
+    configuration base: NodeConfiguration = NodeConfiguration(),
     _ body: (AnchorageNode, URL) async throws -> R
 ) async throws -> R {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-node-\(UUID().uuidString)")
-    var configuration = NodeConfiguration()
+    var configuration = base
     configuration.port = 0
     configuration.accessPolicy = policy
-    configure(&configuration)
     var storeConfiguration = HKHealthStore.Configuration()
     storeConfiguration.log.durability = .none
     let node = try await AnchorageNode(
