@@ -122,6 +122,7 @@ let package = Package(
                 "AnchorageServer",
                 "AppleHealthImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -176,6 +177,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageServerTests",
             dependencies: [
+                "anchorage",
                 "AnchorageServer",
                 "Anchorage",
                 "AnchorageLog",

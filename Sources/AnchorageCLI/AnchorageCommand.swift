@@ -11,7 +11,8 @@ public struct AnchorageCommand: AsyncParsableCommand {
         commandName: "anchorage",
         abstract: "HealthKit's data model and queries on an event-sourced store.",
         subcommands: [
-            ImportCommand.self, StatsCommand.self, ChangesCommand.self, SamplesCommand.self, SourcesCommand.self,
+            ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self, SamplesCommand.self,
+            SourcesCommand.self,
         ]
     )
 

@@ -24,6 +24,7 @@ public final class AnchorageNode: Sendable {
     public let configuration: NodeConfiguration
     let access: NodeAccess
     let metrics = NodeMetrics()
+    let shutdown = ShutdownSignal()
     let logger: Logger
 
     /// Opens the store in `directory` and prepares to serve it.
@@ -125,7 +126,9 @@ public final class AnchorageNode: Sendable {
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let group = ServiceGroup(
             configuration: .init(
-                services: [application(onServerRunning: onServerRunning)],
+                // Services shut down in reverse order: the notifier ends the
+                // feed's streams and long-polls before the server stops.
+                services: [application(onServerRunning: onServerRunning), ShutdownNotifier(signal: shutdown)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )
@@ -150,7 +153,7 @@ public final class AnchorageNode: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AuthMiddleware(access: access))
-        let feed = ChangeFeed(configuration: configuration, metrics: metrics)
+        let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)
         let statistics = StatisticsRoutes()
         router.get("/healthz") { _, _ in

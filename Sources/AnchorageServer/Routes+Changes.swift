@@ -5,7 +5,6 @@ import CoreMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
-import ServiceLifecycle
 
 /// `GET /v1/changes`: the anchored-object semantics over HTTP, as pages
 /// (with an optional long-poll `wait`) or as a live stream (NDJSON or
@@ -13,6 +12,7 @@ import ServiceLifecycle
 struct ChangeFeed: Sendable {
     let configuration: NodeConfiguration
     let metrics: NodeMetrics
+    let shutdown: ShutdownSignal
 
     /// What a request asks for.
     struct Query: Sendable {
@@ -105,28 +105,30 @@ struct ChangeFeed: Sendable {
         if Self.count(result) == 0, let batches {
             let first = result
             let deadline = ContinuousClock.now + .seconds(query.wait)
-            let woken = try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Changes?.self) { group in
-                    group.addTask {
-                        var latest = first
-                        var position = try store.position(of: latest.newAnchor)
-                        for await batch in batches where batch.last.seq > position {
-                            latest = try await changes(query, after: latest.newAnchor, store: store)
-                            if Self.count(latest) > 0 { return latest }
-                            position = try store.position(of: latest.newAnchor)
-                        }
-                        return nil
+            let shutdown = shutdown
+            let woken = try await withThrowingTaskGroup(of: Changes?.self) { group in
+                group.addTask {
+                    var latest = first
+                    var position = try store.position(of: latest.newAnchor)
+                    for await batch in batches where batch.last.seq > position {
+                        latest = try await changes(query, after: latest.newAnchor, store: store)
+                        if Self.count(latest) > 0 { return latest }
+                        position = try store.position(of: latest.newAnchor)
                     }
-                    group.addTask {
-                        try await Task.sleep(until: deadline)
-                        return nil
-                    }
-                    let winner = try await group.next() ?? nil
-                    group.cancelAll()
-                    return winner
+                    return nil
                 }
+                group.addTask {
+                    try await Task.sleep(until: deadline)
+                    return nil
+                }
+                group.addTask {
+                    for await _ in shutdown.stream() { break }
+                    return nil
+                }
+                let winner = try await group.next() ?? nil
+                group.cancelAll()
+                return winner
             }
-            // On timeout, answer with the anchor as of now.
             if let woken {
                 result = woken
             } else {
@@ -143,6 +145,7 @@ struct ChangeFeed: Sendable {
     private func stream(_ query: Query, store: HKHealthStore) -> ResponseBody {
         let heartbeat = configuration.heartbeatInterval
         let metrics = metrics
+        let shutdown = shutdown
         return ResponseBody { writer in
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
@@ -171,32 +174,28 @@ struct ChangeFeed: Sendable {
                 case commit(UInt64)
                 case tick, shutdown
             }
-            let (shutdown, shutdownContinuation) = AsyncStream.makeStream(of: Event.self)
             let events = merge(
                 batches.map { Event.commit($0.last.seq) },
                 AsyncTimerSequence(interval: heartbeat, clock: .continuous).map { _ in Event.tick },
-                shutdown
+                shutdown.stream().map { Event.shutdown }
             )
-            try await withGracefulShutdownHandler {
-                for await event in events {
-                    switch event {
-                    case .commit(let head) where head > position:
-                        try await catchUp()
-                    case .commit:
-                        continue
-                    case .tick:
-                        if query.mode == .events {
-                            try await writer.write(FeedEncoding.eventHeartbeat)
-                        } else if let anchor {
-                            try await writer.write(FeedEncoding.anchorLine(anchor))
-                        }
-                    case .shutdown:
-                        return
+            loop: for await event in events {
+                switch event {
+                case .commit(let head) where head > position:
+                    try await catchUp()
+                case .commit:
+                    continue
+                case .tick:
+                    if query.mode == .events {
+                        try await writer.write(FeedEncoding.eventHeartbeat)
+                    } else if let anchor {
+                        try await writer.write(FeedEncoding.anchorLine(anchor))
                     }
+                case .shutdown:
+                    break loop
                 }
-            } onGracefulShutdown: {
-                shutdownContinuation.yield(.shutdown)
             }
+            try await writer.finish(nil)
         }
     }
 }

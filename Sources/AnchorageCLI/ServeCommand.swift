@@ -1,0 +1,86 @@
+import Anchorage
+import AnchorageServer
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `anchorage serve`: runs a node, the store served over HTTP
+/// (docs/http-api.md), until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over HTTP: change feed, samples, statistics, metrics.",
+        discussion: """
+            Without --tokens every request acts as the store's owner, so the node listens on loopback only.
+            A token file names who may read and share what (docs/http-api.md). SIGTERM or SIGINT stops it
+            gracefully: requests in flight finish, streams end, and every acknowledged write is on disk.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "A JSON file of bearer tokens and their grants.")
+    var tokens: String?
+
+    @Flag(help: "Listen on a non-loopback address without tokens (anyone reaching it reads and writes everything).")
+    var allowUnauthenticatedRemote = false
+
+    @Option(help: "The largest request body, in bytes.")
+    var maxBodyBytes = 8 << 20
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level is trace, debug, info, notice, warning, error or critical")
+        }
+    }
+
+    func run() async throws {
+        var configuration = NodeConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.allowsUnauthenticatedRemoteAccess = allowUnauthenticatedRemote
+        configuration.maximumBodyBytes = maxBodyBytes
+        if let tokens {
+            do {
+                configuration.accessPolicy = try AccessPolicy(contentsOf: URL(fileURLWithPath: tokens))
+            } catch {
+                throw ValidationError("--tokens: \(error)")
+            }
+        }
+        var logger = Logger(label: "anchorage")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let node: AnchorageNode
+        do {
+            node = try await AnchorageNode(
+                directory: storeOptions.directory,
+                configuration: configuration,
+                logger: logger
+            )
+        } catch let error as TextFormError {
+            throw ValidationError(error.description)
+        } catch {
+            throw CommandFailure(description: "cannot open the store: \(error)")
+        }
+        let output = CLIOutput.current
+        let host = host
+        do {
+            try await node.run { port in
+                output.status("anchorage: serving \(storeOptions.directory.path) on http://\(host):\(port)\n")
+            }
+        } catch {
+            throw CommandFailure(description: "the node stopped: \(error)")
+        }
+        output.status("anchorage: stopped\n")
+    }
+}

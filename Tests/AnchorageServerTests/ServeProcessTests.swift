@@ -1,0 +1,154 @@
+import Anchorage
+import AnchorageLog
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// A running `anchorage serve` child process.
+final class ServeProcess: @unchecked Sendable {
+    // @unchecked: `errors` is guarded by `lock`.
+    let process = Process()
+    private let lock = NSLock()
+    private var errors = ""
+    let port: Int
+
+    init(store: URL, tokens: URL) async throws {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("anchorage")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw ServeFailure(description: "\(binary.path) is missing; build it with `swift build --build-tests`")
+        }
+        process.executableURL = binary
+        process.arguments = ["serve", "--store", store.path, "--port", "0", "--tokens", tokens.path]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var port: Int?
+        var seen = ""
+        let handle = stderr.fileHandleForReading
+        let deadline = Date().addingTimeInterval(60)
+        while port == nil, Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: #"on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                port = Int(seen[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let port else {
+            process.terminate()
+            throw ServeFailure(description: "the node did not start: \(seen)")
+        }
+        errors = seen
+        self.port = port
+        // Keep draining standard error so the child never blocks on it.
+        handle.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            self?.lock.withLock { self?.errors += String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    var standardError: String { lock.withLock { errors } }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func terminate() async -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.terminationStatus
+    }
+}
+
+struct ServeFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+@Suite("anchorage serve, as a process")
+struct ServeProcessTests {
+    static let token = "process-owner-token-0123456789"
+
+    /// Saves `count` samples in one request; returns their uuids when the
+    /// node acknowledged the save, nil when it refused or went away.
+    static func save(count: Int, port: Int, timeout: TimeAmount = .seconds(30)) async -> [UUID]? {
+        let ids = (0..<count).map { _ in UUID() }
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/samples")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: "[" + ids.map { stepJSON(1, uuid: $0) }.joined(separator: ",") + "]"))
+        guard let response = try? await HTTPClient.shared.execute(request, timeout: timeout),
+            response.status == .created
+        else { return nil }
+        return ids
+    }
+
+    @Test(
+        "saves over HTTP, a plain client follows the feed, SIGTERM stops it gracefully with no acknowledged write lost"
+    )
+    func serveFollowAndTerminate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-serve-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.json")
+        try Data(#"{"tokens":[{"token":"\#(Self.token)","owner":true}]}"#.utf8).write(to: tokens)
+        let store = directory.appendingPathComponent("store")
+        let node = try await ServeProcess(store: store, tokens: tokens)
+        let port = node.port
+
+        // A follower with a plain HTTP client, from the beginning.
+        let follower = Task { () -> [String] in
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount&stream=ndjson")
+            request.headers.add(name: "Authorization", value: "Bearer \(Self.token)")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            var text = ""
+            for try await chunk in response.body { text += String(buffer: chunk) }
+            return text.split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("{\"added\":") else { return nil }
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                return (object?["added"] as? [String: Any])?["uuid"] as? String
+            }
+        }
+
+        // A first round that all lands, then saves in flight when SIGTERM comes.
+        var acknowledged: [UUID] = []
+        for _ in 0..<10 { acknowledged += try #require(await Self.save(count: 5, port: port)) }
+        let inFlight = Task { () -> [UUID] in
+            await withTaskGroup(of: [UUID]?.self) { group in
+                for _ in 0..<40 {
+                    // Connections the kernel queued but the stopping node never accepts time out.
+                    group.addTask { await Self.save(count: 5, port: port, timeout: .seconds(3)) }
+                }
+                var ids: [UUID] = []
+                for await batch in group { ids += batch ?? [] }
+                return ids
+            }
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        let status = await node.terminate()
+        acknowledged += await inFlight.value
+        #expect(status == 0, "\(node.standardError)")
+        #expect(node.standardError.contains("anchorage: stopped"))
+
+        // The follower's stream ended with the node, having seen each change once.
+        let followed = try await follower.value
+        #expect(Set(followed).count == followed.count)
+        #expect(Set(acknowledged.prefix(50).map(\.uuidString)).isSubset(of: Set(followed)))
+
+        // Every acknowledged save is in the store, once.
+        let reopened = HKHealthStore(directory: store)
+        let stored = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+            sortDescriptors: []
+        ).result(for: reopened)
+        await reopened.close()
+        let storedIDs = stored.map(\.uuid)
+        #expect(Set(storedIDs).count == storedIDs.count)
+        #expect(Set(acknowledged).isSubset(of: Set(storedIDs)))
+    }
+}
