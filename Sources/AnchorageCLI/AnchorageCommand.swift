@@ -11,8 +11,9 @@ public struct AnchorageCommand: AsyncParsableCommand {
         commandName: "anchorage",
         abstract: "HealthKit's data model and queries on an event-sourced store.",
         subcommands: [
-            ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self, SamplesCommand.self,
-            SourcesCommand.self,
+            DemoCommand.self, ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self,
+            SamplesCommand.self,
+            SourcesCommand.self, SaveCommand.self, DeleteCommand.self,
         ]
     )
 

@@ -29,11 +29,15 @@ struct ChangesCommand: AsyncParsableCommand {
     @Flag(help: "Keep running and print new changes as they are committed.")
     var follow = false
 
+    @Option(help: "ndjson (default), json, csv or table.")
+    var format: DataFormat = .ndjson
+
     func validate() throws {
         guard !types.isEmpty else { throw ValidationError("name at least one --type") }
         for type in types { _ = try SampleTypeArgument.require(type) }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if follow && limit != nil { throw ValidationError("--follow reads everything; leave out --limit") }
+        if follow && format == .json { throw ValidationError("--follow prints as it goes: use ndjson, csv or table") }
         if let since { _ = try anchor(since) }
     }
 
@@ -44,6 +48,7 @@ struct ChangesCommand: AsyncParsableCommand {
         do {
             var anchor = try since.map(anchor)
             var remaining = limit
+            var printer = ChangePrinter(format: format, output: output)
             while true {
                 let page = min(remaining ?? 1_000, 1_000)
                 let result = try await HKAnchoredObjectQueryDescriptor(
@@ -52,7 +57,7 @@ struct ChangesCommand: AsyncParsableCommand {
                     limit: page
                 )
                 .result(for: store)
-                try Self.write(result, to: output)
+                try printer.print(result)
                 anchor = result.newAnchor
                 let count = result.addedSamples.count + result.deletedObjects.count
                 remaining = remaining.map { $0 - count }
@@ -64,9 +69,10 @@ struct ChangesCommand: AsyncParsableCommand {
                 {
                     // The stream starts with what is new since the anchor: often nothing.
                     if update.addedSamples.isEmpty && update.deletedObjects.isEmpty { continue }
-                    try Self.write(update, to: output)
+                    try printer.print(update)
                 }
             }
+            try printer.finish()
         } catch let error as ValidationError {
             await store.close()
             throw error
@@ -91,14 +97,62 @@ struct ChangesCommand: AsyncParsableCommand {
         return encoder
     }()
 
-    static func write(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result, to output: CLIOutput) throws {
-        for sample in result.addedSamples {
-            let json = String(decoding: try encoder.encode(HealthObject(sample)), as: UTF8.self)
-            output.line("{\"added\":\(json)}")
+}
+
+/// Prints pages of changes in a ``DataFormat``.
+struct ChangePrinter {
+    let format: DataFormat
+    let output: CLIOutput
+    private var headerWritten = false
+    private var added: [String] = []
+    private var deleted: [String] = []
+    private var anchor: HKQueryAnchor?
+
+    init(format: DataFormat, output: CLIOutput) {
+        self.format = format
+        self.output = output
+    }
+
+    mutating func print(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws {
+        anchor = result.newAnchor
+        switch format {
+        case .ndjson:
+            for sample in result.addedSamples {
+                let json = String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self)
+                output.line("{\"added\":\(json)}")
+            }
+            for deleted in result.deletedObjects {
+                output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
+            }
+            output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
+        case .json:
+            for sample in result.addedSamples {
+                added.append(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
+            }
+            deleted += result.deletedObjects.map { "\"\($0.uuid.uuidString)\"" }
+        case .csv, .table:
+            let rows =
+                result.addedSamples.map(SampleRow.init(added:)) + result.deletedObjects.map(SampleRow.init(deleted:))
+            guard !rows.isEmpty else { return }
+            SampleRow.write(rows, format: format, header: !headerWritten, changes: true, to: output)
+            headerWritten = true
         }
-        for deleted in result.deletedObjects {
-            output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
+    }
+
+    /// Ends the output: the JSON document, or (for csv and table) the
+    /// anchor to resume from, on standard error.
+    func finish() throws {
+        guard let anchor else { return }
+        switch format {
+        case .ndjson:
+            break
+        case .json:
+            output.line(
+                "{\"added\":[\(added.joined(separator: ","))],\"deleted\":[\(deleted.joined(separator: ","))],"
+                    + "\"newAnchor\":\"\(anchor.stringValue)\"}"
+            )
+        case .csv, .table:
+            output.status("resume with --since \(anchor.stringValue)\n")
         }
-        output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
     }
 }

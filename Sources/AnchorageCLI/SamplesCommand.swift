@@ -29,6 +29,9 @@ struct SamplesCommand: AsyncParsableCommand {
     @Flag(help: "Newest first.")
     var newestFirst = false
 
+    @Option(help: "ndjson (default), json, csv or table.")
+    var format: DataFormat = .ndjson
+
     func validate() throws {
         _ = try SampleTypeArgument.require(type)
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -60,8 +63,24 @@ struct SamplesCommand: AsyncParsableCommand {
         }
         await store.close()
         let output = CLIOutput.current
-        for sample in samples {
-            output.line(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
+        switch format {
+        case .ndjson:
+            for sample in samples {
+                output.line(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
+            }
+        case .json:
+            let objects = try samples.map {
+                String(decoding: try ChangesCommand.encoder.encode(HealthObject($0)), as: UTF8.self)
+            }
+            output.line("{\"samples\":[" + objects.joined(separator: ",") + "]}")
+        case .csv, .table:
+            SampleRow.write(
+                samples.map(SampleRow.init(added:)),
+                format: format,
+                header: true,
+                changes: false,
+                to: output
+            )
         }
     }
 }

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageServer
 import ArgumentParser
 import Foundation
 
@@ -42,6 +43,9 @@ struct StatsCommand: AsyncParsableCommand {
 
     @Option(help: "table, json or csv.")
     var format: Format = .table
+
+    @Flag(help: "Draw the first statistic as a bar chart.")
+    var chart = false
 
     enum Format: String, ExpressibleByArgument {
         case table, json, csv
@@ -96,65 +100,41 @@ struct StatsCommand: AsyncParsableCommand {
         collection.enumerateStatistics(from: start, to: end) { statistics, _ in
             rows.append(StatsRow(statistics, options: statisticsOptions, unit: displayUnit))
         }
-        StatsRow.write(rows, format: format, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
+        if chart {
+            StatsRow.chart(rows, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
+        } else {
+            StatsRow.write(rows, format: format, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
+        }
     }
 
     // MARK: Parsing
 
     private func parsedType() throws -> HKQuantityType {
-        let identifier =
-            type.hasPrefix("HK") ? type : "HKQuantityTypeIdentifier" + type.prefix(1).uppercased() + type.dropFirst()
-        guard let found = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))
-        else {
-            throw ValidationError("'\(type)' is not a quantity type; try stepCount or heartRate")
+        do {
+            return try TextForms.quantityType(type)
+        } catch {
+            throw ValidationError("--type: \(error)")
         }
-        return found
     }
 
     private func parsedOptions() throws -> HKStatisticsOptions {
-        var result: HKStatisticsOptions = []
-        for name in options.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            switch name {
-            case "sum": result.insert(.cumulativeSum)
-            case "average", "avg": result.insert(.discreteAverage)
-            case "min": result.insert(.discreteMin)
-            case "max": result.insert(.discreteMax)
-            case "mostRecent", "recent": result.insert(.mostRecent)
-            case "duration": result.insert(.duration)
-            default:
-                throw ValidationError(
-                    "unknown statistics option '\(name)'; use sum, average, min, max, mostRecent, duration"
-                )
-            }
+        do {
+            return try TextForms.statisticsOptions(options)
+        } catch {
+            throw ValidationError("--options: \(error)")
         }
-        return result
     }
 
     private func parsedInterval() throws -> DateComponents {
-        let digits = interval.prefix { $0.isNumber }
-        guard let count = Int(digits), count > 0 else {
-            throw ValidationError("--interval must be a positive count and a unit, such as 1d or 15m")
-        }
-        switch interval.dropFirst(digits.count) {
-        case "s": return DateComponents(second: count)
-        case "m", "min": return DateComponents(minute: count)
-        case "h": return DateComponents(hour: count)
-        case "d": return DateComponents(day: count)
-        case "w": return DateComponents(day: 7 * count)
-        case "mo": return DateComponents(month: count)
-        case "y": return DateComponents(year: count)
-        default: throw ValidationError("--interval unit must be s, m, h, d, w, mo or y")
+        do {
+            return try TextForms.interval(interval)
+        } catch {
+            throw ValidationError("--interval: \(error)")
         }
     }
 
-    /// The unit values are shown in without `--unit`: what people read
-    /// (beats per minute, kilograms, kilometres, kilocalories), else the
-    /// type's canonical unit.
+    /// The unit values are shown in without `--unit`.
     static func displayUnit(of type: HKQuantityType) -> HKUnit {
-        let preferred = ["count/min", "kg", "km", "kcal", "mmHg", "degC", "ms", "m/s", "L"]
-        for text in preferred {
-            if let unit = try? HKUnit.parse(text), type.is(compatibleWith: unit) { return unit }
-        }
-        return type.canonicalUnit
+        TextForms.displayUnit(of: type)
     }
 }

@@ -78,3 +78,30 @@ struct StatsRow {
         }
     }
 }
+
+extension StatsRow {
+    /// Draws the rows' first column as a horizontal bar chart, scaled to
+    /// the largest value, with eighth-of-a-cell precision.
+    static func chart(_ rows: [StatsRow], unit: String, zone: TimeZone, width: Int = 48, to output: CLIOutput) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        guard let name = rows.first?.columns.first?.name else { return }
+        let values = rows.map { $0.columns.first?.value }
+        let largest = values.compactMap { $0 }.filter { $0 > 0 }.max() ?? 0
+        output.line("\(name) [\(unit)], \(zone.identifier)")
+        let eighths = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+        for (row, value) in zip(rows, values) {
+            var bar = ""
+            if let value, value > 0, largest > 0 {
+                let cells = Int((value / largest * Double(width * 8)).rounded())
+                bar = String(repeating: "█", count: cells / 8) + eighths[cells % 8]
+            }
+            let label = formatter.string(from: row.start)
+            let number = number(value)
+            let line = label + "  " + bar.padding(toLength: width + 1, withPad: " ", startingAt: 0) + " " + number
+            output.line(String(line.reversed().drop { $0 == " " }.reversed()))
+        }
+    }
+}

@@ -103,6 +103,13 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
 /// Words for a JSON decoding failure: where, and what was expected. The
 /// offending value itself is never repeated.
+public enum DecodingErrorWords {
+    /// Where the JSON went wrong, in words.
+    public static func describe(_ error: DecodingError) -> String {
+        DecodingErrorText.describe(error)
+    }
+}
+
 enum DecodingErrorText {
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {

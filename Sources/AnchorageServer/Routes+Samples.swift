@@ -7,38 +7,20 @@ import Hummingbird
 struct SampleRoutes: Sendable {
     let configuration: NodeConfiguration
 
-    /// The body a save sends: the objects' JSON forms, all saved or none
-    /// (OBJ-31).
-    private struct SaveBody: Decodable {
-        let samples: [HealthObject]
-
-        init(from decoder: any Decoder) throws {
-            if var array = try? decoder.unkeyedContainer() {
-                var samples: [HealthObject] = []
-                while !array.isAtEnd { samples.append(try array.decode(HealthObject.self)) }
-                self.samples = samples
-            } else {
-                enum Keys: String, CodingKey { case samples }
-                samples = try decoder.container(keyedBy: Keys.self).decode([HealthObject].self, forKey: .samples)
-            }
-        }
-    }
-
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, .badRequest, "send the samples as application/json")
         }
         let bytes = try await request.body.collect(upTo: configuration.maximumBodyBytes)
-        let body: SaveBody
+        let objects: [HKObject]
         do {
-            body = try JSONDecoder().decode(SaveBody.self, from: Data(bytes.readableBytesView))
+            objects = try SampleBatch(json: Data(bytes.readableBytesView)).objects
         } catch let error as DecodingError {
             throw APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+        } catch let error as SampleBatch.Empty {
+            throw APIError.badRequest(error.description)
         }
-        guard !body.samples.isEmpty else { throw APIError.badRequest("there are no samples to save") }
-        let objects = body.samples.map(\.object)
-        guard objects.allSatisfy({ $0 is HKSample }) else { throw APIError.badRequest("only samples can be saved") }
         try await store.save(objects)
         let uuids = objects.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
         return Response(

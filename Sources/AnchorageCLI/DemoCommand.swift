@@ -1,0 +1,162 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+
+/// `anchorage demo`: fills a store with a realistic dataset, runs the
+/// classic HealthKit scenarios on it, and says what to try next.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Create a store with twelve weeks of realistic data and run HealthKit's classic queries on it.",
+        discussion: """
+            Running it again on the same day adds nothing: the demo's samples have ids derived from their content.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "How many days of data, ending yesterday.")
+    var days = 84
+
+    func validate() throws {
+        guard (7...3_660).contains(days) else { throw ValidationError("--days must be from 7 to 3660") }
+    }
+
+    func run() async throws {
+        let output = CLIOutput.current
+        let zone = TimeZone.current
+        let dataset = DemoDataset(days: days, zone: zone)
+        let store = storeOptions.openStore()
+        do {
+            output.line("Anchorage demo: store \(storeOptions.directory.path)")
+            let objects = try dataset.objects()
+            let saved = try await store.saveIfAbsent(objects)
+            output.line(
+                "Saved \(saved) new objects (\(objects.count - saved) already there): \(days) days of steps from a phone "
+                    + "and a watch, heart rate, sleep, meals, blood pressure and runs."
+            )
+            output.line("")
+            try await weeklySteps(store, dataset: dataset, output: output)
+            try await highCalorieFoods(store, output: output)
+            try await anchoredPull(store, dataset: dataset, output: output)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "the demo failed: \(error)")
+        }
+        await store.close()
+        let first = dataset.calendar.date(byAdding: .day, value: -7, to: dataset.end)!
+        let day = { (date: Date) in date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
+        output.line(
+            """
+            What to try next (Scripts/anchorage runs the same commands):
+              anchorage stats --type heartRate --options average,min,max --from \(day(first)) --to \(day(dataset.end)) --chart
+              anchorage samples --type bloodPressure --format table --limit 5
+              anchorage serve                       # then, in another terminal:
+              curl 'http://127.0.0.1:8080/v1/changes?types=stepCount&limit=3'
+              curl 'http://127.0.0.1:8080/v1/changes?types=stepCount&stream=ndjson&since=<newAnchor>'
+              anchorage import ~/Downloads/apple_health_export/export.xml   # your own Health data
+            """
+        )
+    }
+
+    /// The seed listing: weekly step counts anchored on Monday 03:00.
+    private func weeklySteps(_ store: HKHealthStore, dataset: DemoDataset, output: CLIOutput) async throws {
+        let calendar = dataset.calendar
+        var anchorComponents = calendar.dateComponents([.day, .month, .year, .weekday], from: dataset.end)
+        anchorComponents.day! -= (7 + anchorComponents.weekday! - 2) % 7
+        anchorComponents.hour = 3
+        let anchorDate = calendar.date(from: anchorComponents)!
+        var interval = DateComponents(day: 7)
+        interval.timeZone = calendar.timeZone
+        let collection = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.stepCount)),
+            options: .cumulativeSum,
+            anchorDate: anchorDate,
+            intervalComponents: interval
+        ).result(for: store)
+        // From the first week the data covers whole.
+        let dataStart = calendar.date(byAdding: .day, value: -dataset.days, to: dataset.end)!
+        var start = anchorDate
+        while let earlier = calendar.date(byAdding: .day, value: -7, to: start), earlier >= dataStart {
+            start = earlier
+        }
+        var rows: [StatsRow] = []
+        collection.enumerateStatistics(from: start, to: dataset.end) { statistics, _ in
+            rows.append(StatsRow(statistics, options: .cumulativeSum, unit: .count()))
+        }
+        output.line("1. Weekly steps, weeks starting Monday 03:00 (HKStatisticsCollectionQuery).")
+        output.line("   The phone and the watch overlap; the merged sum counts each step once.")
+        StatsRow.chart(rows, unit: "count", zone: calendar.timeZone, width: 40, to: output)
+        output.line("")
+    }
+
+    /// The seed listing: foods of at least 800 kcal (HKCorrelationQuery).
+    private func highCalorieFoods(_ store: HKHealthStore, output: CLIOutput) async throws {
+        let highCalorie = HKQuery.predicateForQuantitySamples(
+            with: .greaterThanOrEqualTo,
+            quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 800)
+        )
+        let energy = HKQuantityType(.dietaryEnergyConsumed)
+        let foods: [HKCorrelation] = try await withCheckedThrowingContinuation { continuation in
+            store.execute(
+                HKCorrelationQuery(
+                    type: HKCorrelationType(.food),
+                    predicate: nil,
+                    samplePredicates: [energy: highCalorie]
+                ) { _, results, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: results ?? [])
+                    }
+                }
+            )
+        }
+        var counts: [String: (count: Int, kilocalories: Double)] = [:]
+        for food in foods {
+            let name = food.metadata?[HKMetadataKeyFoodType] as? String ?? "?"
+            let kilocalories =
+                (food.objects(for: energy).first as? HKQuantitySample)?.quantity
+                .doubleValue(for: .kilocalorie()) ?? 0
+            counts[name, default: (0, kilocalories)].count += 1
+        }
+        output.line("2. Meals of at least 800 kcal (HKCorrelationQuery): \(foods.count) in all.")
+        for (name, entry) in counts.sorted(by: { $0.value.count > $1.value.count }) {
+            let kilocalories = StatsRow.number(entry.kilocalories)
+            let padded = String(repeating: " ", count: max(0, 5 - kilocalories.count)) + kilocalories
+            output.line("   \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(padded) kcal  ×\(entry.count)")
+        }
+        output.line("")
+    }
+
+    /// The seed listing: an anchored pull that resumes from its anchor.
+    private func anchoredPull(_ store: HKHealthStore, dataset: DemoDataset, output: CLIOutput) async throws {
+        let steps = HKQuantityType(.stepCount)
+        func pull(from anchor: HKQueryAnchor?) async throws -> HKAnchoredObjectQueryDescriptor<HKQuantitySample>.Result
+        {
+            try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: steps)], anchor: anchor)
+                .result(for: store)
+        }
+        let first = try await pull(from: nil)
+        output.line("3. Anchored pulls of step samples (HKAnchoredObjectQuery).")
+        output.line("   From the beginning: \(first.addedSamples.count) samples; anchor \(first.newAnchor.stringValue)")
+        let walk = HKQuantitySample(
+            type: steps,
+            quantity: HKQuantity(unit: .count(), doubleValue: 1_234),
+            start: dataset.end.addingTimeInterval(-1_800),
+            end: dataset.end.addingTimeInterval(-600)
+        )
+        try await store.save(walk)
+        let second = try await pull(from: first.newAnchor)
+        output.line(
+            "   After saving one walk, from that anchor: \(second.addedSamples.count) added, \(second.deletedObjects.count) deleted"
+        )
+        try await store.delete(walk)
+        let third = try await pull(from: second.newAnchor)
+        output.line(
+            "   After deleting it, from the next anchor: \(third.addedSamples.count) added, \(third.deletedObjects.count) deleted"
+        )
+        output.line("   A consumer that keeps its anchor never reads anything twice.")
+        output.line("")
+    }
+}

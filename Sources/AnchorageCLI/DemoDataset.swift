@@ -1,0 +1,235 @@
+import Anchorage
+import Foundation
+
+/// A realistic, deterministic dataset for `anchorage demo`: twelve weeks of
+/// steps from a phone and a watch that overlap, heart rate, sleep, meals as
+/// food correlations, morning blood pressure, and evening runs.
+///
+/// Each object's uuid is derived from what it is and when, so running the
+/// demo again on the same day adds nothing.
+struct DemoDataset {
+    let days: Int
+    let end: Date
+    let calendar: Calendar
+
+    init(days: Int = 84, endingBefore now: Date = Date(), zone: TimeZone = .current) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        self.calendar = calendar
+        self.days = days
+        self.end = calendar.startOfDay(for: now)
+    }
+
+    static let phone = source("iPhone", "com.example.demo.phone")
+    static let watch = source("Apple Watch", "com.example.demo.watch")
+    static let foodLog = source("Food Log", "com.example.demo.foodlog")
+    static let cuff = source("BP Cuff", "com.example.demo.cuff")
+
+    static let menu: [(name: String, kilocalories: Double, protein: Double)] = [
+        ("porridge", 350, 12), ("pizza", 900, 35), ("salad", 420, 15), ("burger and fries", 1_100, 40),
+        ("pasta", 750, 25), ("sushi", 600, 30), ("curry", 850, 28), ("soup", 300, 10),
+    ]
+
+    private static func source(_ name: String, _ bundle: String) -> HKSourceRevision {
+        HKSourceRevision(source: HKSource(name: name, bundleIdentifier: bundle), version: "1.0")
+    }
+
+    /// Every object of the dataset, oldest day first.
+    func objects() throws -> [HKSample] {
+        var objects: [HKSample] = []
+        for dayIndex in (1...days).reversed() {
+            let day = calendar.date(byAdding: .day, value: -dayIndex, to: end)!
+            objects += try self.day(day)
+        }
+        return objects
+    }
+
+    private func day(_ day: Date) throws -> [HKSample] {
+        var random = SplitMix(seed: UInt64(bitPattern: Int64(day.timeIntervalSince1970)))
+        var objects: [HKSample] = []
+        func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3_600) }
+        let steps = HKQuantityType(.stepCount)
+        let weekday = calendar.component(.weekday, from: day)  // 1 = Sunday
+        let runs = [2, 4, 7].contains(weekday)  // Monday, Wednesday, Saturday
+
+        for hour in 7..<23 {
+            let count = Double(200 + random.next(700)) + (runs && hour == 18 ? 4_000 : 0)
+            let start = at(Double(hour))
+            objects.append(
+                try HKQuantitySample.stored(
+                    type: steps,
+                    quantity: HKQuantity(unit: .count(), doubleValue: count),
+                    start: start,
+                    end: at(Double(hour) + 1),
+                    uuid: uuid("steps-phone", start),
+                    sourceRevision: Self.phone
+                )
+            )
+            // The watch counts the same walking on odd hours, a little differently.
+            if hour % 2 == 1 {
+                objects.append(
+                    try HKQuantitySample.stored(
+                        type: steps,
+                        quantity: HKQuantity(unit: .count(), doubleValue: (count * 1.07).rounded()),
+                        start: start,
+                        end: at(Double(hour) + 1),
+                        uuid: uuid("steps-watch", start),
+                        sourceRevision: Self.watch
+                    )
+                )
+            }
+        }
+        for halfHour in 14..<46 {
+            let time = at(Double(halfHour) / 2)
+            let exercising = runs && halfHour / 2 == 18
+            let bpm = Double(exercising ? 135 + random.next(30) : 58 + random.next(30))
+            objects.append(
+                try HKQuantitySample.stored(
+                    type: HKQuantityType(.heartRate),
+                    quantity: HKQuantity(unit: HKUnit.count().unitDivided(by: .minute()), doubleValue: bpm),
+                    start: time,
+                    end: time,
+                    uuid: uuid("heart", time),
+                    sourceRevision: Self.watch
+                )
+            )
+        }
+        let bedtime = at(-1 + Double(random.next(60)) / 60)
+        objects.append(
+            try HKCategorySample.stored(
+                type: HKCategoryType(.sleepAnalysis),
+                value: HKCategoryValueSleepAnalysis.asleepUnspecified.rawValue,
+                start: bedtime,
+                end: at(6.5 + Double(random.next(90)) / 60),
+                uuid: uuid("sleep", day),
+                sourceRevision: Self.watch
+            )
+        )
+        for (meal, hour) in [("breakfast", 8.0), ("lunch", 12.5), ("dinner", 19.5)] {
+            let dish = meal == "breakfast" ? Self.menu[random.next(2) == 0 ? 0 : 7] : Self.menu[random.next(8)]
+            objects.append(try food(dish, at: at(hour)))
+        }
+        objects.append(try bloodPressure(at: at(8), random: &random))
+        if runs {
+            let minutes = Double(30 + random.next(20))
+            let start = at(18)
+            objects.append(
+                try HKWorkout.stored(
+                    activityType: .running,
+                    start: start,
+                    end: start.addingTimeInterval(minutes * 60),
+                    duration: minutes * 60,
+                    totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: minutes * 11),
+                    totalDistance: HKQuantity(
+                        unit: .meter(with: .kilo),
+                        doubleValue: (minutes / 5.5 * 10).rounded() / 10
+                    ),
+                    uuid: uuid("run", start),
+                    sourceRevision: Self.watch
+                )
+            )
+        }
+        return objects
+    }
+
+    private func food(
+        _ dish: (name: String, kilocalories: Double, protein: Double),
+        at time: Date
+    ) throws
+        -> HKCorrelation
+    {
+        let energy = try HKQuantitySample.stored(
+            type: HKQuantityType(.dietaryEnergyConsumed),
+            quantity: HKQuantity(unit: .kilocalorie(), doubleValue: dish.kilocalories),
+            start: time,
+            end: time,
+            uuid: uuid("food-energy", time),
+            sourceRevision: Self.foodLog
+        )
+        let protein = try HKQuantitySample.stored(
+            type: HKQuantityType(.dietaryProtein),
+            quantity: HKQuantity(unit: .gram(), doubleValue: dish.protein),
+            start: time,
+            end: time,
+            uuid: uuid("food-protein", time),
+            sourceRevision: Self.foodLog
+        )
+        return try .stored(
+            type: HKCorrelationType(.food),
+            start: time,
+            end: time,
+            objects: [energy, protein],
+            uuid: uuid("food", time),
+            sourceRevision: Self.foodLog,
+            metadata: [HKMetadataKeyFoodType: .string(dish.name)]
+        )
+    }
+
+    private func bloodPressure(at time: Date, random: inout SplitMix) throws -> HKCorrelation {
+        let mmHg = HKUnit.millimeterOfMercury()
+        let systolic = try HKQuantitySample.stored(
+            type: HKQuantityType(.bloodPressureSystolic),
+            quantity: HKQuantity(unit: mmHg, doubleValue: Double(112 + random.next(20))),
+            start: time,
+            end: time,
+            uuid: uuid("bp-systolic", time),
+            sourceRevision: Self.cuff
+        )
+        let diastolic = try HKQuantitySample.stored(
+            type: HKQuantityType(.bloodPressureDiastolic),
+            quantity: HKQuantity(unit: mmHg, doubleValue: Double(70 + random.next(14))),
+            start: time,
+            end: time,
+            uuid: uuid("bp-diastolic", time),
+            sourceRevision: Self.cuff
+        )
+        return try .stored(
+            type: HKCorrelationType(.bloodPressure),
+            start: time,
+            end: time,
+            objects: [systolic, diastolic],
+            uuid: uuid("bp", time),
+            sourceRevision: Self.cuff
+        )
+    }
+
+    /// A version-8 uuid derived from what an object is and when.
+    private func uuid(_ kind: String, _ time: Date) -> UUID {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array(kind.utf8) + withUnsafeBytes(of: time.timeIntervalSince1970.bitPattern, Array.init) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        var generator = SplitMix(seed: hash)
+        var bytes = withUnsafeBytes(of: (generator.nextWord(), generator.nextWord())) { Array($0) }
+        bytes[6] = (bytes[6] & 0x0f) | 0x80
+        bytes[8] = (bytes[8] & 0x3f) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+struct SplitMix {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func nextWord() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        Int(nextWord() % UInt64(bound))
+    }
+}

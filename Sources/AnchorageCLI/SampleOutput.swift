@@ -1,0 +1,87 @@
+import Anchorage
+import AnchorageServer
+import ArgumentParser
+import Foundation
+
+/// How `changes` and `samples` print data.
+enum DataFormat: String, ExpressibleByArgument, CaseIterable {
+    /// One JSON object per line (the default; docs/json-format.md).
+    case ndjson
+    /// One JSON document.
+    case json
+    /// Comma-separated values with a header line.
+    case csv
+    /// An aligned table for reading.
+    case table
+}
+
+/// One sample (or deletion) as a row of `csv` and `table` output.
+struct SampleRow {
+    static let header = ["change", "uuid", "type", "start", "end", "value", "unit", "source"]
+
+    let cells: [String]
+
+    init(added sample: HKSample) {
+        let value: (String, String)
+        switch sample {
+        case let quantity as HKQuantitySample:
+            let unit = TextForms.displayUnit(of: quantity.quantityType)
+            value = (StatsRow.number(try? quantity.quantity.checkedDoubleValue(for: unit)), unit.unitString)
+        case let category as HKCategorySample:
+            value = (String(category.value), "")
+        case let workout as HKWorkout:
+            value = (StatsRow.number(workout.duration), "s")
+        case let correlation as HKCorrelation:
+            value = (String(correlation.objects.count), "samples")
+        default:
+            value = ("", "")
+        }
+        cells = [
+            "added", sample.uuid.uuidString, Self.shortName(sample.sampleType.identifier),
+            sample.startDate.formatted(.iso8601), sample.endDate.formatted(.iso8601), value.0, value.1,
+            sample.sourceRevision.source.bundleIdentifier,
+        ]
+    }
+
+    init(deleted object: HKDeletedObject) {
+        cells = ["deleted", object.uuid.uuidString, "", "", "", "", "", ""]
+    }
+
+    /// `HKQuantityTypeIdentifierStepCount` → `stepCount`.
+    static func shortName(_ identifier: String) -> String {
+        if identifier == HKWorkoutType.workoutTypeIdentifier { return "workout" }
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier"]
+        where identifier.hasPrefix(prefix) {
+            let rest = identifier.dropFirst(prefix.count)
+            return rest.prefix(1).lowercased() + rest.dropFirst()
+        }
+        return identifier
+    }
+
+    /// Writes rows as CSV (quoting cells that need it) or as a table.
+    /// Without `changes`, the first column (always "added") is left out.
+    static func write(_ rows: [SampleRow], format: DataFormat, header: Bool, changes: Bool, to output: CLIOutput) {
+        let drop = changes ? 0 : 1
+        let names = Array(Self.header.dropFirst(drop))
+        let cells = rows.map { Array($0.cells.dropFirst(drop)) }
+        switch format {
+        case .csv:
+            if header { output.line(names.joined(separator: ",")) }
+            for row in cells { output.line(row.map(csvCell).joined(separator: ",")) }
+        case .table:
+            let lines = (header ? [names] : []) + cells
+            let widths = names.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+            for line in lines {
+                let text = zip(line, widths).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }
+                output.line(String(text.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
+            }
+        case .ndjson, .json:
+            break
+        }
+    }
+
+    private static func csvCell(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,89 @@
+import Anchorage
+import AnchorageServer
+import ArgumentParser
+import Foundation
+
+/// `anchorage save`: saves samples given as JSON on standard input, all or
+/// none.
+struct SaveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save",
+        abstract: "Save samples read as JSON from standard input (all or none).",
+        discussion: """
+            The input is a JSON array of samples in the form of docs/json-format.md, or {"samples": [...]}.
+            Example: echo '[{"kind":"quantitySample","uuid":"…","type":"HKQuantityTypeIdentifierStepCount",
+              "startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:10:00Z",
+              "quantity":{"value":120,"unit":"count"}}]' | anchorage save
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "Read from this file instead of standard input.")
+    var file: String?
+
+    func run() async throws {
+        let data: Data
+        do {
+            data =
+                try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? FileHandle.standardInput.readToEnd()
+                ?? Data()
+        } catch {
+            throw CommandFailure(description: "cannot read the input: \(error.localizedDescription)")
+        }
+        let batch: SampleBatch
+        do {
+            batch = try SampleBatch(json: data)
+        } catch let error as DecodingError {
+            throw CommandFailure(description: "the input is not valid: \(DecodingErrorWords.describe(error))")
+        } catch {
+            throw CommandFailure(description: "the input is not valid: \(error)")
+        }
+        let store = storeOptions.openStore()
+        do {
+            try await store.save(batch.objects)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "nothing was saved: \(error)")
+        }
+        await store.close()
+        CLIOutput.current.line("saved \(batch.objects.count)")
+    }
+}
+
+/// `anchorage delete`: deletes samples by uuid, all or none.
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete samples by uuid (all or none)."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The uuids of the samples to delete.")
+    var uuids: [String]
+
+    func validate() throws {
+        guard !uuids.isEmpty else { throw ValidationError("name at least one uuid") }
+        for text in uuids where UUID(uuidString: text) == nil {
+            throw ValidationError("'\(text.prefix(60))' is not a uuid")
+        }
+    }
+
+    func run() async throws {
+        let ids = uuids.compactMap(UUID.init(uuidString:))
+        let store = storeOptions.openStore()
+        let deleted: Int
+        do {
+            deleted = try await store.deleteObjects(withUUIDs: ids)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "nothing was deleted: \(error)")
+        }
+        await store.close()
+        CLIOutput.current.line("deleted \(deleted)")
+        if deleted < Set(ids).count {
+            throw CommandFailure(description: "\(Set(ids).count - deleted) of the uuids name no sample in the store")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Anchorage
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import AnchorageCLI
+
+@Suite("Command line: save, delete, formats, chart, demo")
+struct CLIDataTests {
+    /// A temporary store directory, removed afterwards.
+    private func withStorePath<R>(_ body: (String) async throws -> R) async throws -> R {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try await body(path)
+    }
+
+    private func step(_ id: UUID, _ value: Int, hour: Int) -> String {
+        let start = String(format: "2024-06-01T%02d:00:00Z", hour)
+        let end = String(format: "2024-06-01T%02d:30:00Z", hour)
+        return """
+            {"kind":"quantitySample","uuid":"\(id.uuidString)","type":"HKQuantityTypeIdentifierStepCount",\
+            "startDate":"\(start)","endDate":"\(end)","quantity":{"value":\(value),"unit":"count"},\
+            "sourceRevision":{"source":{"name":"Tests","bundleIdentifier":"com.example.tests"}}}
+            """
+    }
+
+    @Test("OBJ-31, OBJ-34: save reads JSON (all or none), delete removes by uuid, changes reports both")
+    func saveAndDelete() async throws {
+        try await withStorePath { store in
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: input) }
+            let first = UUID()
+            let second = UUID()
+            try Data("[\(step(first, 100, hour: 8)),\(step(second, 200, hour: 9))]".utf8).write(to: input)
+            #expect(try await runCLI(["save", "--store", store, "--file", input.path]) == "saved 2\n")
+
+            // A batch with one bad sample stores nothing.
+            try Data(#"[\#(step(UUID(), 5, hour: 10)),{"kind":"quantitySample"}]"#.utf8).write(to: input)
+            await #expect(throws: CommandFailure.self) {
+                _ = try await runCLI(["save", "--store", store, "--file", input.path])
+            }
+            #expect(try await runCLI(["delete", "--store", store, first.uuidString]) == "deleted 1\n")
+            await #expect(throws: CommandFailure.self) {
+                _ = try await runCLI(["delete", "--store", store, first.uuidString])
+            }
+            let json = try await runCLI(["changes", "--store", store, "--type", "stepCount", "--format", "json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let added = try #require(object["added"] as? [[String: Any]])
+            #expect(added.map { $0["uuid"] as? String } == [second.uuidString])
+            #expect(object["deleted"] as? [String] == [first.uuidString])
+            #expect(object["newAnchor"] is String)
+
+            let csv = try await runCLI(["changes", "--store", store, "--type", "stepCount", "--format", "csv"])
+            #expect(
+                csv == """
+                    change,uuid,type,start,end,value,unit,source
+                    added,\(second.uuidString),stepCount,2024-06-01T09:00:00Z,2024-06-01T09:30:00Z,200,count,com.example.tests
+                    deleted,\(first.uuidString),,,,,,
+
+                    """
+            )
+            let table = try await runCLI(["samples", "--store", store, "--type", "stepCount", "--format", "table"])
+            #expect(
+                table == """
+                    uuid                                  type       start                 end                   value  unit   source
+                    \(second.uuidString)  stepCount  2024-06-01T09:00:00Z  2024-06-01T09:30:00Z  200    count  com.example.tests
+
+                    """
+            )
+        }
+    }
+
+    @Test("stats --chart draws bars scaled to the largest value")
+    func chart() async throws {
+        try await withStorePath { store in
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: input) }
+            try Data("[\(step(UUID(), 100, hour: 8)),\(step(UUID(), 50, hour: 9))]".utf8).write(to: input)
+            _ = try await runCLI(["save", "--store", store, "--file", input.path])
+            let chart = try await runCLI([
+                "stats", "--store", store, "--type", "stepCount", "--interval", "1h", "--from", "2024-06-01T08:00:00Z",
+                "--to", "2024-06-01T10:00:00Z", "--tz", "UTC", "--chart",
+            ])
+            let lines = chart.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.first == "sum [count], GMT" || lines.first == "sum [count], UTC")
+            #expect(lines[1] == "2024-06-01 08:00  " + String(repeating: "█", count: 48) + "  100")
+            #expect(
+                lines[2] == "2024-06-01 09:00  " + String(repeating: "█", count: 24) + String(repeating: " ", count: 25)
+                    + " 50"
+            )
+            #expect(lines[3] == "2024-06-01 10:00")
+        }
+    }
+
+    @Test("demo fills a store, runs the three scenarios, and adds nothing when run again")
+    func demo() async throws {
+        try await withStorePath { store in
+            let first = try await runCLI(["demo", "--store", store, "--days", "14"])
+            #expect(first.contains("1. Weekly steps"))
+            #expect(first.contains("2. Meals of at least 800 kcal"))
+            #expect(first.contains("After saving one walk, from that anchor: 1 added, 0 deleted"))
+            #expect(first.contains("After deleting it, from the next anchor: 0 added, 1 deleted"))
+            #expect(first.contains("What to try next"))
+            let saved = try #require(first.split(separator: "\n").first { $0.hasPrefix("Saved ") })
+            #expect(!saved.hasPrefix("Saved 0 "))
+            let again = try await runCLI(["demo", "--store", store, "--days", "14"])
+            #expect(again.contains("Saved 0 new objects"))
+            // The weekly sums are the merged statistics: recomputed, not stored, so equal on both runs.
+            let weeks = { (text: String) in text.split(separator: "\n").filter { $0.contains(" 03:00  ") } }
+            #expect(weeks(first) == weeks(again) && !weeks(first).isEmpty)
+        }
+    }
+}
