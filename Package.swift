@@ -140,8 +140,11 @@ let package = Package(
             name: "AnchorageBench",
             dependencies: [
                 "Anchorage",
+                "AnchorageServer",
                 "AppleHealthImport",
                 "AnchorageLog",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -36,7 +36,7 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
     var export: String?
 
-    @Option(help: "Which benchmarks to run: all, log, model, store, statistics or import.")
+    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import or feed.")
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
@@ -46,7 +46,7 @@ struct AnchorageBench: AsyncParsableCommand {
     var statisticsMinutes = 525_600
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`
+        case all, log, model, store, statistics, `import`, feed
     }
 
     func validate() throws {
@@ -73,6 +73,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .statistics {
             try await runStatisticsBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .feed {
+            try await runFeedBenchmarks(work: work, report: &report)
         }
         if suite == .all || suite == .import, let export {
             try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)

@@ -6,6 +6,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// One node: a store served over HTTP (docs/http-api.md).
@@ -25,6 +26,7 @@ public final class AnchorageNode: Sendable {
     let access: NodeAccess
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
+    private let runningGroup = Mutex<ServiceGroup?>(nil)
     let logger: Logger
 
     /// Opens the store in `directory` and prepares to serve it.
@@ -133,6 +135,7 @@ public final class AnchorageNode: Sendable {
                 logger: logger
             )
         )
+        runningGroup.withLock { $0 = group }
         do {
             try await group.run()
         } catch {
@@ -140,6 +143,12 @@ public final class AnchorageNode: Sendable {
             throw error
         }
         await close()
+    }
+
+    /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does:
+    /// gracefully.
+    public func stop() async {
+        await runningGroup.withLock { $0 }?.triggerGracefulShutdown()
     }
 
     /// Closes the node's stores.

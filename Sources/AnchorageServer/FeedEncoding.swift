@@ -4,63 +4,71 @@ import Hummingbird
 
 /// The JSON forms of the change feed (docs/http-api.md): a page, its
 /// NDJSON lines and its server-sent events. Objects use the JSON form of
-/// docs/json-format.md.
+/// docs/json-format.md, written by ``HealthObjectWriter``.
 struct FeedEncoding {
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private var writer = HealthObjectWriter()
 
     /// `{"added":[…],"deleted":[{"uuid":…}],"hasMore":…,"newAnchor":…}`.
-    func page(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result, hasMore: Bool) throws -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.writeString("{\"added\":[")
+    mutating func page(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result, hasMore: Bool) throws -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(result.addedSamples.count * 420 + result.deletedObjects.count * 50 + 128)
+        try appendPage(result, hasMore: hasMore, to: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    private mutating func appendPage(
+        _ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result,
+        hasMore: Bool,
+        to bytes: inout [UInt8]
+    ) throws {
+        bytes += Array(#"{"added":["#.utf8)
         for (index, sample) in result.addedSamples.enumerated() {
-            if index > 0 { buffer.writeString(",") }
-            buffer.writeBytes(try encoder.encode(HealthObject(sample)))
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try writer.append(sample, to: &bytes)
         }
-        buffer.writeString("],\"deleted\":[")
+        bytes += Array(#"],"deleted":["#.utf8)
         for (index, deleted) in result.deletedObjects.enumerated() {
-            if index > 0 { buffer.writeString(",") }
-            buffer.writeString("{\"uuid\":\"\(deleted.uuid.uuidString)\"}")
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += Array(#"{"uuid":""#.utf8) + Array(deleted.uuid.uuidString.utf8) + Array(#""}"#.utf8)
         }
-        buffer.writeString("],\"hasMore\":\(hasMore),\"newAnchor\":\"\(result.newAnchor.stringValue)\"}")
-        return buffer
+        bytes += Array(#"],"hasMore":\#(hasMore),"newAnchor":"\#(result.newAnchor.stringValue)"}"#.utf8)
     }
 
     /// One line per change, then `{"anchor":…}`: a consumer that applies the
     /// lines up to an anchor line together, and resumes from the last anchor
     /// line it applied, sees every change exactly once.
-    func lines(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
-        var buffer = ByteBuffer()
+    mutating func lines(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(result.addedSamples.count * 430 + result.deletedObjects.count * 60 + 80)
         for sample in result.addedSamples {
-            buffer.writeString("{\"added\":")
-            buffer.writeBytes(try encoder.encode(HealthObject(sample)))
-            buffer.writeString("}\n")
+            bytes += Array(#"{"added":"#.utf8)
+            try writer.append(sample, to: &bytes)
+            bytes += Array("}\n".utf8)
         }
         for deleted in result.deletedObjects {
-            buffer.writeString("{\"deleted\":{\"uuid\":\"\(deleted.uuid.uuidString)\"}}\n")
+            bytes += Array(#"{"deleted":{"uuid":""#.utf8) + Array(deleted.uuid.uuidString.utf8)
+            bytes += Array("\"}}\n".utf8)
         }
-        var anchorLine = Self.anchorLine(result.newAnchor)
-        buffer.writeBuffer(&anchorLine)
-        return buffer
+        bytes += Self.anchorLineBytes(result.newAnchor)
+        return ByteBuffer(bytes: bytes)
     }
 
     /// `{"anchor":…}`: also the NDJSON heartbeat, repeating the last anchor.
     static func anchorLine(_ anchor: HKQueryAnchor) -> ByteBuffer {
-        ByteBuffer(string: "{\"anchor\":\"\(anchor.stringValue)\"}\n")
+        ByteBuffer(bytes: anchorLineBytes(anchor))
+    }
+
+    private static func anchorLineBytes(_ anchor: HKQueryAnchor) -> [UInt8] {
+        Array("{\"anchor\":\"\(anchor.stringValue)\"}\n".utf8)
     }
 
     /// One server-sent event per page, its id the page's new anchor, so an
     /// `EventSource` that reconnects resumes with `Last-Event-ID`.
-    func event(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.writeString("id: \(result.newAnchor.stringValue)\nevent: changes\ndata: ")
-        var page = try page(result, hasMore: false)
-        buffer.writeBuffer(&page)
-        buffer.writeString("\n\n")
-        return buffer
+    mutating func event(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
+        var bytes = Array("id: \(result.newAnchor.stringValue)\nevent: changes\ndata: ".utf8)
+        try appendPage(result, hasMore: false, to: &bytes)
+        bytes += Array("\n\n".utf8)
+        return ByteBuffer(bytes: bytes)
     }
 
     /// An SSE comment: ignored by clients, keeps the connection alive.

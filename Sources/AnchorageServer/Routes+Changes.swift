@@ -136,7 +136,8 @@ struct ChangeFeed: Sendable {
             }
         }
         metrics.feedChanges.increment(by: Self.count(result))
-        return try FeedEncoding().page(result, hasMore: Self.count(result) == query.limit)
+        var encoding = FeedEncoding()
+        return try encoding.page(result, hasMore: Self.count(result) == query.limit)
     }
 
     /// Everything since the anchor in pages, then each new commit's
@@ -149,13 +150,14 @@ struct ChangeFeed: Sendable {
         return ResponseBody { writer in
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
-            let encoding = FeedEncoding()
+            var encoding = FeedEncoding()
             let batches = try store.committedBatches()
             var anchor = query.since
             var position: UInt64 = try anchor.map { try store.position(of: $0) } ?? 0
 
             func send(_ result: Changes) async throws {
-                try await writer.write(query.mode == .events ? encoding.event(result) : encoding.lines(result))
+                let buffer = try query.mode == .events ? encoding.event(result) : encoding.lines(result)
+                try await writer.write(buffer)
                 metrics.feedChanges.increment(by: Self.count(result))
             }
             // Pages until one is not full: then the anchor is the head.

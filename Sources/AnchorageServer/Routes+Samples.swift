@@ -80,15 +80,17 @@ struct SampleRoutes: Sendable {
                 sortDescriptors: [sort],
                 limit: limit
             ).result(for: store) : []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var buffer = ByteBuffer(string: "{\"samples\":")
-        buffer.writeBytes(try encoder.encode(samples.map(HealthObject.init)))
-        buffer.writeString("}")
+        var writer = HealthObjectWriter()
+        var bytes = Array(#"{"samples":["#.utf8)
+        for (index, sample) in samples.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try writer.append(sample, to: &bytes)
+        }
+        bytes += Array("]}".utf8)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: buffer)
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
     }
 }

@@ -42,15 +42,39 @@ enum ISO8601 {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        return String(
-            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld",
-            year,
-            month,
-            day,
-            secondOfDay / 3600,
-            secondOfDay % 3600 / 60,
-            secondOfDay % 60
-        )
+        guard (0...9_999).contains(year) else {
+            return String(
+                format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld",
+                year,
+                month,
+                day,
+                secondOfDay / 3600,
+                secondOfDay % 3600 / 60,
+                secondOfDay % 60
+            )
+        }
+        // By hand: String(format:) costs more than the rest of a sample's JSON.
+        let fields = [year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60]
+        let widths = [4, 2, 2, 2, 2, 2]
+        let separators: [UInt8] = [
+            UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"), 0,
+        ]
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            var index = 0
+            for field in 0..<6 {
+                var value = fields[field]
+                for position in stride(from: widths[field] - 1, through: 0, by: -1) {
+                    buffer[index + position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                index += widths[field]
+                if separators[field] != 0 {
+                    buffer[index] = separators[field]
+                    index += 1
+                }
+            }
+            return index
+        }
     }
 
     /// Howard Hinnant's civil-from-days (proleptic Gregorian).

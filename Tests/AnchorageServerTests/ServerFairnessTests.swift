@@ -1,0 +1,77 @@
+import Anchorage
+import AnchorageServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw TCP connection to the node, for clients that misbehave.
+final class RawConnection {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        // A tiny receive buffer, so that a client that never reads fills it at once.
+        var size: Int32 = 1_024
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw ServeFailure(description: "connect failed: \(errno)") }
+    }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    deinit { close(descriptor) }
+}
+
+@Suite("HTTP API: one bad client cannot stall the others")
+struct ServerFairnessTests {
+    @Test("a stream nobody reads, and a request never finished, leave saves and pages of others unaffected")
+    func misbehavingClients() async throws {
+        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(20) }) { node, _ in
+            try await node.application().test(.live) { client in
+                let port = try #require(client.port)
+                // Enough history that the stream's first pages overflow every buffer on the way.
+                for _ in 0..<10 {
+                    let body = (0..<200).map { _ in stepJSON(1) }.joined(separator: ",")
+                    #expect(try await client.send(.post, "/v1/samples", json: "[\(body)]").status == .created)
+                }
+                // A consumer that asks for the stream and never reads it.
+                let stuck = try RawConnection(port: port)
+                stuck.send("GET /v1/changes?types=stepCount&stream=ndjson&limit=100 HTTP/1.1\r\nHost: x\r\n\r\n")
+                // A client that never finishes its request.
+                let slow = try RawConnection(port: port)
+                slow.send(
+                    "POST /v1/samples HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n["
+                )
+                try await Task.sleep(for: .milliseconds(200))
+
+                let began = ContinuousClock.now
+                for _ in 0..<50 {
+                    #expect(try await client.send(.post, "/v1/samples", json: "[\(stepJSON(2))]").status == .created)
+                    let page = try await client.send(.get, "/v1/changes?types=stepCount&limit=10")
+                    #expect(page.status == .ok)
+                }
+                let feed = try await client.send(.get, "/v1/samples?type=stepCount&limit=10000")
+                #expect(try #require(try feed.object["samples"] as? [Any]).count == 2_050)
+                // Generous: on a loaded machine 100 requests take well under a second.
+                #expect(ContinuousClock.now - began < .seconds(20))
+                withExtendedLifetime((stuck, slow)) {}
+            }
+        }
+    }
+}
