@@ -73,6 +73,18 @@ struct QueryParameters {
         return date
     }
 
+    /// The required `type` parameter: one sample type.
+    func requiredSampleType() throws -> HKSampleType {
+        guard let type = try parse("type", TextForms.sampleType) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "the query parameter 'type' is required, as in type=stepCount"
+            )
+        }
+        return type
+    }
+
     /// Sample types from a comma-separated list.
     func sampleTypes(_ name: String) throws -> [HKSampleType] {
         try list(name).map { text in

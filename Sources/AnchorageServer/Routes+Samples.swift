@@ -45,15 +45,7 @@ struct SampleRoutes: Sendable {
     func list(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let parameters = QueryParameters(request)
-        guard
-            let type = try parameters.parse("type", TextForms.sampleType)
-        else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "the query parameter 'type' is required, as in type=stepCount"
-            )
-        }
+        let type = try parameters.requiredSampleType()
         let zone = try parameters.parse("tz", TextForms.timeZone) ?? TimeZone(identifier: "UTC")!
         let start = try parameters.date("start", in: zone)
         let end = try parameters.date("end", in: zone)

@@ -12,13 +12,7 @@ struct StatisticsRoutes: Sendable {
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let parameters = QueryParameters(request)
-        guard let sampleType = try parameters.parse("type", TextForms.sampleType) else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "the query parameter 'type' is required, as in type=stepCount"
-            )
-        }
+        let sampleType = try parameters.requiredSampleType()
         guard let type = sampleType as? HKQuantityType else {
             throw APIError(
                 .badRequest,
@@ -95,13 +89,7 @@ struct StatisticsRoutes: Sendable {
     func sources(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let parameters = QueryParameters(request)
-        guard let type = try parameters.parse("type", TextForms.sampleType) else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "the query parameter 'type' is required, as in type=stepCount"
-            )
-        }
+        let type = try parameters.requiredSampleType()
         var sources: [HKSource] = []
         if context.mayRead(type) {
             sources = try await withCheckedThrowingContinuation { continuation in
