@@ -31,7 +31,8 @@ struct JSONWriterTests {
     func edges() throws {
         let values: [Double] = [
             0, -0.0, 1, -1, 72, 0.1, 0.5, 72.25, 1234.5678, 1e-5, 1.5e-7, 123456789.125, 1e15, 1e15 + 2, 9.5e15,
-            1e16, 1e21, 3.0e22, -2.5e-9, .pi, Double(Int64.max), 0.30000000000000004, 5e-324, 1.7976931348623157e308,
+            1e16, 1e21, 3.0e22, -2.5e-9, .pi, Double(Int64.max), 0.30000000000000004, .leastNonzeroMagnitude,
+            .greatestFiniteMagnitude,
         ]
         let dates: [Date] = [
             Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_718_000_000.25),

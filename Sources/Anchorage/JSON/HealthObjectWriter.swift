@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Writes objects in their JSON form (docs/json-format.md) byte for byte as
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes
