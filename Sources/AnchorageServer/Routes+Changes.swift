@@ -56,7 +56,13 @@ struct ChangeFeed: Sendable {
 
     private func parse(_ request: Request) throws -> Query {
         let parameters = QueryParameters(request)
-        var types = try parameters.sampleTypes("types") + parameters.sampleTypes("type")
+        var types: [HKSampleType] = []
+        // Each type is read once, however often the request names it.
+        var seen = Set<String>()
+        for type in try parameters.sampleTypes("types") + parameters.sampleTypes("type")
+        where seen.insert(type.identifier).inserted {
+            types.append(type)
+        }
         if types.isEmpty { types = HKObjectType.allSampleTypes }
         let resume = parameters.string("since") ?? request.headers[HTTPField.Name("Last-Event-ID")!]
         let since: HKQueryAnchor?

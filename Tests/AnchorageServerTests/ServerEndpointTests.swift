@@ -160,6 +160,14 @@ struct ServerEndpointTests {
                 }
                 #expect(seen == ids.map(\.uuidString))
                 #expect(pages == 3)
+                // A type named many times is read once.
+                let repeated = Array(repeating: "stepCount", count: 500).joined(separator: ",")
+                let once = try await client.send(
+                    .get,
+                    "/v1/changes?types=\(repeated)&type=HKQuantityTypeIdentifierStepCount"
+                )
+                let added = try #require(try once.object["added"] as? [[String: Any]])
+                #expect(added.compactMap { $0["uuid"] as? String } == ids.map(\.uuidString))
             }
         }
     }
