@@ -81,8 +81,10 @@ struct ServerFairnessTests {
                 }
                 let feed = try await client.send(.get, "/v1/samples?type=stepCount&limit=10000")
                 #expect(try #require(try feed.object["samples"] as? [Any]).count == 2_050)
-                // Generous: 100 requests take well under a second, even in a debug build.
-                #expect(ContinuousClock.now - began < .seconds(20))
+                // 100 requests take about a second in a debug build on an idle machine. A stalled
+                // request would fail by the client's own 20-second timeout; the bound on the whole
+                // phase is loose because the full suite runs tests side by side.
+                #expect(ContinuousClock.now - began < .seconds(90))
                 withExtendedLifetime((stuck, slow)) {}
             }
         }
