@@ -91,12 +91,15 @@ struct ChangesCommand: AsyncParsableCommand {
         }
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+}
 
+extension HealthObjectWriter {
+    /// The object's JSON form as text.
+    mutating func json(_ object: HKObject) throws -> String {
+        var bytes: [UInt8] = []
+        try append(object, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 /// Prints pages of changes in a ``DataFormat``.
@@ -107,6 +110,7 @@ struct ChangePrinter {
     private var added: [String] = []
     private var deleted: [String] = []
     private var anchor: HKQueryAnchor?
+    private var writer = HealthObjectWriter()
 
     init(format: DataFormat, output: CLIOutput) {
         self.format = format
@@ -118,8 +122,7 @@ struct ChangePrinter {
         switch format {
         case .ndjson:
             for sample in result.addedSamples {
-                let json = String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self)
-                output.line("{\"added\":\(json)}")
+                output.line("{\"added\":\(try writer.json(sample))}")
             }
             for deleted in result.deletedObjects {
                 output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
@@ -127,7 +130,7 @@ struct ChangePrinter {
             output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
         case .json:
             for sample in result.addedSamples {
-                added.append(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
+                added.append(try writer.json(sample))
             }
             deleted += result.deletedObjects.map { "\"\($0.uuid.uuidString)\"" }
         case .csv, .table:

@@ -63,15 +63,12 @@ struct SamplesCommand: AsyncParsableCommand {
         }
         await store.close()
         let output = CLIOutput.current
+        var writer = HealthObjectWriter()
         switch format {
         case .ndjson:
-            for sample in samples {
-                output.line(String(decoding: try ChangesCommand.encoder.encode(HealthObject(sample)), as: UTF8.self))
-            }
+            for sample in samples { output.line(try writer.json(sample)) }
         case .json:
-            let objects = try samples.map {
-                String(decoding: try ChangesCommand.encoder.encode(HealthObject($0)), as: UTF8.self)
-            }
+            let objects = try samples.map { try writer.json($0) }
             output.line("{\"samples\":[" + objects.joined(separator: ",") + "]}")
         case .csv, .table:
             SampleRow.write(

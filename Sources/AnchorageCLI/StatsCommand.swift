@@ -75,12 +75,10 @@ struct StatsCommand: AsyncParsableCommand {
             } ?? start
         let displayUnit: HKUnit
         do {
-            displayUnit = try unit.map { try HKUnit.parse($0) } ?? Self.displayUnit(of: quantityType)
+            displayUnit =
+                try unit.map { try TextForms.unit($0, for: quantityType) } ?? TextForms.displayUnit(of: quantityType)
         } catch {
-            throw ValidationError("\(error)")
-        }
-        guard quantityType.is(compatibleWith: displayUnit) else {
-            throw ValidationError("\(quantityType.identifier) cannot be shown in \(displayUnit.unitString)")
+            throw ValidationError("--unit: \(error)")
         }
         let store = storeOptions.openStore()
         let collection: HKStatisticsCollection
@@ -131,10 +129,5 @@ struct StatsCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--interval: \(error)")
         }
-    }
-
-    /// The unit values are shown in without `--unit`.
-    static func displayUnit(of type: HKQuantityType) -> HKUnit {
-        TextForms.displayUnit(of: type)
     }
 }

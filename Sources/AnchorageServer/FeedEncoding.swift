@@ -21,17 +21,19 @@ struct FeedEncoding {
         hasMore: Bool,
         to bytes: inout [UInt8]
     ) throws {
-        bytes += Array(#"{"added":["#.utf8)
+        bytes.append(contentsOf: #"{"added":["#.utf8)
         for (index, sample) in result.addedSamples.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             try writer.append(sample, to: &bytes)
         }
-        bytes += Array(#"],"deleted":["#.utf8)
+        bytes.append(contentsOf: #"],"deleted":["#.utf8)
         for (index, deleted) in result.deletedObjects.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += Array(#"{"uuid":""#.utf8) + Array(deleted.uuid.uuidString.utf8) + Array(#""}"#.utf8)
+            bytes.append(contentsOf: #"{"uuid":""#.utf8)
+            bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
+            bytes.append(contentsOf: #""}"#.utf8)
         }
-        bytes += Array(#"],"hasMore":\#(hasMore),"newAnchor":"\#(result.newAnchor.stringValue)"}"#.utf8)
+        bytes.append(contentsOf: #"],"hasMore":\#(hasMore),"newAnchor":"\#(result.newAnchor.stringValue)"}"#.utf8)
     }
 
     /// One line per change, then `{"anchor":…}`: a consumer that applies the
@@ -41,13 +43,14 @@ struct FeedEncoding {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(result.addedSamples.count * 430 + result.deletedObjects.count * 60 + 80)
         for sample in result.addedSamples {
-            bytes += Array(#"{"added":"#.utf8)
+            bytes.append(contentsOf: #"{"added":"#.utf8)
             try writer.append(sample, to: &bytes)
-            bytes += Array("}\n".utf8)
+            bytes.append(contentsOf: "}\n".utf8)
         }
         for deleted in result.deletedObjects {
-            bytes += Array(#"{"deleted":{"uuid":""#.utf8) + Array(deleted.uuid.uuidString.utf8)
-            bytes += Array("\"}}\n".utf8)
+            bytes.append(contentsOf: #"{"deleted":{"uuid":""#.utf8)
+            bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
+            bytes.append(contentsOf: "\"}}\n".utf8)
         }
         bytes += Self.anchorLineBytes(result.newAnchor)
         return ByteBuffer(bytes: bytes)
@@ -67,7 +70,7 @@ struct FeedEncoding {
     mutating func event(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
         var bytes = Array("id: \(result.newAnchor.stringValue)\nevent: changes\ndata: ".utf8)
         try appendPage(result, hasMore: false, to: &bytes)
-        bytes += Array("\n\n".utf8)
+        bytes.append(contentsOf: "\n\n".utf8)
         return ByteBuffer(bytes: bytes)
     }
 

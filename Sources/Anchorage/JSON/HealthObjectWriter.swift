@@ -35,9 +35,9 @@ public struct HealthObjectWriter {
         case let sample as HKQuantitySample:
             guard let number = Self.number(sample.quantity.value) else { break }
             try appendHead(sample, kind: "quantitySample", to: &bytes)
-            bytes += Array(#","quantity":{"unit":"#.utf8)
+            bytes.append(contentsOf: #","quantity":{"unit":"#.utf8)
             bytes += unit(sample.quantity.unit)
-            bytes += Array(#","value":"#.utf8)
+            bytes.append(contentsOf: #","value":"#.utf8)
             bytes += number
             bytes.append(UInt8(ascii: "}"))
             try appendTail(sample, to: &bytes)
@@ -46,8 +46,8 @@ public struct HealthObjectWriter {
         case let sample as HKCategorySample:
             try appendHead(sample, kind: "categorySample", to: &bytes)
             try appendTail(sample, to: &bytes)
-            bytes += Array(#","value":"#.utf8)
-            bytes += Array(String(sample.value).utf8)
+            bytes.append(contentsOf: #","value":"#.utf8)
+            bytes.append(contentsOf: String(sample.value).utf8)
             bytes.append(UInt8(ascii: "}"))
             return
         default:
@@ -61,7 +61,7 @@ public struct HealthObjectWriter {
     private mutating func appendHead(_ sample: HKSample, kind: String, to bytes: inout [UInt8]) throws {
         bytes.append(UInt8(ascii: "{"))
         if let device = sample.device {
-            bytes += Array(#""device":"#.utf8)
+            bytes.append(contentsOf: #""device":"#.utf8)
             let key = device.properties
             if let cached = devices[key] {
                 bytes += cached
@@ -72,20 +72,20 @@ public struct HealthObjectWriter {
             }
             bytes.append(UInt8(ascii: ","))
         }
-        bytes += Array(#""endDate":""#.utf8)
-        bytes += Array(ISO8601.format(sample.endDate).utf8)
-        bytes += Array(#"","kind":""#.utf8)
-        bytes += Array(kind.utf8)
+        bytes.append(contentsOf: #""endDate":""#.utf8)
+        bytes.append(contentsOf: ISO8601.format(sample.endDate).utf8)
+        bytes.append(contentsOf: #"","kind":""#.utf8)
+        bytes.append(contentsOf: kind.utf8)
         bytes.append(UInt8(ascii: "\""))
         if !sample.typedMetadata.isEmpty {
-            bytes += Array(#","metadata":"#.utf8)
+            bytes.append(contentsOf: #","metadata":"#.utf8)
             bytes += try encoder.encode(sample.typedMetadata.values)
         }
     }
 
     /// `,"sourceRevision":…,"startDate":…,"type":…,"uuid":…`.
     private mutating func appendTail(_ sample: HKSample, to bytes: inout [UInt8]) throws {
-        bytes += Array(#","sourceRevision":"#.utf8)
+        bytes.append(contentsOf: #","sourceRevision":"#.utf8)
         let revision = sample.sourceRevision
         let os = revision.operatingSystemVersion
         let key = [
@@ -99,12 +99,12 @@ public struct HealthObjectWriter {
             if revisions.count < 1_024 { revisions[key] = encoded }
             bytes += encoded
         }
-        bytes += Array(#","startDate":""#.utf8)
-        bytes += Array(ISO8601.format(sample.startDate).utf8)
-        bytes += Array(#"","type":""#.utf8)
-        bytes += Array(sample.sampleType.identifier.utf8)
-        bytes += Array(#"","uuid":""#.utf8)
-        bytes += Array(sample.uuid.uuidString.utf8)
+        bytes.append(contentsOf: #","startDate":""#.utf8)
+        bytes.append(contentsOf: ISO8601.format(sample.startDate).utf8)
+        bytes.append(contentsOf: #"","type":""#.utf8)
+        bytes.append(contentsOf: sample.sampleType.identifier.utf8)
+        bytes.append(contentsOf: #"","uuid":""#.utf8)
+        bytes.append(contentsOf: sample.uuid.uuidString.utf8)
         bytes.append(UInt8(ascii: "\""))
     }
 
