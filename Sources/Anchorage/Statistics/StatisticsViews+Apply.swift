@@ -4,7 +4,7 @@ import LMDB
 
 extension StatisticsViews: Projection {
     var name: String { "statistics-views" }
-    var version: Int { 2 }
+    var version: Int { 3 }
     var databases: [Database] { all }
 
     func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
@@ -22,28 +22,34 @@ extension StatisticsViews: Projection {
         var batch = writer.pending
         writer.pending = ViewBatch()
         defer { writer.pending = batch }
+        // The index ran on this batch just before (its visibility changes
+        // are the batch's), unless only the views are being rebuilt.
+        let indexRan = index.writer.changesFor == entries.first?.seq
         for entry in entries {
             if entry.kind == StoreKind.sourcePriority {
-                guard let payload = entry.payload,
-                    let record = payload.withUnsafeBytes({ SourcePriorityRecord.decode($0) })
-                else { continue }
-                try payload.withUnsafeBytes { bytes in
-                    try txn.put(
-                        entry.seq.bigEndianBytes + Array(bytes),
-                        forKey: record.type.bigEndianBytes,
-                        in: priorities
-                    )
-                }
-                batch.remerge.insert(EntryKind(rawValue: record.type))
+                try applyPriority(entry, batch: &batch, in: txn)
                 continue
             }
-            guard StoreKind.isSample(entry.kind),
-                let type = TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) as? HKQuantityType
+            guard entry.operation == .save, StoreKind.isSample(entry.kind),
+                let type = TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) as? HKQuantityType,
+                let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
+                sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
             else { continue }
-            if entry.operation == .save {
-                try applySave(entry, type: type, batch: &batch, in: txn)
-            } else {
-                try applyDelete(entry, batch: &batch, in: txn)
+            let source = sample.sourceRevision.source
+            _ = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
+            try batch.noteSave(kind: entry.kind, bundle: source.bundleIdentifier, at: entry.timestamp, views: self, in: txn)
+            if !indexRan, try isVisible(entry, in: txn) {
+                try add(sample, type: type, kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
+            }
+        }
+        guard indexRan else { return }
+        for change in index.writer.changes {
+            switch change {
+            case .shown(let kind, let saveSeq, let sample):
+                guard let quantity = sample as? HKQuantitySample else { continue }
+                try add(quantity, type: quantity.quantityType, kind: kind, saveSeq: saveSeq, batch: &batch, in: txn)
+            case .hidden(let kind, let saveSeq, let startKey):
+                try remove(kind: kind, saveSeq: saveSeq, startKey: startKey, batch: &batch, in: txn)
             }
         }
     }
@@ -64,27 +70,44 @@ extension StatisticsViews: Projection {
         }
     }
 
-    /// Numbers the sample's source and notes its first save; adds the
-    /// sample to the views when the index made it visible.
-    private func applySave(
-        _ entry: LogEntry,
-        type: HKQuantityType,
-        batch: inout ViewBatch,
-        in txn: borrowing WriteTransaction
-    ) throws {
-        guard let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
-            sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
-        else { return }
-        let source = sample.sourceRevision.source
-        let number = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
-        try batch.noteSave(kind: entry.kind, bundle: source.bundleIdentifier, at: entry.timestamp, views: self, in: txn)
-        // Visible: the index holds this very save as the object's live one.
-        let visible = try withUnsafeBytes(of: entry.id.uuid) { key in
+    /// Whether the index holds this very save as the object's visible one
+    /// (for a rebuild of the views alone, against the finished index).
+    private func isVisible(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> Bool {
+        try withUnsafeBytes(of: entry.id.uuid) { key in
             try txn.withValue(forKey: key, in: index.objects) { row in
                 ObjectRecord.summary(row).map { $0.state == .live && $0.saveSeq == entry.seq } ?? false
             }
+        } ?? false
+    }
+
+    /// Keeps the latest priority list of each type, by origin time then
+    /// dot, whatever order peers' lists arrive in.
+    private func applyPriority(_ entry: LogEntry, batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
+        guard let payload = entry.payload,
+            let record = payload.withUnsafeBytes({ SourcePriorityRecord.decode($0) })
+        else { return }
+        let key = record.type.bigEndianBytes
+        if let seq = try txn.withValue(forKey: key, in: priorities, { $0.count >= 8 ? $0.uint64(at: 0) : nil }) ?? nil,
+            let current = try index.lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
+        {
+            return
         }
-        guard visible == true else { return }
+        try payload.withUnsafeBytes { bytes in
+            try txn.put(entry.seq.bigEndianBytes + Array(bytes), forKey: key, in: priorities)
+        }
+        batch.remerge.insert(EntryKind(rawValue: record.type))
+    }
+
+    /// Adds a visible sample to the views.
+    private func add(
+        _ sample: HKQuantitySample,
+        type: HKQuantityType,
+        kind: EntryKind,
+        saveSeq: UInt64,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let number = try batch.number(of: sample.sourceRevision.source, kind: kind, views: self, in: txn)
         let start = sample.startDate.timeIntervalSinceReferenceDate
         let end = sample.endDate.timeIntervalSinceReferenceDate
         let row = ViewSampleRow(
@@ -94,25 +117,27 @@ extension StatisticsViews: Projection {
             userEntered: sample.wasUserEntered
         )
         try row.withBytes { value in
-            try IndexKey.withKindKey(entry.kind, IndexKey.date(sample.startDate), entry.seq) { key in
+            try IndexKey.withKindKey(kind, IndexKey.date(sample.startDate), saveSeq) { key in
                 try txn.put(value, forKey: key, in: samples)
             }
         }
-        batch.noteDuration(end - start, kind: entry.kind)
-        batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
+        batch.noteDuration(end - start, kind: kind)
+        batch.touch(kind, ViewLevel.fineBuckets(start: start, end: end))
     }
 
-    /// Removes the deleted sample, if the views hold it.
-    private func applyDelete(_ entry: LogEntry, batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
-        let summary = try withUnsafeBytes(of: entry.id.uuid) { key in
-            try txn.withValue(forKey: key, in: index.objects) { ObjectRecord.summary($0) }
-        }
-        guard let record = summary ?? nil, record.kind == entry.kind, record.saveSeq != 0 else { return }
-        let start = IndexKey.seconds(fromDateKey: record.startKey)
-        let key = Self.sampleKey(kind: entry.kind, start: start, seq: record.saveSeq)
+    /// Removes a sample that stopped being visible, if the views hold it.
+    private func remove(
+        kind: EntryKind,
+        saveSeq: UInt64,
+        startKey: UInt64,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let start = IndexKey.seconds(fromDateKey: startKey)
+        let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
         guard let end = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0)?.end }) ?? nil else { return }
         _ = try txn.removeValue(forKey: key, in: samples)
-        batch.touch(entry.kind, ViewLevel.fineBuckets(start: start, end: end))
+        batch.touch(kind, ViewLevel.fineBuckets(start: start, end: end))
     }
 
     /// The fine buckets where `kind` has data (its merged fine rows).

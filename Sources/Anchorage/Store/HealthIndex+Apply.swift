@@ -4,7 +4,7 @@ import LMDB
 
 extension HealthIndex: Projection {
     var name: String { "healthkit-index" }
-    var version: Int { 1 }
+    var version: Int { 2 }
     var databases: [Database] { all }
 
     /// Applies one entry. Entries the index does not understand (unknown
@@ -20,6 +20,8 @@ extension HealthIndex: Projection {
     func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
         let strict = writer.strictBatch
         writer.strictBatch = false
+        writer.changes.removeAll(keepingCapacity: true)
+        writer.changesFor = entries.first?.seq
         var aggregates = BatchAggregates()
         for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
@@ -35,6 +37,12 @@ extension HealthIndex: Projection {
         case StoreKind.authorization:
             try applyAuthorization(entry, in: txn)
         case StoreKind.characteristics:
+            // The latest setting wins, by origin time then dot, on every peer.
+            if let seq = try txn.withValue(forKey: Self.characteristicsSetting, in: settings, { $0.uint64(at: 0) }),
+                let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
+            {
+                return
+            }
             try txn.put(entry.seq.bigEndianBytes, forKey: Self.characteristicsSetting, in: settings)
         case StoreKind.link:
             try applyLink(entry, in: txn)
@@ -42,12 +50,12 @@ extension HealthIndex: Projection {
             guard StoreKind.isSample(entry.kind) else { return }
             let row: SeqRow
             if entry.operation == .save {
-                let visible = try applySave(entry, aggregates: &aggregates, in: txn)
-                if !visible, strict, entry.dot.origin == writer.localOrigin {
+                let outcome = try applySave(entry, aggregates: &aggregates, in: txn)
+                if outcome.known, strict, entry.dot.origin == writer.localOrigin {
                     // A local save of a taken id: the call fails whole (OBJ-32).
                     throw DuplicateObject(id: entry.id)
                 }
-                row = SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id)
+                row = outcome.row
             } else {
                 row = try applyDelete(entry, aggregates: &aggregates, in: txn)
             }
@@ -62,7 +70,7 @@ extension HealthIndex: Projection {
     /// Stores a row of an index whose new keys mostly sort last (type/time
     /// and type/seq of the kind being written): appended when it does,
     /// inserted in place otherwise.
-    private func put(
+    func put(
         _ value: UnsafeRawBufferPointer,
         forKey key: UnsafeRawBufferPointer,
         in database: Database,
@@ -76,120 +84,9 @@ extension HealthIndex: Projection {
         try txn.withValue(forKey: id.indexBytes, in: objects) { ObjectRecord($0) } ?? nil
     }
 
-    // MARK: Saves
-
-    /// Indexes a save; returns whether the saved object became visible.
-    private func applySave(
-        _ entry: LogEntry,
-        aggregates: inout BatchAggregates,
-        in txn: borrowing WriteTransaction
-    ) throws -> Bool {
-        // A delete wins over every save of the same id, and a second save of
-        // a live id changes nothing: the first save stays (OBJ-1, OBJ-32).
-        guard let payload = entry.payload,
-            let sample = payload.withUnsafeBytes({ writer.decode($0) }) as? HKSample,
-            sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
-        else {
-            // Undecodable (or purged): indexed as unknown, unless known already.
-            return false
-        }
-        let source = sample.sourceRevision.source
-        let sync = sample.typedMetadata.sync
-        let syncKey = sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? []
-        let record = ObjectRecord(
-            state: .live,
-            kind: entry.kind,
-            saveSeq: entry.seq,
-            deleteSeq: 0,
-            startKey: IndexKey.date(sample.startDate),
-            endKey: IndexKey.date(sample.endDate),
-            source: source.bundleIdentifier,
-            syncKey: syncKey
-        )
-        // One search both checks that the id is new and stores its row;
-        // time-ordered uuids usually go at the end, without a search.
-        let stored = try record.withBytes { value in
-            try withUnsafeBytes(of: entry.id.uuid) { key in
-                try txn.insert(value, forKey: key, in: objects, atEnd: true)
-                    || txn.insert(value, forKey: key, in: objects)
-            }
-        }
-        guard stored else { return false }
-        try withUnsafeBytes(of: record.endKey.bigEndian) { value in
-            try IndexKey.withKindKey(entry.kind, record.startKey, entry.seq) { key in
-                try put(value, forKey: key, in: typeTime, txn: txn)
-            }
-        }
-        aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: entry.kind)
-        aggregates.count(kind: entry.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
-        if let sync {
-            let current = try txn.withValue(forKey: syncKey, in: syncIDs) { Double(bitPattern: $0.uint64(at: 16)) }
-            if current.map({ sync.version > $0 }) ?? true {
-                try txn.put(entry.id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: syncKey, in: syncIDs)
-            }
-        }
-        if let correlation = sample as? HKCorrelation {
-            for member in correlation.objects {
-                try join(member: member.uuid, correlation: entry.id, in: txn)
-            }
-        }
-        return true
-    }
-
-    /// Makes `member` a member of `correlation` when both are live and the
-    /// member belongs to no other correlation (OBJ-19).
-    private func join(member: UUID, correlation: UUID, in txn: borrowing WriteTransaction) throws {
-        guard try record(member, in: txn)?.isLive == true, try record(correlation, in: txn)?.isLive == true,
-            try !txn.contains(key: member.indexBytes, in: memberOf)
-        else { return }
-        try txn.put(correlation.indexBytes, forKey: member.indexBytes, in: memberOf)
-        try txn.put([], forKey: IndexKey.pair(correlation, member), in: members)
-    }
-
-    // MARK: Deletes
-
-    /// Applies a delete; returns its type/seq row.
-    private func applyDelete(
-        _ entry: LogEntry,
-        aggregates: inout BatchAggregates,
-        in txn: borrowing WriteTransaction
-    ) throws -> SeqRow {
-        guard var record = try record(entry.id, in: txn) else {
-            let tombstone = ObjectRecord(
-                state: .deleted,
-                kind: entry.kind,
-                saveSeq: 0,
-                deleteSeq: entry.seq,
-                startKey: 0,
-                endKey: 0,
-                source: ""
-            )
-            try txn.put(tombstone.bytes, forKey: entry.id.indexBytes, in: objects)
-            return SeqRow(status: .delete, id: entry.id, savedAt: 0)
-        }
-        guard record.isLive else { return SeqRow(status: .ignoredDelete, id: entry.id) }
-        record.state = .deleted
-        record.deleteSeq = entry.seq
-        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
-        _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
-        aggregates.count(kind: record.kind, bundle: record.source, name: nil, by: -1)
-        try forgetSyncIdentifier(of: record, id: entry.id, in: txn)
-        try unlink(entry.id, in: txn)
-        let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
-        try txn.put(SeqRow(status: .hiddenSave, id: entry.id).bytes, forKey: saveRow, in: typeSeq)
-        return SeqRow(status: .delete, id: entry.id, savedAt: record.saveSeq)
-    }
-
-    /// Removes the sync identifier row that points at a deleted object.
-    private func forgetSyncIdentifier(of record: ObjectRecord, id: UUID, in txn: borrowing WriteTransaction) throws {
-        guard !record.syncKey.isEmpty else { return }
-        let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false
-        if points { _ = try txn.removeValue(forKey: record.syncKey, in: syncIDs) }
-    }
-
     /// Removes every correlation and workout link of a deleted object, in
     /// both directions (OBJ-25, OBJ-36).
-    private func unlink(_ id: UUID, in txn: borrowing WriteTransaction) throws {
+    func unlink(_ id: UUID, in txn: borrowing WriteTransaction) throws {
         if let correlation = try txn.withValue(forKey: id.indexBytes, in: memberOf, { UUID(indexBytes: $0) }) ?? nil {
             _ = try txn.removeValue(forKey: id.indexBytes, in: memberOf)
             _ = try txn.removeValue(forKey: IndexKey.pair(correlation, id), in: members)
@@ -250,7 +147,19 @@ extension HealthIndex: Projection {
         for decision in record.decisions {
             guard let type = HKObjectType.type(forIdentifier: decision.type) else { continue }
             let key = Self.grantKey(record.principal, kind: EntryKind(rawValue: type.kindCode), access: decision.access)
-            if decision.status == .requested, try txn.contains(key: key, in: grants) { continue }
+            let existing = try txn.withValue(forKey: key, in: grants) { value in
+                (status: value.first, seq: value.count >= 9 ? value.uint64(at: 1) : 0)
+            }
+            if let existing {
+                // A request never undoes a decision; of two decisions the
+                // latest wins, by origin time then dot, on every peer.
+                if decision.status == .requested { continue }
+                if existing.status != AuthorizationRecord.Status.requested.rawValue,
+                    let current = try lookup.entry(at: existing.seq, in: txn), !entry.isLater(than: current)
+                {
+                    continue
+                }
+            }
             try txn.put([decision.status.rawValue] + entry.seq.bigEndianBytes, forKey: key, in: grants)
         }
     }

@@ -12,13 +12,15 @@ import LMDB
 /// | `hk.type-seq` | kind ‖ seq | operation ‖ uuid |
 /// | `hk.kind-stats` | kind | longest sample duration seen (seconds, IEEE bits) |
 /// | `hk.sources` | kind ‖ bundle id | live sample count ‖ source name |
-/// | `hk.sync-ids` | SHA-256(bundle id ‖ 0 ‖ sync identifier) | uuid ‖ version (IEEE bits) |
+/// | `hk.sync-ids` | SHA-256(bundle id ‖ 0 ‖ sync identifier) | uuid ‖ version (IEEE bits) of the visible one |
+/// | `hk.sync-candidates` | sync key ‖ uuid | version (IEEE bits) ‖ dot of every live or superseded object |
 /// | `hk.member-of` | member uuid | correlation uuid |
 /// | `hk.members` | correlation uuid ‖ member uuid | – |
 /// | `hk.workout-samples` | workout uuid ‖ sample uuid | – |
 /// | `hk.sample-workouts` | sample uuid ‖ workout uuid | – |
 /// | `hk.grants` | bundle id length (1) ‖ bundle id ‖ kind ‖ access | status ‖ seq |
 /// | `hk.settings` | name | seq of the entry holding the setting |
+/// | `hk.conflicts` | uuid ‖ seq of the losing save | seq of the winning save (two different saves of one id) |
 struct HealthIndex: Sendable {
     let objects: Database
     let typeTime: Database
@@ -26,12 +28,16 @@ struct HealthIndex: Sendable {
     let kindStats: Database
     let sources: Database
     let syncIDs: Database
+    let syncCandidates: Database
     let memberOf: Database
     let members: Database
     let workoutSamples: Database
     let sampleWorkouts: Database
     let grants: Database
     let settings: Database
+    let conflicts: Database
+    /// Earlier entries of the log, for the merge rules.
+    let lookup: EntryLookup
     /// What the index keeps between entries on the log's writer thread.
     let writer = IndexWriterContext()
 
@@ -43,19 +49,22 @@ struct HealthIndex: Sendable {
         kindStats = try txn.openStoreDatabase("hk.kind-stats")
         sources = try txn.openStoreDatabase("hk.sources")
         syncIDs = try txn.openStoreDatabase("hk.sync-ids")
+        syncCandidates = try txn.openStoreDatabase("hk.sync-candidates")
         memberOf = try txn.openStoreDatabase("hk.member-of")
         members = try txn.openStoreDatabase("hk.members")
         workoutSamples = try txn.openStoreDatabase("hk.workout-samples")
         sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts")
         grants = try txn.openStoreDatabase("hk.grants")
         settings = try txn.openStoreDatabase("hk.settings")
+        conflicts = try txn.openStoreDatabase("hk.conflicts")
+        lookup = try EntryLookup(in: txn)
     }
 
     /// Every database, in a fixed order (for rebuilds and comparisons).
     var all: [Database] {
         [
-            objects, typeTime, typeSeq, kindStats, sources, syncIDs, memberOf, members, workoutSamples,
-            sampleWorkouts, grants, settings,
+            objects, typeTime, typeSeq, kindStats, sources, syncIDs, syncCandidates, memberOf, members,
+            workoutSamples, sampleWorkouts, grants, settings, conflicts,
         ]
     }
 
@@ -100,9 +109,26 @@ final class IndexWriterContext: @unchecked Sendable {
     /// the batch is applied.
     var strictBatch = false
 
+    /// The samples the batch being applied showed and hid, in order, for the
+    /// statistics views; `changesFor` is the seq of the batch's first entry.
+    var changes: [VisibilityChange] = []
+    var changesFor: UInt64?
+
+    /// The last rows written for other objects at one seq (see ``SeqRow``).
+    var consequence: (seq: UInt64, count: UInt8) = (0, 0)
+
+    /// Saves of one id with different contents seen since the store opened.
+    var conflicts = 0
+
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
         try? decoder.decode(bytes)
     }
+}
+
+/// A sample that became visible or stopped being visible.
+enum VisibilityChange {
+    case shown(kind: EntryKind, saveSeq: UInt64, sample: HKSample)
+    case hidden(kind: EntryKind, saveSeq: UInt64, startKey: UInt64)
 }
 
 extension WriteTransaction {

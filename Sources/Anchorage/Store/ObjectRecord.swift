@@ -14,6 +14,11 @@ struct ObjectRecord: Hashable, Sendable {
         case live = 1
         /// Deleted (a tombstone); stays deleted whatever arrives later.
         case deleted = 2
+        /// Saved and not deleted, but hidden by another object of the same
+        /// source and sync identifier with a higher version (or the same
+        /// version and a smaller dot): two peers replaced one object
+        /// concurrently. It becomes visible again if the winner is deleted.
+        case superseded = 3
     }
 
     var state: State

@@ -4,8 +4,14 @@ import LMDB
 /// A row of the type/seq index: what the entry at that position means for
 /// anchored queries now, so they read only the entries they report.
 ///
-/// Layout: status (1) ‖ uuid (16) ‖ for deletes, the seq of the deleted
-/// object's save (8; 0 when the store never saw it).
+/// Layout: status (1) ‖ uuid (16) ‖ for deletes and revealed saves, the seq
+/// of the object's save (8; 0 when the store never saw it).
+///
+/// Keys are kind (4) ‖ seq (8) for the entry's own row, and kind ‖ seq ‖ n
+/// (1) for what the entry did to other objects (a save that outranks a
+/// visible object by its sync version hides it; deleting that save reveals
+/// the next one): merge rules that make the visible state the same on every
+/// peer, whatever order their entries arrived in.
 struct SeqRow: Hashable, Sendable {
     enum Status: UInt8 {
         /// A save whose object is visible.
@@ -16,6 +22,16 @@ struct SeqRow: Hashable, Sendable {
         case delete = 3
         /// A delete of an object already deleted: nothing to report.
         case ignoredDelete = 4
+        /// An earlier save that became visible at this position, because
+        /// the object that outranked it was deleted: reported as added
+        /// (its payload is at `savedAt`).
+        case revealedSave = 5
+
+        /// Whether anchored queries report the row.
+        var isReported: Bool { self == .visibleSave || self == .delete || self == .revealedSave }
+
+        /// Whether the row carries the seq of a save.
+        var pointsAtSave: Bool { self == .delete || self == .revealedSave }
     }
 
     var status: Status
@@ -34,7 +50,7 @@ struct SeqRow: Hashable, Sendable {
             withUnsafeBytes(of: id.uuid) {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[1..<17]).copyMemory(from: $0)
             }
-            guard status == .delete else { return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<17])) }
+            guard status.pointsAtSave else { return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<17])) }
             buffer.storeBytes(of: savedAt.bigEndian, toByteOffset: 17, as: UInt64.self)
             return try body(UnsafeRawBufferPointer(buffer))
         }
@@ -52,6 +68,6 @@ struct SeqRow: Hashable, Sendable {
         else { return nil }
         self.status = status
         self.id = id
-        self.savedAt = status == .delete && bytes.count >= 25 ? bytes.uint64(at: 17) : 0
+        self.savedAt = status.pointsAtSave && bytes.count >= 25 ? bytes.uint64(at: 17) : 0
     }
 }

@@ -84,17 +84,17 @@ extension StoreEngine {
         // Rows are read and decoded a chunk at a time, so a small page of a
         // long history decodes only about what it returns.
         let chunk = min(max(limit ?? 4_096, 64), 4_096)
-        var from = start + 1
+        var from = IndexKey.kindKey(kind, start + 1)
         var count = 0
         while true {
             let rows = try typeSeqRows(kind: kind, from: from, through: upper, max: chunk, in: txn)
             guard let lastRow = rows.last else { break }
             let objects = try decodedObjects(of: rows, in: txn, session: &session)
-            for (index, (seq, row)) in rows.enumerated() where row.status == .visibleSave || row.status == .delete {
+            for (index, (seq, _, row)) in rows.enumerated() where row.status.isReported {
                 // A full page ends at its last item, so the next page resumes
-                // right after it (AQ-9).
-                if let limit, count == limit { return changes }
-                if row.status == .visibleSave {
+                // right after it (AQ-9); the rows of one entry stay together.
+                if let limit, count >= limit, seq != changes.last { return changes }
+                if row.status == .visibleSave || row.status == .revealedSave {
                     guard let sample = objects[index],
                         scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
                         try matches(sample, predicate, in: txn),
@@ -118,28 +118,31 @@ extension StoreEngine {
                 count += 1
                 changes.last = seq
             }
-            guard rows.count == chunk, lastRow.seq < upper else { break }
-            from = lastRow.seq + 1
+            guard rows.count == chunk else { break }
+            // The smallest key after the last one read.
+            from = IndexKey.kindKey(kind, lastRow.seq) + (lastRow.sub.map { [$0, 0] } ?? [0])
         }
         changes.last = upper
         return changes
     }
 
-    /// Up to `max` rows of the type/seq index of `kind` from `from` through
-    /// `upper` (every status).
+    /// Up to `max` rows of the type/seq index of `kind` from key `from`
+    /// through seq `upper` (every status): an entry's own row (kind ‖ seq,
+    /// `sub` nil) and the rows of what it did to other objects (kind ‖ seq
+    /// ‖ n, `sub` n).
     private func typeSeqRows(
         kind: EntryKind,
-        from: UInt64,
+        from: [UInt8],
         through upper: UInt64,
         max: Int,
         in txn: borrowing ReadTransaction
-    ) throws -> [(seq: UInt64, row: SeqRow)] {
+    ) throws -> [(seq: UInt64, sub: UInt8?, row: SeqRow)] {
         let prefix = kind.rawValue.bigEndianBytes
-        var rows: [(seq: UInt64, row: SeqRow)] = []
+        var rows: [(seq: UInt64, sub: UInt8?, row: SeqRow)] = []
         defer { counters.count(rows.count) }
         try txn.withCursor(on: index.typeSeq) { cursor in
-            try cursor.scan(from: IndexKey.kindKey(kind, from)) { key, value in
-                guard rows.count < max, key.count == 12, key.starts(with: prefix) else { return false }
+            try cursor.scan(from: from) { key, value in
+                guard rows.count < max, key.count == 12 || key.count == 13, key.starts(with: prefix) else { return false }
                 let seq = key.uint64(at: 4)
                 guard seq <= upper else { return false }
                 guard let row = SeqRow(value) else {
@@ -148,7 +151,7 @@ extension StoreEngine {
                         "the store's type/seq index is damaged at entry \(seq); rebuild it with HKHealthStore.rebuildIndices()"
                     )
                 }
-                rows.append((seq, row))
+                rows.append((seq, key.count == 13 ? key[12] : nil, row))
                 return true
             }
         }
@@ -159,14 +162,14 @@ extension StoreEngine {
     /// visible save, the deleted object of a delete (for its predicate match
     /// and sync metadata). Payloads are read with one cursor, in log order.
     private func decodedObjects(
-        of rows: [(seq: UInt64, row: SeqRow)],
+        of rows: [(seq: UInt64, sub: UInt8?, row: SeqRow)],
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> [HKSample?] {
         let needed = rows.map { row -> UInt64 in
             switch row.row.status {
             case .visibleSave: row.seq
-            case .delete: row.row.savedAt
+            case .delete, .revealedSave: row.row.savedAt
             case .hiddenSave, .ignoredDelete: 0
             }
         }

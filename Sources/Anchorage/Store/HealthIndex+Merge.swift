@@ -1,0 +1,331 @@
+import AnchorageLog
+import Foundation
+import LMDB
+
+/// The merge rules of sample saves and deletes. They make the visible state
+/// a function of the *set* of entries a store holds, so that peers which
+/// received the same entries in different orders show the same objects:
+///
+/// - a delete wins over every save of the same id, and a save of a deleted
+///   id stays invisible (a 2P-set);
+/// - of two different saves of one id (a bug or a forgery), the one with
+///   the smaller dot wins; the other is recorded in `hk.conflicts`;
+/// - of the live objects sharing a source and sync identifier, the one with
+///   the highest version is visible, ties going to the smaller dot (OBJ-33
+///   applied to concurrent replacements on two peers); the others are
+///   superseded, and the next one becomes visible if the winner is deleted.
+///
+/// Whatever an entry does to objects other than its own is reported in the
+/// type/seq index at its position (see ``SeqRow``), so anchored queries and
+/// change feeds see every object appear and disappear exactly once.
+extension HealthIndex {
+    /// What a save did: its type/seq row, and whether the id was known.
+    struct SaveOutcome {
+        var row: SeqRow
+        var known: Bool
+    }
+
+    /// Where an object ranks among those sharing its sync identifier.
+    struct SyncRank {
+        var version: Double
+        var dot: Dot
+
+        func outranks(_ other: SyncRank) -> Bool {
+            version != other.version ? version > other.version : dot < other.dot
+        }
+    }
+
+    /// Indexes a save.
+    func applySave(
+        _ entry: LogEntry,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> SaveOutcome {
+        guard let payload = entry.payload,
+            let sample = payload.withUnsafeBytes({ writer.decode($0) }) as? HKSample,
+            sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
+        else {
+            // Undecodable (or purged): indexed as unknown.
+            return SaveOutcome(row: SeqRow(status: .hiddenSave, id: entry.id), known: false)
+        }
+        let source = sample.sourceRevision.source
+        let sync = sample.typedMetadata.sync
+        let record = ObjectRecord(
+            state: sync == nil ? .live : .superseded,
+            kind: entry.kind,
+            saveSeq: entry.seq,
+            deleteSeq: 0,
+            startKey: IndexKey.date(sample.startDate),
+            endKey: IndexKey.date(sample.endDate),
+            source: source.bundleIdentifier,
+            syncKey: sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? []
+        )
+        // One search both checks that the id is new and stores its row;
+        // time-ordered uuids usually go at the end, without a search.
+        let stored = try record.withBytes { value in
+            try withUnsafeBytes(of: entry.id.uuid) { key in
+                try txn.insert(value, forKey: key, in: objects, atEnd: true)
+                    || txn.insert(value, forKey: key, in: objects)
+            }
+        }
+        let rank = sync.map { SyncRank(version: $0.version, dot: entry.dot) }
+        guard stored else {
+            let visible = try resolveSecondSave(entry, sample, record: record, rank: rank, aggregates: &aggregates, in: txn)
+            return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: true)
+        }
+        let visible = try admit(entry.id, record, sample: sample, rank: rank, at: entry.seq, aggregates: &aggregates, in: txn)
+        return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: false)
+    }
+
+    /// A save of an id the index already holds: a copy of the same save
+    /// changes nothing; of two different saves, the smaller dot wins.
+    private func resolveSecondSave(
+        _ entry: LogEntry,
+        _ sample: HKSample,
+        record: ObjectRecord,
+        rank: SyncRank?,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> Bool {
+        guard let existing = try self.record(entry.id, in: txn), existing.state != .deleted, existing.saveSeq != 0,
+            let earlier = try lookup.entry(at: existing.saveSeq, in: txn),
+            earlier.payloadDigest != entry.payloadDigest
+        else { return false }
+        guard entry.dot < earlier.dot else {
+            try noteConflict(entry.id, loser: entry.seq, winner: earlier.seq, in: txn)
+            return false
+        }
+        try noteConflict(entry.id, loser: earlier.seq, winner: entry.seq, in: txn)
+        let wasVisible = existing.isLive
+        try retire(entry.id, existing, at: entry.seq, reporting: false, aggregates: &aggregates, in: txn)
+        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
+        let visible = try admit(entry.id, record, sample: sample, rank: rank, at: entry.seq, aggregates: &aggregates, in: txn)
+        if wasVisible && !visible {
+            try writeConsequence(SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq), kind: existing.kind, at: entry.seq, in: txn)
+        }
+        return visible
+    }
+
+    /// Records that two different saves of `id` were seen.
+    private func noteConflict(_ id: UUID, loser: UInt64, winner: UInt64, in txn: borrowing WriteTransaction) throws {
+        writer.conflicts += 1
+        try txn.put(winner.bigEndianBytes, forKey: id.indexBytes + loser.bigEndianBytes, in: conflicts)
+    }
+
+    /// Makes a newly stored object visible unless an object of its sync
+    /// identifier outranks it; returns whether it is visible.
+    private func admit(
+        _ id: UUID,
+        _ record: ObjectRecord,
+        sample: HKSample,
+        rank: SyncRank?,
+        at seq: UInt64,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> Bool {
+        guard let rank, !record.syncKey.isEmpty else {
+            try show(id, record, sample: sample, at: seq, ownRow: true, aggregates: &aggregates, in: txn)
+            return true
+        }
+        try txn.put(Self.candidateValue(rank), forKey: record.syncKey + id.indexBytes, in: syncCandidates)
+        if let holder = try visibleHolder(of: record.syncKey, in: txn), holder.id != id {
+            guard rank.outranks(holder.rank) else { return false }
+            try conceal(holder.id, at: seq, reporting: true, aggregates: &aggregates, in: txn)
+        }
+        var live = record
+        live.state = .live
+        try txn.put(live.bytes, forKey: id.indexBytes, in: objects)
+        try show(id, live, sample: sample, at: seq, ownRow: true, aggregates: &aggregates, in: txn)
+        return true
+    }
+
+    /// Applies a delete; returns its type/seq row.
+    func applyDelete(
+        _ entry: LogEntry,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws -> SeqRow {
+        guard let known = try record(entry.id, in: txn) else {
+            let tombstone = ObjectRecord(
+                state: .deleted,
+                kind: entry.kind,
+                saveSeq: 0,
+                deleteSeq: entry.seq,
+                startKey: 0,
+                endKey: 0,
+                source: ""
+            )
+            try txn.put(tombstone.bytes, forKey: entry.id.indexBytes, in: objects)
+            return SeqRow(status: .delete, id: entry.id, savedAt: 0)
+        }
+        guard known.state != .deleted else { return SeqRow(status: .ignoredDelete, id: entry.id) }
+        try retire(entry.id, known, at: entry.seq, reporting: false, aggregates: &aggregates, in: txn)
+        var record = try self.record(entry.id, in: txn) ?? known
+        record.state = .deleted
+        record.deleteSeq = entry.seq
+        try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
+        try unlink(entry.id, in: txn)
+        // A superseded object's disappearance was reported when it lost.
+        return known.isLive
+            ? SeqRow(status: .delete, id: entry.id, savedAt: known.saveSeq)
+            : SeqRow(status: .ignoredDelete, id: entry.id)
+    }
+
+    // MARK: Visibility
+
+    /// Takes an object out of the running: it was deleted, or another save
+    /// of its id won. When it was the visible one of its sync identifier,
+    /// the next candidate becomes visible.
+    private func retire(
+        _ id: UUID,
+        _ record: ObjectRecord,
+        at seq: UInt64,
+        reporting: Bool,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        if !record.syncKey.isEmpty {
+            _ = try txn.removeValue(forKey: record.syncKey + id.indexBytes, in: syncCandidates)
+        }
+        guard record.isLive else { return }
+        try conceal(id, at: seq, reporting: reporting, aggregates: &aggregates, in: txn)
+        guard !record.syncKey.isEmpty, let next = try bestCandidate(of: record.syncKey, in: txn) else { return }
+        try reveal(next, at: seq, aggregates: &aggregates, in: txn)
+    }
+
+    /// Adds a live object to the indices the queries read.
+    private func show(
+        _ id: UUID,
+        _ record: ObjectRecord,
+        sample: HKSample,
+        at seq: UInt64,
+        ownRow: Bool,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        try withUnsafeBytes(of: record.endKey.bigEndian) { value in
+            try IndexKey.withKindKey(record.kind, record.startKey, record.saveSeq) { key in
+                try put(value, forKey: key, in: typeTime, txn: txn)
+            }
+        }
+        let source = sample.sourceRevision.source
+        aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: record.kind)
+        aggregates.count(kind: record.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
+        if let sync = sample.typedMetadata.sync, !record.syncKey.isEmpty {
+            try txn.put(id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: record.syncKey, in: syncIDs)
+        }
+        if let correlation = sample as? HKCorrelation {
+            for member in correlation.objects {
+                try join(member: member.uuid, correlation: id, in: txn)
+            }
+        }
+        writer.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
+        if !ownRow {
+            try writeConsequence(SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq), kind: record.kind, at: seq, in: txn)
+        }
+    }
+
+    /// Makes a superseded object visible again, reported at `seq`.
+    private func reveal(_ id: UUID, at seq: UInt64, aggregates: inout BatchAggregates, in txn: borrowing WriteTransaction) throws {
+        guard var record = try record(id, in: txn), record.state == .superseded,
+            let sample = try lookup.withEntry(at: record.saveSeq, in: txn, { _, payload in
+                payload.flatMap { writer.decode($0) as? HKSample }
+            }) ?? nil
+        else { return }
+        record.state = .live
+        try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
+        try show(id, record, sample: sample, at: seq, ownRow: false, aggregates: &aggregates, in: txn)
+    }
+
+    /// Hides a visible object: it is superseded (or about to be deleted).
+    /// `reporting` writes its disappearance at `seq`; a delete reports it
+    /// in its own row instead.
+    private func conceal(
+        _ id: UUID,
+        at seq: UInt64,
+        reporting: Bool,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        guard var record = try record(id, in: txn), record.isLive else { return }
+        record.state = .superseded
+        try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
+        _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
+        aggregates.count(kind: record.kind, bundle: record.source, name: nil, by: -1)
+        if !record.syncKey.isEmpty {
+            let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false
+            if points { _ = try txn.removeValue(forKey: record.syncKey, in: syncIDs) }
+        }
+        let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
+        let shownThere = try txn.withValue(forKey: saveRow, in: typeSeq) { SeqRow($0)?.status == .visibleSave } ?? false
+        if shownThere { try txn.put(SeqRow(status: .hiddenSave, id: id).bytes, forKey: saveRow, in: typeSeq) }
+        writer.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
+        if reporting {
+            try writeConsequence(SeqRow(status: .delete, id: id, savedAt: record.saveSeq), kind: record.kind, at: seq, in: txn)
+        }
+    }
+
+    /// Writes a row for another object at `seq` (kind ‖ seq ‖ n).
+    private func writeConsequence(_ row: SeqRow, kind: EntryKind, at seq: UInt64, in txn: borrowing WriteTransaction) throws {
+        if writer.consequence.seq != seq { writer.consequence = (seq, 0) }
+        guard writer.consequence.count < .max else {
+            throw HKError(.errorDatabaseInaccessible, "entry \(seq) changes the visibility of too many objects")
+        }
+        writer.consequence.count += 1
+        try txn.put(row.bytes, forKey: IndexKey.kindKey(kind, seq) + [writer.consequence.count], in: typeSeq)
+    }
+
+    // MARK: Sync identifiers
+
+    /// The visible object of a sync identifier and its rank.
+    private func visibleHolder(of syncKey: [UInt8], in txn: borrowing WriteTransaction) throws -> (id: UUID, rank: SyncRank)? {
+        guard let id = try txn.withValue(forKey: syncKey, in: syncIDs, { UUID(indexBytes: $0) }) ?? nil,
+            let rank = try txn.withValue(forKey: syncKey + id.indexBytes, in: syncCandidates, { Self.rank(from: $0) }) ?? nil
+        else { return nil }
+        return (id, rank)
+    }
+
+    /// The highest-ranked remaining candidate of a sync identifier.
+    private func bestCandidate(of syncKey: [UInt8], in txn: borrowing WriteTransaction) throws -> UUID? {
+        var best: (id: UUID, rank: SyncRank)?
+        try txn.withCursor(on: syncCandidates) { cursor in
+            try cursor.scan(from: syncKey) { key, value in
+                guard key.count == 48, key.starts(with: syncKey) else { return false }
+                if let id = UUID(indexBytes: UnsafeRawBufferPointer(rebasing: key[32...])), let rank = Self.rank(from: value),
+                    best.map({ rank.outranks($0.rank) }) ?? true
+                {
+                    best = (id, rank)
+                }
+                return true
+            }
+        }
+        return best?.id
+    }
+
+    /// A candidate row: version (IEEE bits) ‖ origin ‖ counter.
+    private static func candidateValue(_ rank: SyncRank) -> [UInt8] {
+        rank.version.bitPattern.bigEndianBytes + rank.dot.origin.uuid.indexBytes + rank.dot.counter.bigEndianBytes
+    }
+
+    private static func rank(from value: UnsafeRawBufferPointer) -> SyncRank? {
+        guard value.count == 32, let origin = UUID(indexBytes: UnsafeRawBufferPointer(rebasing: value[8..<24])) else {
+            return nil
+        }
+        return SyncRank(
+            version: Double(bitPattern: value.uint64(at: 0)),
+            dot: Dot(origin: StoreID(origin), counter: value.uint64(at: 24))
+        )
+    }
+
+    // MARK: Correlations
+
+    /// Makes `member` a member of `correlation` when both are live and the
+    /// member belongs to no other correlation (OBJ-19).
+    func join(member: UUID, correlation: UUID, in txn: borrowing WriteTransaction) throws {
+        guard try record(member, in: txn)?.isLive == true, try record(correlation, in: txn)?.isLive == true,
+            try !txn.contains(key: member.indexBytes, in: memberOf)
+        else { return }
+        try txn.put(correlation.indexBytes, forKey: member.indexBytes, in: memberOf)
+        try txn.put([], forKey: IndexKey.pair(correlation, member), in: members)
+    }
+}
