@@ -3,7 +3,7 @@
 // Anchorage: HealthKit's data model and queries on Linux, rebuilt as an
 // event-sourced store on LMDB. The module layout follows DESIGN.md:
 //
-//   CLMDB → LMDB → AnchorageLog → (Anchorage, AnchorageSync, AnchorageServer)
+//   CLMDB → LMDB → AnchorageLog → (Anchorage, AnchorageSync) → AnchorageServer
 //
 // A module imports only the layers beneath it.
 
@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
+        .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
@@ -84,6 +85,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Replication: the protocol's messages and batches, the session state
+        // machine, the replicator, the transport protocol and an in-memory
+        // transport. Moves entries verbatim; never decodes a health payload.
+        .target(
+            name: "AnchorageSync",
+            dependencies: [
+                "AnchorageLog",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Streams the Health app's export.xml into a store.
         .target(
             name: "AppleHealthImport",
@@ -100,6 +113,8 @@ let package = Package(
             dependencies: [
                 "Anchorage",
                 "AnchorageLog",
+                "AnchorageSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -190,6 +205,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AnchorageSyncTests",
+            dependencies: ["AnchorageSync", "Anchorage", "AnchorageLog"],
             swiftSettings: strictSettings
         ),
         .testTarget(

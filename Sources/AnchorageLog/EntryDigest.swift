@@ -24,6 +24,16 @@ public struct EntryDigest: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
+    /// Reads a digest from exactly 32 bytes; `nil` for any other count.
+    ///
+    /// ```swift
+    /// let link = EntryDigest(bytes: received[12..<44])
+    /// ```
+    public init?(bytes: UnsafeRawBufferPointer) {
+        guard bytes.count == 32 else { return nil }
+        self.init(loadingFrom: bytes, at: 0)
+    }
+
     /// Wraps a SHA-256 result.
     init(_ digest: SHA256.Digest) {
         self = digest.withUnsafeBytes { EntryDigest(loadingFrom: $0, at: 0) }

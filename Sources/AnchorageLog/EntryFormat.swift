@@ -225,7 +225,7 @@ enum EntryFormat {
     }
 
     @inline(__always)
-    private static func dot(of bytes: UnsafeRawBufferPointer) -> Dot {
+    static func dot(of bytes: UnsafeRawBufferPointer) -> Dot {
         Dot(
             origin: StoreID(UUID(loadingFrom: bytes, at: originOffset)),
             counter: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt64.self))

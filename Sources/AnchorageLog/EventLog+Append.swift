@@ -110,6 +110,29 @@ extension EventLog {
     ///   projection or the storage throws; nothing of the batch is applied.
     @discardableResult
     public func apply(_ entries: [LogEntry], checkpoint: Anchor? = nil) async throws -> ApplyResult {
+        try await apply(entries, checkpoint: checkpoint, from: nil)
+    }
+
+    /// Applies a peer's batch that starts after the peer's entry `from`
+    /// (0: the beginning) and records `checkpoint`, in one transaction, if
+    /// this log's checkpoint for that peer ends at `from` (one of another
+    /// incarnation counts as 0).
+    ///
+    /// A batch that arrives late, twice or out of order fails with
+    /// ``LogError/Code/checkpointMoved`` and changes nothing, so no entry
+    /// between the stored checkpoint and the batch is ever skipped.
+    ///
+    /// ```swift
+    /// let since = try log.checkpoint(for: peer.storeID).map(\.seq) ?? 0
+    /// let page = try peer.entries(after: peer.anchor(since), limit: 1_000)
+    /// try await log.apply(page.entries, from: since, checkpoint: page.next)
+    /// ```
+    @discardableResult
+    public func apply(_ entries: [LogEntry], from: UInt64, checkpoint: Anchor) async throws -> ApplyResult {
+        try await apply(entries, checkpoint: checkpoint, from: Optional(from))
+    }
+
+    private func apply(_ entries: [LogEntry], checkpoint: Anchor?, from: UInt64?) async throws -> ApplyResult {
         try Task.checkCancellation()
         var bytes = 0
         for entry in entries {
@@ -124,7 +147,7 @@ extension EventLog {
             bytes += payload.count
         }
         let outcome = try await writer.submit(
-            .apply(entries, checkpoint: checkpoint),
+            .apply(entries, checkpoint: checkpoint, from: from),
             entryCount: entries.count,
             byteCount: bytes
         )

@@ -47,6 +47,7 @@ extension LogError {
             case fileSystem
             case unsupportedFormat
             case closed
+            case checkpointMoved
         }
 
         let wrapped: Wrapped
@@ -84,6 +85,10 @@ extension LogError {
         public static let unsupportedFormat = Code(.unsupportedFormat)
         /// The log was closed.
         public static let closed = Code(.closed)
+        /// A peer's batch that does not start where this log's checkpoint
+        /// for that peer ends (delayed, repeated or reordered); nothing of
+        /// it was applied, and the puller starts again from the checkpoint.
+        public static let checkpointMoved = Code(.checkpointMoved)
 
         /// Lets `catch LogError.Code.staleAnchor` match a ``LogError`` with that code.
         public static func ~= (pattern: Code, error: any Error) -> Bool {

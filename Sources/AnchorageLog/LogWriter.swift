@@ -276,7 +276,8 @@ final class LogWriter: @unchecked Sendable {
         switch work {
         case .append(let events):
             return .appended(try append(events, state: &state, in: txn))
-        case .apply(let entries, let checkpoint):
+        case .apply(let entries, let checkpoint, let from):
+            if let from, let checkpoint { try checkContinuity(from: from, checkpoint: checkpoint, in: txn) }
             return .applied(try apply(entries, checkpoint: checkpoint, state: &state, in: txn))
         case .rebuildProjections:
             return .rebuilt(entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn))
@@ -313,6 +314,22 @@ final class LogWriter: @unchecked Sendable {
         }
         try project(stored, in: txn)
         return (first...state.head).map(anchor)
+    }
+
+    /// Refuses a batch that does not start where this log's checkpoint for
+    /// the peer ends: a delayed, repeated or reordered batch, whose
+    /// checkpoint would skip entries between the two.
+    private func checkContinuity(from: UInt64, checkpoint: Anchor, in txn: borrowing WriteTransaction) throws {
+        let stored = try txn.withValue(forKey: checkpoint.storeID.uuid.bytes, in: databases.checkpoints) { value in
+            value.count == 16 && UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) == checkpoint.incarnation ? UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) : 0
+        } ?? 0
+        guard stored == from else {
+            throw LogError(
+                .checkpointMoved,
+                "the batch from peer \(checkpoint.storeID) starts after its entry \(from), but this log has applied "
+                    + "its entries up to \(stored); pull again from there"
+            )
+        }
     }
 
     private func apply(

@@ -65,7 +65,8 @@ enum WriteWork: Sendable {
     /// Local events: the log assigns dots from its own origin.
     case append(PreparedEvents)
     /// Entries from a peer, keeping their dots; covered ones are skipped.
-    case apply([LogEntry], checkpoint: Anchor?)
+    /// With `from`, the batch must start where the stored checkpoint ends.
+    case apply([LogEntry], checkpoint: Anchor?, from: UInt64?)
     /// Maintenance inside the write transaction (projection rebuilds).
     case rebuildProjections
 }

@@ -1,4 +1,5 @@
 public import AnchorageLog
+import LMDB
 
 extension HKHealthStore {
     /// The store's position now: the anchor of its last committed entry.
@@ -33,6 +34,36 @@ extension HKHealthStore {
     ///   earlier incarnation (AQ-11).
     public func position(of anchor: HKQueryAnchor) throws -> UInt64 {
         try anchor.position(in: openEngine())
+    }
+}
+
+extension HKHealthStore {
+    /// The store's event log, for replication, backup and audit: entries
+    /// travel between peers verbatim, below the health model. Owner only,
+    /// since the log holds every app's data. (An Anchorage addition.)
+    ///
+    /// ```swift
+    /// let replicator = PeerReplicator(log: try owner.eventLog(), peer: transport)
+    /// ```
+    ///
+    /// - Throws: `errorAuthorizationDenied` for an app's handle;
+    ///   `errorDatabaseInaccessible` when the store is closed.
+    public func eventLog() throws -> EventLog {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner reaches its event log")
+        }
+        return try openEngine().log
+    }
+
+    /// How many times two different saves of one object id were seen (a
+    /// bug or a forgery on some peer); the smaller dot's save is the one
+    /// shown. Counted since the indices were last built. Owner only.
+    public func replicationConflictCount() throws -> Int {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner reads replication conflicts")
+        }
+        let engine = try openEngine()
+        return try engine.read { txn in try txn.statistics(of: engine.index.conflicts).entries }
     }
 }
 

@@ -17,6 +17,31 @@ struct AnchoredChanges {
     var last: UInt64
 
     var isEmpty: Bool { samples.isEmpty && deleted.isEmpty }
+
+    /// Keeps only the last report of each object: an object shown and then
+    /// hidden again within the range (a replacement on another peer won
+    /// after all) is reported only as deleted, and one hidden and then shown
+    /// only as added (AQ-12), so consumers that apply deletions and
+    /// additions in either order end right.
+    func coalesced() -> AnchoredChanges {
+        guard !samples.isEmpty, !deleted.isEmpty else { return self }
+        var lastDeleted: [UUID: UInt64] = [:]
+        for (object, seq) in zip(deleted, deletedSeqs) { lastDeleted[object.uuid] = seq }
+        var lastAdded: [UUID: UInt64] = [:]
+        for (sample, seq) in zip(samples, sampleSeqs) where lastDeleted[sample.uuid] != nil {
+            lastAdded[sample.uuid] = seq
+        }
+        guard !lastAdded.isEmpty else { return self }
+        var result = self
+        let keptSamples = zip(samples, sampleSeqs).filter { sample, seq in (lastDeleted[sample.uuid] ?? 0) < seq }
+        result.samples = keptSamples.map(\.0)
+        result.sampleSeqs = keptSamples.map(\.1)
+        // Spans stay: they only widen the buckets a statistics update reads.
+        let keptDeleted = zip(deleted, deletedSeqs).filter { object, seq in (lastAdded[object.uuid] ?? 0) < seq }
+        result.deleted = keptDeleted.map(\.0)
+        result.deletedSeqs = keptDeleted.map(\.1)
+        return result
+    }
 }
 
 extension StoreEngine {
@@ -93,7 +118,7 @@ extension StoreEngine {
             for (index, (seq, _, row)) in rows.enumerated() where row.status.isReported {
                 // A full page ends at its last item, so the next page resumes
                 // right after it (AQ-9); the rows of one entry stay together.
-                if let limit, count >= limit, seq != changes.last { return changes }
+                if let limit, count >= limit, seq != changes.last { return changes.coalesced() }
                 if row.status == .visibleSave || row.status == .revealedSave {
                     guard let sample = objects[index],
                         scope.admits(source: sample.sourceRevision.source.bundleIdentifier),
@@ -123,7 +148,7 @@ extension StoreEngine {
             from = IndexKey.kindKey(kind, lastRow.seq) + (lastRow.sub.map { [$0, 0] } ?? [0])
         }
         changes.last = upper
-        return changes
+        return changes.coalesced()
     }
 
     /// Up to `max` rows of the type/seq index of `kind` from key `from`

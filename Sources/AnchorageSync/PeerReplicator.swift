@@ -1,0 +1,224 @@
+public import AnchorageLog
+import Foundation
+public import Logging
+import Synchronization
+
+/// Replicates one store's log with one peer: rounds on demand
+/// (``sync(_:)``), or continuously (``follow(_:)``) with live waits on the
+/// peer's head, back-off with jitter on failures, and a status for
+/// operators.
+///
+/// ```swift
+/// let replicator = PeerReplicator(log: log, peer: HTTPPeerTransport(url: url, token: token))
+/// let summary = try await replicator.sync(.both)
+/// print(summary.pulled.applied, summary.pushed.applied)
+/// ```
+///
+/// Entries travel verbatim and are applied with the checkpoint in one
+/// transaction: a crash at any point leaves the store with every applied
+/// batch and its checkpoint, or neither; the next round resumes exactly.
+public final class PeerReplicator: Sendable {
+    /// How a replicator behaves.
+    public struct Configuration: Sendable {
+        /// The most entries asked for in one batch.
+        public var maximumEntriesPerBatch = 5_000
+        /// The most entry bytes asked for in one batch.
+        public var maximumBytesPerBatch = 8 << 20
+        /// The largest batch accepted from the peer.
+        public var maximumBatchBytes = 80 << 20
+        /// How long a live wait on the peer's head lasts; the peer's answer
+        /// at the end doubles as a heartbeat.
+        public var liveWait: Duration = .seconds(25)
+        /// The delays between failed rounds.
+        public var backoff = Backoff()
+
+        public init() {}
+    }
+
+    /// The local log.
+    public let log: EventLog
+    /// How the peer is reached.
+    public let transport: any PeerTransport
+    public let configuration: Configuration
+    private let logger: Logger
+    private let state: Mutex<PeerStatus>
+
+    public init(
+        log: EventLog,
+        peer transport: any PeerTransport,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "anchorage.sync", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.log = log
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+        self.state = Mutex(PeerStatus(peer: transport.peerDescription))
+    }
+
+    /// What the replicator knows of its peer now.
+    public var status: PeerStatus {
+        state.withLock { $0 }
+    }
+
+    /// What one ``sync(_:)`` did in each direction.
+    public struct Summary: Sendable, Hashable {
+        public var pulled: SyncRound?
+        public var pushed: SyncRound?
+    }
+
+    /// Runs one round in each requested direction (pull first), until
+    /// both sides hold what the other had when the round began.
+    ///
+    /// - Throws: ``SyncError`` (or the transport's error); what was applied
+    ///   before the failure stays applied, with its checkpoint.
+    @discardableResult
+    public func sync(_ direction: SyncDirection) async throws -> Summary {
+        var summary = Summary()
+        if direction.includesPull { summary.pulled = try await recorded(.pull) }
+        if direction.includesPush { summary.pushed = try await recorded(.push) }
+        return summary
+    }
+
+    /// Replicates continuously until the task is cancelled: pulls whenever
+    /// the peer's head moves (a long-poll), pushes whenever this log's
+    /// head moves, and backs off with jitter after failures.
+    public func follow(_ direction: SyncDirection) async {
+        await withTaskGroup(of: Void.self) { group in
+            if direction.includesPull { group.addTask { await self.followPulls() } }
+            if direction.includesPush { group.addTask { await self.followPushes() } }
+        }
+        state.withLock { $0.state = .idle }
+    }
+
+    private func followPulls() async {
+        var backoff = configuration.backoff
+        var random = SystemRandomNumberGenerator()
+        while !Task.isCancelled {
+            do {
+                let round = try await recorded(.pull)
+                backoff.reset()
+                state.withLock { $0.state = .waiting }
+                _ = try await transport.waitForChange(after: round.through, timeout: configuration.liveWait)
+                state.withLock { $0.lastContact = Date() }
+            } catch {
+                if Task.isCancelled { return }
+                await pause(&backoff, &random)
+            }
+        }
+    }
+
+    private func followPushes() async {
+        var backoff = configuration.backoff
+        var random = SystemRandomNumberGenerator()
+        var pushedThrough: UInt64?
+        for await head in log.headChanges() {
+            guard pushedThrough.map({ head.seq > $0 }) ?? true else { continue }
+            while !Task.isCancelled {
+                do {
+                    let round = try await recorded(.push)
+                    pushedThrough = max(round.through, head.seq)
+                    backoff.reset()
+                    break
+                } catch {
+                    if Task.isCancelled { return }
+                    await pause(&backoff, &random)
+                }
+            }
+            if Task.isCancelled { return }
+        }
+    }
+
+    private func pause(_ backoff: inout Backoff, _ random: inout SystemRandomNumberGenerator) async {
+        state.withLock { $0.state = .backingOff }
+        try? await Task.sleep(for: backoff.next(using: &random))
+    }
+
+    /// One round, recorded in the status and the log.
+    private func recorded(_ direction: SyncDirection) async throws -> SyncRound {
+        state.withLock { $0.state = .syncing }
+        do {
+            let round = try await run(direction)
+            state.withLock { $0.record(round, at: Date()) }
+            if round.applied > 0 || round.restarts > 0 || round.checkpointFallbacks > 0 {
+                logger.debug(
+                    "replicated",
+                    metadata: [
+                        "peer": "\(transport.peerDescription)", "direction": "\(direction.rawValue)",
+                        "applied": "\(round.applied)", "skipped": "\(round.skipped)", "through": "\(round.through)",
+                    ]
+                )
+            }
+            return round
+        } catch {
+            state.withLock { $0.record(error, at: Date()) }
+            logger.warning(
+                "replication failed",
+                metadata: [
+                    "peer": "\(transport.peerDescription)", "direction": "\(direction.rawValue)", "error": "\(error)",
+                ]
+            )
+            throw error
+        }
+    }
+
+    /// Drives a ``SyncSession`` with the transport and the local log.
+    private func run(_ direction: SyncDirection) async throws -> SyncRound {
+        var session = SyncSession(direction: direction, local: try PeerIdentity(of: log))
+        var action = session.start()
+        var batch: EntryBatch?
+        while true {
+            try Task.checkCancellation()
+            switch action {
+            case .identify:
+                let peer = try await transport.identity(try PeerIdentity(of: log))
+                state.withLock { $0.lastContact = Date() }
+                action = try session.identified(peer, checkpoint: try log.checkpoint(for: peer.storeID))
+            case .pull(let incarnation, let since):
+                let request = PullRequest(
+                    incarnation: incarnation,
+                    since: since,
+                    maxEntries: configuration.maximumEntriesPerBatch,
+                    maxBytes: configuration.maximumBytesPerBatch,
+                    versionVector: try log.versionVector()
+                )
+                do {
+                    let received = try EntryBatch(
+                        decoding: try await transport.pull(request),
+                        maximumBytes: configuration.maximumBatchBytes
+                    )
+                    action = try session.received(received)
+                    batch = received
+                } catch let error as SyncError where error.code == .incarnationChanged {
+                    action = try session.restart(after: error)
+                }
+            case .apply:
+                guard let received = batch else { throw SyncError(.protocolViolation, "no batch to apply") }
+                batch = nil
+                do {
+                    let receipt = try await BatchReceiver.apply(received, into: log, from: session.peer)
+                    action = session.applied(receipt, hasMore: received.hasMore)
+                } catch let error as SyncError where error.code == .checkpointMoved {
+                    action = try session.restart(after: error)
+                }
+            case .push(let since, let vector):
+                let request = PullRequest(
+                    incarnation: log.incarnation,
+                    since: since,
+                    maxEntries: configuration.maximumEntriesPerBatch,
+                    maxBytes: configuration.maximumBytesPerBatch,
+                    versionVector: vector
+                )
+                let encoded = try EntryBatch.read(from: log, request: request)
+                do {
+                    let receipt = try await transport.push(encoded.bytes)
+                    action = session.pushed(receipt, hasMore: encoded.hasMore)
+                } catch let error as SyncError where error.code == .checkpointMoved {
+                    action = try session.restart(after: error)
+                }
+            case .finished(let round):
+                return round
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+public import AnchorageLog
+
+/// The replication protocol's version; docs/sync-protocol.md specifies it.
+public enum SyncProtocol {
+    /// The version this build speaks.
+    public static let version = 1
+}
+
+/// Who a store is and what it holds: the first message of every exchange.
+///
+/// ```swift
+/// let mine = try PeerIdentity(of: log)
+/// let theirs = try await transport.identity(of: mine)
+/// ```
+public struct PeerIdentity: Codable, Sendable, Hashable {
+    /// The protocol version the store speaks.
+    public var protocolVersion: Int
+    /// The store's permanent id.
+    public var storeID: StoreID
+    /// The store's incarnation: it changes when a backup is restored.
+    public var incarnation: UInt64
+    /// The store's head (its last position).
+    public var head: UInt64
+    /// For each origin, the highest counter the store holds.
+    public var versionVector: [StoreID: UInt64]
+    /// In an answer: how far the answering store has applied the asker's
+    /// log (the asker's position; absent when it holds no checkpoint for
+    /// the asker's current incarnation). A pusher resumes from here.
+    public var checkpoint: UInt64?
+
+    public init(
+        protocolVersion: Int = SyncProtocol.version,
+        storeID: StoreID,
+        incarnation: UInt64,
+        head: UInt64,
+        versionVector: [StoreID: UInt64],
+        checkpoint: UInt64? = nil
+    ) {
+        self.protocolVersion = protocolVersion
+        self.storeID = storeID
+        self.incarnation = incarnation
+        self.head = head
+        self.versionVector = versionVector
+        self.checkpoint = checkpoint
+    }
+
+    /// The identity of `log` now.
+    public init(of log: EventLog) throws {
+        self.init(
+            storeID: log.storeID,
+            incarnation: log.incarnation,
+            head: log.head.seq,
+            versionVector: try log.versionVector()
+        )
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case protocolVersion, storeID, incarnation, head, versionVector, checkpoint
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
+        storeID = try container.decode(StoreID.self, forKey: .storeID)
+        incarnation = try container.decode(UInt64.self, forKey: .incarnation)
+        head = try container.decode(UInt64.self, forKey: .head)
+        checkpoint = try container.decodeIfPresent(UInt64.self, forKey: .checkpoint)
+        versionVector = try Self.vector(from: container.decode([String: UInt64].self, forKey: .versionVector))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(protocolVersion, forKey: .protocolVersion)
+        try container.encode(storeID, forKey: .storeID)
+        try container.encode(incarnation, forKey: .incarnation)
+        try container.encode(head, forKey: .head)
+        try container.encodeIfPresent(checkpoint, forKey: .checkpoint)
+        try container.encode(Self.text(versionVector), forKey: .versionVector)
+    }
+
+    /// A version vector as JSON wants it: origin ids as strings.
+    static func text(_ vector: [StoreID: UInt64]) -> [String: UInt64] {
+        Dictionary(uniqueKeysWithValues: vector.map { ($0.key.description, $0.value) })
+    }
+
+    static func vector(from text: [String: UInt64]) throws -> [StoreID: UInt64] {
+        var vector: [StoreID: UInt64] = [:]
+        for (key, value) in text {
+            guard let origin = StoreID(key) else {
+                throw SyncError(.protocolViolation, "the version vector names an origin that is not a store id")
+            }
+            vector[origin] = value
+        }
+        return vector
+    }
+}
+
+/// A request for the entries of a peer's log after one of its positions.
+public struct PullRequest: Codable, Sendable, Hashable {
+    /// The peer's incarnation the position belongs to.
+    public var incarnation: UInt64
+    /// The peer's position the batch starts after (0: the beginning).
+    public var since: UInt64
+    /// The most entries to send.
+    public var maxEntries: Int
+    /// The most bytes to send (at least one entry is sent).
+    public var maxBytes: Int
+    /// The puller's version vector: entries it covers are not sent.
+    public var versionVector: [StoreID: UInt64]
+
+    public init(incarnation: UInt64, since: UInt64, maxEntries: Int, maxBytes: Int, versionVector: [StoreID: UInt64]) {
+        self.incarnation = incarnation
+        self.since = since
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+        self.versionVector = versionVector
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case incarnation, since, maxEntries, maxBytes, versionVector
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        incarnation = try container.decode(UInt64.self, forKey: .incarnation)
+        since = try container.decode(UInt64.self, forKey: .since)
+        maxEntries = try container.decode(Int.self, forKey: .maxEntries)
+        maxBytes = try container.decode(Int.self, forKey: .maxBytes)
+        versionVector = try PeerIdentity.vector(from: container.decode([String: UInt64].self, forKey: .versionVector))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(incarnation, forKey: .incarnation)
+        try container.encode(since, forKey: .since)
+        try container.encode(maxEntries, forKey: .maxEntries)
+        try container.encode(maxBytes, forKey: .maxBytes)
+        try container.encode(PeerIdentity.text(versionVector), forKey: .versionVector)
+    }
+}
+
+/// What the receiver of a batch did with it.
+public struct BatchReceipt: Codable, Sendable, Hashable {
+    /// Entries appended to the receiver's log.
+    public var applied: Int
+    /// Entries the receiver held already.
+    public var skipped: Int
+    /// The sender's position the receiver's checkpoint now stands at.
+    public var checkpoint: UInt64
+
+    public init(applied: Int, skipped: Int, checkpoint: UInt64) {
+        self.applied = applied
+        self.skipped = skipped
+        self.checkpoint = checkpoint
+    }
+}
