@@ -13,7 +13,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self,
             SamplesCommand.self,
-            SourcesCommand.self, SaveCommand.self, DeleteCommand.self,
+            SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self,
         ]
     )
 

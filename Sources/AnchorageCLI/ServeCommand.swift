@@ -34,12 +34,35 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest request body, in bytes.")
     var maxBodyBytes = 8 << 20
 
+    @Option(help: "A peer node to keep in continuous two-way sync with (repeatable).")
+    var peer: [String] = []
+
+    @Option(help: "A token of the peers' with the replication grant.")
+    var peerToken: String?
+
+    @Option(help: "A PEM file of certificates to trust for https peers.")
+    var peerTrustRoots: String?
+
+    @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key).")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        for address in peer {
+            guard let url = URL(string: address), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host != nil
+            else { throw ValidationError("--peer \(address) is not an http:// or https:// URL") }
+        }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("give both --tls-certificate and --tls-key, or neither")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level is trace, debug, info, notice, warning, error or critical")
         }
@@ -51,6 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.allowsUnauthenticatedRemoteAccess = allowUnauthenticatedRemote
         configuration.maximumBodyBytes = maxBodyBytes
+        configuration.peers = peer.compactMap(URL.init(string:)).map {
+            PeerConfiguration(url: $0, token: peerToken, trustRoots: peerTrustRoots)
+        }
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = TLSFiles(certificateChain: tlsCertificate, privateKey: tlsKey)
+        }
         if let tokens {
             do {
                 configuration.accessPolicy = try AccessPolicy(contentsOf: URL(fileURLWithPath: tokens))
@@ -74,9 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let output = CLIOutput.current
         let host = host
+        let scheme = tlsCertificate == nil ? "http" : "https"
         do {
             try await node.run { port in
-                output.status("anchorage: serving \(storeOptions.directory.path) on http://\(host):\(port)\n")
+                output.status("anchorage: serving \(storeOptions.directory.path) on \(scheme)://\(host):\(port)\n")
             }
         } catch {
             throw CommandFailure(description: "the node stopped: \(error)")

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageSync
 import Foundation
 public import HTTPTypes
 public import Hummingbird
@@ -15,6 +16,8 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case badRequest, invalidJSON, invalidArgument, unknownType, incompatibleUnit
         case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge
         case anchorNotValid, unavailable, internalError
+        case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
+        case protocolViolation
     }
 
     public let status: HTTPResponse.Status
@@ -56,6 +59,8 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return error
         case let error as HKError:
             return from(error)
+        case let error as SyncError:
+            return from(error)
         case let error as TextFormError:
             return APIError(.badRequest, .invalidArgument, error.description)
         case let error as DecodingError:
@@ -73,6 +78,19 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.serviceUnavailable, .unavailable, "the node is shutting down")
         default:
             return APIError(.internalServerError, .internalError, "internal error; the node's log has details")
+        }
+    }
+
+    static func from(_ error: SyncError) -> APIError {
+        switch error.code {
+        case .malformedBatch: APIError(.badRequest, .malformedBatch, error.message)
+        case .tooLarge: APIError(.contentTooLarge, .bodyTooLarge, error.message)
+        case .unsupportedVersion: APIError(.badRequest, .unsupportedVersion, error.message)
+        case .wrongPeer: APIError(.conflict, .wrongPeer, error.message)
+        case .incarnationChanged: APIError(.conflict, .incarnationChanged, error.message)
+        case .checkpointMoved: APIError(.conflict, .checkpointMoved, error.message)
+        case .rejected: APIError(.unprocessableContent, .rejected, error.message)
+        default: APIError(.badRequest, .protocolViolation, error.message)
         }
     }
 

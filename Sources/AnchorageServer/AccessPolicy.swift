@@ -31,11 +31,28 @@ public struct AccessPolicy: Sendable {
         public var read: Set<HKObjectType>
         /// The types the principal may save and delete.
         public var share: Set<HKSampleType>
+        /// Whether the token may replicate (the `/v1/sync` endpoints). A
+        /// token with only this grant (no owner, no principal) is a peer's:
+        /// it reaches nothing else.
+        public var replicates = false
 
         /// A token acting as the store's owner.
-        public static func owner(_ secret: String) -> Token {
-            Token(secret: secret, principal: nil, read: [], share: [])
+        public static func owner(_ secret: String, replicates: Bool = false) -> Token {
+            var token = Token(secret: secret, principal: nil, read: [], share: [])
+            token.replicates = replicates
+            return token
         }
+
+        /// A peer's token: replication only.
+        public static func peer(_ secret: String) -> Token {
+            var token = Token(secret: secret, principal: nil, read: [], share: [])
+            token.replicates = true
+            token.isPeerOnly = true
+            return token
+        }
+
+        /// Whether the token may do nothing but replicate.
+        public internal(set) var isPeerOnly = false
 
         /// A token acting as an app with the given grants.
         public init(secret: String, principal: HKSource?, read: Set<HKObjectType>, share: Set<HKSampleType>) {
@@ -87,8 +104,18 @@ public struct AccessPolicy: Sendable {
                 guard entry.principal == nil, (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
                     throw TextFormError("\(position): an owner token has no principal, read or share")
                 }
-                tokens.append(.owner(entry.token))
+                tokens.append(.owner(entry.token, replicates: entry.replicate == true))
                 continue
+            }
+            if entry.replicate == true && entry.principal == nil {
+                guard (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
+                    throw TextFormError("\(position): a peer token (replicate without a principal) has no read or share")
+                }
+                tokens.append(.peer(entry.token))
+                continue
+            }
+            guard entry.replicate != true else {
+                throw TextFormError("\(position): an app's token cannot replicate; give peers a token of their own")
             }
             guard let principal = entry.principal, !principal.bundleIdentifier.isEmpty,
                 principal.bundleIdentifier.utf8.count <= 255
@@ -124,6 +151,7 @@ public struct AccessPolicy: Sendable {
         struct Entry: Decodable {
             var token: String
             var owner: Bool?
+            var replicate: Bool?
             var principal: Principal?
             var read: [String]?
             var share: [String]?

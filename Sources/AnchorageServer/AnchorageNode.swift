@@ -1,10 +1,13 @@
 public import Anchorage
+import AnchorageSync
 import Foundation
 import HTTPTypes
 public import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
@@ -26,8 +29,13 @@ public final class AnchorageNode: Sendable {
     let access: NodeAccess
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
+    let receivedBatches = ReceivedBatches()
     private let runningGroup = Mutex<ServiceGroup?>(nil)
     let logger: Logger
+    /// One replicator per configured peer, followed while the node runs.
+    let replicators: [PeerReplicator]
+    private let transports: [HTTPPeerTransport]
+    private let server: HTTPServerBuilder
 
     /// Opens the store in `directory` and prepares to serve it.
     /// `storeConfiguration` applies when this opens the store first in the
@@ -56,15 +64,49 @@ public final class AnchorageNode: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        )
+        server = try Self.server(http1, tls: configuration.tls)
+        let transports = try configuration.peers.map { peer in
+            try HTTPPeerTransport(url: peer.url, token: peer.token, trustRoots: peer.trustRoots)
+        }
+        self.transports = transports
         let owner = HKHealthStore(directory: directory, configuration: storeConfiguration)
         if let error = owner.openError { throw error }
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
+        let log = try owner.eventLog()
+        replicators = transports.map { transport in
+            PeerReplicator(
+                log: log,
+                peer: transport,
+                configuration: configuration.replication,
+                logger: Logger(label: "anchorage.sync")
+            )
+        }
         do {
             try await Self.recordGrants(configuration.accessPolicy, owner: owner)
         } catch {
             await close()
             throw error
         }
+    }
+
+    /// Plain HTTP/1.1, or HTTPS when certificate files are given.
+    private static func server(_ http1: HTTP1Channel.Configuration, tls: TLSFiles?) throws -> HTTPServerBuilder {
+        guard let tls else { return .http1(configuration: http1) }
+        let configuration: TLSConfiguration
+        do {
+            configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKey, format: .pem))
+            )
+        } catch {
+            throw TextFormError(
+                "cannot load the TLS certificate \(tls.certificateChain) and key \(tls.privateKey): \(error)"
+            )
+        }
+        return try .tls(.http1(configuration: http1), tlsConfiguration: configuration)
     }
 
     /// Makes the log's grants match the token file: grants what it lists,
@@ -103,12 +145,9 @@ public final class AnchorageNode: Sendable {
     )
         -> some ApplicationProtocol
     {
-        let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
-        )
         var application = Application(
             router: router(),
-            server: .http1(configuration: http1),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "anchorage"
@@ -117,6 +156,7 @@ public final class AnchorageNode: Sendable {
             logger: logger
         )
         application.addServices(CommitCounter(store: access.owner, metrics: metrics))
+        if !replicators.isEmpty { application.addServices(PeerSyncService(replicators: replicators)) }
         return application
     }
 
@@ -153,6 +193,7 @@ public final class AnchorageNode: Sendable {
 
     /// Closes the node's stores.
     public func close() async {
+        for transport in transports { try? await transport.shutdown() }
         for store in access.principalStores { await store.close() }
         await access.owner.close()
     }
@@ -185,6 +226,17 @@ public final class AnchorageNode: Sendable {
         router.delete("/v1/samples/{uuid}", use: samples.delete)
         router.get("/v1/statistics", use: statistics.statistics)
         router.get("/v1/sources", use: statistics.sources)
+        let sync = SyncRoutes(
+            configuration: configuration,
+            shutdown: shutdown,
+            replicators: replicators,
+            received: receivedBatches
+        )
+        router.post("/v1/sync/identity", use: sync.identity)
+        router.post("/v1/sync/pull", use: sync.pull)
+        router.post("/v1/sync/push", use: sync.push)
+        router.get("/v1/sync/wait", use: sync.wait)
+        router.get("/v1/peers", use: sync.peers)
         return router
     }
 }

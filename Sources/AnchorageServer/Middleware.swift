@@ -48,7 +48,15 @@ struct AuthMiddleware: RouterMiddleware {
     {
         var context = context
         if request.uri.path == "/healthz" { return try await next(request, context) }
-        (context.store, context.grants) = try access.store(forAuthorization: request.headers[.authorization])
+        let (store, token) = try access.store(forAuthorization: request.headers[.authorization])
+        context.store = store
+        context.grants = token?.principal == nil ? nil : token
+        // Without tokens (loopback only) every request acts as the owner.
+        context.replicates = token?.replicates ?? !access.requiresTokens
+        let path = request.uri.path
+        if token?.isPeerOnly == true && !path.hasPrefix("/v1/sync/") && path != "/v1/peers" {
+            throw APIError(.forbidden, .authorizationDenied, "a peer's token reaches only the replication endpoints")
+        }
         return try await next(request, context)
     }
 }
@@ -84,6 +92,7 @@ final class NodeAccess: Sendable {
     /// The store for a request's `Authorization` header, and the token's
     /// grants (`nil` for the owner).
     func store(forAuthorization header: String?) throws -> (HKHealthStore, AccessPolicy.Token?) {
+        // The token is nil only when the node requires none.
         guard requiresTokens else { return (owner, nil) }
         guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>")
@@ -92,7 +101,7 @@ final class NodeAccess: Sendable {
         // Compare against every token in full, so timing says nothing.
         var found: (HKHealthStore, AccessPolicy.Token?)?
         for (digest, store, token) in stores where Self.equalInConstantTime(digest, presented) {
-            found = (store, token.principal == nil ? nil : token)
+            found = (store, token)
         }
         guard let found else { throw APIError(.unauthorized, .unauthenticated, "the token is not valid") }
         return found

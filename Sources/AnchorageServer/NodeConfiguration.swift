@@ -1,4 +1,5 @@
-import Foundation
+public import AnchorageSync
+public import Foundation
 
 /// How a node serves its store over HTTP.
 ///
@@ -34,6 +35,15 @@ public struct NodeConfiguration: Sendable {
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
 
+    /// Bounds on replication requests from peers.
+    public var syncLimits = SyncLimits()
+    /// The peers this node keeps in continuous two-way sync with.
+    public var peers: [PeerConfiguration] = []
+    /// How the node's replicators behave (batch sizes, live waits, back-off).
+    public var replication = PeerReplicator.Configuration()
+    /// Serve HTTPS with this certificate chain and private key (PEM files).
+    public var tls: TLSFiles?
+
     /// The defaults: loopback port 8080, no tokens, 8 MiB bodies, pages of
     /// at most 10,000, waits of at most 60 s, heartbeats every 15 s.
     public init() {}
@@ -41,5 +51,32 @@ public struct NodeConfiguration: Sendable {
     /// Whether `host` is a loopback address.
     var listensOnLoopbackOnly: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// A peer a node syncs with continuously.
+public struct PeerConfiguration: Sendable, Hashable {
+    /// The peer node's base URL (`http://host:port` or `https://…`).
+    public var url: URL
+    /// A token of the peer's that carries the replication grant.
+    public var token: String?
+    /// A PEM file of certificates to trust for the peer's HTTPS.
+    public var trustRoots: String?
+
+    public init(url: URL, token: String? = nil, trustRoots: String? = nil) {
+        self.url = url
+        self.token = token
+        self.trustRoots = trustRoots
+    }
+}
+
+/// The PEM files of a node's TLS certificate chain and private key.
+public struct TLSFiles: Sendable, Hashable {
+    public var certificateChain: String
+    public var privateKey: String
+
+    public init(certificateChain: String, privateKey: String) {
+        self.certificateChain = certificateChain
+        self.privateKey = privateKey
     }
 }

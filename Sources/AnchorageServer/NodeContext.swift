@@ -9,6 +9,8 @@ struct NodeContext: RequestContext {
     var store: HKHealthStore?
     /// The token's grants; `nil` for the owner, who reads everything.
     var grants: AccessPolicy.Token?
+    /// Whether the request may use the replication endpoints.
+    var replicates = false
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

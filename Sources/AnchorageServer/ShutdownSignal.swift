@@ -1,3 +1,4 @@
+import AnchorageSync
 import Foundation
 import ServiceLifecycle
 import Synchronization
@@ -55,5 +56,21 @@ struct ShutdownNotifier: Service {
     func run() async throws {
         try? await gracefulShutdown()
         signal.fire()
+    }
+}
+
+/// Keeps a node's replicators following their peers (both ways) until the
+/// node shuts down.
+struct PeerSyncService: Service {
+    let replicators: [PeerReplicator]
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for replicator in replicators {
+                    group.addTask { await replicator.follow(.both) }
+                }
+            }
+        }
     }
 }

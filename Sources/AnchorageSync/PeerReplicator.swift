@@ -31,6 +31,10 @@ public final class PeerReplicator: Sendable {
         public var liveWait: Duration = .seconds(25)
         /// The delays between failed rounds.
         public var backoff = Backoff()
+        /// How long one request (identity, pull, push) may take before the
+        /// peer counts as gone; a live wait gets this on top of
+        /// ``liveWait``.
+        public var requestTimeout: Duration = .seconds(30)
 
         public init() {}
     }
@@ -99,7 +103,10 @@ public final class PeerReplicator: Sendable {
                 let round = try await recorded(.pull)
                 backoff.reset()
                 state.withLock { $0.state = .waiting }
-                _ = try await transport.waitForChange(after: round.through, timeout: configuration.liveWait)
+                let (transport, wait) = (self.transport, configuration.liveWait)
+                _ = try await withTimeout(wait + configuration.requestTimeout, "a live wait") {
+                    try await transport.waitForChange(after: round.through, timeout: wait)
+                }
                 state.withLock { $0.lastContact = Date() }
             } catch {
                 if Task.isCancelled { return }
@@ -164,6 +171,7 @@ public final class PeerReplicator: Sendable {
 
     /// Drives a ``SyncSession`` with the transport and the local log.
     private func run(_ direction: SyncDirection) async throws -> SyncRound {
+        let transport = self.transport
         var session = SyncSession(direction: direction, local: try PeerIdentity(of: log))
         var action = session.start()
         var batch: EntryBatch?
@@ -171,7 +179,10 @@ public final class PeerReplicator: Sendable {
             try Task.checkCancellation()
             switch action {
             case .identify:
-                let peer = try await transport.identity(try PeerIdentity(of: log))
+                let mine = try PeerIdentity(of: log)
+                let peer = try await withTimeout(configuration.requestTimeout, "the identity exchange") {
+                    try await transport.identity(mine)
+                }
                 state.withLock { $0.lastContact = Date() }
                 action = try session.identified(peer, checkpoint: try log.checkpoint(for: peer.storeID))
             case .pull(let incarnation, let since):
@@ -183,10 +194,10 @@ public final class PeerReplicator: Sendable {
                     versionVector: try log.versionVector()
                 )
                 do {
-                    let received = try EntryBatch(
-                        decoding: try await transport.pull(request),
-                        maximumBytes: configuration.maximumBatchBytes
-                    )
+                    let bytes = try await withTimeout(configuration.requestTimeout, "a pull") {
+                        try await transport.pull(request)
+                    }
+                    let received = try EntryBatch(decoding: bytes, maximumBytes: configuration.maximumBatchBytes)
                     action = try session.received(received)
                     batch = received
                 } catch let error as SyncError where error.code == .incarnationChanged {
@@ -211,7 +222,9 @@ public final class PeerReplicator: Sendable {
                 )
                 let encoded = try EntryBatch.read(from: log, request: request)
                 do {
-                    let receipt = try await transport.push(encoded.bytes)
+                    let receipt = try await withTimeout(configuration.requestTimeout, "a push") {
+                        try await transport.push(encoded.bytes)
+                    }
                     action = session.pushed(receipt, hasMore: encoded.hasMore)
                 } catch let error as SyncError where error.code == .checkpointMoved {
                     action = try session.restart(after: error)

@@ -14,14 +14,14 @@ final class ServeProcess: @unchecked Sendable {
     private var errors = ""
     let port: Int
 
-    init(store: URL, tokens: URL) async throws {
+    init(store: URL, tokens: URL, port requested: Int = 0, arguments extra: [String] = []) async throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("anchorage")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServeFailure(description: "\(binary.path) is missing; build it with `swift build --build-tests`")
         }
         process.executableURL = binary
-        process.arguments = ["serve", "--store", store.path, "--port", "0", "--tokens", tokens.path]
+        process.arguments = ["serve", "--store", store.path, "--port", "\(requested)", "--tokens", tokens.path] + extra
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
@@ -56,6 +56,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     var standardError: String { lock.withLock { errors } }
+
+    /// Sends SIGKILL: the process dies at once, whatever it was doing.
+    func killNow() async {
+        kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
 
     /// Sends SIGTERM and waits for the exit status.
     func terminate() async -> Int32 {

@@ -1,0 +1,119 @@
+import Anchorage
+import AnchorageLog
+import AnchorageSync
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// The replication endpoints (docs/sync-protocol.md): a peer's replicator
+/// exchanges identities, pulls batches, pushes batches and waits for this
+/// node's head. Tokens need the replication grant.
+struct SyncRoutes: Sendable {
+    let configuration: NodeConfiguration
+    let shutdown: ShutdownSignal
+    let replicators: [PeerReplicator]
+    let received: ReceivedBatches
+
+    static let batchType = "application/vnd.anchorage.batch"
+
+    func endpoint(_ context: NodeContext) throws -> SyncEndpoint {
+        guard context.replicates else {
+            throw APIError(.forbidden, .authorizationDenied, "this token lacks the replication grant")
+        }
+        return SyncEndpoint(log: try context.requireStore().eventLog(), limits: configuration.syncLimits)
+    }
+
+    func identity(_ request: Request, context: NodeContext) async throws -> Response {
+        let endpoint = try endpoint(context)
+        let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let asker = try JSONDecoder().decode(PeerIdentity.self, from: Data(Array(buffer: body)))
+        return try json(try endpoint.identity(answering: asker))
+    }
+
+    func pull(_ request: Request, context: NodeContext) async throws -> Response {
+        let endpoint = try endpoint(context)
+        let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let pull = try JSONDecoder().decode(PullRequest.self, from: Data(Array(buffer: body)))
+        let bytes = try endpoint.pull(pull)
+        return Response(
+            status: .ok,
+            headers: [.contentType: Self.batchType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+
+    func push(_ request: Request, context: NodeContext) async throws -> Response {
+        let endpoint = try endpoint(context)
+        let body = try await request.body.collect(upTo: configuration.syncLimits.maximumBatchBytes)
+        let receipt = try await endpoint.push(Array(buffer: body))
+        received.count(receipt)
+        return try json(receipt)
+    }
+
+    func wait(_ request: Request, context: NodeContext) async throws -> Response {
+        let endpoint = try endpoint(context)
+        guard let after = request.uri.queryParameters.get("after", as: UInt64.self) else {
+            throw APIError.badRequest("give after=<position>: the head the peer already knows")
+        }
+        let seconds = min(max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0), configuration.maximumWaitSeconds)
+        let head = await withTaskGroup(of: UInt64?.self) { group in
+            group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
+            group.addTask {
+                for await _ in shutdown.stream() { break }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? endpoint.log.head.seq
+        }
+        struct Head: Encodable { var head: UInt64 }
+        return try json(Head(head: head))
+    }
+
+    func peers(_ request: Request, context: NodeContext) async throws -> Response {
+        guard context.grants == nil else {
+            throw APIError(.forbidden, .authorizationDenied, "only the owner's and peers' tokens read the peers")
+        }
+        return try json(PeerList(peers: replicators.map(\.status), pushesReceived: received.snapshot))
+    }
+
+    struct PeerList: Encodable {
+        var peers: [PeerStatus]
+        var pushesReceived: ReceivedBatches.Counts
+    }
+
+    private func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
+        )
+    }
+}
+
+/// The batches peers pushed to this node, and how many of them held only
+/// entries it had already (a peer re-sending what it sent before).
+final class ReceivedBatches: Sendable {
+    struct Counts: Encodable {
+        var batches = 0
+        var entries = 0
+        var redundantBatches = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    func count(_ receipt: BatchReceipt) {
+        counts.withLock { counts in
+            counts.batches += 1
+            counts.entries += receipt.applied
+            if receipt.applied == 0 && receipt.skipped > 0 { counts.redundantBatches += 1 }
+        }
+    }
+
+    var snapshot: Counts { counts.withLock { $0 } }
+}

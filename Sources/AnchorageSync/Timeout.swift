@@ -1,0 +1,21 @@
+/// Runs `operation`, failing with ``SyncError/Code/timedOut`` if it has not
+/// finished after `timeout`; the operation is cancelled then.
+func withTimeout<R: Sendable>(
+    _ timeout: Duration,
+    _ what: @autoclosure () -> String,
+    _ operation: @escaping @Sendable () async throws -> R
+) async throws -> R {
+    let description = what()
+    return try await withThrowingTaskGroup(of: R.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw SyncError(.timedOut, "the peer did not answer \(description) within \(timeout)")
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else {
+            throw SyncError(.timedOut, "the peer did not answer \(description)")
+        }
+        return first
+    }
+}

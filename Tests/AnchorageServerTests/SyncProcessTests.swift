@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+
+/// Three `anchorage serve` processes replicating over loopback HTTP while
+/// a writer saves to each; one is killed with SIGKILL mid-replication and
+/// restarted.
+@Suite("anchorage serve --peer, as processes")
+struct SyncProcessTests {
+    static let peerToken = "peer-replication-token-0123456789"
+
+    @Test("Three nodes converge after one is SIGKILLed and restarted; every acknowledged save is present once")
+    func convergeAfterKill() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-sync-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.json")
+        let file = #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
+            + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
+        try Data(file.utf8).write(to: tokens)
+        let stores = (0..<3).map { directory.appendingPathComponent("store-\($0)") }
+
+        // A star: B and C keep two-way sync with A, so every entry has one
+        // path to each node and a batch received twice means a checkpoint
+        // failed. A is started first, on a port of its own choosing.
+        let hub = try await ServeProcess(store: stores[0], tokens: tokens)
+        let peerArguments = ["--peer", "http://127.0.0.1:\(hub.port)", "--peer-token", Self.peerToken]
+        var b = try await ServeProcess(store: stores[1], tokens: tokens, arguments: peerArguments)
+        let c = try await ServeProcess(store: stores[2], tokens: tokens, arguments: peerArguments)
+        let bPort = b.port
+        var nodes = [hub, b, c]
+
+        let acknowledged = Acknowledged()
+        for _ in 0..<15 { await Self.writeRound(to: nodes.map(\.port), acknowledged) }
+        // Kill B while the writer and the replicators are busy.
+        let survivors = [hub.port, c.port]
+        let writing = Task { for _ in 0..<10 { await Self.writeRound(to: survivors, acknowledged) } }
+        try await Task.sleep(for: .milliseconds(40))
+        await b.killNow()
+        await writing.value
+        b = try await ServeProcess(store: stores[1], tokens: tokens, port: bPort, arguments: peerArguments)
+        nodes[1] = b
+        for _ in 0..<10 { await Self.writeRound(to: nodes.map(\.port), acknowledged) }
+
+        // All converge: the same version vector everywhere.
+        let ids = acknowledged.ids.map { $0.uuidString.lowercased() }
+        #expect(ids.count >= 35 * 20 * 2)
+        let deadline = Date().addingTimeInterval(60)
+        var vectors: [String] = []
+        repeat {
+            vectors = []
+            for node in nodes { vectors.append(try await Self.versionVector(port: node.port)) }
+            if Set(vectors).count == 1 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        } while Date() < deadline
+        #expect(Set(vectors).count == 1, "the nodes did not converge: \(vectors)")
+
+        // Every acknowledged save is on every node, once.
+        for node in nodes {
+            let listed = try await Self.stepIDs(port: node.port)
+            #expect(listed.count == Set(listed).count, "a sample is listed twice")
+            let missing = Set(ids).subtracting(listed)
+            #expect(missing.isEmpty, "node on \(node.port) lacks \(missing.count) of \(ids.count); lists \(listed.count)")
+        }
+
+        // No node re-received more than one batch it already had.
+        for node in nodes {
+            let redundant = try await Self.redundantBatches(port: node.port)
+            #expect(redundant <= 1, "the node on \(node.port) re-received \(redundant) batches")
+        }
+        for node in nodes { #expect(await node.terminate() == 0, "\(node.standardError)") }
+    }
+
+    /// Saves 20 samples on each node at once; records what was acknowledged.
+    static func writeRound(to ports: [Int], _ acknowledged: Acknowledged) async {
+        await withTaskGroup(of: [UUID]?.self) { group in
+            for port in ports {
+                group.addTask { await ServeProcessTests.save(count: 20, port: port, timeout: .seconds(5)) }
+            }
+            for await ids in group { acknowledged.add(ids ?? []) }
+        }
+    }
+
+    final class Acknowledged: Sendable {
+        private let state = Mutex<[UUID]>([])
+        func add(_ ids: [UUID]) { state.withLock { $0 += ids } }
+        var ids: [UUID] { state.withLock { $0 } }
+    }
+
+    static func get(_ path: String, port: Int, token: String = ServeProcessTests.token) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return try JSONSerialization.jsonObject(with: Data(Array(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    static func versionVector(port: Int) async throws -> String {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/sync/identity")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(peerToken)")
+        let asker = #"{"protocolVersion":1,"storeID":"\#(UUID().uuidString.lowercased())","incarnation":1,"head":0,"versionVector":{}}"#
+        request.body = .bytes(ByteBuffer(string: asker))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        let object = try JSONSerialization.jsonObject(with: Data(Array(buffer: body))) as? [String: Any]
+        let vector = object?["versionVector"] as? [String: Any] ?? [:]
+        return vector.keys.sorted().map { "\($0)=\(vector[$0] ?? 0)" }.joined(separator: ",")
+    }
+
+    static func stepIDs(port: Int) async throws -> [String] {
+        let page = try await get("/v1/samples?type=stepCount&limit=10000", port: port)
+        return (page["samples"] as? [[String: Any]] ?? []).compactMap { ($0["uuid"] as? String)?.lowercased() }
+    }
+
+    static func redundantBatches(port: Int) async throws -> Int {
+        let peers = try await get("/v1/peers", port: port)
+        let pulled = (peers["peers"] as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["redundantBatches"] as? Int ?? 0) }
+        let pushed = (peers["pushesReceived"] as? [String: Any])?["redundantBatches"] as? Int ?? 0
+        return pulled + pushed
+    }
+}
