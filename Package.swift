@@ -167,6 +167,7 @@ let package = Package(
                 "AnchorageServer",
                 "AppleHealthImport",
                 "AnchorageLog",
+                "AnchorageSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

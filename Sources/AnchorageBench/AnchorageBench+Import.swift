@@ -60,9 +60,10 @@ extension AnchorageBench {
         statusBytes("VmHWM:")
     }
 
-    /// A field of /proc/self/status given in kB, in bytes; 0 where there is none.
-    static func statusBytes(_ field: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    /// A field of /proc/`process`/status given in kB, in bytes; 0 where
+    /// there is none.
+    static func statusBytes(_ field: String, process: String = "self") -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(field) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1_024 }

@@ -36,7 +36,7 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
     var export: String?
 
-    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import or feed.")
+    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import, feed or sync.")
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
@@ -45,8 +45,14 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "Minutes of step data per source in the statistics runs (a year: 525600).")
     var statisticsMinutes = 525_600
 
+    @Option(help: .hidden)
+    var syncChildStore: String?
+
+    @Option(help: .hidden)
+    var syncChildPeer: String?
+
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`, feed
+        case all, log, model, store, statistics, `import`, feed, sync
     }
 
     func validate() throws {
@@ -56,6 +62,10 @@ struct AnchorageBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let syncChildStore, let syncChildPeer {
+            try await Self.runSyncChild(store: syncChildStore, peer: syncChildPeer)
+            return
+        }
         let work = URL(fileURLWithPath: workDirectory).appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -76,6 +86,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .feed {
             try await runFeedBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .sync {
+            try await runSyncBenchmarks(work: work, report: &report)
         }
         if suite == .all || suite == .import, let export {
             try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)

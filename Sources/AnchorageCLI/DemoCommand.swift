@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageSync
 import ArgumentParser
 import Foundation
 
@@ -43,6 +44,16 @@ struct DemoCommand: AsyncParsableCommand {
             await store.close()
             throw CommandFailure(description: "the demo failed: \(error)")
         }
+        let peerDirectory = URL(fileURLWithPath: storeOptions.directory.path + "-peer")
+        let peer = HKHealthStore(directory: peerDirectory)
+        do {
+            try await replication(store, peer: peer, peerDirectory: peerDirectory, dataset: dataset, output: output)
+        } catch {
+            await peer.close()
+            await store.close()
+            throw CommandFailure(description: "the demo's replication failed: \(error)")
+        }
+        await peer.close()
         await store.close()
         let first = dataset.calendar.date(byAdding: .day, value: -7, to: dataset.end)!
         let day = { (date: Date) in date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
@@ -52,6 +63,7 @@ struct DemoCommand: AsyncParsableCommand {
               anchorage stats --type heartRate --options average,min,max --from \(day(first)) --to \(day(dataset.end)) --chart
               anchorage samples --type bloodPressure --format table --limit 5
               anchorage serve                       # then, in another terminal:
+              anchorage serve --store \(peerDirectory.path) --port 8081 --peer http://127.0.0.1:8080
               curl 'http://127.0.0.1:8080/v1/changes?types=stepCount&limit=3'
               curl 'http://127.0.0.1:8080/v1/changes?types=stepCount&stream=ndjson&since=<newAnchor>'
               anchorage import ~/Downloads/apple_health_export/export.xml   # your own Health data
@@ -157,6 +169,57 @@ struct DemoCommand: AsyncParsableCommand {
             "   After deleting it, from the next anchor: \(third.addedSamples.count) added, \(third.deletedObjects.count) deleted"
         )
         output.line("   A consumer that keeps its anchor never reads anything twice.")
+        output.line("")
+    }
+
+    /// Two peers: a second store replicates with this one, both ways.
+    private func replication(
+        _ store: HKHealthStore,
+        peer: HKHealthStore,
+        peerDirectory: URL,
+        dataset: DemoDataset,
+        output: CLIOutput
+    ) async throws {
+        let replicator = PeerReplicator(
+            log: try peer.eventLog(),
+            peer: InMemoryTransport(serving: try store.eventLog())
+        )
+        output.line("4. Replication (AnchorageSync): a second store, \(peerDirectory.path), syncs with this one.")
+        let first = try await replicator.sync(.both)
+        output.line(
+            "   Sync: the peer pulled \(first.pulled?.applied ?? 0) new entries in \(first.pulled?.batches ?? 0) batches "
+                + "(the first run pulls everything, later ones only what is new)."
+        )
+        let steps = HKQuantityType(.stepCount)
+        let walk = HKQuantitySample(
+            type: steps,
+            quantity: HKQuantity(unit: .count(), doubleValue: 2_500),
+            start: dataset.end.addingTimeInterval(-3_600),
+            end: dataset.end.addingTimeInterval(-2_400)
+        )
+        let anchor = try store.currentAnchor()
+        try await peer.save(walk)
+        try await replicator.sync(.both)
+        let seen = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: steps)], anchor: anchor)
+            .result(for: store)
+        output.line(
+            "   A walk saved on the peer, one sync later: this store's anchored pull reports \(seen.addedSamples.count) added."
+        )
+        try await store.delete(walk)
+        try await replicator.sync(.both)
+        let onPeer = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: steps, predicate: HKQuery.predicateForObject(with: walk.uuid))],
+            sortDescriptors: []
+        ).result(for: peer)
+        let total = { (target: HKHealthStore) in
+            try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum)
+                .result(for: target)?.sumQuantity()?.doubleValue(for: .count()) ?? 0
+        }
+        let (mine, theirs) = (try await total(store), try await total(peer))
+        output.line(
+            "   Deleted here, one sync later: the peer shows it \(onPeer.isEmpty ? "no more" : "still")."
+                + " All-time steps: \(StatsRow.number(mine)) here, \(StatsRow.number(theirs)) on the peer."
+        )
         output.line("")
     }
 }

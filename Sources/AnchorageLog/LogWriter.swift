@@ -320,9 +320,13 @@ final class LogWriter: @unchecked Sendable {
     /// the peer ends: a delayed, repeated or reordered batch, whose
     /// checkpoint would skip entries between the two.
     private func checkContinuity(from: UInt64, checkpoint: Anchor, in txn: borrowing WriteTransaction) throws {
-        let stored = try txn.withValue(forKey: checkpoint.storeID.uuid.bytes, in: databases.checkpoints) { value in
-            value.count == 16 && UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) == checkpoint.incarnation ? UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) : 0
-        } ?? 0
+        let stored =
+            try txn.withValue(forKey: checkpoint.storeID.uuid.bytes, in: databases.checkpoints) { value in
+                value.count == 16
+                    && UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+                        == checkpoint.incarnation
+                    ? UInt64(bigEndian: value.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) : 0
+            } ?? 0
         guard stored == from else {
             throw LogError(
                 .checkpointMoved,

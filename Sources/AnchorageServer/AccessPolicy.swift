@@ -109,7 +109,9 @@ public struct AccessPolicy: Sendable {
             }
             if entry.replicate == true && entry.principal == nil {
                 guard (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
-                    throw TextFormError("\(position): a peer token (replicate without a principal) has no read or share")
+                    throw TextFormError(
+                        "\(position): a peer token (replicate without a principal) has no read or share"
+                    )
                 }
                 tokens.append(.peer(entry.token))
                 continue

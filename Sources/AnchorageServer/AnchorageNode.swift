@@ -1,5 +1,5 @@
 public import Anchorage
-import AnchorageSync
+public import AnchorageSync
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -187,6 +187,12 @@ public final class AnchorageNode: Sendable {
 
     /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does:
     /// gracefully.
+    /// The state of replication with each configured peer (what
+    /// `GET /v1/peers` answers).
+    public var peerStatuses: [PeerStatus] {
+        replicators.map(\.status)
+    }
+
     public func stop() async {
         await runningGroup.withLock { $0 }?.triggerGracefulShutdown()
     }

@@ -57,7 +57,10 @@ struct SyncRoutes: Sendable {
         guard let after = request.uri.queryParameters.get("after", as: UInt64.self) else {
             throw APIError.badRequest("give after=<position>: the head the peer already knows")
         }
-        let seconds = min(max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0), configuration.maximumWaitSeconds)
+        let seconds = min(
+            max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0),
+            configuration.maximumWaitSeconds
+        )
         let head = await withTaskGroup(of: UInt64?.self) { group in
             group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
             group.addTask {

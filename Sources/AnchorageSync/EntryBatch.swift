@@ -232,7 +232,8 @@ extension EntryBatch {
             }
             let seq = body.bigEndianUInt64(at: offset)
             let length = Int(body.bigEndianUInt32(at: offset + 8))
-            let previous = EntryDigest(bytes: UnsafeRawBufferPointer(rebasing: body[(offset + 12)..<(offset + 44)])) ?? .zero
+            let previous =
+                EntryDigest(bytes: UnsafeRawBufferPointer(rebasing: body[(offset + 12)..<(offset + 44)])) ?? .zero
             offset += entryPrefixSize
             guard seq > last, seq <= batch.through else {
                 throw SyncError(.malformedBatch, "entry \(seq) is out of order in the batch")
@@ -267,7 +268,9 @@ extension UnsafeRawBufferPointer {
 
     fileprivate func uuid(at offset: Int) -> UUID {
         var value = UUID().uuid
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: self[offset..<(offset + 16)])) }
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: self[offset..<(offset + 16)]))
+        }
         return UUID(uuid: value)
     }
 }

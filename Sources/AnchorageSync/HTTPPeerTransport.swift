@@ -78,7 +78,11 @@ public final class HTTPPeerTransport: PeerTransport {
 
     public func waitForChange(after head: UInt64, timeout: Duration) async throws -> UInt64 {
         let seconds = max(0, Int(timeout.components.seconds))
-        let body = try await send("GET", "v1/sync/wait?after=\(head)&timeout=\(seconds)", timeout: timeout + .seconds(15))
+        let body = try await send(
+            "GET",
+            "v1/sync/wait?after=\(head)&timeout=\(seconds)",
+            timeout: timeout + .seconds(15)
+        )
         struct Head: Decodable { var head: UInt64 }
         return try decode(Head.self, body).head
     }
@@ -92,7 +96,13 @@ public final class HTTPPeerTransport: PeerTransport {
         timeout: Duration
     ) async throws -> ByteBuffer {
         let data = try JSONEncoder().encode(json)
-        return try await send(method, path, body: ByteBuffer(data: data), contentType: "application/json", timeout: timeout)
+        return try await send(
+            method,
+            path,
+            body: ByteBuffer(data: data),
+            contentType: "application/json",
+            timeout: timeout
+        )
     }
 
     private func send(
@@ -143,7 +153,8 @@ public final class HTTPPeerTransport: PeerTransport {
             var message: String
         }
         let answer = try? JSONDecoder().decode(Body.self, from: Data(buffer: body))
-        let message = answer.map { "the peer \(url) answered \(status.code): \($0.message)" }
+        let message =
+            answer.map { "the peer \(url) answered \(status.code): \($0.message)" }
             ?? "the peer \(url) answered \(status.code) \(status.reasonPhrase)"
         switch (status, answer?.code) {
         case (.unauthorized, _), (.forbidden, _): return SyncError(.unauthorized, message)

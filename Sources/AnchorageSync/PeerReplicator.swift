@@ -169,12 +169,19 @@ public final class PeerReplicator: Sendable {
         }
     }
 
+    /// One pull through the transport, with the request timeout.
+    private func pull(_ request: PullRequest, _ transport: any PeerTransport) async throws -> [UInt8] {
+        try await withTimeout(configuration.requestTimeout, "a pull") { try await transport.pull(request) }
+    }
+
     /// Drives a ``SyncSession`` with the transport and the local log.
     private func run(_ direction: SyncDirection) async throws -> SyncRound {
         let transport = self.transport
         var session = SyncSession(direction: direction, local: try PeerIdentity(of: log))
         var action = session.start()
         var batch: EntryBatch?
+        var prefetched = Prefetch()
+        defer { prefetched.cancel() }
         while true {
             try Task.checkCancellation()
             switch action {
@@ -194,8 +201,11 @@ public final class PeerReplicator: Sendable {
                     versionVector: try log.versionVector()
                 )
                 do {
-                    let bytes = try await withTimeout(configuration.requestTimeout, "a pull") {
-                        try await transport.pull(request)
+                    let bytes: [UInt8]
+                    if let pending = prefetched.take(since: since) {
+                        bytes = try await pending.value
+                    } else {
+                        bytes = try await pull(request, transport)
                     }
                     let received = try EntryBatch(decoding: bytes, maximumBytes: configuration.maximumBatchBytes)
                     action = try session.received(received)
@@ -206,10 +216,27 @@ public final class PeerReplicator: Sendable {
             case .apply:
                 guard let received = batch else { throw SyncError(.protocolViolation, "no batch to apply") }
                 batch = nil
+                // The next batch travels while this one is applied.
+                if received.hasMore, let peer = session.peer {
+                    var next = PullRequest(
+                        incarnation: peer.incarnation,
+                        since: received.through,
+                        maxEntries: configuration.maximumEntriesPerBatch,
+                        maxBytes: configuration.maximumBytesPerBatch,
+                        versionVector: try log.versionVector()
+                    )
+                    for entry in received.entries
+                    where next.versionVector[entry.dot.origin, default: 0] < entry.dot.counter {
+                        next.versionVector[entry.dot.origin] = entry.dot.counter
+                    }
+                    let request = next
+                    prefetched.start(since: received.through) { try await self.pull(request, transport) }
+                }
                 do {
                     let receipt = try await BatchReceiver.apply(received, into: log, from: session.peer)
                     action = session.applied(receipt, hasMore: received.hasMore)
                 } catch let error as SyncError where error.code == .checkpointMoved {
+                    prefetched.cancel()
                     action = try session.restart(after: error)
                 }
             case .push(let since, let vector):
@@ -233,5 +260,31 @@ public final class PeerReplicator: Sendable {
                 return round
             }
         }
+    }
+}
+
+/// The next pull, already on its way while a batch is applied.
+private struct Prefetch {
+    private var pending: (since: UInt64, task: Task<[UInt8], any Error>)?
+
+    mutating func start(since: UInt64, _ pull: @escaping @Sendable () async throws -> [UInt8]) {
+        cancel()
+        pending = (since, Task { try await pull() })
+    }
+
+    /// The pull started for `since`, if that is the one in flight.
+    mutating func take(since: UInt64) -> Task<[UInt8], any Error>? {
+        defer { pending = nil }
+        guard let pending else { return nil }
+        guard pending.since == since else {
+            pending.task.cancel()
+            return nil
+        }
+        return pending.task
+    }
+
+    mutating func cancel() {
+        pending?.task.cancel()
+        pending = nil
     }
 }

@@ -107,7 +107,11 @@ enum BatchReceiver {
         return try await apply(batch, into: log, from: expected)
     }
 
-    static func apply(_ batch: EntryBatch, into log: EventLog, from expected: PeerIdentity?) async throws -> BatchReceipt {
+    static func apply(
+        _ batch: EntryBatch,
+        into log: EventLog,
+        from expected: PeerIdentity?
+    ) async throws -> BatchReceipt {
         guard batch.storeID != log.storeID else {
             throw SyncError(.wrongPeer, "the batch comes from this store itself (\(log.storeID))")
         }

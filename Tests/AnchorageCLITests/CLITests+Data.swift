@@ -10,7 +10,10 @@ struct CLIDataTests {
     /// A temporary store directory, removed afterwards.
     private func withStorePath<R>(_ body: (String) async throws -> R) async throws -> R {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-peer")
+        }
         return try await body(path)
     }
 
@@ -92,7 +95,7 @@ struct CLIDataTests {
         }
     }
 
-    @Test("demo fills a store, runs the three scenarios, and adds nothing when run again")
+    @Test("demo fills a store, runs the four scenarios, and adds nothing when run again")
     func demo() async throws {
         try await withStorePath { store in
             let first = try await runCLI(["demo", "--store", store, "--days", "14"])
@@ -101,10 +104,22 @@ struct CLIDataTests {
             #expect(first.contains("After saving one walk, from that anchor: 1 added, 0 deleted"))
             #expect(first.contains("After deleting it, from the next anchor: 0 added, 1 deleted"))
             #expect(first.contains("What to try next"))
+            // A second store replicates with it, both ways.
+            #expect(first.contains("this store's anchored pull reports 1 added"))
+            #expect(first.contains("the peer shows it no more"))
+            let totals = try #require(first.split(separator: "\n").first { $0.contains("All-time steps: ") })
+            let figures = totals.split(separator: ":").last?.split(separator: ",").map { $0.filter(\.isNumber) }
+            #expect(figures?.count == 2 && figures?.first == figures?.last && figures?.first?.isEmpty == false)
             let saved = try #require(first.split(separator: "\n").first { $0.hasPrefix("Saved ") })
             #expect(!saved.hasPrefix("Saved 0 "))
             let again = try await runCLI(["demo", "--store", store, "--days", "14"])
             #expect(again.contains("Saved 0 new objects"))
+            // The second sync pulls only what the second run added (its walk, saved and deleted).
+            let pulled = { (text: String) -> Int? in
+                let line = text.split(separator: "\n").first { $0.contains("Sync: the peer pulled ") }
+                return line.flatMap { Int($0.split(separator: " ").first { Int($0) != nil } ?? "") }
+            }
+            #expect(pulled(again) == 2 && (pulled(first) ?? 0) > 100)
             // The weekly sums are the merged statistics: recomputed, not stored, so equal on both runs.
             let weeks = { (text: String) in text.split(separator: "\n").filter { $0.contains(" 03:00  ") } }
             #expect(weeks(first) == weeks(again) && !weeks(first).isEmpty)

@@ -18,7 +18,8 @@ struct SyncProcessTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let tokens = directory.appendingPathComponent("tokens.json")
-        let file = #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
+        let file =
+            #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
             + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
         try Data(file.utf8).write(to: tokens)
         let stores = (0..<3).map { directory.appendingPathComponent("store-\($0)") }
@@ -63,7 +64,10 @@ struct SyncProcessTests {
             let listed = try await Self.stepIDs(port: node.port)
             #expect(listed.count == Set(listed).count, "a sample is listed twice")
             let missing = Set(ids).subtracting(listed)
-            #expect(missing.isEmpty, "node on \(node.port) lacks \(missing.count) of \(ids.count); lists \(listed.count)")
+            #expect(
+                missing.isEmpty,
+                "node on \(node.port) lacks \(missing.count) of \(ids.count); lists \(listed.count)"
+            )
         }
 
         // No node re-received more than one batch it already had.
@@ -102,7 +106,8 @@ struct SyncProcessTests {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/sync/identity")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(peerToken)")
-        let asker = #"{"protocolVersion":1,"storeID":"\#(UUID().uuidString.lowercased())","incarnation":1,"head":0,"versionVector":{}}"#
+        let asker =
+            #"{"protocolVersion":1,"storeID":"\#(UUID().uuidString.lowercased())","incarnation":1,"head":0,"versionVector":{}}"#
         request.body = .bytes(ByteBuffer(string: asker))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 20)

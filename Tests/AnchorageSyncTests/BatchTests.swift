@@ -42,7 +42,13 @@ struct BatchTests {
 
     static func pullBytes(from a: EventLog, for b: EventLog, since: UInt64 = 0, max: Int = 1_000) throws -> [UInt8] {
         try SyncEndpoint(log: a).pull(
-            PullRequest(incarnation: a.incarnation, since: since, maxEntries: max, maxBytes: 1 << 20, versionVector: try b.versionVector())
+            PullRequest(
+                incarnation: a.incarnation,
+                since: since,
+                maxEntries: max,
+                maxBytes: 1 << 20,
+                versionVector: try b.versionVector()
+            )
         )
     }
 
@@ -71,7 +77,9 @@ struct BatchTests {
         try await Self.withLogs { a, b in
             let bytes = try Self.pullBytes(from: a, for: b)
             for length in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
-                await expectSyncError(.malformedBatch) { _ = try await SyncEndpoint(log: b).push(Array(bytes.prefix(length))) }
+                await expectSyncError(.malformedBatch) {
+                    _ = try await SyncEndpoint(log: b).push(Array(bytes.prefix(length)))
+                }
             }
             #expect(b.head.seq == 0)
             // Sync resumes afterwards.

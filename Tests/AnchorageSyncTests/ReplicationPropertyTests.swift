@@ -65,7 +65,10 @@ struct ReplicationPropertyTests {
         let expected = VisibilityModel.visibleSteps(in: entries[0])
         for (peer, store) in cluster.owners.enumerated() {
             let shown = try await visibleSteps(store)
-            #expect(shown == expected, "peer \(peer): missing \(expected.subtracting(shown)), extra \(shown.subtracting(expected))")
+            #expect(
+                shown == expected,
+                "peer \(peer): missing \(expected.subtracting(shown)), extra \(shown.subtracting(expected))"
+            )
             // A consumer that followed the feed all along ends with the same set.
             try await consumers[peer].catchUp(store, limit: 3)
             #expect(Set(consumers[peer].samples.values) == expected, "peer \(peer)'s feed consumer disagrees")

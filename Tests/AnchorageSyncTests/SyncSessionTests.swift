@@ -14,7 +14,15 @@ struct SyncSessionTests {
     }
 
     func batch(from: UInt64, through: UInt64, head: UInt64, incarnation: UInt64 = 7) -> EntryBatch {
-        EntryBatch(storeID: peerID, incarnation: incarnation, from: from, through: through, head: head, hasMore: through < head, entries: [])
+        EntryBatch(
+            storeID: peerID,
+            incarnation: incarnation,
+            from: from,
+            through: through,
+            head: head,
+            hasMore: through < head,
+            entries: []
+        )
     }
 
     @Test("A pull resumes from a checkpoint of the peer's current incarnation")
@@ -27,7 +35,11 @@ struct SyncSessionTests {
         let next = session.applied(BatchReceipt(applied: 30, skipped: 0, checkpoint: 70), hasMore: true)
         #expect(next == .pull(incarnation: 7, since: 70))
         #expect(try session.received(batch(from: 70, through: 100, head: 100)) == .apply)
-        guard case .finished(let round) = session.applied(BatchReceipt(applied: 20, skipped: 10, checkpoint: 100), hasMore: false)
+        guard
+            case .finished(let round) = session.applied(
+                BatchReceipt(applied: 20, skipped: 10, checkpoint: 100),
+                hasMore: false
+            )
         else {
             Issue.record("the round should finish when the batch has no more")
             return
@@ -57,7 +69,10 @@ struct SyncSessionTests {
     func nothingToPull() throws {
         var session = SyncSession(direction: .pull, local: me)
         _ = session.start()
-        let action = try session.identified(peer(head: 40), checkpoint: Anchor(storeID: peerID, incarnation: 7, seq: 40))
+        let action = try session.identified(
+            peer(head: 40),
+            checkpoint: Anchor(storeID: peerID, incarnation: 7, seq: 40)
+        )
         guard case .finished(let round) = action else {
             Issue.record("expected finished, got \(action)")
             return
@@ -100,7 +115,11 @@ struct SyncSessionTests {
         #expect(try session.identified(theirs, checkpoint: nil) == .push(since: 4, versionVector: [me.storeID: 6]))
         let next = session.pushed(BatchReceipt(applied: 4, skipped: 0, checkpoint: 8), hasMore: true)
         #expect(next == .push(since: 8, versionVector: [me.storeID: 6]))
-        guard case .finished(let round) = session.pushed(BatchReceipt(applied: 2, skipped: 0, checkpoint: 10), hasMore: false)
+        guard
+            case .finished(let round) = session.pushed(
+                BatchReceipt(applied: 2, skipped: 0, checkpoint: 10),
+                hasMore: false
+            )
         else {
             Issue.record("expected the push to finish")
             return

@@ -37,7 +37,13 @@ extension StatisticsViews: Projection {
             else { continue }
             let source = sample.sourceRevision.source
             _ = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
-            try batch.noteSave(kind: entry.kind, bundle: source.bundleIdentifier, at: entry.timestamp, views: self, in: txn)
+            try batch.noteSave(
+                kind: entry.kind,
+                bundle: source.bundleIdentifier,
+                at: entry.timestamp,
+                views: self,
+                in: txn
+            )
             if !indexRan, try isVisible(entry, in: txn) {
                 try add(sample, type: type, kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
             }

@@ -70,10 +70,25 @@ extension HealthIndex {
         }
         let rank = sync.map { SyncRank(version: $0.version, dot: entry.dot) }
         guard stored else {
-            let visible = try resolveSecondSave(entry, sample, record: record, rank: rank, aggregates: &aggregates, in: txn)
+            let visible = try resolveSecondSave(
+                entry,
+                sample,
+                record: record,
+                rank: rank,
+                aggregates: &aggregates,
+                in: txn
+            )
             return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: true)
         }
-        let visible = try admit(entry.id, record, sample: sample, rank: rank, at: entry.seq, aggregates: &aggregates, in: txn)
+        let visible = try admit(
+            entry.id,
+            record,
+            sample: sample,
+            rank: rank,
+            at: entry.seq,
+            aggregates: &aggregates,
+            in: txn
+        )
         return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: false)
     }
 
@@ -99,9 +114,22 @@ extension HealthIndex {
         let wasVisible = existing.isLive
         try retire(entry.id, existing, at: entry.seq, reporting: false, aggregates: &aggregates, in: txn)
         try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
-        let visible = try admit(entry.id, record, sample: sample, rank: rank, at: entry.seq, aggregates: &aggregates, in: txn)
+        let visible = try admit(
+            entry.id,
+            record,
+            sample: sample,
+            rank: rank,
+            at: entry.seq,
+            aggregates: &aggregates,
+            in: txn
+        )
         if wasVisible && !visible {
-            try writeConsequence(SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq), kind: existing.kind, at: entry.seq, in: txn)
+            try writeConsequence(
+                SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq),
+                kind: existing.kind,
+                at: entry.seq,
+                in: txn
+            )
         }
         return visible
     }
@@ -221,16 +249,30 @@ extension HealthIndex {
         }
         writer.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
         if !ownRow {
-            try writeConsequence(SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq), kind: record.kind, at: seq, in: txn)
+            try writeConsequence(
+                SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq),
+                kind: record.kind,
+                at: seq,
+                in: txn
+            )
         }
     }
 
     /// Makes a superseded object visible again, reported at `seq`.
-    private func reveal(_ id: UUID, at seq: UInt64, aggregates: inout BatchAggregates, in txn: borrowing WriteTransaction) throws {
+    private func reveal(
+        _ id: UUID,
+        at seq: UInt64,
+        aggregates: inout BatchAggregates,
+        in txn: borrowing WriteTransaction
+    ) throws {
         guard var record = try record(id, in: txn), record.state == .superseded,
-            let sample = try lookup.withEntry(at: record.saveSeq, in: txn, { _, payload in
-                payload.flatMap { writer.decode($0) as? HKSample }
-            }) ?? nil
+            let sample = try lookup.withEntry(
+                at: record.saveSeq,
+                in: txn,
+                { _, payload in
+                    payload.flatMap { writer.decode($0) as? HKSample }
+                }
+            ) ?? nil
         else { return }
         record.state = .live
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
@@ -261,12 +303,22 @@ extension HealthIndex {
         if shownThere { try txn.put(SeqRow(status: .hiddenSave, id: id).bytes, forKey: saveRow, in: typeSeq) }
         writer.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
         if reporting {
-            try writeConsequence(SeqRow(status: .delete, id: id, savedAt: record.saveSeq), kind: record.kind, at: seq, in: txn)
+            try writeConsequence(
+                SeqRow(status: .delete, id: id, savedAt: record.saveSeq),
+                kind: record.kind,
+                at: seq,
+                in: txn
+            )
         }
     }
 
     /// Writes a row for another object at `seq` (kind ‖ seq ‖ n).
-    private func writeConsequence(_ row: SeqRow, kind: EntryKind, at seq: UInt64, in txn: borrowing WriteTransaction) throws {
+    private func writeConsequence(
+        _ row: SeqRow,
+        kind: EntryKind,
+        at seq: UInt64,
+        in txn: borrowing WriteTransaction
+    ) throws {
         if writer.consequence.seq != seq { writer.consequence = (seq, 0) }
         guard writer.consequence.count < .max else {
             throw HKError(.errorDatabaseInaccessible, "entry \(seq) changes the visibility of too many objects")
@@ -278,9 +330,13 @@ extension HealthIndex {
     // MARK: Sync identifiers
 
     /// The visible object of a sync identifier and its rank.
-    private func visibleHolder(of syncKey: [UInt8], in txn: borrowing WriteTransaction) throws -> (id: UUID, rank: SyncRank)? {
+    private func visibleHolder(
+        of syncKey: [UInt8],
+        in txn: borrowing WriteTransaction
+    ) throws -> (id: UUID, rank: SyncRank)? {
         guard let id = try txn.withValue(forKey: syncKey, in: syncIDs, { UUID(indexBytes: $0) }) ?? nil,
-            let rank = try txn.withValue(forKey: syncKey + id.indexBytes, in: syncCandidates, { Self.rank(from: $0) }) ?? nil
+            let rank = try txn.withValue(forKey: syncKey + id.indexBytes, in: syncCandidates, { Self.rank(from: $0) })
+                ?? nil
         else { return nil }
         return (id, rank)
     }
@@ -291,7 +347,8 @@ extension HealthIndex {
         try txn.withCursor(on: syncCandidates) { cursor in
             try cursor.scan(from: syncKey) { key, value in
                 guard key.count == 48, key.starts(with: syncKey) else { return false }
-                if let id = UUID(indexBytes: UnsafeRawBufferPointer(rebasing: key[32...])), let rank = Self.rank(from: value),
+                if let id = UUID(indexBytes: UnsafeRawBufferPointer(rebasing: key[32...])),
+                    let rank = Self.rank(from: value),
                     best.map({ rank.outranks($0.rank) }) ?? true
                 {
                     best = (id, rank)

@@ -167,7 +167,9 @@ extension StoreEngine {
         defer { counters.count(rows.count) }
         try txn.withCursor(on: index.typeSeq) { cursor in
             try cursor.scan(from: from) { key, value in
-                guard rows.count < max, key.count == 12 || key.count == 13, key.starts(with: prefix) else { return false }
+                guard rows.count < max, key.count == 12 || key.count == 13, key.starts(with: prefix) else {
+                    return false
+                }
                 let seq = key.uint64(at: 4)
                 guard seq <= upper else { return false }
                 guard let row = SeqRow(value) else {
