@@ -197,6 +197,7 @@ let package = Package(
             dependencies: [
                 "AnchorageCLI",
                 "Anchorage",
+                "AnchorageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Golden")],

@@ -138,6 +138,7 @@ extension AnchorageBench {
         let summary = try await replicator.sync(.pull)
         let seconds = (ContinuousClock.now - start).seconds
         await b.close()
+        try await transport.shutdown()
         print(summary.pulled?.applied ?? 0, seconds)
     }
 
@@ -180,6 +181,7 @@ extension AnchorageBench {
         }
         following.cancel()
         await following.value
+        try await transport.shutdown()
         await b.close()
         try? FileManager.default.removeItem(at: directory)
         return latencies

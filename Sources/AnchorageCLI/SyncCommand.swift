@@ -68,7 +68,8 @@ struct SyncCommand: AsyncParsableCommand {
             throw CommandFailure(description: "cannot open the store: \(error)")
         }
         var logger = Logger(label: "anchorage.sync")
-        logger.logLevel = .info
+        // Once, a failure is the command's error; following, each is logged.
+        logger.logLevel = mode == .once ? .critical : .info
         let replicator = PeerReplicator(log: log, peer: transport, logger: logger)
         let syncDirection = SyncDirection(rawValue: direction.rawValue) ?? .both
         switch mode {

@@ -19,7 +19,6 @@ public final class HTTPPeerTransport: PeerTransport {
     public let url: URL
     private let token: String?
     private let client: HTTPClient
-    private let ownsClient: Bool
     private let maximumBatchBytes: Int
 
     /// Creates a transport. `trustRoots` names a PEM file of certificates
@@ -36,22 +35,23 @@ public final class HTTPPeerTransport: PeerTransport {
         self.url = url
         self.token = token
         self.maximumBatchBytes = maximumBatchBytes
+        var configuration = HTTPClient.Configuration()
         if let trustRoots {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(trustRoots))
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.timeout = .init(connect: .seconds(10))
-            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            ownsClient = true
-        } else {
-            client = HTTPClient.shared
-            ownsClient = false
+            configuration.tlsConfiguration = tls
         }
+        // A peer that refuses connections fails the request at once; the
+        // replicator's back-off decides when to try again.
+        configuration.timeout = .init(connect: .seconds(5))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Releases the HTTP client this transport created, if any.
+    /// Releases the transport's HTTP client; call it once the transport is
+    /// no longer used.
     public func shutdown() async throws {
-        if ownsClient { try await client.shutdown() }
+        try await client.shutdown()
     }
 
     public var peerDescription: String { url.absoluteString }
