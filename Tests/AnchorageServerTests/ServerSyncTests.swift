@@ -2,10 +2,13 @@ import Anchorage
 import AnchorageLog
 import AnchorageServer
 import AnchorageSync
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 
@@ -74,9 +77,35 @@ struct ServerSyncTests {
         #expect(throws: TextFormError.self) { try AccessPolicy(json: Data(app.utf8)) }
     }
 
-    @Test("serve --peer: two nodes sync both ways; queries, statistics handlers and feeds on B fire for A's saves")
+    @Test(
+        "serve --peer: two nodes sync both ways; queries, statistics handlers and feed streams on B fire for A's saves"
+    )
     func twoNodes() async throws {
         try await Self.twoNodes()
+    }
+
+    /// The uuids added on an NDJSON change-feed stream of the node on
+    /// `port`, read until `count` have arrived.
+    static func streamedIDs(port: Int, until count: Int) async throws -> Set<String> {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount&stream=ndjson")
+        request.headers.add(name: "Authorization", value: "Bearer \(Tokens.owner)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        var ids = Set<String>()
+        var pending = ""
+        for try await chunk in response.body {
+            pending += String(buffer: chunk)
+            while let newline = pending.firstIndex(of: "\n") {
+                let line = pending[..<newline]
+                pending = String(pending[pending.index(after: newline)...])
+                guard line.hasPrefix("{\"added\":"),
+                    let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let id = (object["added"] as? [String: Any])?["uuid"] as? String
+                else { continue }
+                ids.insert(id.lowercased())
+            }
+            if ids.count >= count { break }
+        }
+        return ids
     }
 
     static func twoNodes() async throws {
@@ -118,7 +147,13 @@ struct ServerSyncTests {
             anchorDate: Date(timeIntervalSince1970: 1_717_200_000),
             intervalComponents: DateComponents(day: 1)
         ).results(for: ownerB)
-        let servingB = Task { try await b.run { _ in } }
+        let (portsB, portContinuationB) = AsyncStream.makeStream(of: Int.self)
+        let servingB = Task { try await b.run { port in portContinuationB.yield(port) } }
+        var iteratorB = portsB.makeAsyncIterator()
+        let portB = try #require(await iteratorB.next())
+        // And a change-feed stream on B, open before A saves anything.
+        let streamed = Task { try await Self.streamedIDs(port: portB, until: 30) }
+        try await Task.sleep(for: .milliseconds(100))
 
         let ownerA = HKHealthStore(directory: base.appendingPathComponent("a"))
         let saved = (0..<30).map { index in
@@ -138,6 +173,8 @@ struct ServerSyncTests {
             seen.formUnion(page.addedSamples.map(\.uuid))
         }
         #expect(seen == Set(saved.map(\.uuid)))
+        // So does B's change-feed stream.
+        #expect(try await streamed.value == Set(saved.map { $0.uuid.uuidString.lowercased() }))
         // The statistics handler on B reaches the replicated sum.
         var statisticsIterator = statistics.makeAsyncIterator()
         var sum = 0.0
