@@ -21,7 +21,7 @@ public final class PeerReplicator: Sendable {
     /// How a replicator behaves.
     public struct Configuration: Sendable {
         /// The most entries asked for in one batch.
-        public var maximumEntriesPerBatch = 5_000
+        public var maximumEntriesPerBatch = 10_000
         /// The most entry bytes asked for in one batch.
         public var maximumBytesPerBatch = 8 << 20
         /// The largest batch accepted from the peer.
