@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 "AnchorageLog",
                 "LMDB",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -200,6 +201,7 @@ let package = Package(
                 "AnchorageCLI",
                 "Anchorage",
                 "AnchorageServer",
+                "LMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Golden")],

@@ -13,7 +13,8 @@ public struct AnchorageCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self,
             SamplesCommand.self,
-            SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self,
+            SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
+            DigestCommand.self, RebuildCommand.self,
         ]
     )
 

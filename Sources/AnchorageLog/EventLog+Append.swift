@@ -161,8 +161,8 @@ extension EventLog {
     /// Appends wait while it runs. Use it after a suspected bug in a
     /// projection; a changed ``Projection/version`` triggers it on open.
     @discardableResult
-    public func rebuildProjections() async throws -> Int {
-        let outcome = try await writer.submit(.rebuildProjections, entryCount: 0, byteCount: 0)
+    public func rebuildProjections(progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
+        let outcome = try await writer.submit(.rebuildProjections(progress: progress), entryCount: 0, byteCount: 0)
         guard case .rebuilt(let count) = outcome else { preconditionFailure("rebuild produced \(outcome)") }
         return count
     }

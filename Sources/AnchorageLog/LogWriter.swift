@@ -279,8 +279,26 @@ final class LogWriter: @unchecked Sendable {
         case .apply(let entries, let checkpoint, let from):
             if let from, let checkpoint { try checkContinuity(from: from, checkpoint: checkpoint, in: txn) }
             return .applied(try apply(entries, checkpoint: checkpoint, state: &state, in: txn))
-        case .rebuildProjections:
-            return .rebuilt(entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn))
+        case .rebuildProjections(let progress):
+            return .rebuilt(
+                entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn, progress: progress)
+            )
+        case .checkProjections:
+            let before = try projections.map { try ProjectionReplay.digests(of: $0, in: txn) }
+            _ = try ProjectionReplay.rebuild(projections, databases: databases, in: txn)
+            for (projection, stored) in zip(projections, before) {
+                let replayed = try ProjectionReplay.digests(of: projection, in: txn)
+                for (database, (was, now)) in zip(projection.databases, zip(stored, replayed)) where was != now {
+                    throw ProjectionCheckResult(
+                        disagreement: EventLog.ProjectionDisagreement(
+                            projection: projection.name,
+                            database: database.name ?? "(unnamed)"
+                        )
+                    )
+                }
+            }
+            // Undo the replay: the transaction is rolled back.
+            throw ProjectionCheckResult(disagreement: nil)
         }
     }
 

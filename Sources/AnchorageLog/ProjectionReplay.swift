@@ -1,3 +1,4 @@
+import Crypto
 import LMDB
 
 /// Rebuilds projections by replaying the log into their emptied databases.
@@ -10,7 +11,8 @@ enum ProjectionReplay {
     static func rebuild(
         _ projections: [any Projection],
         databases: LogDatabases,
-        in txn: borrowing WriteTransaction
+        in txn: borrowing WriteTransaction,
+        progress: ((Int) -> Void)? = nil
     ) throws -> Int {
         guard !projections.isEmpty else { return 0 }
         for projection in projections {
@@ -34,6 +36,7 @@ enum ProjectionReplay {
                     chunk.removeAll(keepingCapacity: true)
                 }
                 count += 1
+                if count % 65_536 == 0 { progress?(count) }
                 return true
             }
         }
@@ -43,4 +46,28 @@ enum ProjectionReplay {
         }
         return count
     }
+
+    /// A SHA-256 of each of the projection's databases: every key and value,
+    /// with their lengths, in key order.
+    static func digests(of projection: any Projection, in txn: borrowing WriteTransaction) throws -> [EntryDigest] {
+        try projection.databases.map { database in
+            var hasher = SHA256()
+            try txn.withCursor(on: database) { cursor in
+                try cursor.scan { key, value in
+                    hasher.update(data: UInt32(key.count).bigEndianBytes)
+                    hasher.update(bufferPointer: key)
+                    hasher.update(data: UInt32(value.count).bigEndianBytes)
+                    hasher.update(bufferPointer: value)
+                    return true
+                }
+            }
+            return EntryDigest(hasher.finalize())
+        }
+    }
+}
+
+/// How ``EventLog/checkProjections()`` returns from the transaction it
+/// rolls back.
+struct ProjectionCheckResult: Error {
+    let disagreement: EventLog.ProjectionDisagreement?
 }

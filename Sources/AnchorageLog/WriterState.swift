@@ -68,7 +68,9 @@ enum WriteWork: Sendable {
     /// With `from`, the batch must start where the stored checkpoint ends.
     case apply([LogEntry], checkpoint: Anchor?, from: UInt64?)
     /// Maintenance inside the write transaction (projection rebuilds).
-    case rebuildProjections
+    case rebuildProjections(progress: (@Sendable (Int) -> Void)?)
+    /// Replays the log into the projections, compares, and rolls back.
+    case checkProjections
 }
 
 /// What a batch produced.

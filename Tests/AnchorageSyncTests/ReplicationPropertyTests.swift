@@ -60,6 +60,9 @@ struct ReplicationPropertyTests {
         for log in entries.dropFirst() { #expect(Set(log.map(\.dot)) == dots) }
         let vectors = try cluster.logs.map { try $0.versionVector() }
         #expect(Set(vectors).count == 1)
+        // Peers that converged through different orders print the same digest.
+        let digests = try cluster.owners.map { try $0.stateDigest() }
+        #expect(Set(digests).count == 1, "\(digests)")
 
         // The same visible objects, the model's.
         let expected = VisibilityModel.visibleSteps(in: entries[0])

@@ -1,0 +1,76 @@
+import AnchorageLog
+import Crypto
+import LMDB
+
+extension HKHealthStore {
+    /// One hex line summarising the store's visible state: the visible
+    /// objects (by id and the digest of the save that is shown), the
+    /// tombstones, the grants, the source priorities and the
+    /// characteristics. It does not depend on the order entries arrived in,
+    /// so peers that converged print the same digest, and any visible change
+    /// changes it. Purging a payload keeps it (the entry's digest stays).
+    /// Owner only. (An Anchorage addition.)
+    ///
+    /// ```swift
+    /// let digest = try store.stateDigest()    // "9f86d081884c7d65…"
+    /// ```
+    ///
+    /// - Throws: `errorAuthorizationDenied` for an app's handle.
+    public func stateDigest() throws -> String {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner reads the state digest")
+        }
+        let engine = try openEngine()
+        return try engine.read { txn in try engine.stateDigest(in: txn) }
+    }
+}
+
+extension StoreEngine {
+    /// The digest of ``HKHealthStore/stateDigest()``, in one snapshot. Every
+    /// part is read in key order, so the result depends only on what is
+    /// visible.
+    func stateDigest(in txn: borrowing ReadTransaction) throws -> String {
+        var hasher = SHA256()
+        try txn.withCursor(on: index.objects) { cursor in
+            try cursor.scan { key, value in
+                guard let record = ObjectRecord(value) else { return true }
+                switch record.state {
+                case .live:
+                    guard let entry = try index.lookup.entry(at: record.saveSeq, in: txn) else { return true }
+                    hasher.update(data: [UInt8(ascii: "L")] + Array(key) + record.kind.rawValue.bigEndianBytes)
+                    hasher.update(data: entry.payloadDigest.bytes)
+                case .deleted:
+                    hasher.update(data: [UInt8(ascii: "D")] + Array(key))
+                case .superseded:
+                    break
+                }
+                return true
+            }
+        }
+        try txn.withCursor(on: index.grants) { cursor in
+            try cursor.scan { key, value in
+                hasher.update(data: [UInt8(ascii: "G"), UInt8(truncatingIfNeeded: key.count)] + Array(key))
+                hasher.update(data: [value.first ?? 0])
+                return true
+            }
+        }
+        try txn.withCursor(on: views.priorities) { cursor in
+            try cursor.scan { key, value in
+                guard value.count > 8 else { return true }
+                hasher.update(data: [UInt8(ascii: "P")] + Array(key) + EntryDigest.of(Array(value[8...])).bytes)
+                return true
+            }
+        }
+        if let seq = try txn.withValue(
+            forKey: HealthIndex.characteristicsSetting,
+            in: index.settings,
+            { $0.uint64(at: 0) }
+        ),
+            let entry = try index.lookup.entry(at: seq, in: txn)
+        {
+            hasher.update(data: [UInt8(ascii: "C")] + entry.payloadDigest.bytes)
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+    }
+}

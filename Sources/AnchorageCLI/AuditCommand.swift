@@ -1,0 +1,116 @@
+import Anchorage
+import AnchorageLog
+import ArgumentParser
+import Foundation
+
+/// `anchorage audit`: proves the log was not altered.
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Check the store's log and projections.",
+        subcommands: [AuditVerifyCommand.self]
+    )
+}
+
+/// `anchorage audit verify`: the hash chain, every payload digest, the
+/// version vector, and the projections against a replay of the log.
+struct AuditVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Walk the hash chain and every payload digest, and check the indices against a replay.",
+        discussion: """
+            Exit status 0 when the log is intact and the indices agree with it; 1 with the first bad entry
+            (or the first disagreeing index) otherwise. Progress goes to standard error.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(help: "Check the hash chain and digests only, not the indices.")
+    var chainOnly = false
+
+    func run() async throws {
+        let output = CLIOutput.current
+        let store = storeOptions.openStore()
+        do {
+            let log = try store.eventLog()
+            let report = try log.verify { checked in output.status("\rverified \(checked) entries…") }
+            if let problem = report.problem {
+                output.status("\n")
+                await store.close()
+                throw CommandFailure(description: "the log is damaged or was altered: \(problem)")
+            }
+            output.status("\rverified \(report.entriesChecked) entries   \n")
+            output.line(
+                "hash chain and payload digests: intact (\(report.entriesChecked) entries, head \(report.head))"
+            )
+            if !chainOnly {
+                output.status("replaying the log to check the indices…\n")
+                if let disagreement = try await log.checkProjections() {
+                    await store.close()
+                    throw CommandFailure(description: "\(disagreement); run `anchorage rebuild` to rebuild them")
+                }
+                output.line("indices and statistics views: agree with a replay of the log")
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot verify the store: \(error)")
+        }
+        await store.close()
+    }
+}
+
+/// `anchorage digest`: one line summarising the visible state.
+struct DigestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "digest",
+        abstract: "Print one hex line summarising the visible state; converged peers print the same."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let store = storeOptions.openStore()
+        do {
+            CLIOutput.current.line(try store.stateDigest())
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot read the store: \(error)")
+        }
+        await store.close()
+    }
+}
+
+/// `anchorage rebuild`: drops and rebuilds every projection from the log.
+struct RebuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild",
+        abstract: "Drop and rebuild the indices and statistics views from the log.",
+        discussion: "Use it after a crash, an upgrade or a suspected bug; writes wait while it runs."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let output = CLIOutput.current
+        let store = storeOptions.openStore()
+        do {
+            let log = try store.eventLog()
+            let start = ContinuousClock.now
+            let count = try await log.rebuildProjections { replayed in
+                output.status("\rreplayed \(replayed) entries…")
+            }
+            let elapsed = ContinuousClock.now - start
+            output.status("\r")
+            output.line(
+                "rebuilt the indices and views from \(count) entries in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))"
+            )
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot rebuild the store's indices: \(error)")
+        }
+        await store.close()
+    }
+}

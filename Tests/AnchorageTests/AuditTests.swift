@@ -1,0 +1,92 @@
+import AnchorageLog
+import Foundation
+import LMDB
+import Testing
+
+@testable import Anchorage
+
+/// The audit tools on a store: the state digest and the check of the
+/// projections against a replay of the log.
+@Suite("Audit: state digest, projections against a replay")
+struct AuditTests {
+    @Test("The state digest changes with every visible change, and with nothing else")
+    func digestFollowsVisibleChanges() async throws {
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { store, directory in
+            var seen = Set<String>()
+            func changed(_ label: String) throws {
+                #expect(seen.insert(try store.stateDigest()).inserted, "\(label) did not change the digest")
+            }
+            try changed("an empty store")
+            let first = steps(100, from: iso("2024-05-01T10:00:00Z"), to: iso("2024-05-01T10:10:00Z"))
+            try await store.save(first)
+            try changed("a save")
+            let unchanged = try store.stateDigest()
+            _ = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType)], sortDescriptors: [])
+                .result(for: store)
+            #expect(try store.stateDigest() == unchanged, "a read changed the digest")
+            let versioned = { (version: Int) in
+                steps(
+                    50,
+                    from: iso("2024-05-01T11:00:00Z"),
+                    to: iso("2024-05-01T11:10:00Z"),
+                    metadata: [HKMetadataKeySyncIdentifier: "walk", HKMetadataKeySyncVersion: version]
+                )
+            }
+            try await store.save(versioned(2))
+            try changed("a save with a sync identifier")
+            let beforeLowerVersion = try store.stateDigest()
+            try await store.save(versioned(1))
+            #expect(try store.stateDigest() == beforeLowerVersion, "an ignored save changed the digest")
+            try await store.save(versioned(3))
+            try changed("a replacement")
+            try await store.delete(first)
+            try changed("a delete")
+            try await store.setSourcePriority(["com.example.watch"], for: stepType)
+            try changed("a priority list")
+            let app = try await appStore(directory, "com.example.watch")
+            try changed("a grant")
+            await app.close()
+            #expect(throws: HKError.self) { try app.stateDigest() }
+        }
+    }
+
+    @Test("A clean store agrees with a replay; a row changed behind its back is found, and a rebuild mends it")
+    func projectionsAgainstReplay() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-audit-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var store = HKHealthStore(directory: directory, configuration: statisticsConfiguration())
+        for hour in 0..<5 {
+            let start = iso("2024-05-01T00:00:00Z").addingTimeInterval(Double(hour) * 3_600)
+            try await store.save(steps(Double(10 * hour + 5), from: start, to: start.addingTimeInterval(600)))
+        }
+        let digest = try store.stateDigest()
+        #expect(try await store.eventLog().checkProjections() == nil)
+        // Nothing changed: the check rolls its replay back.
+        #expect(try store.stateDigest() == digest)
+        await store.close()
+
+        // Remove one row of the type/time index behind the store's back.
+        do {
+            let environment = try Environment(path: directory.path)
+            try environment.write { txn in
+                let database = try #require(try txn.openDatabase(named: "hk.type-time"))
+                var first: [UInt8]?
+                try txn.withCursor(on: database) { cursor in
+                    try cursor.scan { key, _ in
+                        first = Array(key)
+                        return false
+                    }
+                }
+                _ = try txn.removeValue(forKey: try #require(first), in: database)
+            }
+        }
+        store = HKHealthStore(directory: directory, configuration: statisticsConfiguration())
+        let disagreement = try await store.eventLog().checkProjections()
+        #expect(disagreement?.projection == "healthkit-index" && disagreement?.database == "hk.type-time")
+        #expect(try await store.eventLog().checkProjections() == disagreement, "the check changed the store")
+        try await store.rebuildIndices()
+        #expect(try await store.eventLog().checkProjections() == nil)
+        #expect(try store.stateDigest() == digest)
+        await store.close()
+    }
+}
