@@ -14,7 +14,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             DemoCommand.self, ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self,
             SamplesCommand.self,
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
-            DigestCommand.self, RebuildCommand.self,
+            DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
         ]
     )
 

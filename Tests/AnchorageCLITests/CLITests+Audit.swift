@@ -57,4 +57,61 @@ struct CLIAuditTests {
             #expect("\(error)".contains("entry 4"), "\(error)")
         }
     }
+
+    @Test("export writes the log as JSON lines, resumable by anchor; import-log rebuilds a store with the same digest")
+    func exportAndImportLog() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-export-\(UUID())")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = base.appendingPathComponent("source").path
+        let file = base.appendingPathComponent("samples.json")
+        try Data(("[" + (0..<6).map(Self.sample).joined(separator: ",") + "]").utf8).write(to: file)
+        _ = try await runCLI(["save", "--store", store, "--file", file.path])
+        let listed = try await runCLI(["samples", "--store", store, "--type", "stepCount", "--format", "json"])
+        let first = try #require(listed.split(separator: "\"uuid\":\"").dropFirst().first?.prefix(36))
+        _ = try await runCLI(["delete", "--store", store, String(first)])
+
+        let exported = try await runCLI(["export", "--store", store])
+        let lines = exported.split(separator: "\n")
+        #expect(lines.count == 7)
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.map { $0["operation"] as? String } == Array(repeating: "save", count: 6) + ["delete"])
+        #expect(
+            objects.prefix(6).allSatisfy { ($0["object"] as? [String: Any])?["kind"] as? String == "quantitySample" }
+        )
+        // Resumable: from the third line's anchor, the last four.
+        let anchor = try #require(objects[2]["anchor"] as? String)
+        let rest = try await runCLI(["export", "--store", store, "--since", anchor])
+        #expect(rest.split(separator: "\n") == Array(lines.suffix(4)))
+
+        let log = base.appendingPathComponent("log.ndjson")
+        try Data(exported.utf8).write(to: log)
+        let copy = base.appendingPathComponent("copy").path
+        let imported = try await runCLI(["import-log", "--store", copy, log.path])
+        let digest = try await runCLI(["digest", "--store", store]).trimmingCharacters(in: .newlines)
+        #expect(imported == "imported 7 entries; digest \(digest)\n")
+        #expect(try await runCLI(["digest", "--store", copy]).trimmingCharacters(in: .newlines) == digest)
+        // Not into a store that holds entries; not a damaged line.
+        do {
+            _ = try await runCLI(["import-log", "--store", copy, log.path])
+            Issue.record("import-log wrote into a store that is not empty")
+        } catch {
+            #expect("\(error)".contains("not empty"))
+        }
+        var damaged = exported
+        let entryField = try #require(damaged.range(of: "\"entry\":\""))
+        damaged.replaceSubrange(
+            entryField.upperBound..<damaged.index(entryField.upperBound, offsetBy: 8),
+            with: "AAAAAAAA"
+        )
+        try Data(damaged.utf8).write(to: log)
+        do {
+            _ = try await runCLI(["import-log", "--store", base.appendingPathComponent("other").path, log.path])
+            Issue.record("import-log accepted a damaged entry")
+        } catch {
+            #expect("\(error)".contains("line 1"), "\(error)")
+        }
+    }
 }

@@ -1,0 +1,171 @@
+import Anchorage
+import AnchorageLog
+import ArgumentParser
+import Foundation
+
+/// `anchorage export`: the log as JSON lines, streaming, resumable.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the log as JSON lines: each entry's header, its object's JSON form, and its exact bytes.",
+        discussion: """
+            One line per entry, in log order. Resume with --since and the last line's "anchor". The "entry" field
+            holds the entry's stored bytes (base64), so `anchorage import-log` rebuilds an identical log.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "Start after this anchor (a line's \"anchor\", or an anchored query's).")
+    var since: String?
+
+    @Option(help: "The format: ndjson.")
+    var format = "ndjson"
+
+    func validate() throws {
+        guard format == "ndjson" else { throw ValidationError("--format: the log exports as ndjson") }
+        if let since {
+            do {
+                _ = try Anchor(parsing: since)
+            } catch {
+                throw ValidationError("--since: \(error.message)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let output = CLIOutput.current
+        let store = storeOptions.openStore()
+        do {
+            let log = try store.eventLog()
+            var anchor = try since.map { try Anchor(parsing: $0) }
+            var writer = HealthObjectWriter()
+            var decoder = PayloadDecoder()
+            var exported = 0
+            while true {
+                let page = try log.entries(after: anchor, limit: 1_000)
+                var lines: [String] = []
+                lines.reserveCapacity(page.entries.count)
+                for entry in page.entries {
+                    lines.append(
+                        try Self.line(entry, anchor: log.anchor(atSeq: entry.seq), writer: &writer, decoder: &decoder)
+                    )
+                }
+                if !lines.isEmpty { output.line(lines.joined(separator: "\n")) }
+                exported += page.entries.count
+                anchor = page.next
+                if !page.hasMore { break }
+            }
+            output.status("exported \(exported) entries\n")
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot export the log: \(error)")
+        }
+        await store.close()
+    }
+
+    /// One entry as a JSON line (without the newline).
+    static func line(
+        _ entry: LogEntry,
+        anchor: Anchor,
+        writer: inout HealthObjectWriter,
+        decoder: inout PayloadDecoder
+    ) throws -> String {
+        var fields: [String] = [
+            "\"anchor\":\"\(anchor.stringValue)\"",
+            "\"seq\":\(entry.seq)",
+            "\"origin\":\"\(entry.dot.origin)\"",
+            "\"counter\":\(entry.dot.counter)",
+            "\"time\":\(entry.timestamp)",
+            "\"operation\":\"\(entry.operation == .save ? "save" : "delete")\"",
+            "\"kind\":\(entry.kind.rawValue)",
+            "\"id\":\"\(entry.id.uuidString)\"",
+            "\"payloadDigest\":\"\(entry.payloadDigest)\"",
+            "\"link\":\"\(entry.link)\"",
+        ]
+        if entry.isPurged { fields.append("\"purged\":true") }
+        if let payload = entry.payload, let object = try? decoder.decode(Array(payload)) {
+            var bytes: [UInt8] = []
+            try writer.append(object, to: &bytes)
+            fields.append("\"object\":" + String(decoding: bytes, as: UTF8.self))
+        }
+        fields.append("\"entry\":\"\(Data(entry.encoded()).base64EncodedString())\"")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// `anchorage import-log`: reads `export`'s lines into an empty store.
+struct ImportLogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-log",
+        abstract: "Read an exported log (JSON lines) into an empty store; the result has the same digest.",
+        discussion: "Each entry keeps its dot and origin time; its bytes, digests and hash link are checked."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The exported log (- for standard input).")
+    var file: String
+
+    struct Line: Decodable {
+        var seq: UInt64
+        var entry: String
+    }
+
+    func run() async throws {
+        let store = storeOptions.openStore()
+        let output = CLIOutput.current
+        do {
+            let log = try store.eventLog()
+            guard log.head.seq == 0 else {
+                throw CommandFailure(
+                    description:
+                        "the store at \(storeOptions.directory.path) is not empty; import a log into a new store"
+                )
+            }
+            let handle =
+                file == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+            var batch: [LogEntry] = []
+            var imported = 0
+            var number = 0
+            var pending: [UInt8] = []
+            func take(_ text: ArraySlice<UInt8>) throws {
+                number += 1
+                guard !text.isEmpty else { return }
+                guard let line = try? JSONDecoder().decode(Line.self, from: Data(text)),
+                    let bytes = Data(base64Encoded: line.entry)
+                else { throw CommandFailure(description: "line \(number) is not an exported entry") }
+                do {
+                    batch.append(try LogEntry(seq: line.seq, encoded: Array(bytes)))
+                } catch {
+                    throw CommandFailure(description: "line \(number): \(error.message)")
+                }
+            }
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                pending += chunk
+                var start = pending.startIndex
+                while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    try take(pending[start..<newline])
+                    start = newline + 1
+                }
+                pending.removeSubrange(..<start)
+                if batch.count >= 5_000 {
+                    imported += try await log.apply(batch).applied
+                    batch.removeAll(keepingCapacity: true)
+                    output.status("\rimported \(imported) entries…")
+                }
+            }
+            try take(pending[...])
+            imported += try await log.apply(batch).applied
+            output.status("\r")
+            output.line("imported \(imported) entries; digest \(try store.stateDigest())")
+        } catch let failure as CommandFailure {
+            await store.close()
+            throw failure
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot import the log: \(error)")
+        }
+        await store.close()
+    }
+}
