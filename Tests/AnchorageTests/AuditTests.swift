@@ -89,4 +89,35 @@ struct AuditTests {
         #expect(try store.stateDigest() == digest)
         await store.close()
     }
+
+    @Test("An object's history: its save, its association with a workout, its replacement, each with dot and principal")
+    func history() async throws {
+        try await withTemporaryStore { store, _ in
+            let run = HKWorkout(activityType: .running, start: minutes(0), end: minutes(30))
+            try await store.save(run)
+            let walk = { (version: Int, count: Double) in
+                steps(
+                    count,
+                    atMinute: 5,
+                    metadata: [HKMetadataKeySyncIdentifier: "walk", HKMetadataKeySyncVersion: version]
+                )
+            }
+            let first = walk(1, 100)
+            try await store.save(first)
+            try await store.add([first], to: run)
+            let second = walk(2, 120)
+            try await store.save(second)
+            let origin = try store.eventLog().originID
+            let old = try store.history(of: first.uuid)
+            #expect(old.map(\.action) == [.save, .association, .delete])
+            #expect(old.first?.syncVersion == 1 && old.first?.source == HKSource.default().bundleIdentifier)
+            #expect(old.allSatisfy { $0.origin == origin } && old.map(\.seq) == old.map(\.seq).sorted())
+            let new = try store.history(of: second.uuid)
+            #expect(new.map(\.action) == [.save, .association] && new.first?.syncVersion == 2)
+            #expect(try store.history(of: run.uuid).map(\.action) == [.save, .association, .association])
+            #expect(try store.history(of: UUID()).isEmpty)
+            let anchor = try #require(new.first?.anchor)
+            #expect(try HKQueryAnchor(string: anchor).stringValue == anchor)
+        }
+    }
 }

@@ -1,0 +1,62 @@
+import Anchorage
+import AnchorageLog
+import ArgumentParser
+import Foundation
+
+/// `anchorage history UUID`: every entry that touched an object.
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Every entry that touched an object: saves, deletes, replacements, associations.",
+        discussion:
+            "Each with its anchor, its dot (the store that made it, and its number there), origin time and principal."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The object's uuid.")
+    var uuid: String
+
+    @Option(help: "table or json.")
+    var format = "table"
+
+    func validate() throws {
+        guard UUID(uuidString: uuid) != nil else { throw ValidationError("\(uuid) is not a uuid") }
+        guard ["table", "json"].contains(format) else { throw ValidationError("--format is table or json") }
+    }
+
+    func run() async throws {
+        let store = storeOptions.openStore()
+        let output = CLIOutput.current
+        let steps: [HKObjectHistoryEntry]
+        do {
+            steps = try store.history(of: UUID(uuidString: uuid)!)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot read the history: \(error)")
+        }
+        await store.close()
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            output.line(String(decoding: try encoder.encode(steps), as: UTF8.self))
+            return
+        }
+        output.line("seq  action       origin                                counter  time                  principal")
+        for step in steps {
+            let action =
+                step.syncVersion.map { "\(step.action.rawValue) v\(StatsRow.number($0))" } ?? step.action.rawValue
+            output.line(
+                [
+                    String(step.seq).padding(toLength: 4, withPad: " ", startingAt: 0),
+                    action.padding(toLength: 12, withPad: " ", startingAt: 0),
+                    step.origin.description.padding(toLength: 37, withPad: " ", startingAt: 0),
+                    String(step.counter).padding(toLength: 8, withPad: " ", startingAt: 0),
+                    step.date.formatted(.iso8601).padding(toLength: 21, withPad: " ", startingAt: 0),
+                    step.source ?? "-",
+                ].joined(separator: " ")
+            )
+        }
+    }
+}
