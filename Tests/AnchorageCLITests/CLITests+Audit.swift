@@ -86,6 +86,16 @@ struct CLIAuditTests {
         let rest = try await runCLI(["export", "--store", store, "--since", anchor])
         #expect(rest.split(separator: "\n") == Array(lines.suffix(4)))
 
+        // Replay to that anchor, twice: three entries, the same digest.
+        let replays = try await [1, 2].asyncMap { index in
+            try await runCLI([
+                "replay", "--store", store, "--to", anchor, "--into",
+                base.appendingPathComponent("as-of-\(index)").path,
+            ])
+        }
+        #expect(replays.allSatisfy { $0.hasPrefix("replayed 3 entries into ") })
+        #expect(Set(replays.map { $0.split(separator: ";").last }).count == 1)
+
         let log = base.appendingPathComponent("log.ndjson")
         try Data(exported.utf8).write(to: log)
         let copy = base.appendingPathComponent("copy").path
@@ -113,5 +123,13 @@ struct CLIAuditTests {
         } catch {
             #expect("\(error)".contains("line 1"), "\(error)")
         }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
     }
 }

@@ -120,4 +120,71 @@ struct AuditTests {
             #expect(try HKQueryAnchor(string: anchor).stringValue == anchor)
         }
     }
+
+    @Test("Replay to every anchor of a random history gives the state the store had there, digest and all")
+    func replayToEveryAnchor() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-replay-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = HKHealthStore(
+            directory: base.appendingPathComponent("source"),
+            configuration: statisticsConfiguration()
+        )
+        var random = SystemRandomNumberGenerator()
+        var states: [(anchor: HKQueryAnchor, digest: String, visible: Set<UUID>, sum: Double)] = []
+        func visible(_ target: HKHealthStore) async throws -> (Set<UUID>, Double) {
+            let samples = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: stepType)],
+                sortDescriptors: []
+            )
+            .result(for: target)
+            let sum =
+                try await HKStatisticsQueryDescriptor(
+                    predicate: .quantitySample(type: stepType),
+                    options: .cumulativeSum
+                )
+                .result(for: target)?.sumQuantity()?.doubleValue(for: .count()) ?? 0
+            return (Set(samples.map(\.uuid)), sum)
+        }
+        for step in 0..<40 {
+            let shown = try await visible(store).0
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<2 where !shown.isEmpty:
+                _ = try await store.deleteObjects(withUUIDs: [shown.randomElement(using: &random)!])
+            case 2:
+                try await store.setSourcePriority(["com.example.\(step)"], for: stepType)
+            default:
+                let metadata: [String: Any]? =
+                    Bool.random(using: &random)
+                    ? [
+                        HKMetadataKeySyncIdentifier: "s\(Int.random(in: 0..<3, using: &random))",
+                        HKMetadataKeySyncVersion: step,
+                    ]
+                    : nil
+                try await store.save(steps(Double(step + 1), atMinute: Double(step * 7), metadata: metadata))
+            }
+            let (uuids, sum) = try await visible(store)
+            states.append((try store.currentAnchor(), try store.stateDigest(), uuids, sum))
+        }
+        for (index, state) in states.enumerated() {
+            let directory = base.appendingPathComponent("replay-\(index)")
+            let replica = try await store.replay(
+                to: state.anchor,
+                into: directory,
+                configuration: statisticsConfiguration()
+            )
+            let (uuids, sum) = try await visible(replica)
+            #expect(uuids == state.visible, "objects as of step \(index)")
+            #expect(abs(sum - state.sum) < 1e-9, "statistics as of step \(index)")
+            #expect(try replica.stateDigest() == state.digest, "digest as of step \(index)")
+            await replica.close()
+        }
+        // Deterministic, and not into a store.
+        let again = try await store.replay(to: states[20].anchor, into: base.appendingPathComponent("again"))
+        #expect(try again.stateDigest() == states[20].digest)
+        await again.close()
+        await #expect(throws: HKError.self) {
+            _ = try await store.replay(to: states[3].anchor, into: base.appendingPathComponent("again"))
+        }
+        await store.close()
+    }
 }

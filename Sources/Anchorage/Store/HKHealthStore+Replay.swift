@@ -1,0 +1,55 @@
+import AnchorageLog
+public import Foundation
+
+extension HKHealthStore {
+    /// Builds a new store in `directory` whose state is exactly this
+    /// store's as of `anchor`: the entries up to it, with their dots and
+    /// origin times, and every index and statistics view built from them.
+    /// Queries on the returned store answer "as of anchor N". Two replays to
+    /// the same anchor have the same ``stateDigest()``. Owner only; the
+    /// caller closes the returned store. (An Anchorage addition.)
+    ///
+    /// ```swift
+    /// let past = try await store.replay(to: anchor, into: URL(fileURLWithPath: "/tmp/as-of"))
+    /// let steps = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType)],
+    ///                                               sortDescriptors: []).result(for: past)
+    /// await past.close()
+    /// ```
+    ///
+    /// - Throws: `errorInvalidArgument` for an anchor of another store
+    ///   (AQ-11) or a directory that already holds a store;
+    ///   `errorAuthorizationDenied` for an app's handle.
+    public func replay(
+        to anchor: HKQueryAnchor,
+        into directory: URL,
+        configuration: Configuration = Configuration(),
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> HKHealthStore {
+        guard caller.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner replays its log")
+        }
+        let engine = try openEngine()
+        let target = try anchor.position(in: engine)
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
+            throw HKError(.errorInvalidArgument, "\(directory.path) already holds a store; replay into a new directory")
+        }
+        let replica = HKHealthStore(directory: directory, configuration: configuration)
+        do {
+            let log = try replica.eventLog()
+            var after: Anchor?
+            var replayed = 0
+            while replayed < target {
+                let page = try engine.log.entries(after: after, limit: Int(min(4_096, target - UInt64(replayed))))
+                guard !page.entries.isEmpty else { break }
+                try await log.apply(page.entries)
+                replayed += page.entries.count
+                after = page.next
+                progress?(replayed)
+            }
+        } catch {
+            await replica.close()
+            throw HKError.wrapping(error)
+        }
+        return replica
+    }
+}

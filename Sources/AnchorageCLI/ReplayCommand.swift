@@ -1,0 +1,47 @@
+import Anchorage
+import AnchorageLog
+import ArgumentParser
+import Foundation
+
+/// `anchorage replay --to ANCHOR --into DIR`: the store as it was.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Build a new store holding the state as of an anchor: the entries up to it, every index rebuilt.",
+        discussion: "Deterministic: two replays to one anchor print the same digest."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The anchor to stop at (from changes, export or history).")
+    var to: String
+
+    @Option(help: "A new directory for the replayed store.")
+    var into: String
+
+    func validate() throws {
+        do {
+            _ = try HKQueryAnchor(string: to)
+        } catch {
+            throw ValidationError("--to: \(error)")
+        }
+    }
+
+    func run() async throws {
+        let output = CLIOutput.current
+        let store = storeOptions.openStore()
+        do {
+            let replica = try await store.replay(to: try HKQueryAnchor(string: to), into: URL(fileURLWithPath: into)) {
+                output.status("\rreplayed \($0) entries…")
+            }
+            output.status("\r")
+            let head = try replica.eventLog().head.seq
+            output.line("replayed \(head) entries into \(into); digest \(try replica.stateDigest())")
+            await replica.close()
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "cannot replay the store: \(error)")
+        }
+        await store.close()
+    }
+}
