@@ -28,3 +28,21 @@ extension EventLog {
         }
     }
 }
+
+extension EventLog {
+    /// Removes the payloads of the saves at `seqs`, keeping each entry's
+    /// payload digest and link, so ``verify(progress:)`` still passes;
+    /// returns how many were purged (deletes and purged saves are skipped).
+    /// Projections are not told: purge only the saves of deleted objects.
+    ///
+    /// Purging is local: peers that hold the payload keep it, and a purged
+    /// entry is never received again (its dot is in the version vector).
+    /// The bytes leave the data file's live pages at once; freed pages may
+    /// keep them until ``compact(at:)`` rewrites the file.
+    @discardableResult
+    public func purgePayloads(at seqs: [UInt64]) async throws -> Int {
+        let outcome = try await writer.submit(.purge(seqs), entryCount: 0, byteCount: 0)
+        guard case .purged(let count) = outcome else { preconditionFailure("a purge produced \(outcome)") }
+        return count
+    }
+}

@@ -299,6 +299,8 @@ final class LogWriter: @unchecked Sendable {
             }
             // Undo the replay: the transaction is rolled back.
             throw ProjectionCheckResult(disagreement: nil)
+        case .purge(let seqs):
+            return .purged(try purge(seqs, in: txn))
         }
     }
 
@@ -332,6 +334,30 @@ final class LogWriter: @unchecked Sendable {
         }
         try project(stored, in: txn)
         return (first...state.head).map(anchor)
+    }
+
+    /// Rewrites each save at `seqs` as its header alone, flagged purged:
+    /// the payload is gone, its digest and the entry's link stay, so the
+    /// chain still verifies. Deletes and purged saves are left as they are.
+    private func purge(_ seqs: [UInt64], in txn: borrowing WriteTransaction) throws -> Int {
+        var purged = 0
+        for seq in seqs {
+            let header = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8]? in
+                let (operation, isPurged) = try EntryFormat.checkedOperation(seq: seq, bytes: value)
+                guard operation == .save, !isPurged else { return nil }
+                var header = Array(value[0..<EntryFormat.headerSize])
+                header[EntryFormat.flagsOffset] |= EntryFormat.purgedFlag
+                header.replaceSubrange(
+                    EntryFormat.lengthOffset..<EntryFormat.lengthOffset + 4,
+                    with: [0, 0, 0, 0]
+                )
+                return header
+            }
+            guard let header = header ?? nil else { continue }
+            try txn.put(header, forKey: seq.bigEndianBytes, in: databases.log)
+            purged += 1
+        }
+        return purged
     }
 
     /// Refuses a batch that does not start where this log's checkpoint for

@@ -71,6 +71,9 @@ enum WriteWork: Sendable {
     case rebuildProjections(progress: (@Sendable (Int) -> Void)?)
     /// Replays the log into the projections, compares, and rolls back.
     case checkProjections
+    /// Removes the payloads of the saves at these positions, keeping their
+    /// digests.
+    case purge([UInt64])
 }
 
 /// What a batch produced.
@@ -78,4 +81,5 @@ enum WriteOutcome: Sendable {
     case appended([Anchor])
     case applied(ApplyResult)
     case rebuilt(entries: Int)
+    case purged(Int)
 }

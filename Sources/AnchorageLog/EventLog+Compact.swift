@@ -1,0 +1,41 @@
+public import Foundation
+import LMDB
+
+extension EventLog {
+    /// Rewrites the closed store in `directory` with only its live pages,
+    /// so freed pages (payloads removed by a purge, superseded index rows)
+    /// leave the disk. It keeps the store's identity and incarnation: its
+    /// anchors stay valid. The store must not be open anywhere.
+    ///
+    /// ```swift
+    /// await log.close()
+    /// try EventLog.compact(at: directory)
+    /// ```
+    ///
+    /// - Throws: ``LogError`` ``LogError/Code/storeInUse`` while it is open.
+    public static func compact(at directory: URL) throws {
+        let path = directory.standardizedFileURL.path
+        let lock = try DirectoryLock(directory: path)
+        defer { withExtendedLifetime(lock) {} }
+        let scratch = path + "/.compact-\(UUID().uuidString)"
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            do {
+                var configuration = Environment.Configuration()
+                configuration.maxDatabases = 64
+                let environment = try Environment(path: path, configuration: configuration)
+                try environment.copy(to: scratch)
+            }
+            // rename(2) replaces the file atomically: a crash leaves the old
+            // file or the new one, never neither.
+            guard rename(scratch + "/data.mdb", path + "/data.mdb") == 0 else {
+                throw LogError(.fileSystem, "cannot replace \(path)/data.mdb: \(String(cString: strerror(errno)))")
+            }
+        } catch let error as LogError {
+            throw error
+        } catch {
+            throw LogError(.fileSystem, "cannot compact the store at \(path): \(error)")
+        }
+    }
+}
