@@ -36,7 +36,7 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
     var export: String?
 
-    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import, feed or sync.")
+    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import, feed, sync or audit.")
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
@@ -52,7 +52,7 @@ struct AnchorageBench: AsyncParsableCommand {
     var syncChildPeer: String?
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`, feed, sync
+        case all, log, model, store, statistics, `import`, feed, sync, audit
     }
 
     func validate() throws {
@@ -86,6 +86,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .feed {
             try await runFeedBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .audit {
+            try await runAuditBenchmarks(work: work, report: &report)
         }
         if suite == .all || suite == .sync {
             try await runSyncBenchmarks(work: work, report: &report)

@@ -37,8 +37,9 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             let report = try log.verify { checked in output.status("\rverified \(checked) entries…") }
             if let problem = report.problem {
                 output.status("\n")
+                let anchor = problem.seq.map { " (anchor \(log.anchor(atSeq: $0).stringValue))" } ?? ""
                 await store.close()
-                throw CommandFailure(description: "the log is damaged or was altered: \(problem)")
+                throw CommandFailure(description: "the log is damaged or was altered: \(problem)\(anchor)")
             }
             output.status("\rverified \(report.entriesChecked) entries   \n")
             output.line(

@@ -53,10 +53,11 @@ struct ExportCommand: AsyncParsableCommand {
                 }
                 if !lines.isEmpty { output.line(lines.joined(separator: "\n")) }
                 exported += page.entries.count
+                output.status("\rexported \(exported) entries…")
                 anchor = page.next
                 if !page.hasMore { break }
             }
-            output.status("exported \(exported) entries\n")
+            output.status("\rexported \(exported) entries\n")
         } catch {
             await store.close()
             throw CommandFailure(description: "cannot export the log: \(error)")

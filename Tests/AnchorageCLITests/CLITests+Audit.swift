@@ -55,6 +55,7 @@ struct CLIAuditTests {
         } catch {
             #expect(AnchorageCommand.exitCode(for: error) == .failure)
             #expect("\(error)".contains("entry 4"), "\(error)")
+            #expect("\(error)".contains("(anchor "), "\(error)")
         }
     }
 
