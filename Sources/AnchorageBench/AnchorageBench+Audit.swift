@@ -9,13 +9,8 @@ extension AnchorageBench {
     func runAuditBenchmarks(work: URL, report: inout Report) async throws {
         let count = min(samples, 1_000_000)
         let directory = work.appendingPathComponent("audit")
-        var configuration = HKHealthStore.Configuration()
-        configuration.log.durability = .none
         progress("audit: saving \(count) step samples")
-        let store = HKHealthStore(directory: directory, configuration: configuration)
-        for first in stride(from: 0, to: count, by: 10_000) {
-            try await store.save(StoreBenchmarks.makeSamples(min(10_000, count - first), first: first))
-        }
+        let store = try await StoreBenchmarks.filledStore(at: directory, samples: count)
         let log = try store.eventLog()
         var verify: [Double] = []
         var check: [Double] = []

@@ -12,13 +12,8 @@ extension AnchorageBench {
     func runFeedBenchmarks(work: URL, report: inout Report) async throws {
         let count = min(samples, 1_000_000)
         let directory = work.appendingPathComponent("feed")
-        var storeConfiguration = HKHealthStore.Configuration()
-        storeConfiguration.log.durability = .none
         progress("feed: saving \(count) step samples")
-        let filler = HKHealthStore(directory: directory, configuration: storeConfiguration)
-        for first in stride(from: 0, to: count, by: 10_000) {
-            try await filler.save(StoreBenchmarks.makeSamples(min(10_000, count - first), first: first))
-        }
+        let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
         var configuration = NodeConfiguration()
         configuration.port = 0
         configuration.maximumPageSize = 10_000

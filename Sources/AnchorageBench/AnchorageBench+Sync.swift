@@ -13,13 +13,8 @@ extension AnchorageBench {
     func runSyncBenchmarks(work: URL, report: inout Report) async throws {
         let count = min(samples, 1_000_000)
         let directory = work.appendingPathComponent("sync-a")
-        var filling = HKHealthStore.Configuration()
-        filling.log.durability = .none
         progress("sync: saving \(count) step samples on A")
-        let filler = HKHealthStore(directory: directory, configuration: filling)
-        for first in stride(from: 0, to: count, by: 10_000) {
-            try await filler.save(StoreBenchmarks.makeSamples(min(10_000, count - first), first: first))
-        }
+        let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
         await filler.close()
         var configuration = NodeConfiguration()
         configuration.port = 0

@@ -12,6 +12,19 @@ struct StoreBenchmarks {
     static let origin = Date(timeIntervalSince1970: 1_770_000_000)
 
     /// `count` one-minute step samples, consecutive from `first`.
+    /// A store in `directory` holding `samples` step samples (one a
+    /// minute), saved in batches of 10,000 without fsync: the fixture of
+    /// the feed, sync and audit runs.
+    static func filledStore(at directory: URL, samples: Int) async throws -> HKHealthStore {
+        var configuration = HKHealthStore.Configuration()
+        configuration.log.durability = .none
+        let store = HKHealthStore(directory: directory, configuration: configuration)
+        for first in stride(from: 0, to: samples, by: 10_000) {
+            try await store.save(makeSamples(min(10_000, samples - first), first: first))
+        }
+        return store
+    }
+
     static func makeSamples(_ count: Int, first: Int = 0) -> [HKSample] {
         (first..<first + count).map { index in
             let start = origin.addingTimeInterval(Double(index) * 60)
