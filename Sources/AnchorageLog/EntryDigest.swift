@@ -51,8 +51,8 @@ public struct EntryDigest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with the 32 bytes.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    /// Calls `body` with the 32 bytes, in order, without copying them.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(of: words, body)
     }
 

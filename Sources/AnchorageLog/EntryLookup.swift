@@ -16,6 +16,10 @@ package struct EntryLookup: Sendable {
         log = try LogDatabases(in: txn).log
     }
 
+    init(log: Database) {
+        self.log = log
+    }
+
     /// The entry at `seq` without its payload, or `nil` when there is none.
     package func entry(
         at seq: UInt64,

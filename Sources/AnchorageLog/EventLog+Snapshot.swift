@@ -47,12 +47,7 @@ extension EventLog {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
     ) throws -> R? {
-        try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-            let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
-            let payload =
-                entry.operation == .save && !EntryFormat.isPurged(value) ? EntryFormat.payloadBytes(of: value) : nil
-            return try body(entry, payload)
-        }
+        try EntryLookup(log: databases.log).withEntry(at: seq, in: txn, body)
     }
 
     /// Calls `body` with the payload of the save at each of `seqs` (in

@@ -141,9 +141,10 @@ extension EntryBatch {
         }
 
         mutating func append(seq: UInt64, previousLink: EntryDigest, entry: UnsafeRawBufferPointer) {
-            bytes += seq.bigEndianArray
-            bytes += UInt32(entry.count).bigEndianArray
-            bytes += previousLink.bytes
+            // Appended in place: this runs once per entry sent.
+            withUnsafeBytes(of: seq.bigEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(entry.count).bigEndian) { bytes.append(contentsOf: $0) }
+            previousLink.withBytes { bytes.append(contentsOf: $0) }
             bytes.append(contentsOf: entry)
             count += 1
         }

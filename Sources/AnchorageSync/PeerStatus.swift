@@ -19,6 +19,7 @@ public struct PeerStatus: Sendable, Hashable, Codable {
     public var peer: String
     /// The peer's store id, once it answered.
     public var storeID: StoreID?
+    /// What the replicator is doing now.
     public var state: State = .idle
     /// When the peer last answered.
     public var lastContact: Date?

@@ -87,14 +87,3 @@ extension HKHealthStore {
         return .association
     }
 }
-
-extension HKObjectHistoryEntry {
-    init(anchor: String, seq: UInt64, origin: StoreID, counter: UInt64, date: Date, action: Action) {
-        self.anchor = anchor
-        self.seq = seq
-        self.origin = origin
-        self.counter = counter
-        self.date = date
-        self.action = action
-    }
-}
