@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Debian's liblmdb-dev, through pkg-config. Modulemap and shim only.
@@ -106,12 +107,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Streams the Health app's export.xml into a store.
+        // Debian's libxml2-dev, through pkg-config: the SAX2 push parser the
+        // importer drives. Modulemap and shim only.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // Streams the Health app's export (export.zip, its folder, or
+        // export.xml) into a store, on libxml2; never FoundationXML.
         .target(
             name: "AppleHealthImport",
             dependencies: [
                 "Anchorage",
+                "CLibXML2",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
         ),

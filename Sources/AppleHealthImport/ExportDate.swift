@@ -6,8 +6,12 @@ enum ExportDate {
     /// because `DateFormatter` costs microseconds per call and an export
     /// holds millions of dates.
     static func parse(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { bytes -> Date? in
+        parse(ArraySlice(text.utf8))
+    }
+
+    /// Parses one date from its bytes; `nil` for anything not in that form.
+    static func parse(_ slice: ArraySlice<UInt8>) -> Date? {
+        slice.withUnsafeBufferPointer { bytes -> Date? in
             guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A,
                 bytes[16] == 0x3A, bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D
             else { return nil }

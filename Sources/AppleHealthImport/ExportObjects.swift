@@ -15,36 +15,59 @@ struct ExportObjects {
         let reason: String
     }
 
-    private var sources: [String: HKSourceRevision] = [:]
-    private var units: [String: HKUnit] = [:]
+    /// What a record's `type` names.
+    private enum RecordType {
+        case quantity(HKQuantityType)
+        case category(HKCategoryType)
+        case unknown
+    }
+
+    private var recordTypes = ByteCache<RecordType>()
+    private var sources = ByteCache<HKSourceRevision>()
+    private var units = ByteCache<HKUnit?>()
     /// Devices by description: an export repeats a handful of them.
-    private var devices: [String: HKDevice?] = [:]
+    private var devices = ByteCache<HKDevice?>()
 
     private mutating func device(_ element: ExportElement) -> HKDevice? {
-        guard let text = element.attributes["device"] else { return nil }
-        if let known = devices[text] { return known }
-        let parsed = ExportDevice.parse(text)
-        devices[text] = parsed
-        return parsed
+        guard let bytes = element.bytes(.device) else { return nil }
+        return devices.value(for: bytes) { ExportDevice.parse(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    private mutating func recordType(_ bytes: ArraySlice<UInt8>) -> RecordType {
+        recordTypes.value(for: bytes) {
+            let name = String(decoding: bytes, as: UTF8.self)
+            if let type = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: name)) {
+                return .quantity(type)
+            }
+            if let type = HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: name)) {
+                return .category(type)
+            }
+            return .unknown
+        }
     }
 
     // MARK: Records
 
     mutating func sample(_ element: ExportElement) throws(Rejection) -> HKSample {
-        guard let type = element.attributes["type"] else { throw Rejection(reason: "a record without a type") }
+        guard let typeBytes = element.bytes(.type) else { throw Rejection(reason: "a record without a type") }
+        let recordType = recordType(typeBytes)
+        if case .unknown = recordType {
+            throw Rejection(reason: "unknown record type \(String(decoding: typeBytes.prefix(100), as: UTF8.self))")
+        }
         let (start, end) = try interval(element)
         let uuid = Self.identifier(of: element)
         let revision = source(element)
         let device = device(element)
         let metadata = Self.metadata(element.metadata)
         do {
-            if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
-                guard let text = element.attributes["value"], let value = Double(text) else {
+            switch recordType {
+            case .quantity(let quantityType):
+                guard let value = element.number(.value) else {
                     throw Rejection(reason: "a quantity record without a number")
                 }
                 return try HKQuantitySample.stored(
                     type: quantityType,
-                    quantity: HKQuantity(unit: try unit(element.attributes["unit"] ?? ""), doubleValue: value),
+                    quantity: HKQuantity(unit: try unit(element.bytes(.unit) ?? []), doubleValue: value),
                     start: start,
                     end: end,
                     uuid: uuid,
@@ -52,9 +75,10 @@ struct ExportObjects {
                     device: device,
                     metadata: metadata
                 )
-            }
-            if let categoryType = HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: type)) {
-                let text = element.attributes["value"] ?? ""
+            case .category(let categoryType):
+                // Events (a low heart rate, a mindful session) carry no value:
+                // HealthKit's `HKCategoryValue.notApplicable`.
+                let text = element[.value] ?? "HKCategoryValueNotApplicable"
                 guard let value = ExportNames.categoryValues[text] ?? Int(text) else {
                     throw Rejection(reason: "a category record with an unknown value")
                 }
@@ -68,6 +92,8 @@ struct ExportObjects {
                     device: device,
                     metadata: metadata
                 )
+            case .unknown:
+                throw Rejection(reason: "an unreadable record")
             }
         } catch let error as HKError {
             throw Rejection(reason: Self.reason(error))
@@ -76,18 +102,17 @@ struct ExportObjects {
         } catch {
             throw Rejection(reason: "an unreadable record")
         }
-        throw Rejection(reason: "unknown record type \(type.prefix(100))")
     }
 
     // MARK: Correlations and workouts
 
     mutating func correlation(_ element: ExportElement) throws(Rejection) -> HKCorrelation {
-        guard let name = element.attributes["type"],
+        guard let name = element[.type],
             let type = HKObjectType.correlationType(forIdentifier: HKCorrelationTypeIdentifier(rawValue: name))
-        else { throw Rejection(reason: "unknown correlation type \((element.attributes["type"] ?? "").prefix(100))") }
+        else { throw Rejection(reason: "unknown correlation type \((element[.type] ?? "").prefix(100))") }
         let (start, end) = try interval(element)
         var members = Set<HKSample>()
-        for record in element.records { members.insert(try sample(record)) }
+        for record in element.children(.record) { members.insert(try sample(record)) }
         do {
             return try HKCorrelation.stored(
                 type: type,
@@ -105,29 +130,32 @@ struct ExportObjects {
     }
 
     mutating func workout(_ element: ExportElement) throws(Rejection) -> HKWorkout {
-        guard let name = element.attributes["workoutActivityType"], let activity = ExportNames.activityTypes[name]
+        guard let name = element[.workoutActivityType], let activity = ExportNames.activityTypes[name]
         else {
             throw Rejection(reason: "unknown workout activity type")
         }
         let (start, end) = try interval(element)
-        let duration = try quantity(element.attributes, "duration", defaultUnit: "min")?.doubleValue(for: .second())
-        var energy = try quantity(element.attributes, "totalEnergyBurned", defaultUnit: "kcal")
-        var distance = try quantity(element.attributes, "totalDistance", defaultUnit: "km")
-        for statistics in element.statistics {
-            switch statistics["type"] {
+        let duration = try quantity(element, .duration, unitKey: .durationUnit, defaultUnit: "min")?
+            .doubleValue(for: .second())
+        var energy = try quantity(element, .totalEnergyBurned, unitKey: .totalEnergyBurnedUnit, defaultUnit: "kcal")
+        var distance = try quantity(element, .totalDistance, unitKey: .totalDistanceUnit, defaultUnit: "km")
+        for statistics in element.children(.workoutStatistics) {
+            switch statistics[.type] {
             case HKQuantityTypeIdentifier.activeEnergyBurned.rawValue? where energy == nil:
-                energy = try quantity(statistics, "sum", unitKey: "unit")
+                energy = try quantity(statistics, .sum, unitKey: .unit)
             case let type? where distance == nil && type.hasPrefix("HKQuantityTypeIdentifierDistance"):
-                distance = try quantity(statistics, "sum", unitKey: "unit")
+                distance = try quantity(statistics, .sum, unitKey: .unit)
             default: break
             }
         }
         var events: [HKWorkoutEvent] = []
-        for attributes in element.events {
-            guard let type = attributes["type"].flatMap({ ExportNames.eventTypes[$0] }),
-                let date = attributes["date"].flatMap(ExportDate.parse)
+        for event in element.children(.workoutEvent) {
+            guard let type = event[.type].flatMap({ ExportNames.eventTypes[$0] }),
+                let date = event.bytes(.date).flatMap(ExportDate.parse)
             else { throw Rejection(reason: "an unreadable workout event") }
-            let length = try quantity(attributes, "duration", defaultUnit: "min")?.doubleValue(for: .second()) ?? 0
+            let length =
+                try quantity(event, .duration, unitKey: .durationUnit, defaultUnit: "min")?.doubleValue(for: .second())
+                ?? 0
             do {
                 events.append(
                     try HKWorkoutEvent.validated(type: type, dateInterval: DateInterval(start: date, duration: length))
@@ -158,23 +186,27 @@ struct ExportObjects {
     // MARK: Fields
 
     private func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {
-        guard let start = element.attributes["startDate"].flatMap(ExportDate.parse),
-            let end = element.attributes["endDate"].flatMap(ExportDate.parse)
+        guard let start = element.bytes(.startDate).flatMap(ExportDate.parse),
+            let end = element.bytes(.endDate).flatMap(ExportDate.parse)
         else { throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200") }
         return (start, end)
     }
 
     private mutating func source(_ element: ExportElement) -> HKSourceRevision {
-        let name = element.attributes["sourceName"] ?? "Health export"
-        let version = element.attributes["sourceVersion"]
-        let key = name + "\u{1}" + (version ?? "")
-        if let known = sources[key] { return known }
-        let revision = HKSourceRevision(
-            source: HKSource(name: name, bundleIdentifier: Self.bundleIdentifier(forSourceName: name)),
-            version: version
-        )
-        sources[key] = revision
-        return revision
+        let name = element.bytes(.sourceName)
+        let version = element.bytes(.sourceVersion)
+        // A marker byte tells a missing field from an empty one.
+        var key: [UInt8] = [name == nil ? 0 : 1]
+        key.append(contentsOf: name ?? [])
+        key.append(version == nil ? 0 : 1)
+        key.append(contentsOf: version ?? [])
+        return sources.value(for: key) {
+            let text = name.map { String(decoding: $0, as: UTF8.self) } ?? "Health export"
+            return HKSourceRevision(
+                source: HKSource(name: text, bundleIdentifier: Self.bundleIdentifier(forSourceName: text)),
+                version: version.map { String(decoding: $0, as: UTF8.self) }
+            )
+        }
     }
 
     /// The bundle identifier an export's source is stored under.
@@ -185,27 +217,26 @@ struct ExportObjects {
         return "export." + (slug.isEmpty ? "unnamed" : String(slug.prefix(200)))
     }
 
-    private mutating func unit(_ text: String) throws(Rejection) -> HKUnit {
-        if let known = units[text] { return known }
-        do {
-            let unit = try HKUnit.parse(text)
-            units[text] = unit
-            return unit
-        } catch {
-            throw Rejection(reason: "unit \(text.prefix(40)) is not understood")
+    private mutating func unit(_ bytes: ArraySlice<UInt8>) throws(Rejection) -> HKUnit {
+        let unit = units.value(for: bytes) { try? HKUnit.parse(String(decoding: bytes, as: UTF8.self)) }
+        guard let unit else {
+            throw Rejection(reason: "unit \(String(decoding: bytes.prefix(40), as: UTF8.self)) is not understood")
         }
+        return unit
     }
 
     private mutating func quantity(
-        _ attributes: [String: String],
-        _ key: String,
-        defaultUnit: String? = nil,
-        unitKey: String? = nil
+        _ element: ExportElement,
+        _ key: ExportName,
+        unitKey: ExportName,
+        defaultUnit: String? = nil
     ) throws(Rejection) -> HKQuantity? {
-        guard let text = attributes[key] else { return nil }
-        guard let value = Double(text) else { throw Rejection(reason: "\(key) is not a number") }
-        let unitText = attributes[unitKey ?? key + "Unit"] ?? defaultUnit ?? ""
-        return HKQuantity(unit: try unit(unitText), doubleValue: value)
+        guard let bytes = element.bytes(key) else { return nil }
+        guard let value = ExportNumber.parse(bytes) else {
+            throw Rejection(reason: "\(element.batch.names[key]) is not a number")
+        }
+        let unitBytes = element.bytes(unitKey) ?? ArraySlice((defaultUnit ?? "").utf8)
+        return HKQuantity(unit: try unit(unitBytes), doubleValue: value)
     }
 
     /// Metadata as typed values: integers, then decimals, else text.
@@ -238,9 +269,9 @@ struct ExportObjects {
     /// random page per record (measured: about 3× the import rate).
     static func identifier(of element: ExportElement) -> UUID {
         var hasher = SHA256()
-        feed(element, into: &hasher)
+        feed(element, into: &hasher, nested: false)
         var bytes = Array(hasher.finalize())
-        let start = element.attributes["startDate"].flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
+        let start = element.bytes(.startDate).flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
         let milliseconds = UInt64(max(0, min(start * 1_000, Double(UInt64(1) << 47))))
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
         bytes[6] = (bytes[6] & 0x0F) | 0x80
@@ -253,28 +284,36 @@ struct ExportObjects {
         )
     }
 
-    private static func feed(_ element: ExportElement, into hasher: inout SHA256) {
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
+    /// Feeds the element in the order identifiers have always used: its name,
+    /// its attributes sorted by name, its metadata entries, its workout
+    /// events then statistics (attributes sorted), then its records.
+    private static func feed(_ element: ExportElement, into hasher: inout SHA256, nested: Bool) {
+        func add<C: Collection<UInt8>>(_ bytes: C) {
+            var bytes = Array(bytes)
+            bytes.append(0)
+            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         }
-        add(element.name)
-        for key in element.attributes.keys.sorted() {
-            add(key)
-            add(element.attributes[key]!)
-        }
-        for entry in element.metadata {
-            add(entry.key)
-            add(entry.value)
-        }
-        for attributes in element.events + element.statistics {
-            for key in attributes.keys.sorted() {
-                add(key)
-                add(attributes[key]!)
+        func addAttributes(of element: ExportElement) {
+            let names = element.batch.names
+            for key in element.attributeNames.sorted(by: {
+                names.order[Int($0.rawValue)] < names.order[Int($1.rawValue)]
+            }) {
+                add(names[key].utf8)
+                add(element.bytes(key) ?? [])
             }
         }
-        for record in element.records { feed(record, into: &hasher) }
+        add(element.nameText.utf8)
+        addAttributes(of: element)
+        for entry in element.children(.metadataEntry) {
+            guard let key = entry.bytes(.key), let value = entry.bytes(.value) else { continue }
+            add(key)
+            add(value)
+        }
+        guard !nested else { return }
+        for child in element.children(.workoutEvent) + element.children(.workoutStatistics) {
+            addAttributes(of: child)
+        }
+        for record in element.children(.record) { feed(record, into: &hasher, nested: true) }
     }
 
     /// A rejection reason from an error: what was wrong, in words, and

@@ -58,6 +58,11 @@ public struct HealthExportImporter: Sendable {
         public var rejected: [String: Int] = [:]
         /// Whether the `Me` characteristics were stored.
         public var characteristicsImported = false
+        /// The `HealthKit Export Version` the file's prologue names, if any.
+        public var exportVersion: Int?
+        /// Control characters XML forbids (older exports hold vertical tabs
+        /// in values), dropped from the file's values.
+        public var droppedControlCharacters = 0
     }
 
     /// Imports the export at `url`.
@@ -69,22 +74,33 @@ public struct HealthExportImporter: Sendable {
         at url: URL,
         progress: (@Sendable (Progress) -> Void)? = nil
     ) async throws -> Summary {
-        let total = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        let reader = ExportReader(url: url, batchSize: batchSize)
+        let source = try ExportSource.locate(url)
+        let reader = ExportReader(source: source, batchSize: batchSize)
         var builder = ExportObjects()
         var summary = Summary()
         var pending = PendingBatch()
         var elements = 0
-        for try await batch in reader.elements() {
-            for element in batch {
-                elements += 1
-                try await handle(element, builder: &builder, pending: &pending, summary: &summary)
+        do {
+            for try await batch in reader.batches() {
+                for element in batch.topLevel {
+                    elements += 1
+                    try await handle(element, builder: &builder, pending: &pending, summary: &summary)
+                }
+                if pending.objects.count >= batchSize { try await send(&pending, into: &summary) }
+                reader.consumed()
+                let read = reader.progress
+                progress?(Progress(bytesRead: read.bytesRead, totalBytes: source.totalBytes, elements: elements))
             }
-            if pending.objects.count >= batchSize { try await send(&pending, into: &summary) }
-            reader.consumed()
-            progress?(Progress(bytesRead: reader.bytesRead.count, totalBytes: total, elements: elements))
+            try await save(&pending, into: &summary)
+        } catch {
+            // What was saved before the error stays; the batch in flight
+            // finishes before the error is reported.
+            try? await settle(&pending, into: &summary)
+            throw error
         }
-        try await save(&pending, into: &summary)
+        let read = reader.progress
+        summary.exportVersion = read.exportVersion
+        summary.droppedControlCharacters = read.droppedControlCharacters
         return summary
     }
 
@@ -117,36 +133,36 @@ public struct HealthExportImporter: Sendable {
         let object: HKSample
         do {
             switch element.name {
-            case "Record":
+            case .record:
                 object = try builder.sample(element)
-            case "Correlation":
+            case .correlation:
                 let correlation = try builder.correlation(element)
                 // Its records may wait in the batch as records of their own.
                 if correlation.objects.contains(where: { pending.ids.contains($0.uuid) }) {
                     try await save(&pending, into: &summary)
                 }
                 object = correlation
-            case "Workout":
+            case .workout:
                 object = try builder.workout(element)
-            case "Me":
-                try await importCharacteristics(element.attributes)
+            case .me:
+                try await importCharacteristics(element)
                 summary.characteristicsImported = true
                 return
-            case "ExportDate":
+            case .exportDate:
                 return
             default:
-                summary.unknown[element.name, default: 0] += 1
+                summary.countUnknown(element.nameText)
                 return
             }
         } catch let rejection as ExportObjects.Rejection {
             if rejection.reason.hasPrefix("unknown record type") {
-                summary.unknown["Record " + (element.attributes["type"] ?? "").prefix(100), default: 0] += 1
+                summary.countUnknown("Record " + (element[.type] ?? "").prefix(100))
             } else {
                 summary.rejected[rejection.reason, default: 0] += 1
             }
             return
         }
-        summary.read[element.name, default: 0] += 1
+        summary.read[element.nameText, default: 0] += 1
         guard pending.ids.insert(object.uuid).inserted else {
             summary.alreadyPresent += 1
             return
@@ -164,7 +180,9 @@ public struct HealthExportImporter: Sendable {
         pending = PendingBatch()
     }
 
-    private func importCharacteristics(_ attributes: [String: String]) async throws {
+    private func importCharacteristics(_ element: ExportElement) async throws {
+        var attributes: [String: String] = [:]
+        for name in element.attributeNames { attributes[element.batch.names[name]] = element[name] }
         var me = HKCharacteristics()
         let prefix = "HKCharacteristicTypeIdentifier"
         if let value = attributes[prefix + "BiologicalSex"] {
@@ -179,6 +197,22 @@ public struct HealthExportImporter: Sendable {
         }
         if let value = attributes[prefix + "DateOfBirth"] { me.dateOfBirth = ExportDate.birthDate(value) }
         try await store.setCharacteristics(me)
+    }
+}
+
+extension HealthExportImporter.Summary {
+    /// At most this many distinct names are counted in ``unknown``; the
+    /// rest are counted together under ``otherUnknownName``.
+    static let unknownNamesLimit = 1_000
+    /// Where unknown names beyond ``unknownNamesLimit`` are counted.
+    public static let otherUnknownName = "(other names)"
+
+    mutating func countUnknown(_ name: String) {
+        if unknown[name] != nil || unknown.count < Self.unknownNamesLimit {
+            unknown[name, default: 0] += 1
+        } else {
+            unknown[Self.otherUnknownName, default: 0] += 1
+        }
     }
 }
 

@@ -156,13 +156,17 @@ struct ImportTests {
         try await withImportStore { store in
             let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID()).xml")
             defer { try? FileManager.default.removeItem(at: broken) }
-            for text in ["<HealthData><Record type=\"x\"", "<HealthData><Record></HealthData>", "not xml"] {
+            let cases: [(String, ImportError.Code)] = [
+                ("<HealthData><Record type=\"x\"", .malformed), ("<HealthData><Record></HealthData>", .malformed),
+                ("not xml", .notAnExport),
+            ]
+            for (text, code) in cases {
                 try Data(text.utf8).write(to: broken)
                 do {
                     _ = try await HealthExportImporter(store: store).importExport(at: broken)
                     Issue.record("a broken file imported: \(text)")
                 } catch let error as ImportError {
-                    #expect(error.code == .malformed)
+                    #expect(error.code == code, "\(text): \(error)")
                 }
             }
             do {

@@ -1,0 +1,27 @@
+/// Values derived from attribute bytes, remembered by those bytes: an
+/// export repeats a handful of types, units, sources and devices millions
+/// of times, usually in runs, so the last one is checked first.
+struct ByteCache<Value> {
+    /// At most this many entries; a file with more distinct values starts
+    /// the cache afresh instead of growing without bound.
+    static var capacity: Int { 4_096 }
+
+    private var last: (key: [UInt8], value: Value)?
+    private var entries: [[UInt8]: Value] = [:]
+
+    /// The value for `key`, made by `make` the first time.
+    mutating func value<C: Collection<UInt8>>(for key: C, _ make: () -> Value) -> Value {
+        if let last, last.key.elementsEqual(key) { return last.value }
+        let bytes = Array(key)
+        let value: Value
+        if let known = entries[bytes] {
+            value = known
+        } else {
+            value = make()
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[bytes] = value
+        }
+        last = (bytes, value)
+        return value
+    }
+}

@@ -1,0 +1,110 @@
+/// An element or attribute name of the export, as a small number.
+///
+/// The names the importer reads have fixed numbers (the static members);
+/// any other name the file uses gets the next free number when first seen,
+/// and keeps its text in the reader's ``NameTable``.
+struct ExportName: RawRepresentable, Hashable, Sendable {
+    var rawValue: UInt16
+
+    // Elements.
+    static let healthData = ExportName(rawValue: 0)
+    static let exportDate = ExportName(rawValue: 1)
+    static let me = ExportName(rawValue: 2)
+    static let record = ExportName(rawValue: 3)
+    static let correlation = ExportName(rawValue: 4)
+    static let workout = ExportName(rawValue: 5)
+    static let activitySummary = ExportName(rawValue: 6)
+    static let metadataEntry = ExportName(rawValue: 7)
+    static let workoutEvent = ExportName(rawValue: 8)
+    static let workoutStatistics = ExportName(rawValue: 9)
+    static let workoutActivity = ExportName(rawValue: 10)
+    static let workoutRoute = ExportName(rawValue: 11)
+    static let heartRateVariabilityMetadataList = ExportName(rawValue: 12)
+    static let instantaneousBeatsPerMinute = ExportName(rawValue: 13)
+    // Attributes.
+    static let type = ExportName(rawValue: 14)
+    static let unit = ExportName(rawValue: 15)
+    static let value = ExportName(rawValue: 16)
+    static let sourceName = ExportName(rawValue: 17)
+    static let sourceVersion = ExportName(rawValue: 18)
+    static let device = ExportName(rawValue: 19)
+    static let creationDate = ExportName(rawValue: 20)
+    static let startDate = ExportName(rawValue: 21)
+    static let endDate = ExportName(rawValue: 22)
+    static let key = ExportName(rawValue: 23)
+    static let workoutActivityType = ExportName(rawValue: 24)
+    static let duration = ExportName(rawValue: 25)
+    static let durationUnit = ExportName(rawValue: 26)
+    static let totalDistance = ExportName(rawValue: 27)
+    static let totalDistanceUnit = ExportName(rawValue: 28)
+    static let totalEnergyBurned = ExportName(rawValue: 29)
+    static let totalEnergyBurnedUnit = ExportName(rawValue: 30)
+    static let date = ExportName(rawValue: 31)
+    static let sum = ExportName(rawValue: 32)
+    static let average = ExportName(rawValue: 33)
+    static let minimum = ExportName(rawValue: 34)
+    static let maximum = ExportName(rawValue: 35)
+    static let dateComponents = ExportName(rawValue: 36)
+    static let activeEnergyBurned = ExportName(rawValue: 37)
+    static let activeEnergyBurnedGoal = ExportName(rawValue: 38)
+    static let activeEnergyBurnedUnit = ExportName(rawValue: 39)
+    static let appleMoveTime = ExportName(rawValue: 40)
+    static let appleMoveTimeGoal = ExportName(rawValue: 41)
+    static let appleExerciseTime = ExportName(rawValue: 42)
+    static let appleExerciseTimeGoal = ExportName(rawValue: 43)
+    static let appleStandHours = ExportName(rawValue: 44)
+    static let appleStandHoursGoal = ExportName(rawValue: 45)
+    static let bpm = ExportName(rawValue: 46)
+    static let time = ExportName(rawValue: 47)
+    static let uuid = ExportName(rawValue: 48)
+
+    /// The fixed names' texts, in the order of their numbers.
+    static let known: [String] = [
+        "HealthData", "ExportDate", "Me", "Record", "Correlation", "Workout", "ActivitySummary", "MetadataEntry",
+        "WorkoutEvent", "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "HeartRateVariabilityMetadataList",
+        "InstantaneousBeatsPerMinute", "type", "unit", "value", "sourceName", "sourceVersion", "device",
+        "creationDate", "startDate", "endDate", "key", "workoutActivityType", "duration", "durationUnit",
+        "totalDistance", "totalDistanceUnit", "totalEnergyBurned", "totalEnergyBurnedUnit", "date", "sum", "average",
+        "minimum", "maximum", "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal",
+        "activeEnergyBurnedUnit", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal",
+        "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid",
+    ]
+}
+
+/// The texts of the names a reader has met: the fixed ones, then the
+/// others in the order they appeared. Handed to consumers with each batch.
+struct NameTable: Sendable {
+    private(set) var texts: [String] = ExportName.known
+    private var numbers: [String: ExportName] = Dictionary(
+        uniqueKeysWithValues: ExportName.known.enumerated().map { ($1, ExportName(rawValue: UInt16($0))) }
+    )
+    /// Each name's place in byte order of the texts, for canonical hashing;
+    /// rebuilt when a name is added.
+    private(set) var order: [UInt16] = []
+
+    init() {
+        rank()
+    }
+
+    /// How many names there are.
+    var count: Int { texts.count }
+
+    /// The text of `name`.
+    subscript(name: ExportName) -> String { texts[Int(name.rawValue)] }
+
+    /// The number of `text`, adding it if new.
+    mutating func number(of text: String) -> ExportName {
+        if let known = numbers[text] { return known }
+        let name = ExportName(rawValue: UInt16(texts.count))
+        texts.append(text)
+        numbers[text] = name
+        rank()
+        return name
+    }
+
+    private mutating func rank() {
+        let sorted = texts.indices.sorted { Array(texts[$0].utf8).lexicographicallyPrecedes(Array(texts[$1].utf8)) }
+        order = Array(repeating: 0, count: texts.count)
+        for (place, index) in sorted.enumerated() { order[index] = UInt16(place) }
+    }
+}
