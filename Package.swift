@@ -244,7 +244,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleHealthImportTests",
-            dependencies: ["AppleHealthImport", "Anchorage", "AnchorageLog"],
+            dependencies: [
+                "AppleHealthImport",
+                "Anchorage",
+                "AnchorageLog",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,179 @@
+import Anchorage
+import Foundation
+import Testing
+
+@testable import AppleHealthImport
+
+/// Fixtures written from ../shared/reference/health-export-format.md: a
+/// full prologue with an `<!ATTLIST>` for every element, the iOS 16
+/// malformed DTD, and an export without `ExportDate` or `Me`.
+@Suite("Real-looking Health exports")
+struct FixtureImportTests {
+    @Test("Export Version 14 with its full DTD: every record type, correlations once, workouts with statistics")
+    func version14() async throws {
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store, batchSize: 7)
+                .importExport(at: fixtureFile("export-v14.xml"))
+            #expect(summary.exportVersion == 14)
+            #expect(summary.read == ["Record": 25, "Correlation": 2, "Workout": 3])
+            #expect(summary.saved == 30, "the correlations' records are their top-level twins")
+            #expect(summary.alreadyPresent == 0)
+            #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+            #expect(summary.characteristicsImported)
+            #expect(
+                summary.unknown == [
+                    "ActivitySummary": 3, "ClinicalRecord": 1, "Audiogram": 1, "VisionPrescription": 1,
+                    "Record HKDataTypeSleepDurationGoal": 1, "Record HKQuantityTypeIdentifierTimeInDaylightZone": 1,
+                ]
+            )
+            #expect(try await count(store, HKQuantityType(.stepCount)) == 3)
+            #expect(try await count(store, HKQuantityType(.heartRate)) == 2)
+            #expect(try await count(store, HKQuantityType(.heartRateVariabilitySDNN)) == 1)
+            #expect(try await count(store, HKCategoryType(.sleepAnalysis)) == 4)
+            #expect(try await count(store, HKCategoryType(.lowHeartRateEvent)) == 1, "a record without a value")
+            #expect(try await count(store, HKCategoryType(.mindfulSession)) == 1)
+            #expect(try await count(store, HKQuantityType(.bloodPressureSystolic)) == 1)
+            #expect(try await count(store, HKQuantityType(.dietaryEnergyConsumed)) == 1)
+            #expect(try await count(store, HKWorkoutType.workoutType()) == 3)
+
+            let glucose = try #require(
+                try await samples(store, HKQuantityType(.bloodGlucose)).first as? HKQuantitySample
+            )
+            let millimolar = try HKUnit.parse("mmol<180.1558800000541>/L")
+            #expect(abs(glucose.quantity.doubleValue(for: millimolar) - 5.6) < 1e-9)
+            let vo2 = try #require(try await samples(store, HKQuantityType(.vo2Max)).first as? HKQuantitySample)
+            #expect(abs(vo2.quantity.doubleValue(for: try HKUnit.parse("mL/min·kg")) - 44.12) < 1e-9)
+
+            let food = try #require(
+                try await HKSampleQueryDescriptor(
+                    predicates: [.correlation(type: HKCorrelationType(.food))],
+                    sortDescriptors: []
+                ).result(for: store).first
+            )
+            #expect(food.objects.count == 3)
+            #expect(food.metadata?[HKMetadataKeyFoodType] as? String == "Fish & chips, 14\" basket")
+            let energy = try #require(try await samples(store, HKQuantityType(.dietaryEnergyConsumed)).first)
+            #expect(food.objects.contains(energy), "the member is the top-level record, saved once")
+
+            let workouts = try await HKSampleQueryDescriptor(
+                predicates: [.workout()],
+                sortDescriptors: [SampleSortDescriptor(.startDate)]
+            ).result(for: store)
+            let running = try #require(workouts.first { $0.workoutActivityType == .running })
+            // Since iOS 16 the totals live in WorkoutStatistics children only.
+            #expect(abs((running.totalEnergyBurned?.doubleValue(for: .kilocalorie()) ?? 0) - 402.118) < 1e-9)
+            #expect(abs((running.totalDistance?.doubleValue(for: .mile()) ?? 0) - 4.81902) < 1e-9)
+            #expect(running.workoutEvents?.map(\.type) == [.segment, .pause, .resume])
+            #expect(running.sourceRevision.source.name == "Jonathan’s Apple Watch")
+            let strength = try #require(workouts.first { $0.workoutActivityType == .traditionalStrengthTraining })
+            #expect(strength.totalEnergyBurned == nil && strength.totalDistance == nil, "a workout with neither")
+            let cycling = try #require(workouts.first { $0.workoutActivityType == .cycling })
+            #expect(cycling.totalDistance?.doubleValue(for: .meter(with: .kilo)) == 21.4)
+            #expect(try store.biologicalSex().biologicalSex == .male)
+            #expect(try store.bloodType().bloodType == .oNegative)
+            try await expectAuditPasses(store)
+
+            let again = try await HealthExportImporter(store: store).importExport(at: fixtureFile("export-v14.xml"))
+            #expect(again.saved == 0)
+            #expect(again.alreadyPresent == 30)
+            try await expectAuditPasses(store)
+        }
+    }
+
+    @Test("Export Version 12's malformed DTD (iOS 16) is skipped as a block; energy in kJ keeps its unit")
+    func malformedVersion12() async throws {
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store)
+                .importExport(at: fixtureFile("export-v12-malformed-dtd.xml"))
+            #expect(summary.exportVersion == 12)
+            #expect(summary.read == ["Record": 9, "Workout": 1])
+            #expect(summary.saved == 9)
+            #expect(summary.alreadyPresent == 1, "the repeated step record")
+            #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+            let workout = try #require(
+                try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
+                    .first
+            )
+            #expect(abs((workout.totalEnergyBurned?.doubleValue(for: .joule(with: .kilo)) ?? 0) - 498.2) < 1e-9)
+            #expect(workout.duration == 31.25 * 60)
+            let energy = try #require(
+                try await samples(store, HKQuantityType(.activeEnergyBurned)).first as? HKQuantitySample
+            )
+            #expect(abs(energy.quantity.doubleValue(for: .joule(with: .kilo)) - 172.5) < 1e-9)
+            #expect(energy.sourceRevision.source.name == "Jürgens Apple Watch")
+            #expect(try store.dateOfBirthComponents().year == nil, "an empty date of birth")
+            try await expectAuditPasses(store)
+        }
+    }
+
+    @Test("No ExportDate and no Me; vertical tabs in values are dropped; a Korean name with a no-break space")
+    func noExportDateOrMe() async throws {
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store)
+                .importExport(at: fixtureFile("export-v11-no-me.xml"))
+            #expect(summary.exportVersion == 11)
+            #expect(!summary.characteristicsImported)
+            #expect(summary.droppedControlCharacters == 2)
+            #expect(summary.saved == 4)
+            #expect(summary.unknown == ["Record HKQuantityTypeIdentifierAppleSleepingBreathingDisturbancesIndex": 1])
+            let heart = try await samples(store, HKQuantityType(.heartRate))
+            #expect(heart.count == 2)
+            #expect(heart.first?.sourceRevision.source.name == "Taehee의 Apple\u{00A0}Watch")
+            let water = try #require(try await samples(store, HKQuantityType(.dietaryWater)).first)
+            #expect(water.sourceRevision.source.name == "WaterMinder")
+            let mass = try #require(try await samples(store, HKQuantityType(.bodyMass)).first)
+            #expect(mass.metadata?["Note"] as? String == "after run")
+            try await expectAuditPasses(store)
+        }
+    }
+
+    @Test("A folder, an export.zip with a translated file name, Mac resource forks and export_cda.xml beside it")
+    func zipAndFolder() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = Array(try Data(contentsOf: fixtureFile("export-v14.xml")))
+        let clinical = Array(
+            #"<?xml version="1.0" encoding="UTF-8"?><ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>"#
+                .utf8
+        )
+        let zip = folder.appendingPathComponent("export.zip")
+        try writeZip(
+            [
+                ("apple_health_export/", []),
+                ("apple_health_export/export_cda.xml", clinical),
+                ("__MACOSX/apple_health_export/._导出.xml", [0, 5, 22, 7, 0, 2]),
+                ("apple_health_export/导出.xml", data),
+                ("apple_health_export/workout-routes/route_2026-01-09_6.47pm.gpx", Array("<gpx/>".utf8)),
+                ("apple_health_export/electrocardiograms/ecg_2025-01-01.csv", Array("Name,x\n".utf8)),
+            ].filter { !$0.0.hasSuffix("/") },
+            to: zip
+        )
+        try await withImportStore { store in
+            let seen = Collector()
+            let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
+                seen.add(progress.bytesRead, of: progress.totalBytes)
+            }
+            #expect(summary.saved == 30)
+            #expect(summary.exportVersion == 14)
+            #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
+            try await expectAuditPasses(store)
+        }
+        // The same export unpacked: the folder, or its apple_health_export folder.
+        let unpacked = folder.appendingPathComponent("unpacked/apple_health_export")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        try Data(clinical).write(to: unpacked.appendingPathComponent("export_cda.xml"))
+        try Data(data).write(to: unpacked.appendingPathComponent("Export.xml"))
+        for place in [unpacked, unpacked.deletingLastPathComponent()] {
+            try await withImportStore { store in
+                let summary = try await HealthExportImporter(store: store).importExport(at: place)
+                #expect(summary.saved == 30, "\(place.path)")
+            }
+        }
+        // export_cda.xml alone says what to give instead.
+        try await withImportStore { store in
+            let error = try await importError(unpacked.appendingPathComponent("export_cda.xml"), into: store)
+            #expect(error?.code == .notAnExport)
+            #expect(error?.message.contains("export.xml") == true, "\(String(describing: error))")
+        }
+    }
+}
