@@ -6,6 +6,20 @@ extension AnchorageBench {
     /// Imports `export` into a new store per run: elements per second, and
     /// the process's peak resident memory afterwards.
     func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
+        var reading: [Double] = []
+        for run in 1...runs {
+            progress("XML reading alone, run \(run)/\(runs)")
+            let start = ContinuousClock.now
+            let counts = try HealthExportFile(at: export).count()
+            reading.append(Double(counts.elements) / (ContinuousClock.now - start).seconds)
+        }
+        report.add(
+            name: "import: XML reading alone (libxml2 and element batches, no store), elements per second",
+            unit: "elements/s",
+            anchorage: reading,
+            baseline: [],
+            goal: .valueAtLeast(1_000_000)
+        )
         var rates: [Double] = []
         var megabytes: [Double] = []
         var anonymous: [Double] = []
@@ -51,7 +65,8 @@ extension AnchorageBench {
             name: "import: peak anonymous memory (heap and stacks; the rest of RSS is the store's mapped file)",
             unit: "MB",
             anchorage: anonymous,
-            baseline: []
+            baseline: [],
+            goal: .valueAtMost(100)
         )
     }
 

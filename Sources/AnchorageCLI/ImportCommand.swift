@@ -3,17 +3,21 @@ import AppleHealthImport
 import ArgumentParser
 import Foundation
 
-/// `anchorage import <export.xml>`.
+/// `anchorage import <export.zip | folder | export.xml>`.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import an export.xml from the iPhone Health app.",
-        discussion: "Importing the same file again adds nothing. Prints a summary; progress goes to standard error."
+        abstract: "Import the iPhone Health app's export: export.zip, its folder, or export.xml.",
+        discussion: """
+            Importing the same file again adds nothing. Prints a summary; progress goes to standard error. \
+            A damaged file stops the import with the line and column (exit status 1); what was saved \
+            stays, and importing again finishes it.
+            """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The export.xml file.")
+    @Argument(help: "export.zip as the Health app made it, its apple_health_export folder, or export.xml.")
     var file: String
 
     func run() async throws {
@@ -44,6 +48,10 @@ struct ImportCommand: AsyncParsableCommand {
             output.line("rejected (\(reason)): \(count)")
         }
         output.line("characteristics: \(summary.characteristicsImported ? "imported" : "none in the file")")
+        if let version = summary.exportVersion { output.line("export version: \(version)") }
+        if summary.droppedControlCharacters > 0 {
+            output.line("control characters dropped: \(summary.droppedControlCharacters)")
+        }
     }
 }
 

@@ -126,3 +126,28 @@ struct CLIDataTests {
         }
     }
 }
+
+extension CLITests {
+    @Test("import of a damaged or wrong file fails with exit status 1 and the place, in words")
+    func importFailures() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let full = try Data(contentsOf: repositoryRoot.appendingPathComponent("Fixtures/apple-health/export-v14.xml"))
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID()).xml")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        try full.prefix(full.count * 2 / 3).write(to: cut)
+        do {
+            _ = try await runCLI(["import", cut.path, "--store", store])
+            Issue.record("a cut-short file imported")
+        } catch {
+            #expect(AnchorageCommand.exitCode(for: error) == ExitCode(1))
+            #expect("\(error)".contains("cut short") && "\(error)".contains("at line"), "\(error)")
+        }
+        let done = try await runCLI([
+            "import", repositoryRoot.appendingPathComponent("Fixtures/apple-health/export-v14.xml").path, "--store",
+            store,
+        ])
+        #expect(done.contains("export version: 14"), "\(done)")
+        #expect(done.contains("read Workout: 3"), "\(done)")
+    }
+}

@@ -1,11 +1,5 @@
 import CLibXML2
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// libxml2's SAX2 push parser, fed an export in chunks, collecting whole
 /// top-level elements into ``ElementBatch``es.
 ///
@@ -36,29 +30,14 @@ final class ExportParser {
     }
 
     private let context: xmlParserCtxtPtr
+    private let collector: UnsafeMutablePointer<ElementCollector>
     private var filter = PrologueFilter()
     private var filtered: [UInt8] = []
-    private var failure: ImportError?
-    private var finishing = false
-    private let batchSize: Int
-    private let deliver: (ElementBatch) -> Bool
-
-    // The batch being filled.
-    private var names = NameTable()
-    private var pointerNames: [UnsafeRawPointer: ExportName] = [:]
-    private var elements: [ElementBatch.Element] = []
-    private var attributes: [ElementBatch.Attribute] = []
-    private var bytes: [UInt8] = []
-    private var topLevelCount = 0
-    /// Where the current top-level element starts in `elements` and `bytes`.
-    private var topLevelStart = (elements: 0, bytes: 0)
-    private var depth = 0
 
     /// Top-level elements read so far.
-    private(set) var topLevelRead = 0
+    var topLevelRead: Int { collector.pointee.topLevelRead }
     /// Elements of any depth read so far.
-    private(set) var elementsRead = 0
-
+    var elementsRead: Int { collector.pointee.elementsRead }
     /// The prologue's `HealthKit Export Version`, once the body began.
     var exportVersion: Int? { filter.exportVersion }
     /// Control characters dropped from the body.
@@ -67,36 +46,40 @@ final class ExportParser {
     /// A parser handing each `batchSize` top-level elements to `deliver`,
     /// which returns `false` to stop the parse.
     init(batchSize: Int, deliver: @escaping (ElementBatch) -> Bool) throws(ImportError) {
-        self.batchSize = max(1, batchSize)
-        self.deliver = deliver
+        let collector = UnsafeMutablePointer<ElementCollector>.allocate(capacity: 1)
+        collector.initialize(to: ElementCollector(batchSize: max(1, batchSize), deliver: deliver))
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { context, name, _, _, _, _, count, _, attributes in
             guard let context, let name else { return }
-            Unmanaged<ExportParser>.fromOpaque(context).takeUnretainedValue()
+            context.assumingMemoryBound(to: ElementCollector.self).pointee
                 .startElement(name, count: Int(count), attributes: attributes)
         }
         handler.endElementNs = { context, _, _, _ in
-            guard let context else { return }
-            Unmanaged<ExportParser>.fromOpaque(context).takeUnretainedValue().depth -= 1
+            context?.assumingMemoryBound(to: ElementCollector.self).pointee.depth -= 1
         }
         handler.serror = { context, error in
             guard let context, let error else { return }
-            Unmanaged<ExportParser>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+            context.assumingMemoryBound(to: ElementCollector.self).pointee.record(error.pointee)
         }
-        // The parser is created before `self` is complete: its user data is
-        // set right after.
-        guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+        guard let context = xmlCreatePushParserCtxt(&handler, collector, nil, 0, nil) else {
+            collector.pointee.release()
+            collector.deinitialize(count: 1)
+            collector.deallocate()
             throw ImportError(.unreadable, "the XML parser could not be created (out of memory?)")
         }
+        collector.pointee.context = context
         self.context = context
-        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+        self.collector = collector
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         try check(xmlCtxtUseOptions(context, options), "xmlCtxtUseOptions")
     }
 
     deinit {
         xmlFreeParserCtxt(context)
+        collector.pointee.release()
+        collector.deinitialize(count: 1)
+        collector.deallocate()
     }
 
     /// Parses the next bytes of the file.
@@ -119,142 +102,20 @@ final class ExportParser {
                     + "export.zip, or the export.xml inside its apple_health_export folder)"
             )
         }
-        finishing = true
+        collector.pointee.finishing = true
         try check(xmlParseChunk(context, nil, 0, 1), "xmlParseChunk")
-        if !elements.isEmpty { _ = deliver(makeBatch()) }
+        if !collector.pointee.elements.isEmpty {
+            let batch = collector.pointee.makeBatch()
+            _ = collector.pointee.deliver(batch)
+        }
     }
 
-    /// Throws the first error libxml2 reported, or one for a failed `code`.
+    /// Throws the first error libxml2 or a limit reported, or one for a
+    /// failed `code`.
     private func check(_ code: Int32, _ function: StaticString) throws(ImportError) {
-        if let failure { throw failure }
+        if let failure = collector.pointee.failure { throw failure }
         guard code != 0 else { return }
         throw ImportError(.malformed, "the XML parser failed in \(function) (libxml2 error \(code))")
-    }
-
-    // MARK: SAX events
-
-    private func startElement(
-        _ name: UnsafePointer<xmlChar>,
-        count: Int,
-        attributes values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) {
-        depth += 1
-        elementsRead += 1
-        guard failure == nil, depth >= 2, depth <= Limits.recordedDepth else { return }
-        if depth == 2 {
-            topLevelRead += 1
-            if topLevelCount >= batchSize || bytes.count >= 4 << 20 {
-                let batch = makeBatch()
-                guard deliver(batch) else { return stop(nil) }
-            }
-            topLevelCount += 1
-            topLevelStart = (elements.count, bytes.count)
-        } else if elements.count - topLevelStart.elements >= Limits.elementsPerTopLevel {
-            return stop(tooLarge("an element holding more than \(Limits.elementsPerTopLevel) elements"))
-        }
-        guard count <= Limits.attributesPerElement else {
-            return stop(tooLarge("an element with more than \(Limits.attributesPerElement) attributes"))
-        }
-        guard let elementName = number(of: name) else { return }
-        elements.append(
-            ElementBatch.Element(
-                name: elementName,
-                depth: UInt8(depth),
-                attributeCount: UInt16(count),
-                firstAttribute: UInt32(attributes.count),
-                line: UInt32(clamping: context.pointee.input?.pointee.line ?? 0)
-            )
-        )
-        guard let values else { return }
-        for index in 0..<count {
-            // Five pointers per attribute: name, prefix, URI, value, end.
-            guard let attributeName = values[5 * index], let start = values[5 * index + 3],
-                let end = values[5 * index + 4], let key = number(of: attributeName)
-            else { return }
-            append(key, UnsafeBufferPointer(start: start, count: end - start))
-        }
-        if bytes.count - topLevelStart.bytes > Limits.bytesPerTopLevel {
-            stop(tooLarge("an element whose values hold more than \(Limits.bytesPerTopLevel >> 20) MB"))
-        }
-    }
-
-    /// Copies one attribute value. libxml2 hands `&` (written `&amp;` or
-    /// `&#38;`) over as the five characters `&#38;` when it does not
-    /// substitute entities; they are turned back into `&` here.
-    private func append(_ key: ExportName, _ value: UnsafeBufferPointer<xmlChar>) {
-        let start = bytes.count
-        if value.contains(0x26) {
-            var index = 0
-            let escaped: [UInt8] = Array("&#38;".utf8)
-            while index < value.count {
-                if value[index] == 0x26, index + 5 <= value.count,
-                    escaped.withUnsafeBufferPointer({ $0.elementsEqual(value[index..<index + 5]) })
-                {
-                    bytes.append(0x26)
-                    index += 5
-                } else {
-                    bytes.append(value[index])
-                    index += 1
-                }
-            }
-        } else {
-            bytes.append(contentsOf: value)
-        }
-        attributes.append(ElementBatch.Attribute(name: key, start: UInt32(start), count: UInt32(bytes.count - start)))
-    }
-
-    /// The number of a name libxml2 interned: one dictionary look-up by
-    /// address after the first time.
-    private func number(of name: UnsafePointer<xmlChar>) -> ExportName? {
-        if let known = pointerNames[UnsafeRawPointer(name)] { return known }
-        let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-        guard length <= Limits.nameLength else {
-            stop(tooLarge("an element or attribute name longer than \(Limits.nameLength) bytes"))
-            return nil
-        }
-        guard names.count < Limits.distinctNames else {
-            stop(tooLarge("more than \(Limits.distinctNames) different element and attribute names"))
-            return nil
-        }
-        let text = String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self)
-        let number = names.number(of: text)
-        pointerNames[UnsafeRawPointer(name)] = number
-        return number
-    }
-
-    /// Hands over the top-level elements collected so far, all complete.
-    private func makeBatch() -> ElementBatch {
-        let batch = ElementBatch(names: names, elements: elements, attributes: attributes, bytes: bytes)
-        elements.removeAll(keepingCapacity: true)
-        attributes.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-        topLevelCount = 0
-        topLevelStart = (0, 0)
-        return batch
-    }
-
-    // MARK: Errors
-
-    private func tooLarge(_ what: String) -> ImportError {
-        ImportError(
-            .tooLarge,
-            "the file holds \(what), which no Health export does: it is not an export, or it is damaged",
-            line: Int(context.pointee.input?.pointee.line ?? 0),
-            column: Int(context.pointee.input?.pointee.col ?? 0)
-        )
-    }
-
-    /// Stops the parse, keeping the first reason.
-    private func stop(_ error: ImportError?) {
-        if failure == nil, let error { failure = error }
-        xmlStopParser(context)
-    }
-
-    /// Keeps libxml2's first error, in words; warnings are ignored. The
-    /// message never quotes the file's bytes.
-    private func record(_ error: xmlError) {
-        guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        failure = Self.importError(error, atEnd: finishing)
     }
 
     static func importError(_ error: xmlError, atEnd: Bool) -> ImportError {
