@@ -84,6 +84,10 @@ final class ExportParser {
 
     /// Parses the next bytes of the file.
     func parse(_ chunk: UnsafeRawBufferPointer) throws(ImportError) {
+        if !filter.needsFiltering(chunk) {
+            let bytes = chunk.baseAddress?.assumingMemoryBound(to: CChar.self)
+            return try check(xmlParseChunk(context, bytes, Int32(chunk.count), 0), "xmlParseChunk")
+        }
         filtered.removeAll(keepingCapacity: true)
         try filter.filter(chunk, into: &filtered)
         guard !filtered.isEmpty else { return }

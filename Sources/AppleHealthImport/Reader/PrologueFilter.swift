@@ -56,6 +56,33 @@ struct PrologueFilter {
         return nil
     }
 
+    /// Whether `input`, read in the body, holds a character to drop: when it
+    /// does not, the parser can read it as it is, without a copy.
+    func needsFiltering(_ input: UnsafeRawBufferPointer) -> Bool {
+        guard inBody else { return true }
+        guard let base = input.baseAddress else { return false }
+        var index = 0
+        while index < input.count {
+            if index + 8 <= input.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            for offset in index..<min(index + 8, input.count) where Self.isForbidden(input[offset]) { return true }
+            index += 8
+        }
+        return false
+    }
+
+    /// Whether XML 1.0 forbids `byte` (a C0 control character other than
+    /// tab, line feed and carriage return).
+    @inline(__always)
+    static func isForbidden(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+    }
+
     /// Filters `input`, appending what the parser should read to `output`.
     ///
     /// - Throws: ``ImportError/Code/notAnExport`` when the prologue runs
@@ -129,9 +156,6 @@ struct PrologueFilter {
         guard let base = input.baseAddress, input.count > 0 else { return }
         var clean = 0
         var index = 0
-        @inline(__always) func isForbidden(_ byte: UInt8) -> Bool {
-            byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
-        }
         while index < input.count {
             if index + 8 <= input.count {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
@@ -144,7 +168,7 @@ struct PrologueFilter {
             }
             let end = min(index + 8, input.count)
             while index < end {
-                if isForbidden(input[index]) {
+                if Self.isForbidden(input[index]) {
                     output.append(contentsOf: UnsafeRawBufferPointer(start: base + clean, count: index - clean))
                     droppedControlCharacters += 1
                     clean = index + 1
