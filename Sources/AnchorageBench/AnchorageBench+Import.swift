@@ -7,17 +7,20 @@ extension AnchorageBench {
     /// the process's peak resident memory afterwards.
     func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
         var reading: [Double] = []
+        var raw: [Double] = []
         for run in 1...runs {
             progress("XML reading alone, run \(run)/\(runs)")
             let start = ContinuousClock.now
             let counts = try HealthExportFile(at: export).count()
             reading.append(Double(counts.elements) / (ContinuousClock.now - start).seconds)
+            // Alternated with ours, so both see the same load.
+            if let rawSax { raw.append(try Self.rawSaxRate(executable: rawSax, export: export)) }
         }
         report.add(
-            name: "import: XML reading alone (libxml2 and element batches, no store), elements per second",
+            name: "import: XML reading alone (element batches, no store) vs libxml2 SAX with empty callbacks (C)",
             unit: "elements/s",
             anchorage: reading,
-            baseline: [],
+            baseline: raw,
             goal: .valueAtLeast(1_000_000)
         )
         var rates: [Double] = []
@@ -68,6 +71,27 @@ extension AnchorageBench {
             baseline: [],
             goal: .valueAtMost(100)
         )
+    }
+
+    /// Runs Scripts/bench-xml/raw_sax.c on `export`: elements per second.
+    static func rawSaxRate(executable: String, export: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [export.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var fields: [String: Double] = [:]
+        for pair in output.split(whereSeparator: \.isWhitespace) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, let value = Double(parts[1]) { fields[String(parts[0])] = value }
+        }
+        guard process.terminationStatus == 0, let seconds = fields["seconds"], let elements = fields["elements"] else {
+            throw RawLMDB.Failure(description: "\(executable) failed: \(output)")
+        }
+        return elements / seconds
     }
 
     /// `VmHWM` of /proc/self/status, in bytes; 0 where there is none.

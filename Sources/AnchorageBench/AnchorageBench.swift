@@ -27,6 +27,9 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "The raw LMDB baseline executable (Scripts/bench compiles it).")
     var rawLMDB: String?
 
+    @Option(help: "The raw libxml2 SAX baseline executable (Scripts/bench compiles it).")
+    var rawSax: String?
+
     @Option(help: "Where to write the results as JSON.")
     var json: String?
 

@@ -288,32 +288,39 @@ struct ExportObjects {
     /// its attributes sorted by name, its metadata entries, its workout
     /// events then statistics (attributes sorted), then its records.
     private static func feed(_ element: ExportElement, into hasher: inout SHA256, nested: Bool) {
-        func add<C: Collection<UInt8>>(_ bytes: C) {
-            var bytes = Array(bytes)
-            bytes.append(0)
-            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        let names = element.batch.names
+        func add(_ bytes: UnsafeRawBufferPointer) {
+            hasher.update(bufferPointer: bytes)
+            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
+        }
+        func add(_ name: ExportName) {
+            var text = names[name]
+            text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        }
+        func add(_ bytes: ArraySlice<UInt8>?) {
+            (bytes ?? []).withUnsafeBytes { add($0) }
         }
         func addAttributes(of element: ExportElement) {
-            let names = element.batch.names
-            for key in element.attributeNames.sorted(by: {
+            let sortedNames = element.attributeNames.sorted {
                 names.order[Int($0.rawValue)] < names.order[Int($1.rawValue)]
-            }) {
-                add(names[key].utf8)
-                add(element.bytes(key) ?? [])
+            }
+            for key in sortedNames {
+                add(key)
+                add(element.bytes(key))
             }
         }
-        add(element.nameText.utf8)
+        add(element.name)
         addAttributes(of: element)
-        for entry in element.children(.metadataEntry) {
+        let children = element.children
+        for entry in children where entry.name == .metadataEntry {
             guard let key = entry.bytes(.key), let value = entry.bytes(.value) else { continue }
             add(key)
             add(value)
         }
         guard !nested else { return }
-        for child in element.children(.workoutEvent) + element.children(.workoutStatistics) {
-            addAttributes(of: child)
-        }
-        for record in element.children(.record) { feed(record, into: &hasher, nested: true) }
+        for child in children where child.name == .workoutEvent { addAttributes(of: child) }
+        for child in children where child.name == .workoutStatistics { addAttributes(of: child) }
+        for child in children where child.name == .record { feed(child, into: &hasher, nested: true) }
     }
 
     /// A rejection reason from an error: what was wrong, in words, and

@@ -43,12 +43,10 @@ public struct HealthExportFile: Sendable {
             table = batch.names
             return true
         }
-        try source.read { chunk throws(ImportError) in
-            try parser.parse(chunk)
-            counts.bytes += chunk.count
+        try parser.parse(source) { count in
+            counts.bytes += count
             return true
         }
-        try parser.finish()
         counts.elements = parser.elementsRead
         counts.exportVersion = parser.exportVersion
         for (name, count) in names { counts.topLevel[table[ExportName(rawValue: name)]] = count }

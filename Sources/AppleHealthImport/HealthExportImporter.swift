@@ -1,7 +1,8 @@
 public import Anchorage
 import Foundation
 
-/// Imports the `export.xml` the iPhone Health app produces into a store.
+/// Imports the export the iPhone Health app produces into a store: the
+/// `export.zip`, its `apple_health_export` folder, or the XML file.
 ///
 /// ```swift
 /// let store = HKHealthStore(directory: URL(fileURLWithPath: "/var/lib/anchorage/me"))
@@ -13,8 +14,9 @@ import Foundation
 ///
 /// The file is read as a stream and saved in batches, so memory stays
 /// bounded whatever its size. Records, correlations with their records,
-/// workouts with their events and statistics, metadata entries and the `Me`
-/// characteristics are imported. Every object's uuid is derived from its
+/// workouts with their events (and their energy and distance, from the
+/// total attributes or the `WorkoutStatistics` children), metadata entries
+/// and the `Me` characteristics are imported. Every object's uuid is derived from its
 /// content, and saving uses ``HKHealthStore/saveIfAbsent(_:)``: importing
 /// the same file again adds nothing, and an object deleted since stays
 /// deleted. Elements the store does not model (activity summaries, clinical
@@ -67,9 +69,10 @@ public struct HealthExportImporter: Sendable {
 
     /// Imports the export at `url`.
     ///
-    /// - Throws: ``ImportError`` when the file cannot be read or is not
-    ///   well-formed XML (what was saved before stays), or the store's
-    ///   ``HKError`` when saving fails.
+    /// - Throws: ``ImportError`` when there is no export at `url`, or it is
+    ///   damaged or hostile (what was saved before stays, and importing
+    ///   again finishes the import), or the store's ``HKError`` when saving
+    ///   fails.
     public func importExport(
         at url: URL,
         progress: (@Sendable (Progress) -> Void)? = nil

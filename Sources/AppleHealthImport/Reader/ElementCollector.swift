@@ -39,8 +39,6 @@ struct ElementCollector {
     private var topLevelStart = (elements: 0, bytes: 0)
     var depth = 0
 
-    /// Top-level elements read so far.
-    private(set) var topLevelRead = 0
     /// Elements of any depth read so far.
     private(set) var elementsRead = 0
 
@@ -65,7 +63,6 @@ struct ElementCollector {
         elementsRead += 1
         guard failure == nil, depth >= 2, depth <= Limits.recordedDepth else { return }
         if depth == 2 {
-            topLevelRead += 1
             if topLevelCount >= batchSize || bytes.count >= 4 << 20 {
                 let batch = makeBatch()
                 guard deliver(batch) else { return stop(nil) }

@@ -78,12 +78,13 @@ struct NameTable: Sendable {
     private var numbers: [String: ExportName] = Dictionary(
         uniqueKeysWithValues: ExportName.known.enumerated().map { ($1, ExportName(rawValue: UInt16($0))) }
     )
-    /// Each name's place in byte order of the texts, for canonical hashing;
-    /// rebuilt when a name is added.
+    /// Each name's place in byte order of the texts, for canonical hashing.
     private(set) var order: [UInt16] = []
+    /// The names in byte order of their texts: `order`'s inverse.
+    private var sorted: [ExportName] = []
 
     init() {
-        rank()
+        for index in texts.indices { insertInOrder(ExportName(rawValue: UInt16(index))) }
     }
 
     /// How many names there are.
@@ -98,13 +99,26 @@ struct NameTable: Sendable {
         let name = ExportName(rawValue: UInt16(texts.count))
         texts.append(text)
         numbers[text] = name
-        rank()
+        insertInOrder(name)
         return name
     }
 
-    private mutating func rank() {
-        let sorted = texts.indices.sorted { Array(texts[$0].utf8).lexicographicallyPrecedes(Array(texts[$1].utf8)) }
-        order = Array(repeating: 0, count: texts.count)
-        for (place, index) in sorted.enumerated() { order[index] = UInt16(place) }
+    /// Places a new name in `sorted` by binary search and renumbers the
+    /// places after it: linear in the names, once per new name.
+    private mutating func insertInOrder(_ name: ExportName) {
+        let text = texts[Int(name.rawValue)].utf8
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if texts[Int(sorted[middle].rawValue)].utf8.lexicographicallyPrecedes(text) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        sorted.insert(name, at: low)
+        order.append(0)
+        for place in low..<sorted.count { order[Int(sorted[place].rawValue)] = UInt16(place) }
     }
 }

@@ -34,8 +34,6 @@ final class ExportParser {
     private var filter = PrologueFilter()
     private var filtered: [UInt8] = []
 
-    /// Top-level elements read so far.
-    var topLevelRead: Int { collector.pointee.topLevelRead }
     /// Elements of any depth read so far.
     var elementsRead: Int { collector.pointee.elementsRead }
     /// The prologue's `HealthKit Export Version`, once the body began.
@@ -95,6 +93,19 @@ final class ExportParser {
             buffer.withMemoryRebound(to: CChar.self) { xmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
         }
         try check(code, "xmlParseChunk")
+    }
+
+    /// Reads all of `source`, then ends the parse; `read` is told each
+    /// chunk's size and returns `false` to stop early (nothing more is
+    /// parsed then, and the last batch is not delivered).
+    func parse(_ source: ExportSource, read: (Int) -> Bool = { _ in true }) throws(ImportError) {
+        var stopped = false
+        try source.read { chunk throws(ImportError) in
+            try parse(chunk)
+            stopped = !read(chunk.count)
+            return !stopped
+        }
+        if !stopped { try finish() }
     }
 
     /// Ends the parse at the end of the file and delivers the last batch.

@@ -15,8 +15,6 @@ final class ExportReader: Sendable {
     struct Counters: Sendable {
         /// Bytes of XML read.
         var bytesRead = 0
-        /// Elements of every depth.
-        var elements = 0
         /// The prologue's `HealthKit Export Version`.
         var exportVersion: Int?
         /// Control characters dropped from values.
@@ -64,18 +62,11 @@ final class ExportReader: Sendable {
             continuation.yield(batch)
             return true
         }
-        try source.read { chunk throws(ImportError) in
-            try parser.parse(chunk)
-            counters.withLock {
-                $0.bytesRead += chunk.count
-                $0.elements = parser.elementsRead
-            }
+        try parser.parse(source) { count in
+            counters.withLock { $0.bytesRead += count }
             return !cancelled.load(ordering: .relaxed)
         }
-        guard !cancelled.load(ordering: .relaxed) else { return }
-        try parser.finish()
         counters.withLock {
-            $0.elements = parser.elementsRead
             $0.exportVersion = parser.exportVersion
             $0.droppedControlCharacters = parser.droppedControlCharacters
         }

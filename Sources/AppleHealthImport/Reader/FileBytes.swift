@@ -34,7 +34,7 @@ enum FileBytes {
         _ body: (UnsafeRawBufferPointer) throws(ImportError) -> Bool
     ) throws(ImportError) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        try check(descriptor, "open", url)
+        try check(descriptor, "opened", url)
         defer { close(descriptor) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -48,10 +48,9 @@ enum FileBytes {
     }
 
     /// Throws for a POSIX call that returned -1, in words.
-    private static func check<T: BinaryInteger>(_ result: T, _ call: StaticString, _ url: URL) throws(ImportError) {
+    private static func check<T: BinaryInteger>(_ result: T, _ verb: String, _ url: URL) throws(ImportError) {
         guard result < 0 else { return }
         let reason = String(cString: strerror(errno))
-        let verb = "\(call)" == "open" ? "opened" : "read"
         throw ImportError(.unreadable, "the file \(url.path) cannot be \(verb): \(reason)")
     }
 }

@@ -59,28 +59,33 @@ struct PrologueFilter {
     /// Whether `input`, read in the body, holds a character to drop: when it
     /// does not, the parser can read it as it is, without a copy.
     func needsFiltering(_ input: UnsafeRawBufferPointer) -> Bool {
-        guard inBody else { return true }
-        guard let base = input.baseAddress else { return false }
-        var index = 0
+        !inBody || Self.firstForbidden(in: input, from: 0) != nil
+    }
+
+    /// The first byte at or after `start` that XML 1.0 forbids (a C0 control
+    /// character other than tab, line feed and carriage return). They are
+    /// rare, so eight bytes are checked at a time: a word with no byte below
+    /// 0x20 is passed over at once, one with a line break is looked at byte
+    /// by byte.
+    static func firstForbidden(in input: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = input.baseAddress else { return nil }
+        var index = start
         while index < input.count {
             if index + 8 <= input.count {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // Non-zero when some byte may be below 0x20 (never misses one).
                 if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 == 0 {
                     index += 8
                     continue
                 }
             }
-            for offset in index..<min(index + 8, input.count) where Self.isForbidden(input[offset]) { return true }
+            for offset in index..<min(index + 8, input.count) {
+                let byte = input[offset]
+                if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { return offset }
+            }
             index += 8
         }
-        return false
-    }
-
-    /// Whether XML 1.0 forbids `byte` (a C0 control character other than
-    /// tab, line feed and carriage return).
-    @inline(__always)
-    static func isForbidden(_ byte: UInt8) -> Bool {
-        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+        return nil
     }
 
     /// Filters `input`, appending what the parser should read to `output`.
@@ -148,33 +153,14 @@ struct PrologueFilter {
         }
     }
 
-    /// Copies `input` to `output` without the C0 control characters XML
-    /// forbids. They are rare, so eight bytes are checked at a time: a word
-    /// with no byte below 0x20 is copied as it is; one with a line break or
-    /// a control character is looked at byte by byte.
+    /// Copies `input` to `output` without the control characters XML forbids.
     private mutating func dropControlCharacters(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
-        guard let base = input.baseAddress, input.count > 0 else { return }
+        guard let base = input.baseAddress else { return }
         var clean = 0
-        var index = 0
-        while index < input.count {
-            if index + 8 <= input.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // Non-zero when some byte may be below 0x20 (never misses one).
-                let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
-                if low == 0 {
-                    index += 8
-                    continue
-                }
-            }
-            let end = min(index + 8, input.count)
-            while index < end {
-                if Self.isForbidden(input[index]) {
-                    output.append(contentsOf: UnsafeRawBufferPointer(start: base + clean, count: index - clean))
-                    droppedControlCharacters += 1
-                    clean = index + 1
-                }
-                index += 1
-            }
+        while let forbidden = Self.firstForbidden(in: input, from: clean) {
+            output.append(contentsOf: UnsafeRawBufferPointer(start: base + clean, count: forbidden - clean))
+            droppedControlCharacters += 1
+            clean = forbidden + 1
         }
         output.append(contentsOf: UnsafeRawBufferPointer(start: base + clean, count: input.count - clean))
     }
