@@ -58,7 +58,8 @@ struct ExportObjects {
         let uuid = Self.identifier(of: element)
         let revision = source(element)
         let device = device(element)
-        let metadata = Self.metadata(element.metadata)
+        var metadata = Self.metadata(element.metadata)
+        if let beats = Self.beats(of: element) { metadata[Self.beatsKey] = .string(beats) }
         do {
             switch recordType {
             case .quantity(let quantityType):
@@ -257,6 +258,30 @@ struct ExportObjects {
             }
         }
         return metadata
+    }
+
+    /// The metadata key under which a heart-rate-variability record keeps
+    /// its per-beat list.
+    static let beatsKey = "export.InstantaneousBeatsPerMinute"
+
+    /// A heart-rate-variability record's per-beat readings
+    /// (`HeartRateVariabilityMetadataList`), one `bpm time` line each, as
+    /// the export wrote them: `62 7:20:30.12 AM`. The times are local times
+    /// of day in the phone's format (`01:20:37,80` on a German phone), kept
+    /// as they are rather than guessed at. Lines that would take the text
+    /// past the 64 KB a metadata string may hold (OBJ-4) are left out; real
+    /// lists hold about a hundred beats.
+    static func beats(of element: ExportElement) -> String? {
+        var text = ""
+        for list in element.children where list.name == .heartRateVariabilityMetadataList {
+            for beat in list.children where beat.name == .instantaneousBeatsPerMinute {
+                guard let bpm = beat[.bpm], let time = beat[.time] else { continue }
+                let line = (text.isEmpty ? "" : "\n") + bpm + " " + time
+                guard text.utf8.count + line.utf8.count <= HKMetadataValue.maximumStringLength else { return text }
+                text += line
+            }
+        }
+        return text.isEmpty ? nil : text
     }
 
     /// A version 8 uuid derived from the element's content: its first 48

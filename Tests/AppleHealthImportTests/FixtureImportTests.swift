@@ -28,7 +28,12 @@ struct FixtureImportTests {
             )
             #expect(try await count(store, HKQuantityType(.stepCount)) == 3)
             #expect(try await count(store, HKQuantityType(.heartRate)) == 2)
-            #expect(try await count(store, HKQuantityType(.heartRateVariabilitySDNN)) == 1)
+            let variability = try #require(try await samples(store, HKQuantityType(.heartRateVariabilitySDNN)).first)
+            #expect(
+                variability.metadata?[ExportObjects.beatsKey] as? String
+                    == "62 7:20:30.12 AM\n64 7:20:31.05 AM\n61 7:20:32.03 AM\n59 7:20:33.04 AM",
+                "the per-beat list, as the export wrote it"
+            )
             #expect(try await count(store, HKCategoryType(.sleepAnalysis)) == 4)
             #expect(try await count(store, HKCategoryType(.lowHeartRateEvent)) == 1, "a record without a value")
             #expect(try await count(store, HKCategoryType(.mindfulSession)) == 1)
@@ -101,6 +106,12 @@ struct FixtureImportTests {
             )
             #expect(abs(energy.quantity.doubleValue(for: .joule(with: .kilo)) - 172.5) < 1e-9)
             #expect(energy.sourceRevision.source.name == "Jürgens Apple Watch")
+            let variability = try #require(try await samples(store, HKQuantityType(.heartRateVariabilitySDNN)).first)
+            #expect(
+                variability.metadata?[ExportObjects.beatsKey] as? String
+                    == "62 01:20:37,80\n52 01:20:38,94\n55 01:20:40,04"
+            )
+            #expect(variability.metadataValues.count == 2, "the list beside the record's own metadata entry")
             #expect(try store.dateOfBirthComponents().year == nil, "an empty date of birth")
             try await expectAuditPasses(store)
         }

@@ -84,8 +84,8 @@ public enum HKMetadataValue: Sendable, Hashable {
         }
     }
 
-    /// The limit on the length of a metadata string, in UTF-8 bytes.
-    static let maximumStringLength = 65_536
+    /// The limit on the length of a metadata string, in UTF-8 bytes (OBJ-4).
+    public static let maximumStringLength = 65_536
 
     /// Checks the value itself: finite numbers and dates, bounded strings.
     func checked(key: String) throws(HKError) -> HKMetadataValue {
