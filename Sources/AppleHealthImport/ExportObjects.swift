@@ -149,6 +149,7 @@ struct ExportObjects {
             default: break
             }
         }
+        let statistics = workoutStatistics(element)
         var events: [HKWorkoutEvent] = []
         for event in element.children(.workoutEvent) {
             guard let type = event[.type].flatMap({ ExportNames.eventTypes[$0] }),
@@ -174,6 +175,7 @@ struct ExportObjects {
                 duration: min(duration ?? end.timeIntervalSince(start), end.timeIntervalSince(start)),
                 totalEnergyBurned: energy,
                 totalDistance: distance,
+                statistics: statistics,
                 uuid: Self.identifier(of: element),
                 sourceRevision: source(element),
                 device: device(element),
@@ -184,13 +186,70 @@ struct ExportObjects {
         }
     }
 
+    /// A workout's `WorkoutStatistics` children, for
+    /// `HKWorkout.statistics(for:)`. One the store cannot hold (a type it
+    /// does not know, a unit the type does not accept, a second one of a
+    /// type) is left out and counted in ``leftOut``, not fatal.
+    private mutating func workoutStatistics(_ element: ExportElement) -> [HKStatistics] {
+        var result: [HKStatistics] = []
+        var types = Set<HKQuantityType>()
+        for child in element.children(.workoutStatistics) {
+            let typeBytes = child.bytes(.type) ?? []
+            guard case .quantity(let type) = recordType(typeBytes), !types.contains(type) else {
+                leftOut["WorkoutStatistics " + String(decoding: typeBytes.prefix(100), as: UTF8.self), default: 0] += 1
+                continue
+            }
+            do throws(Rejection) {
+                let start = try date(child, .startDate)
+                let end = try date(child, .endDate)
+                let sum = try quantity(child, .sum, unitKey: .unit)
+                let average = try quantity(child, .average, unitKey: .unit)
+                let minimum = try quantity(child, .minimum, unitKey: .unit)
+                let maximum = try quantity(child, .maximum, unitKey: .unit)
+                result.append(
+                    try Self.checked { () throws(HKError) in
+                        try HKStatistics.recorded(
+                            quantityType: type,
+                            startDate: start,
+                            endDate: end,
+                            sum: sum,
+                            average: average,
+                            minimum: minimum,
+                            maximum: maximum
+                        )
+                    }
+                )
+                types.insert(type)
+            } catch {
+                leftOut["WorkoutStatistics " + type.identifier, default: 0] += 1
+            }
+        }
+        return result
+    }
+
+    /// Parts of elements left out (a workout's statistics of an unknown
+    /// type…), by name; the importer moves them into its summary.
+    var leftOut: [String: Int] = [:]
+
+    private static func checked<T>(_ body: () throws(HKError) -> T) throws(Rejection) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Rejection(reason: reason(error))
+        }
+    }
+
+    private func date(_ element: ExportElement, _ key: ExportName) throws(Rejection) -> Date {
+        guard let date = element.bytes(key).flatMap(ExportDate.parse) else {
+            throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200")
+        }
+        return date
+    }
+
     // MARK: Fields
 
     private func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {
-        guard let start = element.bytes(.startDate).flatMap(ExportDate.parse),
-            let end = element.bytes(.endDate).flatMap(ExportDate.parse)
-        else { throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200") }
-        return (start, end)
+        (try date(element, .startDate), try date(element, .endDate))
     }
 
     private mutating func source(_ element: ExportElement) -> HKSourceRevision {

@@ -14,9 +14,9 @@ import Foundation
 ///
 /// The file is read as a stream and saved in batches, so memory stays
 /// bounded whatever its size. Records, correlations with their records,
-/// workouts with their events (and their energy and distance, from the
-/// total attributes or the `WorkoutStatistics` children), metadata entries
-/// and the `Me` characteristics are imported. Every object's uuid is derived from its
+/// workouts with their events and `WorkoutStatistics` (which
+/// `HKWorkout.statistics(for:)` answers from), metadata entries and the
+/// `Me` characteristics are imported. Every object's uuid is derived from its
 /// content, and saving uses ``HKHealthStore/saveIfAbsent(_:)``: importing
 /// the same file again adds nothing, and an object deleted since stays
 /// deleted. Elements the store does not model (activity summaries, clinical
@@ -147,6 +147,8 @@ public struct HealthExportImporter: Sendable {
                 object = correlation
             case .workout:
                 object = try builder.workout(element)
+                for (name, count) in builder.leftOut { summary.countUnknown(name, count) }
+                builder.leftOut = [:]
             case .me:
                 try await importCharacteristics(element)
                 summary.characteristicsImported = true
@@ -210,11 +212,11 @@ extension HealthExportImporter.Summary {
     /// Where unknown names beyond ``unknownNamesLimit`` are counted.
     public static let otherUnknownName = "(other names)"
 
-    mutating func countUnknown(_ name: String) {
+    mutating func countUnknown(_ name: String, _ count: Int = 1) {
         if unknown[name] != nil || unknown.count < Self.unknownNamesLimit {
-            unknown[name, default: 0] += 1
+            unknown[name, default: 0] += count
         } else {
-            unknown[Self.otherUnknownName, default: 0] += 1
+            unknown[Self.otherUnknownName, default: 0] += count
         }
     }
 }

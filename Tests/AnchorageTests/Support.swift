@@ -47,6 +47,7 @@ func identical(_ a: HKObject, _ b: HKObject) -> Bool {
     case let (a as HKWorkout, b as HKWorkout):
         return a.workoutActivityType == b.workoutActivityType && a.duration.bitPattern == b.duration.bitPattern
             && a.totals == b.totals && a.workoutEvents == b.workoutEvents
+            && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
     default:
         return false
     }
@@ -254,8 +255,44 @@ struct ObjectGenerator {
             uuid: UUID(),
             sourceRevision: revision(),
             device: device(),
-            metadata: metadata()
+            metadata: metadata(),
+            statistics: Self.statistics(start: start, end: end, totals: totals, events: events.count)
         )
+    }
+
+    /// Recorded statistics derived from a workout's other fields (so the
+    /// random stream stays what other tests were written against): the
+    /// energy total as a sum, and with an odd number of events a heart rate.
+    static func statistics(start: Date, end: Date, totals: HKWorkout.Totals, events: Int) -> [HKStatistics] {
+        var result: [HKStatistics] = []
+        if let energy = totals.energyBurned {
+            result.append(
+                try! HKStatistics.recorded(
+                    quantityType: HKQuantityType(.activeEnergyBurned),
+                    startDate: start,
+                    endDate: end,
+                    sum: energy
+                )
+            )
+        }
+        if events % 2 == 1 {
+            let perMinute = HKUnit.count().unitDivided(by: .minute())
+            let seconds = end.timeIntervalSince(start)
+            result.append(
+                try! HKStatistics.recorded(
+                    quantityType: HKQuantityType(.heartRate),
+                    startDate: start,
+                    endDate: start.addingTimeInterval(seconds / 2),
+                    average: HKQuantity(
+                        unit: perMinute,
+                        doubleValue: 100 + seconds.truncatingRemainder(dividingBy: 50)
+                    ),
+                    minimum: HKQuantity(unit: perMinute, doubleValue: 60),
+                    maximum: HKQuantity(unit: perMinute, doubleValue: 190.5)
+                )
+            )
+        }
+        return result
     }
 
     mutating func object() -> HKSample {
@@ -265,5 +302,20 @@ struct ObjectGenerator {
         case 7: correlation()
         default: workout()
         }
+    }
+}
+
+/// A recorded statistic's fields, to compare two workouts' statistics.
+struct StatisticsFields: Equatable {
+    var type: String
+    var start: Date
+    var end: Date
+    var values: StatisticsValues
+
+    init(_ statistics: HKStatistics) {
+        type = statistics.quantityType.identifier
+        start = statistics.startDate
+        end = statistics.endDate
+        values = statistics.recordedValues
     }
 }

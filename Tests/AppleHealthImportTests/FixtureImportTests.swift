@@ -24,6 +24,7 @@ struct FixtureImportTests {
                 summary.unknown == [
                     "ActivitySummary": 3, "ClinicalRecord": 1, "Audiogram": 1, "VisionPrescription": 1,
                     "Record HKDataTypeSleepDurationGoal": 1, "Record HKQuantityTypeIdentifierTimeInDaylightZone": 1,
+                    "WorkoutStatistics HKQuantityTypeIdentifierWorkoutEffortScoreEstimate": 1,
                 ]
             )
             #expect(try await count(store, HKQuantityType(.stepCount)) == 3)
@@ -69,6 +70,25 @@ struct FixtureImportTests {
             #expect(abs((running.totalEnergyBurned?.doubleValue(for: .kilocalorie()) ?? 0) - 402.118) < 1e-9)
             #expect(abs((running.totalDistance?.doubleValue(for: .mile()) ?? 0) - 4.81902) < 1e-9)
             #expect(running.workoutEvents?.map(\.type) == [.segment, .pause, .resume])
+            // Every WorkoutStatistics child answers statistics(for:) (OBJ-21).
+            let perMinute = HKUnit.count().unitDivided(by: .minute())
+            #expect(running.allStatistics.count == 6)
+            let heart = try #require(running.statistics(for: HKQuantityType(.heartRate)))
+            #expect(abs((heart.averageQuantity()?.doubleValue(for: perMinute) ?? 0) - 152.4) < 1e-9)
+            #expect(heart.minimumQuantity()?.doubleValue(for: perMinute) == 96)
+            #expect(heart.maximumQuantity()?.doubleValue(for: perMinute) == 171)
+            #expect(
+                running.statistics(for: HKQuantityType(.stepCount))?.sumQuantity()?.doubleValue(for: .count()) == 6_711
+            )
+            let speed = try #require(running.statistics(for: HKQuantityType(.runningSpeed)))
+            let milesPerHour = HKUnit.mile().unitDivided(by: .hour())
+            #expect(abs((speed.maximumQuantity()?.doubleValue(for: milesPerHour) ?? 0) - 9.4) < 1e-9)
+            #expect(
+                abs(
+                    (running.statistics(for: HKQuantityType(.basalEnergyBurned))?.sumQuantity()?
+                        .doubleValue(for: .kilocalorie()) ?? 0) - 71.004
+                ) < 1e-9
+            )
             #expect(running.sourceRevision.source.name == "Jonathan’s Apple Watch")
             let strength = try #require(workouts.first { $0.workoutActivityType == .traditionalStrengthTraining })
             #expect(strength.totalEnergyBurned == nil && strength.totalDistance == nil, "a workout with neither")

@@ -202,5 +202,20 @@ public enum PayloadCodec {
             writer.date(event.dateInterval.end)
             writeMetadata(event.typedMetadata, into: &writer)
         }
+        // Recorded statistics follow only when there are any, so a workout
+        // without them keeps the bytes it always had.
+        guard !workout.recordedStatistics.isEmpty else { return }
+        writer.varint(UInt64(workout.recordedStatistics.count))
+        for statistics in workout.recordedStatistics {
+            writer.varint(UInt64(statistics.quantityType.kindCode))
+            writer.date(statistics.startDate)
+            writer.date(statistics.endDate)
+            let values = statistics.recordedValues
+            let fields = [values.sum, values.average, values.minimum, values.maximum]
+            var mask: UInt8 = 0
+            for (index, field) in fields.enumerated() where field != nil { mask |= 1 << index }
+            writer.byte(mask)
+            for field in fields { if let field { writer.double(field) } }
+        }
     }
 }

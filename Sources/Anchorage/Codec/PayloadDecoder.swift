@@ -366,6 +366,7 @@ public struct PayloadDecoder {
             )
         }
         guard events.count == count else { throw PayloadReader.truncated("the workout events") }
+        let statistics = reader.isAtEnd ? [] : try readWorkoutStatistics(&reader)
         return try HKWorkout.rebuilt(
             activityType: activity,
             start: start,
@@ -381,7 +382,43 @@ public struct PayloadDecoder {
             uuid: uuid,
             sourceRevision: revision,
             device: device,
-            metadata: metadata
+            metadata: metadata,
+            statistics: statistics
         )
+    }
+
+    /// A workout's recorded statistics, after its events: a count, then
+    /// per statistic the quantity type's code, the interval, a mask of the
+    /// values present (sum, average, minimum, maximum) and those values in
+    /// the type's canonical unit.
+    private func readWorkoutStatistics(_ reader: inout PayloadReader) throws(HKError) -> [HKStatistics] {
+        let count = try reader.count("the number of workout statistics", limit: HKWorkout.maximumStatistics)
+        var statistics: [HKStatistics] = []
+        for _ in 0..<min(count, reader.remaining) {
+            let code = try reader.varint("a workout statistic's type")
+            guard code <= UInt64(UInt32.max),
+                let type = TypeCatalog.sampleType(forKindCode: UInt32(code)) as? HKQuantityType
+            else { throw .invalid("PAYLOAD-2", "a workout statistic's type code \(code) is not a quantity type") }
+            let start = try reader.date("a workout statistic's start")
+            let end = try reader.date("a workout statistic's end")
+            let mask = try reader.byte("a workout statistic's values")
+            guard mask & ~15 == 0 else {
+                throw .invalid("PAYLOAD-2", "the workout statistic mask \(mask) is not valid")
+            }
+            var fields: [Double?] = []
+            for index in 0..<4 {
+                fields.append(mask & (1 << index) != 0 ? try reader.double("a workout statistic") : nil)
+            }
+            statistics.append(
+                try HKStatistics.recorded(
+                    quantityType: type,
+                    startDate: start,
+                    endDate: end,
+                    values: StatisticsValues(sum: fields[0], average: fields[1], minimum: fields[2], maximum: fields[3])
+                )
+            )
+        }
+        guard statistics.count == count else { throw PayloadReader.truncated("the workout statistics") }
+        return statistics
     }
 }

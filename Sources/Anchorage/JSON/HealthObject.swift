@@ -25,7 +25,7 @@ public struct HealthObject: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case kind, uuid, type, startDate, endDate, quantity, value, objects
         case workoutActivityType, duration, workoutEvents
-        case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed
+        case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
         case sourceRevision, device, metadata
     }
 
@@ -65,6 +65,9 @@ public struct HealthObject: Codable, Sendable {
             try container.encodeIfPresent(workout.totalDistance, forKey: .totalDistance)
             try container.encodeIfPresent(workout.totalSwimmingStrokeCount, forKey: .totalSwimmingStrokeCount)
             try container.encodeIfPresent(workout.totalFlightsClimbed, forKey: .totalFlightsClimbed)
+            if !workout.recordedStatistics.isEmpty {
+                try container.encode(workout.recordedStatistics.map(StatisticsJSON.init), forKey: .statistics)
+            }
         default:
             break
         }
@@ -172,9 +175,54 @@ public struct HealthObject: Codable, Sendable {
                 uuid: uuid,
                 sourceRevision: revision,
                 device: device,
-                metadata: metadata
+                metadata: metadata,
+                statistics: try container.decodeIfPresent([StatisticsJSON].self, forKey: .statistics)?
+                    .map { try $0.statistics() } ?? []
             )
         }
+    }
+}
+
+/// A workout's recorded statistics in JSON: `{"type": "HKQuantityType…",
+/// "start": …, "end": …, "sum": {"unit": …, "value": …}}`, with `average`,
+/// `minimum` and `maximum` beside or instead of `sum`, in the type's
+/// canonical unit.
+struct StatisticsJSON: Codable {
+    var type: String
+    var start: String
+    var end: String
+    var sum: HKQuantity?
+    var average: HKQuantity?
+    var minimum: HKQuantity?
+    var maximum: HKQuantity?
+
+    init(_ statistics: HKStatistics) {
+        type = statistics.quantityType.identifier
+        start = ISO8601.format(statistics.startDate)
+        end = ISO8601.format(statistics.endDate)
+        let values = statistics.recordedValues
+        let unit = statistics.quantityType.canonicalUnit
+        sum = values.sum.map { HKQuantity(unit: unit, doubleValue: $0) }
+        average = values.average.map { HKQuantity(unit: unit, doubleValue: $0) }
+        minimum = values.minimum.map { HKQuantity(unit: unit, doubleValue: $0) }
+        maximum = values.maximum.map { HKQuantity(unit: unit, doubleValue: $0) }
+    }
+
+    func statistics() throws(HKError) -> HKStatistics {
+        guard let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type))
+        else { throw .invalid("OBJ-21", "a workout statistic's type \(type.prefix(100)) is not a quantity type") }
+        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end) else {
+            throw .invalid("OBJ-7", "a workout statistic needs ISO 8601 start and end dates")
+        }
+        return try HKStatistics.recorded(
+            quantityType: quantityType,
+            startDate: startDate,
+            endDate: endDate,
+            sum: sum,
+            average: average,
+            minimum: minimum,
+            maximum: maximum
+        )
     }
 }
 

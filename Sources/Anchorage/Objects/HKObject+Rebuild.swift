@@ -131,10 +131,12 @@ extension HKWorkout {
         uuid: UUID,
         sourceRevision: HKSourceRevision,
         device: HKDevice?,
-        metadata: HKMetadata
+        metadata: HKMetadata,
+        statistics: [HKStatistics] = []
     ) throws(HKError) -> HKWorkout {
         try checkInterval(start: start, end: end)
         try checkTotals(totals)
+        try checkStatistics(statistics)
         try checkEvents(events ?? [], start: start, end: end)
         guard duration.isFinite, duration >= 0, duration <= end.timeIntervalSince(start) else {
             throw .invalid("OBJ-22", "a workout's duration must be between 0 and end − start")
@@ -149,7 +151,8 @@ extension HKWorkout {
             uuid: uuid,
             sourceRevision: sourceRevision,
             device: device,
-            metadata: metadata
+            metadata: metadata,
+            statistics: statistics
         )
     }
 }

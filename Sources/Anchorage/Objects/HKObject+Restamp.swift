@@ -56,7 +56,8 @@ extension HKSample {
                 uuid: uuid,
                 sourceRevision: revision,
                 device: device,
-                metadata: typedMetadata
+                metadata: typedMetadata,
+                statistics: workout.recordedStatistics
             )
         default:
             return self

@@ -99,8 +99,13 @@ extension HKCorrelation {
 extension HKWorkout {
     /// A workout with the given identity and source.
     ///
+    /// `statistics` are the per-type statistics recorded with the workout
+    /// (made with ``HKStatistics/recorded(quantityType:startDate:endDate:sum:average:minimum:maximum:)``),
+    /// which ``HKWorkout/statistics(for:)`` answers from.
+    ///
     /// - Throws: ``HKError`` for totals in the wrong units, a duration
-    ///   longer than the interval, events outside it, or invalid metadata.
+    ///   longer than the interval, events outside it, two statistics of one
+    ///   type, or invalid metadata.
     public static func stored(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -111,6 +116,7 @@ extension HKWorkout {
         totalDistance: HKQuantity? = nil,
         totalSwimmingStrokeCount: HKQuantity? = nil,
         totalFlightsClimbed: HKQuantity? = nil,
+        statistics: [HKStatistics] = [],
         uuid: UUID,
         sourceRevision: HKSourceRevision,
         device: HKDevice? = nil,
@@ -131,7 +137,8 @@ extension HKWorkout {
             uuid: uuid,
             sourceRevision: sourceRevision,
             device: device,
-            metadata: try HKMetadata(validatingTyped: metadata)
+            metadata: try HKMetadata(validatingTyped: metadata),
+            statistics: statistics
         )
     }
 }

@@ -24,6 +24,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     public let totalSwimmingStrokeCount: HKQuantity?
     /// Flights of stairs climbed, as a count.
     public let totalFlightsClimbed: HKQuantity?
+    /// The statistics recorded with the workout, one per quantity type, in
+    /// order of type identifier (see ``allStatistics``).
+    let recordedStatistics: [HKStatistics]
 
     struct Totals: Sendable, Hashable {
         var energyBurned: HKQuantity?
@@ -42,8 +45,12 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         uuid: UUID,
         sourceRevision: HKSourceRevision,
         device: HKDevice?,
-        metadata: HKMetadata
+        metadata: HKMetadata,
+        statistics: [HKStatistics] = []
     ) {
+        self.recordedStatistics = statistics.sorted {
+            $0.quantityType.identifier < $1.quantityType.identifier
+        }
         self.workoutActivityType = activityType
         self.workoutEvents = events
         self.duration = duration
