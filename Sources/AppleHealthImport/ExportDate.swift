@@ -47,8 +47,9 @@ enum ExportDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// A `yyyy-MM-dd` date of birth as Gregorian components.
-    static func birthDate(_ text: String) -> DateComponents? {
+    /// A `yyyy-MM-dd` day (a date of birth, an activity summary's day) as
+    /// Gregorian components.
+    static func day(_ text: String) -> DateComponents? {
         let parts = text.split(separator: "-")
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), (1...31).contains(day)

@@ -246,6 +246,49 @@ struct ExportObjects {
         return date
     }
 
+    // MARK: Activity summaries
+
+    static let gregorian = Calendar(identifier: .gregorian)
+
+    /// An `ActivitySummary` element: its day (`dateComponents`), energy in
+    /// the unit it names (kcal, Cal or kJ), times in minutes, stand hours as
+    /// counts. Values it lacks (older exports have no move time) stay 0.
+    func activitySummary(_ element: ExportElement) throws(Rejection) -> HKActivitySummary {
+        guard let text = element[.dateComponents], let day = ExportDate.day(text) else {
+            throw Rejection(reason: "an activity summary without a yyyy-MM-dd day")
+        }
+        do {
+            let summary = try HKActivitySummary(dateComponents: day)
+            let energyUnit = try HKUnit.parse(element[.activeEnergyBurnedUnit] ?? "kcal")
+            func value(_ key: ExportName, _ unit: HKUnit) throws(Rejection) -> HKQuantity? {
+                guard let bytes = element.bytes(key) else { return nil }
+                guard let number = ExportNumber.parse(bytes) else {
+                    throw Rejection(reason: "\(element.batch.names[key]) is not a number")
+                }
+                return HKQuantity(unit: unit, doubleValue: number)
+            }
+            if let quantity = try value(.activeEnergyBurned, energyUnit) { summary.activeEnergyBurned = quantity }
+            if let quantity = try value(.activeEnergyBurnedGoal, energyUnit) {
+                summary.activeEnergyBurnedGoal = quantity
+            }
+            if let quantity = try value(.appleMoveTime, .minute()) { summary.appleMoveTime = quantity }
+            if let quantity = try value(.appleMoveTimeGoal, .minute()) { summary.appleMoveTimeGoal = quantity }
+            if let quantity = try value(.appleExerciseTime, .minute()) { summary.appleExerciseTime = quantity }
+            if let quantity = try value(.appleExerciseTimeGoal, .minute()) {
+                summary.appleExerciseTimeGoal = quantity
+            }
+            if let quantity = try value(.appleStandHours, .count()) { summary.appleStandHours = quantity }
+            if let quantity = try value(.appleStandHoursGoal, .count()) { summary.appleStandHoursGoal = quantity }
+            return summary
+        } catch let rejection as Rejection {
+            throw rejection
+        } catch let error as HKError {
+            throw Rejection(reason: Self.reason(error))
+        } catch {
+            throw Rejection(reason: "an activity summary in units that are not understood")
+        }
+    }
+
     // MARK: Fields
 
     private func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {

@@ -90,11 +90,13 @@ public struct HealthExportImporter: Sendable {
                     try await handle(element, builder: &builder, pending: &pending, summary: &summary)
                 }
                 if pending.objects.count >= batchSize { try await send(&pending, into: &summary) }
+                if pending.summaries.count >= batchSize { try await saveSummaries(&pending, into: &summary) }
                 reader.consumed()
                 let read = reader.progress
                 progress?(Progress(bytesRead: read.bytesRead, totalBytes: source.totalBytes, elements: elements))
             }
             try await save(&pending, into: &summary)
+            try await saveSummaries(&pending, into: &summary)
         } catch {
             // What was saved before the error stays; the batch in flight
             // finishes before the error is reported.
@@ -155,6 +157,12 @@ public struct HealthExportImporter: Sendable {
                 return
             case .exportDate:
                 return
+            case .activitySummary:
+                let activity = try builder.activitySummary(element)
+                summary.read[element.nameText, default: 0] += 1
+                let day = activity.dateComponents(for: ExportObjects.gregorian)
+                if pending.summaries.updateValue(activity, forKey: day) != nil { summary.alreadyPresent += 1 }
+                return
             default:
                 summary.countUnknown(element.nameText)
                 return
@@ -182,7 +190,19 @@ public struct HealthExportImporter: Sendable {
         let saved = try await store.saveIfAbsent(pending.objects)
         summary.saved += saved
         summary.alreadyPresent += pending.objects.count - saved
-        pending = PendingBatch()
+        pending.objects = []
+        pending.ids = []
+    }
+
+    /// Saves the activity summaries waiting (one per day; a day already
+    /// stored with the same values is not saved again).
+    private func saveSummaries(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        guard !pending.summaries.isEmpty else { return }
+        let summaries = Array(pending.summaries.values)
+        pending.summaries = [:]
+        let saved = try await store.saveActivitySummaries(summaries)
+        summary.saved += saved
+        summary.alreadyPresent += summaries.count - saved
     }
 
     private func importCharacteristics(_ element: ExportElement) async throws {
@@ -200,7 +220,7 @@ public struct HealthExportImporter: Sendable {
         if let value = attributes[prefix + "WheelchairUse"] {
             me.wheelchairUse = ExportNames.wheelchairUses[value] ?? .notSet
         }
-        if let value = attributes[prefix + "DateOfBirth"] { me.dateOfBirth = ExportDate.birthDate(value) }
+        if let value = attributes[prefix + "DateOfBirth"] { me.dateOfBirth = ExportDate.day(value) }
         try await store.setCharacteristics(me)
     }
 }
@@ -224,6 +244,8 @@ extension HealthExportImporter.Summary {
 /// Objects waiting to be saved, their ids, and the batch being saved.
 private struct PendingBatch {
     var objects: [HKObject] = []
+    /// Activity summaries waiting, by day.
+    var summaries: [DateComponents: HKActivitySummary] = [:]
     var ids = Set<UUID>()
     var inFlight: (task: Task<Int, any Error>, count: Int)?
 }

@@ -15,14 +15,14 @@ struct FixtureImportTests {
             let summary = try await HealthExportImporter(store: store, batchSize: 7)
                 .importExport(at: fixtureFile("export-v14.xml"))
             #expect(summary.exportVersion == 14)
-            #expect(summary.read == ["Record": 25, "Correlation": 2, "Workout": 3])
-            #expect(summary.saved == 30, "the correlations' records are their top-level twins")
+            #expect(summary.read == ["Record": 25, "Correlation": 2, "Workout": 3, "ActivitySummary": 3])
+            #expect(summary.saved == 33, "the correlations' records are their top-level twins")
             #expect(summary.alreadyPresent == 0)
             #expect(summary.rejected.isEmpty, "\(summary.rejected)")
             #expect(summary.characteristicsImported)
             #expect(
                 summary.unknown == [
-                    "ActivitySummary": 3, "ClinicalRecord": 1, "Audiogram": 1, "VisionPrescription": 1,
+                    "ClinicalRecord": 1, "Audiogram": 1, "VisionPrescription": 1,
                     "Record HKDataTypeSleepDurationGoal": 1, "Record HKQuantityTypeIdentifierTimeInDaylightZone": 1,
                     "WorkoutStatistics HKQuantityTypeIdentifierWorkoutEffortScoreEstimate": 1,
                 ]
@@ -94,13 +94,29 @@ struct FixtureImportTests {
             #expect(strength.totalEnergyBurned == nil && strength.totalDistance == nil, "a workout with neither")
             let cycling = try #require(workouts.first { $0.workoutActivityType == .cycling })
             #expect(cycling.totalDistance?.doubleValue(for: .meter(with: .kilo)) == 21.4)
+            // Activity summaries, queryable by day (HKActivitySummaryQuery).
+            let calendar = Calendar(identifier: .gregorian)
+            let days = try await HKActivitySummaryQueryDescriptor(
+                predicate: HKQuery.predicate(
+                    forActivitySummariesBetweenStart: DateComponents(calendar: calendar, year: 2026, month: 1, day: 9),
+                    end: DateComponents(calendar: calendar, year: 2026, month: 1, day: 31)
+                )
+            ).result(for: store)
+            #expect(days.map { $0.dateComponents(for: calendar).day } == [9, 10])
+            let ninth = try #require(days.first)
+            #expect(abs(ninth.activeEnergyBurned.doubleValue(for: .kilocalorie()) - 702.2) < 1e-9)
+            #expect(ninth.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie()) == 600)
+            #expect(ninth.appleExerciseTime.doubleValue(for: .minute()) == 52)
+            #expect(ninth.appleExerciseTimeGoal.doubleValue(for: .minute()) == 30)
+            #expect(ninth.appleStandHours.doubleValue(for: .count()) == 11)
+            #expect(ninth.appleStandHoursGoal.doubleValue(for: .count()) == 12)
             #expect(try store.biologicalSex().biologicalSex == .male)
             #expect(try store.bloodType().bloodType == .oNegative)
             try await expectAuditPasses(store)
 
             let again = try await HealthExportImporter(store: store).importExport(at: fixtureFile("export-v14.xml"))
             #expect(again.saved == 0)
-            #expect(again.alreadyPresent == 30)
+            #expect(again.alreadyPresent == 33)
             try await expectAuditPasses(store)
         }
     }
@@ -111,8 +127,8 @@ struct FixtureImportTests {
             let summary = try await HealthExportImporter(store: store)
                 .importExport(at: fixtureFile("export-v12-malformed-dtd.xml"))
             #expect(summary.exportVersion == 12)
-            #expect(summary.read == ["Record": 9, "Workout": 1])
-            #expect(summary.saved == 9)
+            #expect(summary.read == ["Record": 9, "Workout": 1, "ActivitySummary": 2])
+            #expect(summary.saved == 11)
             #expect(summary.alreadyPresent == 1, "the repeated step record")
             #expect(summary.rejected.isEmpty, "\(summary.rejected)")
             let workout = try #require(
@@ -133,6 +149,12 @@ struct FixtureImportTests {
             )
             #expect(variability.metadataValues.count == 2, "the list beside the record's own metadata entry")
             #expect(try store.dateOfBirthComponents().year == nil, "an empty date of birth")
+            let summaries = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store)
+            #expect(summaries.count == 2)
+            let kilojoules = HKUnit.joule(with: .kilo)
+            #expect(summaries.first?.activeEnergyBurned.unit == kilojoules, "the unit it came in")
+            #expect(abs((summaries.first?.activeEnergyBurned.doubleValue(for: kilojoules) ?? 0) - 1_944.6) < 1e-9)
+            #expect(abs((summaries.last?.activeEnergyBurnedGoal.doubleValue(for: kilojoules) ?? 0) - 1_700) < 1e-9)
             try await expectAuditPasses(store)
         }
     }
@@ -184,7 +206,7 @@ struct FixtureImportTests {
             let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
                 seen.add(progress.bytesRead, of: progress.totalBytes)
             }
-            #expect(summary.saved == 30)
+            #expect(summary.saved == 33)
             #expect(summary.exportVersion == 14)
             #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
             try await expectAuditPasses(store)
@@ -197,7 +219,7 @@ struct FixtureImportTests {
         for place in [unpacked, unpacked.deletingLastPathComponent()] {
             try await withImportStore { store in
                 let summary = try await HealthExportImporter(store: store).importExport(at: place)
-                #expect(summary.saved == 30, "\(place.path)")
+                #expect(summary.saved == 33, "\(place.path)")
             }
         }
         // export_cda.xml alone says what to give instead.

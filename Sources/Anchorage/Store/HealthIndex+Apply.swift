@@ -46,6 +46,8 @@ extension HealthIndex: Projection {
             try txn.put(entry.seq.bigEndianBytes, forKey: Self.characteristicsSetting, in: settings)
         case StoreKind.link:
             try applyLink(entry, in: txn)
+        case StoreKind.activitySummary:
+            try applyActivitySummary(entry, in: txn)
         default:
             guard StoreKind.isSample(entry.kind) else { return }
             let row: SeqRow

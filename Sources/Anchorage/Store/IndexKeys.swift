@@ -15,6 +15,8 @@ enum StoreKind {
     static let link: EntryKind = 9003
     /// A quantity type's source priority list, set by the owner (ST-27).
     static let sourcePriority: EntryKind = 9004
+    /// A day's activity summary (the activity summary type's code).
+    static let activitySummary = EntryKind(rawValue: TypeCatalog.activitySummary.kindCode)
 
     /// Whether `kind` is a sample type's kind.
     static func isSample(_ kind: EntryKind) -> Bool {

@@ -60,6 +60,16 @@ public class HKObjectType: Hashable, @unchecked Sendable, CustomStringConvertibl
         TypeCatalog.workout
     }
 
+    /// The activity summary type, to ask for permission to read
+    /// ``HKActivitySummary`` objects.
+    ///
+    /// ```swift
+    /// try await store.requestAuthorization(toShare: [], read: [HKObjectType.activitySummaryType()])
+    /// ```
+    public class func activitySummaryType() -> HKActivitySummaryType {
+        TypeCatalog.activitySummary
+    }
+
     /// The type with `identifier` of any kind, or `nil` if it is unknown.
     ///
     /// ```swift
@@ -97,6 +107,13 @@ public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
     override init(identifier: String, kindCode: UInt32) {
         super.init(identifier: identifier, kindCode: kindCode)
     }
+}
+
+/// The type of ``HKActivitySummary`` objects: the daily Move, Exercise and
+/// Stand rings. Apps can read it, never share it.
+public final class HKActivitySummaryType: HKObjectType, @unchecked Sendable {
+    /// `HKActivitySummaryTypeIdentifier`.
+    public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
 }
 
 /// The type of workouts.

@@ -31,9 +31,14 @@ enum TypeCatalog {
         }
     )
 
+    static let activitySummary = HKActivitySummaryType(
+        identifier: HKActivitySummaryType.activitySummaryTypeIdentifier,
+        kindCode: 6001
+    )
+
     static let allTypes: [HKObjectType] =
         Array(quantityTypes.values) + Array(categoryTypes.values) + Array(correlationTypes.values) + [workout]
-        + Array(characteristicTypes.values)
+        + Array(characteristicTypes.values) + [activitySummary]
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) }
