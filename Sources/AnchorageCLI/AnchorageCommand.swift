@@ -15,7 +15,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             SamplesCommand.self,
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
-            HistoryCommand.self, ReplayCommand.self, PurgeCommand.self,
+            HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, ActivityCommand.self,
         ]
     )
 

@@ -125,7 +125,10 @@ public struct AccessPolicy: Sendable {
                 throw TextFormError("\(position): name a principal with a bundleIdentifier, or set \"owner\": true")
             }
             let read = try (entry.read ?? []).map { name throws(TextFormError) -> HKObjectType in
-                try TextForms.sampleType(name)
+                if name == "activitySummary" || name == HKActivitySummaryType.activitySummaryTypeIdentifier {
+                    return HKObjectType.activitySummaryType()
+                }
+                return try TextForms.sampleType(name)
             }
             let share = try (entry.share ?? []).map { name throws(TextFormError) -> HKSampleType in
                 let type = try TextForms.sampleType(name)

@@ -232,6 +232,7 @@ public final class AnchorageNode: Sendable {
         router.delete("/v1/samples/{uuid}", use: samples.delete)
         router.get("/v1/statistics", use: statistics.statistics)
         router.get("/v1/sources", use: statistics.sources)
+        router.get("/v1/activity-summaries", use: ActivitySummaryRoutes().list)
         let sync = SyncRoutes(
             configuration: configuration,
             shutdown: shutdown,

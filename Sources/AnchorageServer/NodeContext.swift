@@ -21,9 +21,9 @@ struct NodeContext: RequestContext {
     /// Whether the principal may read any sample of `type`: granted read,
     /// or share (its own samples, AUTH-5). Other types read as empty, never
     /// as refused (AUTH-4).
-    func mayRead(_ type: HKSampleType) -> Bool {
+    func mayRead(_ type: HKObjectType) -> Bool {
         guard let grants else { return true }
-        return grants.read.contains(type) || grants.share.contains(type)
+        return grants.read.contains(type) || grants.share.contains { $0 == type }
     }
 
     /// The principal's store.

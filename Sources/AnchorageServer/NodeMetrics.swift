@@ -60,7 +60,9 @@ final class NodeMetrics: @unchecked Sendable {
     static func route(of path: String) -> String {
         if path.hasPrefix("/v1/samples/") { return "/v1/samples/{uuid}" }
         switch path {
-        case "/v1/changes", "/v1/samples", "/v1/statistics", "/v1/sources", "/healthz", "/metrics": return path
+        case "/v1/changes", "/v1/samples", "/v1/statistics", "/v1/sources", "/v1/activity-summaries", "/healthz",
+            "/metrics":
+            return path
         default: return "other"
         }
     }

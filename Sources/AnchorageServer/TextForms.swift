@@ -112,6 +112,17 @@ public enum TextForms {
         return calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
+    /// A day `YYYY-MM-DD` as date components in `calendar`, for activity
+    /// summaries; `nil` for anything else.
+    public static func day(_ text: String, calendar: Calendar) -> DateComponents? {
+        guard !text.contains("T"), let date = date(text, in: TimeZone(identifier: "UTC")!) else { return nil }
+        var utc = calendar
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        var components = utc.dateComponents([.era, .year, .month, .day], from: date)
+        components.calendar = calendar
+        return components
+    }
+
     /// A unit in HealthKit's text form (`count/min`, `kcal`, `mmHg`) that
     /// `type` can be expressed in (UNIT-18).
     public static func unit(_ text: String, for type: HKQuantityType) throws(TextFormError) -> HKUnit {

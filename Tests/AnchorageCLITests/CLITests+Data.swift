@@ -151,3 +151,33 @@ extension CLITests {
         #expect(done.contains("read Workout: 3"), "\(done)")
     }
 }
+
+extension CLITests {
+    @Test("activity prints the imported activity summaries as a table, CSV or JSON; a bad day is a usage error")
+    func activity() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let export = repositoryRoot.appendingPathComponent("Fixtures/apple-health/export-v12-malformed-dtd.xml").path
+        _ = try await runCLI(["import", export, "--store", store])
+        let table = try await runCLI(["activity", "--store", store, "--from", "2022-10-01", "--to", "2022-10-23"])
+        let lines = table.split(separator: "\n")
+        #expect(lines.count == 2, "\(table)")
+        #expect(lines.last?.hasPrefix("2022-10-23  1944.60") == true, "\(table)")
+        #expect(lines.last?.contains("kJ") == true)
+        let csv = try await runCLI([
+            "activity", "--store", store, "--from", "2022-10-01", "--to", "2022-10-31", "--format", "csv",
+        ])
+        #expect(csv.split(separator: "\n").last == "2022-10-24,1533.05,1700,kJ,31,30,0,0,9,12")
+        let json = try await runCLI([
+            "activity", "--store", store, "--from", "2022-10-24", "--to", "2022-10-24", "--format", "json",
+        ])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(list.map { $0["date"] as? String } == ["2022-10-24"])
+        do {
+            _ = try await runCLI(["activity", "--store", store, "--from", "2022-13-01", "--to", "2022-10-24"])
+            Issue.record("a bad day was accepted")
+        } catch {
+            #expect(AnchorageCommand.exitCode(for: error) == .validationFailure)
+        }
+    }
+}

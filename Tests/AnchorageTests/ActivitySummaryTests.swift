@@ -150,3 +150,31 @@ extension HKActivitySummary {
     /// Noon of the summary's day, for converting it to other calendars.
     var noonForTest: Date { day!.noon }
 }
+
+extension ActivitySummaryTests {
+    @Test("ACT: two peers that saved one day each way converge on the later save, whatever the order")
+    func convergence() async throws {
+        try await withTemporaryStore { a, _ in
+            try await withTemporaryStore { b, _ in
+                try await a.saveActivitySummaries([try day(9, energy: 100)])
+                try await Task.sleep(nanoseconds: 5_000_000)
+                try await b.saveActivitySummaries([try day(9, energy: 200), try day(10, energy: 50)])
+                // Each receives the other's entries verbatim: A gets the later
+                // save after its own, B the earlier one after its own.
+                let fromA = try a.eventLog().entries(after: nil, limit: 100).entries
+                let fromB = try b.eventLog().entries(after: nil, limit: 100).entries
+                let before = try a.stateDigest()
+                _ = try await a.eventLog().apply(fromB)
+                #expect(try a.stateDigest() != before, "the visible summaries are part of the digest")
+                _ = try await b.eventLog().apply(fromA)
+                let inA = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: a)
+                let inB = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: b)
+                #expect(energies(inA) == [200, 50])
+                #expect(energies(inB) == [200, 50], "the later save of a day wins whatever the order")
+                #expect(try a.stateDigest() == b.stateDigest())
+                #expect(try await a.eventLog().checkProjections() == nil)
+                #expect(try await b.eventLog().checkProjections() == nil)
+            }
+        }
+    }
+}

@@ -5,8 +5,8 @@ import LMDB
 extension HKHealthStore {
     /// One hex line summarising the store's visible state: the visible
     /// objects (by id and the digest of the save that is shown), the
-    /// tombstones, the grants, the source priorities and the
-    /// characteristics. It does not depend on the order entries arrived in,
+    /// tombstones, the grants, the source priorities, the characteristics
+    /// and each day's activity summary. It does not depend on the order entries arrived in,
     /// so peers that converged print the same digest, and any visible change
     /// changes it. Purging a payload keeps it (the entry's digest stays).
     /// Owner only. (An Anchorage addition.)
@@ -69,6 +69,16 @@ extension StoreEngine {
             let entry = try index.lookup.entry(at: seq, in: txn)
         {
             hasher.update(data: [UInt8(ascii: "C")] + entry.payloadDigest.bytes)
+        }
+        // The visible activity summary of each day.
+        try txn.withCursor(on: index.settings) { cursor in
+            let prefix = HealthIndex.activityPrefix
+            try cursor.scan(from: prefix) { key, value in
+                guard key.starts(with: prefix) else { return false }
+                guard let entry = try index.lookup.entry(at: value.uint64(at: 0), in: txn) else { return true }
+                hasher.update(data: [UInt8(ascii: "A")] + Array(key) + entry.payloadDigest.bytes)
+                return true
+            }
         }
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)

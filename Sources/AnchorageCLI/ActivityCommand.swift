@@ -1,0 +1,98 @@
+import Anchorage
+import AnchorageServer
+import ArgumentParser
+import Foundation
+
+/// `anchorage activity --from DAY --to DAY`: the daily activity summaries.
+struct ActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity",
+        abstract: "The daily activity summaries (Move, Exercise and Stand rings) of a range of days.",
+        discussion: "Energy is shown in the unit it was saved in (kcal or kJ), times in minutes."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: "The first day, such as 2026-01-01.")
+    var from: String
+
+    @Option(help: "The last day, included.")
+    var to: String
+
+    @Option(help: "table, json or csv.")
+    var format: StatsCommand.Format = .table
+
+    private static let calendar = Calendar(identifier: .gregorian)
+
+    func validate() throws {
+        for (name, text) in [("--from", from), ("--to", to)]
+        where TextForms.day(text, calendar: Self.calendar) == nil {
+            throw ValidationError("\(name) must be a day such as 2026-01-31")
+        }
+    }
+
+    func run() async throws {
+        guard let first = TextForms.day(from, calendar: Self.calendar),
+            let last = TextForms.day(to, calendar: Self.calendar)
+        else { throw ValidationError("--from and --to must be days such as 2026-01-31") }
+        let store = storeOptions.openStore()
+        let summaries: [HKActivitySummary]
+        do {
+            summaries = try await HKActivitySummaryQueryDescriptor(
+                predicate: HKQuery.predicate(forActivitySummariesBetweenStart: first, end: last)
+            ).result(for: store)
+        } catch {
+            await store.close()
+            throw CommandFailure(description: "the query failed: \(error)")
+        }
+        await store.close()
+        write(summaries, to: CLIOutput.current)
+    }
+
+    /// The columns: each summary's day, then its values and goals.
+    static let columns: [(name: String, value: @Sendable (HKActivitySummary) -> String)] = [
+        ("date", { day($0) }),
+        ("energy", { energy($0.activeEnergyBurned) }), ("energy goal", { energy($0.activeEnergyBurnedGoal) }),
+        ("energy unit", { $0.activeEnergyBurned.unit.unitString }),
+        ("exercise min", { minutes($0.appleExerciseTime) }), ("exercise goal", { minutes($0.appleExerciseTimeGoal) }),
+        ("move min", { minutes($0.appleMoveTime) }), ("move goal", { minutes($0.appleMoveTimeGoal) }),
+        ("stand h", { StatsRow.number($0.appleStandHours.doubleValue(for: .count())) }),
+        ("stand goal", { StatsRow.number($0.appleStandHoursGoal.doubleValue(for: .count())) }),
+    ]
+
+    static func day(_ summary: HKActivitySummary) -> String {
+        let parts = summary.dateComponents(for: calendar)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    static func energy(_ quantity: HKQuantity) -> String {
+        StatsRow.number(quantity.doubleValue(for: quantity.unit))
+    }
+
+    static func minutes(_ quantity: HKQuantity) -> String {
+        StatsRow.number(quantity.doubleValue(for: .minute()))
+    }
+
+    private func write(_ summaries: [HKActivitySummary], to output: CLIOutput) {
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            output.line(String(decoding: (try? encoder.encode(summaries)) ?? Data("[]".utf8), as: UTF8.self))
+        case .csv:
+            output.line(Self.columns.map { $0.name.replacingOccurrences(of: " ", with: "_") }.joined(separator: ","))
+            for summary in summaries { output.line(Self.columns.map { $0.value(summary) }.joined(separator: ",")) }
+        case .table:
+            let lines = [Self.columns.map(\.name)] + summaries.map { summary in Self.columns.map { $0.value(summary) } }
+            let widths = Self.columns.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+            for line in lines {
+                let text = zip(line, widths).enumerated().map { index, cell in
+                    index == 0
+                        ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                        : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
+                }.joined(separator: "  ")
+                output.line(text)
+            }
+        }
+    }
+}
