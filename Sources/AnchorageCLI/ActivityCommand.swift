@@ -83,16 +83,8 @@ struct ActivityCommand: AsyncParsableCommand {
             output.line(Self.columns.map { $0.name.replacingOccurrences(of: " ", with: "_") }.joined(separator: ","))
             for summary in summaries { output.line(Self.columns.map { $0.value(summary) }.joined(separator: ",")) }
         case .table:
-            let lines = [Self.columns.map(\.name)] + summaries.map { summary in Self.columns.map { $0.value(summary) } }
-            let widths = Self.columns.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-            for line in lines {
-                let text = zip(line, widths).enumerated().map { index, cell in
-                    index == 0
-                        ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
-                        : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
-                }.joined(separator: "  ")
-                output.line(text)
-            }
+            let rows = [Self.columns.map(\.name)] + summaries.map { summary in Self.columns.map { $0.value(summary) } }
+            for line in TextTable.lines(rows) { output.line(line) }
         }
     }
 }

@@ -48,15 +48,7 @@ struct StatsRow {
         case .table:
             let header = ["start (\(zone.identifier))"] + names.map { "\($0) [\(unit)]" }
             let lines = rows.map { row in [formatter.string(from: row.start)] + row.columns.map { number($0.value) } }
-            let widths = header.indices.map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
-            for line in [header] + lines {
-                let text = zip(line, widths).enumerated().map { index, cell in
-                    index == 0
-                        ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
-                        : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
-                }.joined(separator: "  ")
-                output.line(String(text.reversed().drop { $0 == " " }.reversed()))
-            }
+            for line in TextTable.lines([header] + lines) { output.line(line) }
         case .csv:
             output.line((["start", "end"] + names).joined(separator: ","))
             let iso = ISO8601DateFormatter()

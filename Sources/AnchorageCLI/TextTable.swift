@@ -1,0 +1,20 @@
+import Foundation
+
+/// Plain-text tables as the commands print them: columns two spaces apart,
+/// the first left-aligned and the others (numbers) right-aligned, no
+/// trailing spaces.
+enum TextTable {
+    /// The lines of `rows` (the header first, if any).
+    static func lines(_ rows: [[String]]) -> [String] {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            let text = zip(row, widths).enumerated().map { index, cell in
+                index == 0
+                    ? cell.0.padding(toLength: cell.1, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: cell.1 - cell.0.count) + cell.0
+            }.joined(separator: "  ")
+            return String(text.reversed().drop { $0 == " " }.reversed())
+        }
+    }
+}
