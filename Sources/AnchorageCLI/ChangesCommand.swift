@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageServer
 import ArgumentParser
 import Foundation
 
@@ -9,15 +10,18 @@ struct ChangesCommand: AsyncParsableCommand {
         commandName: "changes",
         abstract: "Samples saved and deleted since an anchor, as JSON lines.",
         discussion: """
-            Each line is {"added": <sample>}, {"deleted": "<uuid>"} or, after each page, {"anchor": "<anchor>"}:
-            pass the last anchor to --since to resume where you stopped. With --follow, keeps printing changes as
+            Each line is {"added": <sample>}, {"deleted": "<uuid>"}, {"activitySummary": <the day's summary now>} \
+            or, after each page, {"anchor": "<anchor>"}: pass the last anchor to --since to resume where you stopped. With --follow, keeps printing changes as
             they are committed until interrupted.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .customLong("type"), help: "A sample type (repeat for several): stepCount, sleepAnalysis, workout…")
+    @Option(
+        name: .customLong("type"),
+        help: "A sample type, or activitySummary (repeat for several): stepCount, sleepAnalysis, workout…"
+    )
     var types: [String]
 
     @Option(help: "Start after this anchor (default: the beginning).")
@@ -34,7 +38,7 @@ struct ChangesCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !types.isEmpty else { throw ValidationError("name at least one --type") }
-        for type in types { _ = try SampleTypeArgument.require(type) }
+        for type in types where !TextForms.isActivitySummary(type) { _ = try SampleTypeArgument.require(type) }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if follow && limit != nil { throw ValidationError("--follow reads everything; leave out --limit") }
         if follow && format == .json { throw ValidationError("--follow prints as it goes: use ndjson, csv or table") }
@@ -42,7 +46,9 @@ struct ChangesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let predicates = try types.map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
+        let predicates = try types.filter { !TextForms.isActivitySummary($0) }
+            .map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
+        let summaries = types.contains { TextForms.isActivitySummary($0) }
         let output = CLIOutput.current
         let store = storeOptions.openStore()
         do {
@@ -51,24 +57,24 @@ struct ChangesCommand: AsyncParsableCommand {
             var printer = ChangePrinter(format: format, output: output)
             while true {
                 let page = min(remaining ?? 1_000, 1_000)
-                let result = try await HKAnchoredObjectQueryDescriptor(
+                let result = try await ChangeFeedDescriptor(
                     predicates: predicates,
+                    activitySummaries: summaries,
                     anchor: anchor,
                     limit: page
                 )
                 .result(for: store)
                 try printer.print(result)
                 anchor = result.newAnchor
-                let count = result.addedSamples.count + result.deletedObjects.count
+                let count = result.count
                 remaining = remaining.map { $0 - count }
                 if count < page || remaining == 0 { break }
             }
             if follow {
-                for try await update in HKAnchoredObjectQueryDescriptor(predicates: predicates, anchor: anchor)
-                    .results(for: store)
-                {
+                let feed = ChangeFeedDescriptor(predicates: predicates, activitySummaries: summaries, anchor: anchor)
+                for try await update in feed.results(for: store) {
                     // The stream starts with what is new since the anchor: often nothing.
-                    if update.addedSamples.isEmpty && update.deletedObjects.isEmpty { continue }
+                    if update.count == 0 { continue }
                     try printer.print(update)
                 }
             }
@@ -109,6 +115,12 @@ struct ChangePrinter {
     private var headerWritten = false
     private var added: [String] = []
     private var deleted: [String] = []
+    private var summaries: [String] = []
+    private let summaryEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
     private var anchor: HKQueryAnchor?
     private var writer = HealthObjectWriter()
 
@@ -117,7 +129,7 @@ struct ChangePrinter {
         self.output = output
     }
 
-    mutating func print(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws {
+    mutating func print(_ result: ChangeFeedDescriptor.Result) throws {
         anchor = result.newAnchor
         switch format {
         case .ndjson:
@@ -127,19 +139,28 @@ struct ChangePrinter {
             for deleted in result.deletedObjects {
                 output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
             }
+            for summary in result.activitySummaries {
+                output.line("{\"activitySummary\":\(try json(summary))}")
+            }
             output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
         case .json:
             for sample in result.addedSamples {
                 added.append(try writer.json(sample))
             }
             deleted += result.deletedObjects.map { "\"\($0.uuid.uuidString)\"" }
+            summaries += try result.activitySummaries.map(json)
         case .csv, .table:
             let rows =
                 result.addedSamples.map(SampleRow.init(added:)) + result.deletedObjects.map(SampleRow.init(deleted:))
+                + result.activitySummaries.map(SampleRow.init(summary:))
             guard !rows.isEmpty else { return }
             SampleRow.write(rows, format: format, header: !headerWritten, changes: true, to: output)
             headerWritten = true
         }
+    }
+
+    private func json(_ summary: HKActivitySummary) throws -> String {
+        String(decoding: try summaryEncoder.encode(summary), as: UTF8.self)
     }
 
     /// Ends the output: the JSON document, or (for csv and table) the
@@ -152,7 +173,7 @@ struct ChangePrinter {
         case .json:
             output.line(
                 "{\"added\":[\(added.joined(separator: ","))],\"deleted\":[\(deleted.joined(separator: ","))],"
-                    + "\"newAnchor\":\"\(anchor.stringValue)\"}"
+                    + "\"activitySummaries\":[\(summaries.joined(separator: ","))],\"newAnchor\":\"\(anchor.stringValue)\"}"
             )
         case .csv, .table:
             output.status("resume with --since \(anchor.stringValue)\n")

@@ -43,6 +43,15 @@ struct SampleRow {
         ]
     }
 
+    /// A day's activity summary: the day as its start, the energy burned
+    /// as its value (`anchorage activity` shows every column).
+    init(summary: HKActivitySummary) {
+        cells = [
+            "summary", "", "activitySummary", ActivityCommand.day(summary), "",
+            ActivityCommand.energy(summary.activeEnergyBurned), summary.activeEnergyBurned.unit.unitString, "",
+        ]
+    }
+
     init(deleted object: HKDeletedObject) {
         cells = ["deleted", object.uuid.uuidString, "", "", "", "", "", ""]
     }

@@ -125,7 +125,7 @@ public struct AccessPolicy: Sendable {
                 throw TextFormError("\(position): name a principal with a bundleIdentifier, or set \"owner\": true")
             }
             let read = try (entry.read ?? []).map { name throws(TextFormError) -> HKObjectType in
-                if name == "activitySummary" || name == HKActivitySummaryType.activitySummaryTypeIdentifier {
+                if TextForms.isActivitySummary(name) {
                     return HKObjectType.activitySummaryType()
                 }
                 return try TextForms.sampleType(name)

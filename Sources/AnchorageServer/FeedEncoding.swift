@@ -7,17 +7,25 @@ import Hummingbird
 /// docs/json-format.md, written by ``HealthObjectWriter``.
 struct FeedEncoding {
     private var writer = HealthObjectWriter()
+    private let summaryEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
-    /// `{"added":[…],"deleted":[{"uuid":…}],"hasMore":…,"newAnchor":…}`.
-    mutating func page(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result, hasMore: Bool) throws -> ByteBuffer {
+    /// `{"added":[…],"deleted":[{"uuid":…}],"activitySummaries":[…],"hasMore":…,"newAnchor":…}`.
+    mutating func page(_ result: ChangeFeedDescriptor.Result, hasMore: Bool) throws -> ByteBuffer {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(result.addedSamples.count * 420 + result.deletedObjects.count * 50 + 128)
+        bytes.reserveCapacity(
+            result.addedSamples.count * 420 + result.deletedObjects.count * 50 + result.activitySummaries.count * 600
+                + 128
+        )
         try appendPage(result, hasMore: hasMore, to: &bytes)
         return ByteBuffer(bytes: bytes)
     }
 
     private mutating func appendPage(
-        _ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result,
+        _ result: ChangeFeedDescriptor.Result,
         hasMore: Bool,
         to bytes: inout [UInt8]
     ) throws {
@@ -33,13 +41,15 @@ struct FeedEncoding {
             bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
             bytes.append(contentsOf: #""}"#.utf8)
         }
-        bytes.append(contentsOf: #"],"hasMore":\#(hasMore),"newAnchor":"\#(result.newAnchor.stringValue)"}"#.utf8)
+        bytes.append(contentsOf: #"],"activitySummaries":"#.utf8)
+        bytes.append(contentsOf: try summaryEncoder.encode(result.activitySummaries))
+        bytes.append(contentsOf: #","hasMore":\#(hasMore),"newAnchor":"\#(result.newAnchor.stringValue)"}"#.utf8)
     }
 
     /// One line per change, then `{"anchor":…}`: a consumer that applies the
     /// lines up to an anchor line together, and resumes from the last anchor
     /// line it applied, sees every change exactly once.
-    mutating func lines(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
+    mutating func lines(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(result.addedSamples.count * 430 + result.deletedObjects.count * 60 + 80)
         for sample in result.addedSamples {
@@ -51,6 +61,11 @@ struct FeedEncoding {
             bytes.append(contentsOf: #"{"deleted":{"uuid":""#.utf8)
             bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
             bytes.append(contentsOf: "\"}}\n".utf8)
+        }
+        for summary in result.activitySummaries {
+            bytes.append(contentsOf: #"{"activitySummary":"#.utf8)
+            bytes.append(contentsOf: try summaryEncoder.encode(summary))
+            bytes.append(contentsOf: "}\n".utf8)
         }
         bytes += Self.anchorLineBytes(result.newAnchor)
         return ByteBuffer(bytes: bytes)
@@ -67,7 +82,7 @@ struct FeedEncoding {
 
     /// One server-sent event per page, its id the page's new anchor, so an
     /// `EventSource` that reconnects resumes with `Last-Event-ID`.
-    mutating func event(_ result: HKAnchoredObjectQueryDescriptor<HKSample>.Result) throws -> ByteBuffer {
+    mutating func event(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
         var bytes = Array("id: \(result.newAnchor.stringValue)\nevent: changes\ndata: ".utf8)
         try appendPage(result, hasMore: false, to: &bytes)
         bytes.append(contentsOf: "\n\n".utf8)

@@ -17,6 +17,8 @@ struct ChangeFeed: Sendable {
     /// What a request asks for.
     struct Query: Sendable {
         var types: [HKSampleType]
+        /// Whether activity summaries are reported too.
+        var summaries: Bool
         var since: HKQueryAnchor?
         var limit: Int
         var wait: Int
@@ -30,6 +32,7 @@ struct ChangeFeed: Sendable {
         var query = try parse(request)
         // Types the principal may not read are left out, as if empty (AUTH-4).
         query.types = query.types.filter(context.mayRead)
+        query.summaries = query.summaries && context.mayRead(HKObjectType.activitySummaryType())
         // The anchor is checked before anything is sent (AQ-11).
         if let since = query.since { _ = try store.position(of: since) }
         switch query.mode {
@@ -57,13 +60,33 @@ struct ChangeFeed: Sendable {
     private func parse(_ request: Request) throws -> Query {
         let parameters = QueryParameters(request)
         var types: [HKSampleType] = []
+        var summaries = false
         // Each type is read once, however often the request names it.
         var seen = Set<String>()
-        for type in try parameters.sampleTypes("types") + parameters.sampleTypes("type")
-        where seen.insert(type.identifier).inserted {
-            types.append(type)
+        for name in ["types", "type"] {
+            for text in parameters.list(name) {
+                if TextForms.isActivitySummary(text) {
+                    summaries = true
+                    continue
+                }
+                let type: HKSampleType
+                do {
+                    type = try TextForms.sampleType(text)
+                } catch {
+                    throw APIError(
+                        .badRequest,
+                        .unknownType,
+                        "\(name): \(error.description), or activitySummary for daily activity summaries"
+                    )
+                }
+                if seen.insert(type.identifier).inserted { types.append(type) }
+            }
         }
-        if types.isEmpty { types = HKObjectType.allSampleTypes }
+        // No type named: everything, activity summaries included.
+        if types.isEmpty && !summaries {
+            types = HKObjectType.allSampleTypes
+            summaries = true
+        }
         let resume = parameters.string("since") ?? request.headers[HTTPField.Name("Last-Event-ID")!]
         let since: HKQueryAnchor?
         do {
@@ -85,22 +108,21 @@ struct ChangeFeed: Sendable {
         default: throw APIError.badRequest("'stream' is ndjson or sse")
         }
         if mode != .page && wait > 0 { throw APIError.badRequest("a stream waits by itself; leave out 'wait'") }
-        return Query(types: types, since: since, limit: limit, wait: wait, mode: mode)
+        return Query(types: types, summaries: summaries, since: since, limit: limit, wait: wait, mode: mode)
     }
 
-    private typealias Changes = HKAnchoredObjectQueryDescriptor<HKSample>.Result
+    private typealias Changes = ChangeFeedDescriptor.Result
 
     private func changes(_ query: Query, after anchor: HKQueryAnchor?, store: HKHealthStore) async throws -> Changes {
-        try await HKAnchoredObjectQueryDescriptor(
+        try await ChangeFeedDescriptor(
             predicates: query.types.map { .sample(type: $0) },
+            activitySummaries: query.summaries,
             anchor: anchor,
             limit: query.limit
         ).result(for: store)
     }
 
-    private static func count(_ changes: Changes) -> Int {
-        changes.addedSamples.count + changes.deletedObjects.count
-    }
+    private static func count(_ changes: Changes) -> Int { changes.count }
 
     /// One page; with `wait`, held until a commit brings a matching change
     /// or the wait ends.
@@ -143,7 +165,7 @@ struct ChangeFeed: Sendable {
         }
         metrics.feedChanges.increment(by: Self.count(result))
         var encoding = FeedEncoding()
-        return try encoding.page(result, hasMore: Self.count(result) == query.limit)
+        return try encoding.page(result, hasMore: Self.count(result) >= query.limit)
     }
 
     /// Everything since the anchor in pages, then each new commit's

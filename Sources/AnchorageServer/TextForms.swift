@@ -42,6 +42,13 @@ public enum TextForms {
         throw TextFormError("'\(text.prefix(80))' is not a sample type; try stepCount, sleepAnalysis or workout")
     }
 
+    /// Whether `text` names the activity summary type: `activitySummary`
+    /// or `HKActivitySummaryTypeIdentifier`, as change feeds and token
+    /// files accept it beside sample types.
+    public static func isActivitySummary(_ text: String) -> Bool {
+        text == "activitySummary" || text == HKActivitySummaryType.activitySummaryTypeIdentifier
+    }
+
     /// The quantity type `text` names, for statistics.
     public static func quantityType(_ text: String) throws(TextFormError) -> HKQuantityType {
         guard let type = try sampleType(text) as? HKQuantityType else {

@@ -179,5 +179,19 @@ extension CLITests {
         } catch {
             #expect(AnchorageCommand.exitCode(for: error) == .validationFailure)
         }
+
+        // The change feed carries them too, one line per day, then the anchor.
+        let changes = try await runCLI(["changes", "--store", store, "--type", "activitySummary"])
+        let feed = changes.split(separator: "\n").map { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        }
+        let days = feed.compactMap { ($0["activitySummary"] as? [String: Any])?["date"] as? String }
+        #expect(days.sorted() == ["2022-10-23", "2022-10-24"], "\(changes)")
+        #expect(feed.last?["anchor"] is String)
+        #expect(!feed.contains { $0["added"] != nil }, "only the type asked for")
+        let rows = try await runCLI([
+            "changes", "--store", store, "--type", "activitySummary", "--type", "stepCount", "--format", "csv",
+        ])
+        #expect(rows.contains("summary,,activitySummary,2022-10-24,,1533.05,kJ,"), "\(rows)")
     }
 }

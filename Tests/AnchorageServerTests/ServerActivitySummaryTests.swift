@@ -80,4 +80,102 @@ struct ServerActivitySummaryTests {
         #expect(policy.tokens.first?.read.contains(HKObjectType.activitySummaryType()) == true)
         #expect(policy.tokens.first?.read.contains(HKQuantityType(.stepCount)) == true)
     }
+
+    static func summary(day: Int, energy: Double) throws -> HKActivitySummary {
+        let summary = try HKActivitySummary(
+            dateComponents: DateComponents(calendar: Calendar(identifier: .gregorian), year: 2026, month: 1, day: day)
+        )
+        summary.activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: energy)
+        return summary
+    }
+
+    /// The dates of a change-feed page's activity summaries.
+    static func dates(_ page: [String: Any]) throws -> [String] {
+        let list = try #require(page["activitySummaries"] as? [[String: Any]])
+        return list.compactMap { $0["date"] as? String }
+    }
+
+    @Test("GET /v1/changes: activity summaries by default and by name, each day once, for readers only")
+    func changeFeed() async throws {
+        try await withNode(policy: Self.policy) { node, directory in
+            var configuration = HKHealthStore.Configuration()
+            configuration.log.durability = .none
+            let owner = HKHealthStore(directory: directory, configuration: configuration)
+            try await owner.saveActivitySummaries([
+                try Self.summary(day: 8, energy: 1), try Self.summary(day: 9, energy: 2),
+            ])
+            try await node.application().test(.router) { client in
+                _ = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: "[\(stepJSON(5))]")
+                try await owner.saveActivitySummaries([try Self.summary(day: 8, energy: 3)])
+
+                let everything = try await client.send(.get, "/v1/changes", token: Tokens.owner).object
+                #expect(try Self.dates(everything) == ["2026-01-09", "2026-01-08"], "the 8th once, at its change")
+                #expect((everything["added"] as? [Any])?.count == 1)
+                let named = try await client.send(.get, "/v1/changes?types=activitySummary", token: Tokens.owner).object
+                #expect(try Self.dates(named) == ["2026-01-09", "2026-01-08"])
+                #expect((named["added"] as? [Any])?.isEmpty == true)
+                let steps = try await client.send(.get, "/v1/changes?types=stepCount", token: Tokens.owner).object
+                #expect(try Self.dates(steps).isEmpty)
+                #expect((steps["added"] as? [Any])?.count == 1)
+
+                // Pages of one, resumed from each page's anchor.
+                var since = ""
+                var paged: [String] = []
+                for _ in 0..<10 {
+                    let page = try await client.send(.get, "/v1/changes?limit=1\(since)", token: Tokens.owner).object
+                    let dates = try Self.dates(page)
+                    let added = (page["added"] as? [Any])?.count ?? 0
+                    if dates.isEmpty && added == 0 { break }
+                    paged += dates + Array(repeating: "sample", count: added)
+                    since = "&since=\(try #require(page["newAnchor"] as? String))"
+                }
+                #expect(paged == ["2026-01-09", "sample", "2026-01-08"])
+
+                let rings = try await client.send(.get, "/v1/changes", token: Self.rings).object
+                #expect(try Self.dates(rings) == ["2026-01-09", "2026-01-08"])
+                #expect((rings["added"] as? [Any])?.isEmpty == true, "rings reads no steps")
+                let dashboard = try await client.send(.get, "/v1/changes", token: Tokens.dashboard).object
+                #expect(try Self.dates(dashboard).isEmpty, "no grant: none, as if there were none (AUTH-4)")
+                #expect((dashboard["added"] as? [Any])?.count == 1)
+                let bad = try await client.send(.get, "/v1/changes?types=activitySummaries", token: Tokens.owner)
+                #expect(bad.status == .badRequest)
+                #expect(bad.text.contains("activitySummary"), "the message names the accepted form")
+            }
+            #expect(try await owner.eventLog().checkProjections() == nil, "audit: the index equals a replay")
+            await owner.close()
+        }
+    }
+
+    @Test("GET /v1/changes?stream=ndjson: activity summary lines, then each later change of a day")
+    func changeStream() async throws {
+        // Short heartbeats: a stream notices a consumer that left at the next one.
+        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(100) }) {
+            node,
+            directory in
+            var configuration = HKHealthStore.Configuration()
+            configuration.log.durability = .none
+            let owner = HKHealthStore(directory: directory, configuration: configuration)
+            try await owner.saveActivitySummaries([try Self.summary(day: 8, energy: 1)])
+            try await node.application().test(.live) { client in
+                let port = try #require(client.port)
+                let consumer = FeedConsumer()
+                _ = try await consumer.follow(port: port, query: "types=activitySummary") { applied, _ in
+                    applied.count >= 1
+                }
+                try await owner.saveActivitySummaries([
+                    try Self.summary(day: 8, energy: 4), try Self.summary(day: 10, energy: 5),
+                ])
+                _ = try await consumer.follow(port: port, query: "types=activitySummary") { applied, _ in
+                    applied.count >= 3
+                }
+                #expect(
+                    await consumer.applied == [
+                        "summary 2026-01-08 1.0", "summary 2026-01-08 4.0", "summary 2026-01-10 5.0",
+                    ]
+                )
+            }
+            #expect(try await owner.eventLog().checkProjections() == nil, "audit: the index equals a replay")
+            await owner.close()
+        }
+    }
 }

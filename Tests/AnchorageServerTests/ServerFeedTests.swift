@@ -22,6 +22,11 @@ actor FeedConsumer {
             pending.append(try #require(added["uuid"] as? String))
         } else if let deleted = object["deleted"] as? [String: Any] {
             pending.append("deleted " + (try #require(deleted["uuid"] as? String)))
+        } else if let summary = object["activitySummary"] as? [String: Any] {
+            let energy = try #require(summary["activeEnergyBurned"] as? [String: Any])
+            pending.append(
+                "summary \(try #require(summary["date"] as? String)) \(try #require(energy["value"] as? Double))"
+            )
         } else {
             anchor = try #require(object["anchor"] as? String)
             applied += pending

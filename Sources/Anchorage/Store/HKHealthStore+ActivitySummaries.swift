@@ -87,7 +87,7 @@ extension StoreEngine {
         guard
             let seq = try txn.withValue(forKey: HealthIndex.activityKey(day), in: index.settings, { $0.uint64(at: 0) })
         else { return nil }
-        return try record(at: seq, in: txn)
+        return try activitySummaryRecord(at: seq, in: txn)
     }
 
     /// The stored summaries from `first` through `last`, in day order.
@@ -108,10 +108,11 @@ extension StoreEngine {
                 return true
             }
         }
-        return try seqs.compactMap { seq in try record(at: seq, in: txn) }
+        return try seqs.compactMap { seq in try activitySummaryRecord(at: seq, in: txn) }
     }
 
-    private func record(
+    /// The summary saved by the entry at `seq`, if it is one.
+    func activitySummaryRecord(
         at seq: UInt64,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> ActivitySummaryRecord? {

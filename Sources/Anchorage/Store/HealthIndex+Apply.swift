@@ -4,7 +4,7 @@ import LMDB
 
 extension HealthIndex: Projection {
     var name: String { "healthkit-index" }
-    var version: Int { 2 }
+    var version: Int { 3 }
     var databases: [Database] { all }
 
     /// Applies one entry. Entries the index does not understand (unknown

@@ -1,0 +1,82 @@
+import AnchorageLog
+import LMDB
+
+/// What the descriptors of changes since an anchor share
+/// (``HKAnchoredObjectQueryDescriptor``, ``ChangeFeedDescriptor``): one
+/// page read in one transaction, and the long-running stream of pages.
+protocol ChangeReading: Sendable {
+    associatedtype Changes: Sendable
+
+    var anchor: HKQueryAnchor? { get }
+    var limit: Int? { get }
+
+    /// The changes after `start` through `upper`, at most about `limit`.
+    func changes(
+        _ engine: StoreEngine,
+        caller: Caller,
+        after start: UInt64,
+        through upper: UInt64,
+        limit: Int?,
+        in txn: borrowing ReadTransaction
+    ) throws -> Changes
+
+    /// Whether `changes` reports nothing.
+    static func isEmpty(_ changes: Changes) -> Bool
+
+    /// Nothing, with `anchor` as the new anchor.
+    static func none(at anchor: HKQueryAnchor) -> Changes
+}
+
+extension ChangeReading {
+    /// One page since ``anchor`` (AQ-18, AQ-19).
+    func readPage(for healthStore: HKHealthStore) throws -> Changes {
+        let engine = try healthStore.openEngine()
+        if let limit, limit <= 0 {
+            throw HKError(.errorInvalidArgument, rule: "AQ-18", "the limit is \(limit); use nil or a positive number")
+        }
+        let start = try anchor?.position(in: engine) ?? 0
+        return try engine.read { txn in
+            let upper = try engine.head(in: txn)
+            if start > upper, let anchor { return Self.none(at: anchor) }
+            return try changes(engine, caller: healthStore.caller, after: start, through: upper, limit: limit, in: txn)
+        }
+    }
+
+    /// The long-running form (AQ-20): first the changes since ``anchor``
+    /// through the head, then, for each committed batch past what was
+    /// delivered, its changes when there are any. It ends when the
+    /// consuming task is cancelled.
+    func follow(_ healthStore: HKHealthStore) -> AsyncThrowingStream<Changes, any Error> {
+        let descriptor = self
+        return followingStream(of: Changes.self) { continuation in
+            let engine = try healthStore.openEngine()
+            // Subscribe before reading, so no commit falls between the two.
+            let batches = engine.log.committedBatches()
+            let start = try descriptor.anchor?.position(in: engine) ?? 0
+            func read(after: UInt64, through: UInt64?) throws -> (Changes, UInt64) {
+                try engine.read { txn in
+                    let upper = try through ?? engine.head(in: txn)
+                    let changes = try descriptor.changes(
+                        engine,
+                        caller: healthStore.caller,
+                        after: after,
+                        through: upper,
+                        limit: nil,
+                        in: txn
+                    )
+                    return (changes, upper)
+                }
+            }
+            let (first, upper) = try read(after: start, through: nil)
+            var delivered = max(start, upper)
+            continuation.yield(first)
+            for await batch in batches {
+                try Task.checkCancellation()
+                guard batch.last.seq > delivered else { continue }
+                let (changes, _) = try read(after: delivered, through: batch.last.seq)
+                delivered = batch.last.seq
+                if !Self.isEmpty(changes) { continuation.yield(changes) }
+            }
+        }
+    }
+}
