@@ -1,5 +1,4 @@
 import Anchorage
-import Crypto
 import Foundation
 
 /// Turns export elements into HealthKit objects.
@@ -27,6 +26,8 @@ struct ExportObjects {
     private var units = ByteCache<HKUnit?>()
     /// Devices by description: an export repeats a handful of them.
     private var devices = ByteCache<HKDevice?>()
+    /// The bytes an identifier hashes, reused from element to element.
+    var identifierBytes: [UInt8] = []
 
     private mutating func device(_ element: ExportElement) -> HKDevice? {
         guard let bytes = element.bytes(.device) else { return nil }
@@ -55,7 +56,7 @@ struct ExportObjects {
             throw Rejection(reason: "unknown record type \(String(decoding: typeBytes.prefix(100), as: UTF8.self))")
         }
         let (start, end) = try interval(element)
-        let uuid = Self.identifier(of: element)
+        let uuid = identifier(of: element)
         let revision = source(element)
         let device = device(element)
         var metadata = Self.metadata(element.metadata)
@@ -120,7 +121,7 @@ struct ExportObjects {
                 start: start,
                 end: end,
                 objects: members,
-                uuid: Self.identifier(of: element),
+                uuid: identifier(of: element),
                 sourceRevision: source(element),
                 device: device(element),
                 metadata: Self.metadata(element.metadata)
@@ -176,7 +177,7 @@ struct ExportObjects {
                 totalEnergyBurned: energy,
                 totalDistance: distance,
                 statistics: statistics,
-                uuid: Self.identifier(of: element),
+                uuid: identifier(of: element),
                 sourceRevision: source(element),
                 device: device(element),
                 metadata: Self.metadata(element.metadata)
@@ -384,70 +385,6 @@ struct ExportObjects {
             }
         }
         return text.isEmpty ? nil : text
-    }
-
-    /// A version 8 uuid derived from the element's content: its first 48
-    /// bits are the start date in milliseconds since 1970, as in a version 7
-    /// uuid, and the rest comes from SHA-256 of the element's name,
-    /// attributes, metadata, events and nested records, in a fixed order.
-    ///
-    /// The time prefix keeps the store's uuid index in time order: saving
-    /// an export then touches a few index pages per batch instead of one
-    /// random page per record (measured: about 3× the import rate).
-    static func identifier(of element: ExportElement) -> UUID {
-        var hasher = SHA256()
-        feed(element, into: &hasher, nested: false)
-        var bytes = Array(hasher.finalize())
-        let start = element.bytes(.startDate).flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
-        let milliseconds = UInt64(max(0, min(start * 1_000, Double(UInt64(1) << 47))))
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            )
-        )
-    }
-
-    /// Feeds the element in the order identifiers have always used: its name,
-    /// its attributes sorted by name, its metadata entries, its workout
-    /// events then statistics (attributes sorted), then its records.
-    private static func feed(_ element: ExportElement, into hasher: inout SHA256, nested: Bool) {
-        let names = element.batch.names
-        func add(_ bytes: UnsafeRawBufferPointer) {
-            hasher.update(bufferPointer: bytes)
-            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
-        }
-        func add(_ name: ExportName) {
-            var text = names[name]
-            text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
-        }
-        func add(_ bytes: ArraySlice<UInt8>?) {
-            (bytes ?? []).withUnsafeBytes { add($0) }
-        }
-        func addAttributes(of element: ExportElement) {
-            let sortedNames = element.attributeNames.sorted {
-                names.order[Int($0.rawValue)] < names.order[Int($1.rawValue)]
-            }
-            for key in sortedNames {
-                add(key)
-                add(element.bytes(key))
-            }
-        }
-        add(element.name)
-        addAttributes(of: element)
-        let children = element.children
-        for entry in children where entry.name == .metadataEntry {
-            guard let key = entry.bytes(.key), let value = entry.bytes(.value) else { continue }
-            add(key)
-            add(value)
-        }
-        guard !nested else { return }
-        for child in children where child.name == .workoutEvent { addAttributes(of: child) }
-        for child in children where child.name == .workoutStatistics { addAttributes(of: child) }
-        for child in children where child.name == .record { feed(child, into: &hasher, nested: true) }
     }
 
     /// A rejection reason from an error: what was wrong, in words, and

@@ -16,11 +16,12 @@ import Foundation
 /// bounded whatever its size. Records, correlations with their records,
 /// workouts with their events and `WorkoutStatistics` (which
 /// `HKWorkout.statistics(for:)` answers from), metadata entries and the
-/// `Me` characteristics are imported. Every object's uuid is derived from its
-/// content, and saving uses ``HKHealthStore/saveIfAbsent(_:)``: importing
-/// the same file again adds nothing, and an object deleted since stays
-/// deleted. Elements the store does not model (activity summaries, clinical
-/// records, routes…) and records it cannot accept are counted in the
+/// `Me` characteristics are imported, and so are activity summaries. Every
+/// object's uuid is derived from its content, and saving uses
+/// ``HKHealthStore/saveIfAbsent(_:)``: importing the same file again adds
+/// nothing, and an object deleted since stays deleted. Several batches are
+/// saved at once while the next are read. Elements the store does not
+/// model (clinical records, routes…) and records it cannot accept are counted in the
 /// summary, never fatal; the summary names rules, never health values.
 public struct HealthExportImporter: Sendable {
     /// The store the export goes into.
@@ -109,24 +110,49 @@ public struct HealthExportImporter: Sendable {
         return summary
     }
 
-    /// Starts saving the pending batch while the next one is built; at most
-    /// one batch is in flight, so a later batch never overtakes it.
+    /// Starts saving the pending batch while the next ones are built. Up to
+    /// ``maximumInFlight`` batches are in flight, so the store's writer
+    /// commits several in one transaction (one sync to disk) while the
+    /// importer goes on. A batch holding a correlation whose records are in
+    /// an earlier batch waits for the earlier ones before it saves, so the
+    /// records are saved first and the correlation joins them, as it would
+    /// one batch at a time: the summary's counts never depend on timing.
     private func send(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
-        try await settle(&pending, into: &summary)
+        while pending.inFlight.count >= Self.maximumInFlight { try await settleOldest(&pending, into: &summary) }
         let objects = pending.objects
         let store = self.store
-        pending.objects = []
-        pending.ids = []
-        pending.inFlight = (Task { try await store.saveIfAbsent(objects) }, objects.count)
+        let earlier = pending.chained ? pending.inFlight.map(\.task) : []
+        let task = Task {
+            for batch in earlier { _ = try? await batch.value }
+            return try await store.saveIfAbsent(objects)
+        }
+        pending.inFlight.append(InFlight(task: task, count: objects.count, ids: pending.ids))
+        pending.startNext()
     }
 
-    /// Waits for the batch in flight and counts what it saved.
+    /// Batches saved at once: enough for group commit to join them while
+    /// one syncs, few enough that memory stays a few batches.
+    static let maximumInFlight = 3
+
+    /// Waits for every batch in flight and counts what they saved; the
+    /// first error is thrown after all have finished.
     private func settle(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
-        guard let (task, count) = pending.inFlight else { return }
-        pending.inFlight = nil
-        let saved = try await task.value
+        var failure: (any Error)?
+        while !pending.inFlight.isEmpty {
+            do {
+                try await settleOldest(&pending, into: &summary)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func settleOldest(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
+        let batch = pending.inFlight.removeFirst()
+        let saved = try await batch.task.value
         summary.saved += saved
-        summary.alreadyPresent += count - saved
+        summary.alreadyPresent += batch.count - saved
     }
 
     private func handle(
@@ -142,11 +168,9 @@ public struct HealthExportImporter: Sendable {
                 object = try builder.sample(element)
             case .correlation:
                 let correlation = try builder.correlation(element)
-                // Its records may wait in the batch as records of their own.
-                if correlation.objects.contains(where: { pending.ids.contains($0.uuid) }) {
-                    try await save(&pending, into: &summary)
-                }
-                object = correlation
+                summary.read[element.nameText, default: 0] += 1
+                pending.add(correlation, summary: &summary)
+                return
             case .workout:
                 object = try builder.workout(element)
                 for (name, count) in builder.leftOut { summary.countUnknown(name, count) }
@@ -176,22 +200,20 @@ public struct HealthExportImporter: Sendable {
             return
         }
         summary.read[element.nameText, default: 0] += 1
-        guard pending.ids.insert(object.uuid).inserted else {
-            summary.alreadyPresent += 1
-            return
-        }
-        pending.objects.append(object)
+        pending.add(object, summary: &summary)
     }
 
-    /// Saves the pending batch now, after the one in flight.
+    /// Saves what is pending, after the batches in flight: the batch, then
+    /// the correlations deferred to follow it.
     private func save(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
         try await settle(&pending, into: &summary)
-        guard !pending.objects.isEmpty else { return }
-        let saved = try await store.saveIfAbsent(pending.objects)
-        summary.saved += saved
-        summary.alreadyPresent += pending.objects.count - saved
-        pending.objects = []
-        pending.ids = []
+        while !pending.objects.isEmpty {
+            let objects = pending.objects
+            pending.startNext()
+            let saved = try await store.saveIfAbsent(objects)
+            summary.saved += saved
+            summary.alreadyPresent += objects.count - saved
+        }
     }
 
     /// Saves the activity summaries waiting (one per day; a day already
@@ -239,13 +261,4 @@ extension HealthExportImporter.Summary {
             unknown[Self.otherUnknownName, default: 0] += count
         }
     }
-}
-
-/// Objects waiting to be saved, their ids, and the batch being saved.
-private struct PendingBatch {
-    var objects: [HKObject] = []
-    /// Activity summaries waiting, by day.
-    var summaries: [DateComponents: HKActivitySummary] = [:]
-    var ids = Set<UUID>()
-    var inFlight: (task: Task<Int, any Error>, count: Int)?
 }

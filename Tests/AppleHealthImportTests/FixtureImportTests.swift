@@ -230,3 +230,29 @@ struct FixtureImportTests {
         }
     }
 }
+
+extension FixtureImportTests {
+    @Test("Batches in flight: every batch size gives the same counts and the same store, correlations joined")
+    func batchSizes() async throws {
+        for name in ["export-v14.xml", "export-generated.xml", "export-small.xml"] {
+            let file = fixtureFile(name)
+            let (reference, digest) = try await withImportStore { store in
+                let summary = try await HealthExportImporter(store: store).importExport(at: file)
+                return (summary, try store.stateDigest())
+            }
+            // Small batches put a correlation in the batch of its records,
+            // or just after one still in flight.
+            for size in [1, 2, 3, 5, 8, 13, 64] {
+                try await withImportStore { store in
+                    let summary = try await HealthExportImporter(store: store, batchSize: size).importExport(at: file)
+                    #expect(summary == reference, "\(name), batches of \(size)")
+                    #expect(try store.stateDigest() == digest, "\(name), batches of \(size)")
+                    let again = try await HealthExportImporter(store: store, batchSize: size).importExport(at: file)
+                    #expect(again.saved == 0, "\(name), batches of \(size): importing twice adds nothing")
+                    #expect(try store.stateDigest() == digest)
+                    try await expectAuditPasses(store)
+                }
+            }
+        }
+    }
+}

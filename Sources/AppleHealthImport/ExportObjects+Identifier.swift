@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+
+extension ExportObjects {
+    /// A version 8 uuid derived from the element's content: its first 48
+    /// bits are the start date in milliseconds since 1970, as in a version 7
+    /// uuid, and the rest comes from SHA-256 of the element's name,
+    /// attributes, metadata, events and nested records, in a fixed order.
+    ///
+    /// The time prefix keeps the store's uuid index in time order: saving
+    /// an export then touches a few index pages per batch instead of one
+    /// random page per record (measured: about 3× the import rate).
+    ///
+    /// The hashed bytes are gathered in one buffer and hashed in one call:
+    /// a call per attribute cost more than the hashing itself.
+    mutating func identifier(of element: ExportElement) -> UUID {
+        identifierBytes.removeAll(keepingCapacity: true)
+        Self.gather(element, into: &identifierBytes, nested: false)
+        var bytes = identifierBytes.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
+        let start = element.bytes(.startDate).flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
+        let milliseconds = UInt64(max(0, min(start * 1_000, Double(UInt64(1) << 47))))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+
+    /// Appends what identifiers hash, in the order they have always used:
+    /// the element's name, its attributes sorted by name, its metadata
+    /// entries, its workout events then statistics (attributes sorted),
+    /// then its records; each part followed by a zero byte.
+    private static func gather(_ element: ExportElement, into buffer: inout [UInt8], nested: Bool) {
+        let names = element.batch.names
+        func add(_ name: ExportName) {
+            buffer.append(contentsOf: names[name].utf8)
+            buffer.append(0)
+        }
+        func add(_ bytes: ArraySlice<UInt8>?) {
+            if let bytes { buffer.append(contentsOf: bytes) }
+            buffer.append(0)
+        }
+        func addAttributes(of element: ExportElement) {
+            let sortedNames = element.attributeNames.sorted {
+                names.order[Int($0.rawValue)] < names.order[Int($1.rawValue)]
+            }
+            for key in sortedNames {
+                add(key)
+                add(element.bytes(key))
+            }
+        }
+        add(element.name)
+        addAttributes(of: element)
+        let children = element.children
+        for entry in children where entry.name == .metadataEntry {
+            guard let key = entry.bytes(.key), let value = entry.bytes(.value) else { continue }
+            add(key)
+            add(value)
+        }
+        guard !nested else { return }
+        for child in children where child.name == .workoutEvent { addAttributes(of: child) }
+        for child in children where child.name == .workoutStatistics { addAttributes(of: child) }
+        for child in children where child.name == .record { gather(child, into: &buffer, nested: true) }
+    }
+}
