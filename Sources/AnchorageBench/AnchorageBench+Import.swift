@@ -5,7 +5,9 @@ import Foundation
 extension AnchorageBench {
     /// Imports `export` into a new store per run: elements per second, and
     /// the process's peak resident memory afterwards.
-    func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
+    /// Reads `export` without a store, alternated with raw libxml2 so both
+    /// see the same load: elements per second.
+    func runReadingBenchmark(export: URL, report: inout Report) throws {
         var reading: [Double] = []
         var raw: [Double] = []
         for run in 1...runs {
@@ -13,7 +15,6 @@ extension AnchorageBench {
             let start = ContinuousClock.now
             let counts = try HealthExportFile(at: export).count()
             reading.append(Double(counts.elements) / (ContinuousClock.now - start).seconds)
-            // Alternated with ours, so both see the same load.
             if let rawSax { raw.append(try Self.rawSaxRate(executable: rawSax, export: export)) }
         }
         report.add(
@@ -23,6 +24,11 @@ extension AnchorageBench {
             baseline: raw,
             goal: .valueAtLeast(1_000_000)
         )
+    }
+
+    /// Imports `export` into a new store per run: records per second, and
+    /// the process's peak memory.
+    func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
         var rates: [Double] = []
         var megabytes: [Double] = []
         var anonymous: [Double] = []

@@ -39,7 +39,10 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
     var export: String?
 
-    @Option(help: "Which benchmarks to run: all, log, model, store, statistics, import, feed, sync or audit.")
+    @Option(
+        help:
+            "Which benchmarks to run: all, log, model, store, statistics, import, reading (the import's XML reading alone), feed, sync or audit."
+    )
     var suite: Suite = .all
 
     @Option(help: "Samples saved and read back per store run.")
@@ -55,7 +58,7 @@ struct AnchorageBench: AsyncParsableCommand {
     var syncChildPeer: String?
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`, feed, sync, audit
+        case all, log, model, store, statistics, `import`, reading, feed, sync, audit
     }
 
     func validate() throws {
@@ -96,8 +99,11 @@ struct AnchorageBench: AsyncParsableCommand {
         if suite == .all || suite == .sync {
             try await runSyncBenchmarks(work: work, report: &report)
         }
-        if suite == .all || suite == .import, let export {
-            try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
+        if suite == .all || suite == .import || suite == .reading, let export {
+            try runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)
+            if suite != .reading {
+                try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
+            }
         }
 
         print(report.table())

@@ -103,7 +103,8 @@ struct ElementCollector {
     /// substitute entities; they are turned back into `&` here.
     private mutating func append(_ key: ExportName, _ value: UnsafeBufferPointer<xmlChar>) {
         let start = bytes.count
-        if value.contains(0x26) {
+        // memchr: most values hold no `&`, and a byte loop cost more than the copy.
+        if let base = value.baseAddress, memchr(base, 0x26, value.count) != nil {
             var index = 0
             let escaped: [UInt8] = Array("&#38;".utf8)
             while index < value.count {
