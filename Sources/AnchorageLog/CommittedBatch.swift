@@ -27,5 +27,6 @@ public struct CommittedBatch: Sendable, Hashable {
 }
 
 /// A check that runs inside the write transaction just before a batch is
-/// stored; see ``EventLog/append(_:precondition:)``.
-public typealias AppendPrecondition = @Sendable (borrowing WriteTransaction) throws -> Void
+/// stored; see ``EventLog/append(_:precondition:)``. What it returns is the
+/// batch's ``ProjectionContext/input`` for the projections.
+public typealias AppendPrecondition = @Sendable (borrowing WriteTransaction) throws -> (any Sendable)?

@@ -107,7 +107,7 @@ extension EventLog {
             try txn.removeValue(forKey: MetaKey.reincarnate, in: databases.meta)
             reincarnated = true
         }
-        let projections = try factory(txn)
+        let projections = try factory(txn).orderedByConsumption()
         let names = projections.map(\.name)
         guard Set(names).count == names.count else {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")

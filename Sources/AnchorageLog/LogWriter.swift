@@ -241,18 +241,19 @@ final class LogWriter: @unchecked Sendable {
         var ranges: [CommittedBatch?] = []
         outcomes.reserveCapacity(group.count)
         ranges.reserveCapacity(group.count)
-        for projection in projections { projection.transactionWillBegin() }
+        // A new context for every attempt: one abandoned leaves nothing behind.
+        let context = ProjectionContext()
         for (index, request) in group.enumerated() {
             let before = working.head
             do {
-                outcomes.append(try perform(request.work, state: &working, in: txn))
+                outcomes.append(try perform(request.work, state: &working, context: context, in: txn))
             } catch {
                 if group.count == 1 { throw error }
                 throw RequestFailed(index: index, error: error)
             }
             ranges.append(batch(from: before, to: working.head))
         }
-        for projection in projections { try projection.finish(in: txn) }
+        for projection in projections { try projection.finish(context: context, in: txn) }
         try saveVersionVector(working, comparedWith: start, in: txn)
         return (outcomes, ranges, working)
     }
@@ -271,14 +272,15 @@ final class LogWriter: @unchecked Sendable {
     private func perform(
         _ work: WriteWork,
         state: inout WriterState,
+        context: ProjectionContext,
         in txn: borrowing WriteTransaction
     ) throws -> WriteOutcome {
         switch work {
         case .append(let events):
-            return .appended(try append(events, state: &state, in: txn))
+            return .appended(try append(events, state: &state, context: context, in: txn))
         case .apply(let entries, let checkpoint, let from):
             if let from, let checkpoint { try checkContinuity(from: from, checkpoint: checkpoint, in: txn) }
-            return .applied(try apply(entries, checkpoint: checkpoint, state: &state, in: txn))
+            return .applied(try apply(entries, checkpoint: checkpoint, state: &state, context: context, in: txn))
         case .rebuildProjections(let progress):
             return .rebuilt(
                 entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn, progress: progress)
@@ -307,9 +309,10 @@ final class LogWriter: @unchecked Sendable {
     private func append(
         _ prepared: PreparedEvents,
         state: inout WriterState,
+        context: ProjectionContext,
         in txn: borrowing WriteTransaction
     ) throws -> [Anchor] {
-        try prepared.precondition?(txn)
+        let input = try prepared.precondition?(txn) ?? nil
         let first = state.head + 1
         var stored: [LogEntry] = []
         stored.reserveCapacity(projections.isEmpty ? 0 : prepared.events.count)
@@ -332,7 +335,7 @@ final class LogWriter: @unchecked Sendable {
                 in: txn
             )
         }
-        try project(stored, in: txn)
+        try project(stored, input: input, context: context, in: txn)
         return (first...state.head).map(anchor)
     }
 
@@ -384,6 +387,7 @@ final class LogWriter: @unchecked Sendable {
         _ entries: [LogEntry],
         checkpoint: Anchor?,
         state: inout WriterState,
+        context: ProjectionContext,
         in txn: borrowing WriteTransaction
     ) throws -> ApplyResult {
         var applied = 0
@@ -423,7 +427,7 @@ final class LogWriter: @unchecked Sendable {
             )
             applied += 1
         }
-        try project(stored, in: txn)
+        try project(stored, input: nil, context: context, in: txn)
         if let checkpoint {
             var value = checkpoint.incarnation.bigEndianBytes
             value += checkpoint.seq.bigEndianBytes
@@ -432,11 +436,18 @@ final class LogWriter: @unchecked Sendable {
         return ApplyResult(applied: applied, skipped: entries.count - applied, head: anchor(state.head))
     }
 
-    /// Runs every projection on a batch's stored entries.
-    private func project(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
+    /// Runs every projection on a batch's stored entries, in the order of
+    /// what they consume, with the batch's input from its precondition.
+    private func project(
+        _ entries: [LogEntry],
+        input: (any Sendable)?,
+        context: ProjectionContext,
+        in txn: borrowing WriteTransaction
+    ) throws {
         guard !entries.isEmpty else { return }
+        context.beginBatch(input: input)
         for projection in projections {
-            try projection.apply(entries, in: txn)
+            try projection.apply(entries, context: context, in: txn)
         }
     }
 

@@ -4,8 +4,8 @@ public import LMDB
 /// each entry: an index, a materialized aggregate…
 ///
 /// A projection owns some databases of the store and updates them in
-/// ``apply(_:in:)``. Throwing from `apply` aborts the whole batch being
-/// appended: the entries, the other projections' changes, everything.
+/// ``apply(_:context:in:)``. Throwing from `apply` aborts the whole batch
+/// being appended: the entries, the other projections' changes, everything.
 /// Because a projection is a pure function of the log, the log can rebuild
 /// it at any time by emptying its databases and replaying every entry
 /// (``EventLog/rebuildProjections()``); it does so by itself when it opens
@@ -21,10 +21,12 @@ public import LMDB
 ///     var version: Int { 1 }
 ///     var databases: [Database] { [counts] }
 ///
-///     func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-///         let key = withUnsafeBytes(of: entry.kind.rawValue.bigEndian) { Array($0) }
-///         let old = try txn.value(forKey: key, in: counts).map { UInt64(bigEndianBytes: $0) } ?? 0
-///         try txn.put((old + 1).bigEndianBytes, forKey: key, in: counts)
+///     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+///         for entry in entries {
+///             let key = withUnsafeBytes(of: entry.kind.rawValue.bigEndian) { Array($0) }
+///             let old = try txn.value(forKey: key, in: counts).map { UInt64(bigEndianBytes: $0) } ?? 0
+///             try txn.put((old + 1).bigEndianBytes, forKey: key, in: counts)
+///         }
 ///     }
 /// }
 ///
@@ -34,14 +36,17 @@ public import LMDB
 /// ```
 ///
 /// `apply` runs on the log's writer thread, possibly more than once for the
-/// same entry when a transaction is retried, so it must only change its
-/// databases.
+/// same entries when a transaction is tried again, so it changes only its
+/// databases and the ``ProjectionContext`` it is given: a projection keeps
+/// no state of its own between calls, and reads or writes no other
+/// projection's. What one projection learns that another needs (the
+/// objects an index showed and hid, for a view) goes through the context:
+/// the consumer names the producer in ``consumes``, and the log runs the
+/// producer first.
 ///
-/// The log hands a projection the entries of one batch together through
-/// ``apply(_:in:)-([LogEntry],_)``, whose default applies them one by one;
-/// a projection may override it to update per-batch aggregates once. A
-/// replay hands over entries in chunks that need not match the original
-/// batches, so the result must not depend on where chunks begin and end.
+/// The log hands over the entries of one batch together; a replay hands
+/// them over in chunks that need not match the original batches, so the
+/// result must not depend on where chunks begin and end.
 public protocol Projection: Sendable {
     /// A stable name, unique among the log's projections.
     var name: String { get }
@@ -50,31 +55,57 @@ public protocol Projection: Sendable {
     var version: Int { get }
     /// The databases the projection owns; they are emptied before a rebuild.
     var databases: [Database] { get }
-    /// Applies one newly appended entry, inside its write transaction.
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws
+    /// The projections whose outputs this one reads: the log applies each
+    /// batch to them first.
+    var consumes: [String] { get }
     /// Applies consecutive entries, in order, inside their write transaction.
-    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws
-    /// Called when a write transaction begins, before any `apply`: forget
-    /// whatever an abandoned transaction left half done.
-    func transactionWillBegin()
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws
     /// Called once every batch of a transaction has been applied, before it
     /// commits: work deferred from `apply` (computed once for a whole group
     /// of batches) is done here. Throwing abandons the transaction.
-    func finish(in txn: borrowing WriteTransaction) throws
+    func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws
 }
 
 extension Projection {
-    /// Applies each entry in order.
-    public func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        for entry in entries { try apply(entry, in: txn) }
-    }
-
-    /// Nothing to forget.
-    public func transactionWillBegin() {}
+    /// Consumes nothing.
+    public var consumes: [String] { [] }
 
     /// Nothing deferred.
-    public func finish(in txn: borrowing WriteTransaction) throws {}
+    public func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {}
 }
 
 /// Creates a log's projections inside the write transaction that opens it.
 public typealias ProjectionFactory = (borrowing WriteTransaction) throws -> [any Projection]
+
+extension [any Projection] {
+    /// The projections in an order where each comes after those it
+    /// consumes, otherwise as given.
+    ///
+    /// - Throws: ``LogError`` `invalidArgument` for a name consumed but
+    ///   missing, or projections that consume each other.
+    func orderedByConsumption() throws(LogError) -> [any Projection] {
+        let names = Set(map(\.name))
+        for projection in self {
+            for name in projection.consumes where !names.contains(name) {
+                throw LogError(
+                    .invalidArgument,
+                    "the projection \(projection.name) consumes \(name), which is not open"
+                )
+            }
+        }
+        var ordered: [any Projection] = []
+        var placed = Set<String>()
+        var remaining = self
+        while !remaining.isEmpty {
+            guard let next = remaining.firstIndex(where: { $0.consumes.allSatisfy(placed.contains) }) else {
+                throw LogError(
+                    .invalidArgument,
+                    "the projections \(remaining.map(\.name).joined(separator: ", ")) consume each other"
+                )
+            }
+            placed.insert(remaining[next].name)
+            ordered.append(remaining.remove(at: next))
+        }
+        return ordered
+    }
+}

@@ -17,8 +17,8 @@ enum ProjectionReplay {
         guard !projections.isEmpty else { return 0 }
         for projection in projections {
             for database in projection.databases { try txn.removeAll(in: database) }
-            projection.transactionWillBegin()
         }
+        let context = ProjectionContext()
         var count = 0
         var chunk: [LogEntry] = []
         chunk.reserveCapacity(chunkSize)
@@ -29,10 +29,7 @@ enum ProjectionReplay {
                 }
                 chunk.append(try EntryFormat.decode(seq: seq, bytes: value))
                 if chunk.count == chunkSize {
-                    for projection in projections {
-                        try projection.apply(chunk, in: txn)
-                        try projection.finish(in: txn)
-                    }
+                    try project(chunk, into: projections, context: context, in: txn)
                     chunk.removeAll(keepingCapacity: true)
                 }
                 count += 1
@@ -40,11 +37,22 @@ enum ProjectionReplay {
                 return true
             }
         }
-        for projection in projections where !chunk.isEmpty {
-            try projection.apply(chunk, in: txn)
-            try projection.finish(in: txn)
-        }
+        if !chunk.isEmpty { try project(chunk, into: projections, context: context, in: txn) }
         return count
+    }
+
+    /// Applies one chunk to every projection, then finishes them.
+    private static func project(
+        _ chunk: [LogEntry],
+        into projections: [any Projection],
+        context: ProjectionContext,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        context.beginBatch(input: nil)
+        for projection in projections {
+            try projection.apply(chunk, context: context, in: txn)
+        }
+        for projection in projections { try projection.finish(context: context, in: txn) }
     }
 
     /// A SHA-256 of each of the projection's databases: every key and value,

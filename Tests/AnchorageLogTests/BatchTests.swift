@@ -63,32 +63,33 @@ struct BatchTests {
     }
 }
 
-/// Counts entries in `apply` and writes the count once per transaction in
-/// `finish`: deferred work, as the statistics views do it.
+/// Counts entries in `apply` (in the transaction's scratch) and writes the
+/// count once per transaction in `finish`: deferred work, as the
+/// statistics views do it.
 struct DeferredCount: Projection {
-    final class Pending: @unchecked Sendable {
+    final class Finishes: @unchecked Sendable {
         // @unchecked: used on the log's writer thread only.
-        var entries = 0
-        var finishes = 0
+        var count = 0
     }
 
     let totals: Database
-    let pending = Pending()
+    let finishes = Finishes()
     var name: String { "deferred-count" }
     var version: Int { 1 }
     var databases: [Database] { [totals] }
 
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        pending.entries += 1
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        context.withScratch(of: name, 0) { $0 += entries.count }
     }
 
-    func transactionWillBegin() { pending.entries = 0 }
-
-    func finish(in txn: borrowing WriteTransaction) throws {
-        pending.finishes += 1
+    func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        finishes.count += 1
+        let entries = context.withScratch(of: name, 0) { count in
+            defer { count = 0 }
+            return count
+        }
         let old = try txn.value(forKey: Array("total".utf8), in: totals).flatMap { UInt64(bigEndianBytes: $0) } ?? 0
-        try txn.put((old + UInt64(pending.entries)).bigEndianBytes, forKey: Array("total".utf8), in: totals)
-        pending.entries = 0
+        try txn.put((old + UInt64(entries)).bigEndianBytes, forKey: Array("total".utf8), in: totals)
     }
 }
 
@@ -123,7 +124,7 @@ extension BatchTests {
             }
             #expect(total == 64, "32 accepted batches of 2 entries")
             #expect(log.head.seq == 64)
-            #expect(projection.pending.finishes == log.statistics.commits, "one finish per commit")
+            #expect(projection.finishes.count == log.statistics.commits, "one finish per commit")
         }
     }
 }

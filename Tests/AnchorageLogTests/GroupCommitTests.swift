@@ -92,7 +92,7 @@ struct RejectingProjection: Projection {
     var version: Int { 1 }
     var databases: [Database] { [] }
 
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        if entry.kind == kind { throw Rejected() }
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        if entries.contains(where: { $0.kind == kind }) { throw Rejected() }
     }
 }

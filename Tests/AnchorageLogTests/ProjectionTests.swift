@@ -20,9 +20,15 @@ struct KindIndex: Projection {
     var name: String { "kind-index" }
     var databases: [Database] { [byKind, byID] }
 
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        try txn.put(entry.id.bytes, forKey: entry.kind.rawValue.bigEndianBytes + entry.seq.bigEndianBytes, in: byKind)
-        try txn.put([entry.operation.rawValue], forKey: entry.id.bytes, in: byID)
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        for entry in entries {
+            try txn.put(
+                entry.id.bytes,
+                forKey: entry.kind.rawValue.bigEndianBytes + entry.seq.bigEndianBytes,
+                in: byKind
+            )
+            try txn.put([entry.operation.rawValue], forKey: entry.id.bytes, in: byID)
+        }
     }
 
     /// Every key and value of both databases, in order.

@@ -6,25 +6,27 @@ extension StatisticsViews: Projection {
     var name: String { "statistics-views" }
     var version: Int { 3 }
     var databases: [Database] { all }
-
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        try apply([entry], in: txn)
-    }
-
-    func transactionWillBegin() {
-        writer.pending = ViewBatch()
-    }
+    /// The index's visibility changes say which samples to add and remove.
+    var consumes: [String] { [HealthIndex.projectionName] }
 
     /// Records the batch's quantity samples and priority lists; the buckets
-    /// they touch are computed in ``finish(in:)``, once per transaction.
-    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        // Taken out while in use, so that it is not copied on write.
-        var batch = writer.pending
-        writer.pending = ViewBatch()
-        defer { writer.pending = batch }
-        // The index ran on this batch just before (its visibility changes
-        // are the batch's), unless only the views are being rebuilt.
-        let indexRan = index.writer.changesFor == entries.first?.seq
+    /// they touch are computed in ``finish(context:in:)``, once per
+    /// transaction.
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        try context.withScratch(of: name, ViewBatch()) { batch in
+            try apply(entries, changes: context.output(of: HealthIndex.projectionName), batch: &batch, in: txn)
+        }
+    }
+
+    /// `changes`: what the index showed and hid in this batch; `nil` when
+    /// only the views are being rebuilt, against the finished index.
+    private func apply(
+        _ entries: [LogEntry],
+        changes: [VisibilityChange]?,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let indexRan = changes != nil
         for entry in entries {
             if entry.kind == StoreKind.sourcePriority {
                 try applyPriority(entry, batch: &batch, in: txn)
@@ -48,8 +50,7 @@ extension StatisticsViews: Projection {
                 try add(sample, type: type, kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
             }
         }
-        guard indexRan else { return }
-        for change in index.writer.changes {
+        for change in changes ?? [] {
             switch change {
             case .shown(let kind, let saveSeq, let sample):
                 guard let quantity = sample as? HKQuantitySample else { continue }
@@ -62,9 +63,14 @@ extension StatisticsViews: Projection {
 
     /// Computes again every fine bucket the transaction's batches touched,
     /// and the roll-ups above them, once each.
-    func finish(in txn: borrowing WriteTransaction) throws {
-        var batch = writer.pending
-        writer.pending = ViewBatch()
+    func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        try context.withScratch(of: name, ViewBatch()) { batch in
+            try finish(&batch, in: txn)
+            batch = ViewBatch()
+        }
+    }
+
+    private func finish(_ batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
         try batch.flush(into: self, in: txn)
         for (kind, fine) in batch.touched {
             try recompute(kind: kind, fineBuckets: fine, in: txn)

@@ -178,12 +178,12 @@ struct StatisticsViews: Sendable {
     }
 }
 
-/// The views' state on the log's writer thread: a decoder with its memo,
-/// and what the current transaction's batches touched.
+/// The views' memo on the log's writer thread: a decoder that keeps the
+/// last source revision and unit between entries (a cache: it never
+/// changes what is decoded).
 final class ViewsWriterContext: @unchecked Sendable {
     // @unchecked: used only on the log's writer thread.
     private var decoder = PayloadDecoder()
-    var pending = ViewBatch()
 
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKQuantitySample? {
         (try? decoder.decode(bytes)) as? HKQuantitySample

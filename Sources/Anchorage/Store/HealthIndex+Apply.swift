@@ -3,28 +3,24 @@ import Foundation
 import LMDB
 
 extension HealthIndex: Projection {
-    var name: String { "healthkit-index" }
+    static let projectionName = "healthkit-index"
+    var name: String { Self.projectionName }
     var version: Int { 3 }
     var databases: [Database] { all }
 
-    /// Applies one entry. Entries the index does not understand (unknown
-    /// kinds, payloads it cannot decode) are left out rather than failing the
-    /// batch, so a log written by a newer version still opens.
-    func apply(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
-        try apply([entry], in: txn)
-    }
-
     /// Applies a batch; per-source counts and per-kind durations are summed
     /// over the batch and written once (the result does not depend on how
-    /// entries are grouped into batches).
-    func apply(_ entries: [LogEntry], in txn: borrowing WriteTransaction) throws {
-        let strict = writer.strictBatch
-        writer.strictBatch = false
-        writer.changes.removeAll(keepingCapacity: true)
-        writer.changesFor = entries.first?.seq
+    /// entries are grouped into batches). Entries the index does not
+    /// understand (unknown kinds, payloads it cannot decode) are left out
+    /// rather than failing the batch, so a log written by a newer version
+    /// still opens. The samples the batch showed and hid are published for
+    /// the statistics views (``VisibilityChange``).
+    func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        let strict = context.input is NewObjectsOnly
         var aggregates = BatchAggregates()
         for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
+        context.publish(aggregates.changes, from: name)
     }
 
     private func apply(
@@ -168,7 +164,15 @@ extension HealthIndex: Projection {
 }
 
 /// Per-batch sums of the small aggregate tables, written once per batch.
+/// What the index gathers while it applies one batch: counts and longest
+/// durations written once at the end, the visibility changes it publishes,
+/// and the numbering of rows for other objects.
 struct BatchAggregates {
+    /// The samples the batch showed and hid, in order.
+    var changes: [VisibilityChange] = []
+    /// The last rows written for other objects at one seq (see ``SeqRow``).
+    var consequence: (seq: UInt64, count: UInt8) = (0, 0)
+
     struct SourceKey: Hashable {
         var kind: EntryKind
         var bundle: String

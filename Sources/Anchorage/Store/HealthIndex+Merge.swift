@@ -128,6 +128,7 @@ extension HealthIndex {
                 SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq),
                 kind: existing.kind,
                 at: entry.seq,
+                aggregates: &aggregates,
                 in: txn
             )
         }
@@ -136,7 +137,6 @@ extension HealthIndex {
 
     /// Records that two different saves of `id` were seen.
     private func noteConflict(_ id: UUID, loser: UInt64, winner: UInt64, in txn: borrowing WriteTransaction) throws {
-        writer.conflicts += 1
         try txn.put(winner.bigEndianBytes, forKey: id.indexBytes + loser.bigEndianBytes, in: conflicts)
     }
 
@@ -247,12 +247,13 @@ extension HealthIndex {
                 try join(member: member.uuid, correlation: id, in: txn)
             }
         }
-        writer.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
+        aggregates.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
         if !ownRow {
             try writeConsequence(
                 SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq),
                 kind: record.kind,
                 at: seq,
+                aggregates: &aggregates,
                 in: txn
             )
         }
@@ -301,30 +302,34 @@ extension HealthIndex {
         let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
         let shownThere = try txn.withValue(forKey: saveRow, in: typeSeq) { SeqRow($0)?.status == .visibleSave } ?? false
         if shownThere { try txn.put(SeqRow(status: .hiddenSave, id: id).bytes, forKey: saveRow, in: typeSeq) }
-        writer.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
+        aggregates.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
         if reporting {
             try writeConsequence(
                 SeqRow(status: .delete, id: id, savedAt: record.saveSeq),
                 kind: record.kind,
                 at: seq,
+                aggregates: &aggregates,
                 in: txn
             )
         }
     }
 
-    /// Writes a row for another object at `seq` (kind ‖ seq ‖ n).
+    /// Writes a row for another object at `seq` (kind ‖ seq ‖ n), numbered
+    /// within the batch: an entry's rows are all written while it is
+    /// applied, so a replay numbers them the same.
     private func writeConsequence(
         _ row: SeqRow,
         kind: EntryKind,
         at seq: UInt64,
+        aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws {
-        if writer.consequence.seq != seq { writer.consequence = (seq, 0) }
-        guard writer.consequence.count < .max else {
+        if aggregates.consequence.seq != seq { aggregates.consequence = (seq, 0) }
+        guard aggregates.consequence.count < .max else {
             throw HKError(.errorDatabaseInaccessible, "entry \(seq) changes the visibility of too many objects")
         }
-        writer.consequence.count += 1
-        try txn.put(row.bytes, forKey: IndexKey.kindKey(kind, seq) + [writer.consequence.count], in: typeSeq)
+        aggregates.consequence.count += 1
+        try txn.put(row.bytes, forKey: IndexKey.kindKey(kind, seq) + [aggregates.consequence.count], in: typeSeq)
     }
 
     // MARK: Sync identifiers

@@ -92,38 +92,26 @@ struct HealthIndex: Sendable {
     static let characteristicsSetting = Array("characteristics".utf8)
 }
 
-/// The index's state on the log's writer thread: a payload decoder that
-/// keeps its memo of the last source revision and unit between entries, and
-/// the duplicate-id check of the batch being stored.
+/// The index's memo on the log's writer thread: a payload decoder that
+/// keeps the last source revision and unit between entries (a cache: it
+/// never changes what is decoded), and the store's own origin.
 final class IndexWriterContext: @unchecked Sendable {
-    // @unchecked: `decoder` and `strictBatch` are used only on the log's
-    // writer thread; `localOrigin` is set once, before the first append.
+    // @unchecked: `decoder` is used only on the log's writer thread;
+    // `localOrigin` is set once, before the first append.
     private var decoder = PayloadDecoder()
 
     /// The origin of entries this store creates.
     var localOrigin: StoreID?
 
-    /// Set by a local save's precondition: every sample save of the batch
-    /// about to be stored must be a new id (OBJ-32). The index checks it
-    /// with the same search that stores the id, and clears the flag when
-    /// the batch is applied.
-    var strictBatch = false
-
-    /// The samples the batch being applied showed and hid, in order, for the
-    /// statistics views; `changesFor` is the seq of the batch's first entry.
-    var changes: [VisibilityChange] = []
-    var changesFor: UInt64?
-
-    /// The last rows written for other objects at one seq (see ``SeqRow``).
-    var consequence: (seq: UInt64, count: UInt8) = (0, 0)
-
-    /// Saves of one id with different contents seen since the store opened.
-    var conflicts = 0
-
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
         try? decoder.decode(bytes)
     }
 }
+
+/// The input a local save's precondition hands the index: every sample
+/// save of the batch must be a new id (OBJ-32). The index checks it with
+/// the same search that stores the id.
+struct NewObjectsOnly: Sendable {}
 
 /// A sample that became visible or stopped being visible.
 enum VisibilityChange {

@@ -37,7 +37,7 @@ struct WritePlan: Sendable {
                 if current != row.id { throw PlanConflict() }
             }
             // The index checks that every saved id is new as it stores it.
-            if plan.savesObjects { index.writer.strictBatch = true }
+            return plan.savesObjects ? NewObjectsOnly() : nil
         }
     }
 }
