@@ -101,3 +101,122 @@ struct ApplyPathTests {
         }
     }
 }
+
+extension ApplyPathTests {
+    /// Every page of a feed of step samples from `anchor`, with `limit`.
+    static func feed(
+        _ store: HKHealthStore,
+        from anchor: HKQueryAnchor?,
+        limit: Int
+    ) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor?) {
+        var added: [UUID] = []
+        var deleted: [UUID] = []
+        var anchor = anchor
+        while true {
+            let page = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.quantitySample(type: stepType)],
+                anchor: anchor,
+                limit: limit
+            ).result(for: store)
+            added += page.addedSamples.map(\.uuid)
+            deleted += page.deletedObjects.map(\.uuid)
+            anchor = page.newAnchor
+            if page.addedSamples.isEmpty && page.deletedObjects.isEmpty { return (added, deleted, anchor) }
+        }
+    }
+
+    @Test(
+        "AQ-6, AQ-12, AQ-13: on converged peers with concurrent sync-identifier replacements, a feed from the start reports each object once, the same on every peer"
+    )
+    func feedFromStartOnPeers() async throws {
+        for seed in UInt64(1)...6 {
+            var random = SeededGenerator(seed: seed)
+            try await withTemporaryStore { a, _ in
+                try await withTemporaryStore { b, _ in
+                    try await withTemporaryStore { c, _ in
+                        let peers = [a, b, c]
+                        var consumers: [(anchor: HKQueryAnchor?, live: Set<UUID>)] = Array(
+                            repeating: (nil, []),
+                            count: 3
+                        )
+                        var saved: [[HKSample]] = [[], [], []]
+                        for step in 0..<90 {
+                            let index = Int.random(in: 0..<3, using: &random)
+                            let store = peers[index]
+                            switch Int.random(in: 0..<10, using: &random) {
+                            case 0..<6:
+                                let sample = steps(
+                                    Double(step),
+                                    atMinute: Double(step),
+                                    metadata: [
+                                        HKMetadataKeySyncIdentifier: "walk-\(Int.random(in: 0..<4, using: &random))",
+                                        HKMetadataKeySyncVersion: Int.random(in: 0..<6, using: &random),
+                                    ]
+                                )
+                                try await store.save(sample)
+                                saved[index].append(sample)
+                            case 6:
+                                if let victim = saved[index].randomElement(using: &random) {
+                                    _ = try await store.deleteObjects(withUUIDs: [victim.uuid])
+                                }
+                            case 7, 8:
+                                // Some of one peer's log reaches another.
+                                let from = peers[Int.random(in: 0..<3, using: &random)]
+                                let entries = try from.eventLog().entries(after: nil, limit: 100_000).entries
+                                _ = try await store.eventLog().apply(
+                                    Array(entries.prefix(Int.random(in: 0...entries.count, using: &random)))
+                                )
+                            default:
+                                // A consumer of this peer pages from its own anchor.
+                                let page = try await Self.feed(
+                                    store,
+                                    from: consumers[index].anchor,
+                                    limit: Int.random(in: 1...5, using: &random)
+                                )
+                                consumers[index].live.subtract(page.deleted)
+                                consumers[index].live.formUnion(page.added)
+                                consumers[index].anchor = page.anchor
+                            }
+                        }
+                        // Full exchange, twice around: converged.
+                        for _ in 0..<2 {
+                            for from in peers {
+                                let entries = try from.eventLog().entries(after: nil, limit: 100_000).entries
+                                for to in peers where to !== from { _ = try await to.eventLog().apply(entries) }
+                            }
+                        }
+                        var fromStart: [(added: Set<UUID>, deleted: Set<UUID>)] = []
+                        for (index, store) in peers.enumerated() {
+                            let visible = Set(try await samples(in: store, of: stepType).map(\.uuid))
+                            let page = try await Self.feed(
+                                store,
+                                from: nil,
+                                limit: Int.random(in: 1...7, using: &random)
+                            )
+                            #expect(Set(page.added).count == page.added.count, "seed \(seed): an object added twice")
+                            #expect(
+                                Set(page.deleted).count == page.deleted.count,
+                                "seed \(seed), peer \(index): an object deleted twice"
+                            )
+                            #expect(Set(page.added).isDisjoint(with: page.deleted), "seed \(seed): added and deleted")
+                            #expect(Set(page.added) == visible, "seed \(seed), peer \(index)")
+                            fromStart.append((Set(page.added), Set(page.deleted)))
+                            // The consumer that followed along ends equal to the store.
+                            let rest = try await Self.feed(store, from: consumers[index].anchor, limit: 3)
+                            let live = consumers[index].live.subtracting(rest.deleted).union(rest.added)
+                            #expect(live == visible, "seed \(seed), peer \(index): the incremental consumer")
+                            #expect(try await store.eventLog().checkProjections() == nil, "seed \(seed), peer \(index)")
+                        }
+                        #expect(fromStart[0].added == fromStart[1].added && fromStart[1].added == fromStart[2].added)
+                        #expect(
+                            fromStart[0].deleted == fromStart[1].deleted
+                                && fromStart[1].deleted == fromStart[2].deleted,
+                            "seed \(seed): every peer reports the same deletions"
+                        )
+                        #expect(try a.stateDigest() == b.stateDigest() && b.stateDigest() == c.stateDigest())
+                    }
+                }
+            }
+        }
+    }
+}

@@ -16,8 +16,13 @@ import LMDB
 ///   superseded, and the next one becomes visible if the winner is deleted.
 ///
 /// Whatever an entry does to objects other than its own is reported in the
-/// type/seq index at its position (see ``SeqRow``), so anchored queries and
-/// change feeds see every object appear and disappear exactly once.
+/// type/seq index at its position (see ``SeqRow``). Each object has one
+/// reported row at a time (``ObjectRecord/reportedSeq``): a new report of
+/// it (shown, or no longer shown) turns the previous one into a row that
+/// is not reported. So a feed read from the start reports every object
+/// once — added if it is visible, deleted otherwise, on every peer that
+/// holds the same entries — and a feed read from an anchor reports what
+/// changed since, once.
 extension HealthIndex {
     /// What a save did: its type/seq row, and whether the id was known.
     struct SaveOutcome {
@@ -58,7 +63,9 @@ extension HealthIndex {
             startKey: IndexKey.date(sample.startDate),
             endKey: IndexKey.date(sample.endDate),
             source: source.bundleIdentifier,
-            syncKey: sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? []
+            syncKey: sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? [],
+            // The entry's own row reports it: added, or deleted when outranked.
+            reportedSeq: entry.seq
         )
         // One search both checks that the id is new and stores its row;
         // time-ordered uuids usually go at the end, without a search.
@@ -70,7 +77,7 @@ extension HealthIndex {
         }
         let rank = sync.map { SyncRank(version: $0.version, dot: entry.dot) }
         guard stored else {
-            let visible = try resolveSecondSave(
+            let row = try resolveSecondSave(
                 entry,
                 sample,
                 record: record,
@@ -78,7 +85,7 @@ extension HealthIndex {
                 aggregates: &aggregates,
                 in: txn
             )
-            return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: true)
+            return SaveOutcome(row: row, known: true)
         }
         let visible = try admit(
             entry.id,
@@ -89,11 +96,15 @@ extension HealthIndex {
             aggregates: &aggregates,
             in: txn
         )
-        return SaveOutcome(row: SeqRow(status: visible ? .visibleSave : .hiddenSave, id: entry.id), known: false)
+        // Outranked on arrival: reported as deleted, as on the peers where it
+        // was shown first.
+        let row = visible ? SeqRow(status: .visibleSave, id: entry.id) : SeqRow(status: .delete, id: entry.id, savedAt: entry.seq)
+        return SaveOutcome(row: row, known: false)
     }
 
     /// A save of an id the index already holds: a copy of the same save
     /// changes nothing; of two different saves, the smaller dot wins.
+    /// Returns the entry's own row.
     private func resolveSecondSave(
         _ entry: LogEntry,
         _ sample: HKSample,
@@ -101,14 +112,15 @@ extension HealthIndex {
         rank: SyncRank?,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
-    ) throws -> Bool {
+    ) throws -> SeqRow {
+        let unchanged = SeqRow(status: .hiddenSave, id: entry.id)
         guard let existing = try self.record(entry.id, in: txn), existing.state != .deleted, existing.saveSeq != 0,
             let earlier = try lookup.entry(at: existing.saveSeq, in: txn),
             earlier.payloadDigest != entry.payloadDigest
-        else { return false }
+        else { return unchanged }
         guard entry.dot < earlier.dot else {
             try noteConflict(entry.id, loser: entry.seq, winner: earlier.seq, in: txn)
-            return false
+            return unchanged
         }
         try noteConflict(entry.id, loser: earlier.seq, winner: entry.seq, in: txn)
         let wasVisible = existing.isLive
@@ -123,16 +135,19 @@ extension HealthIndex {
             aggregates: &aggregates,
             in: txn
         )
-        if wasVisible && !visible {
-            try writeConsequence(
-                SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq),
-                kind: existing.kind,
-                at: entry.seq,
-                aggregates: &aggregates,
-                in: txn
-            )
+        if !visible && !wasVisible {
+            // Reported as deleted already: the report stays where it is.
+            var kept = try self.record(entry.id, in: txn) ?? record
+            kept.reportedSeq = existing.reportedSeq
+            kept.reportedSub = existing.reportedSub
+            try txn.put(kept.bytes, forKey: entry.id.indexBytes, in: objects)
+            return unchanged
         }
+        // The entry's own row reports the object now.
+        try unreport(existing, in: txn)
         return visible
+            ? SeqRow(status: .visibleSave, id: entry.id)
+            : SeqRow(status: .delete, id: entry.id, savedAt: existing.saveSeq)
     }
 
     /// Records that two different saves of `id` were seen.
@@ -152,7 +167,7 @@ extension HealthIndex {
         in txn: borrowing WriteTransaction
     ) throws -> Bool {
         guard let rank, !record.syncKey.isEmpty else {
-            try show(id, record, sample: sample, at: seq, ownRow: true, aggregates: &aggregates, in: txn)
+            try show(id, record, sample: sample, aggregates: &aggregates, in: txn)
             return true
         }
         try txn.put(Self.candidateValue(rank), forKey: record.syncKey + id.indexBytes, in: syncCandidates)
@@ -163,7 +178,7 @@ extension HealthIndex {
         var live = record
         live.state = .live
         try txn.put(live.bytes, forKey: id.indexBytes, in: objects)
-        try show(id, live, sample: sample, at: seq, ownRow: true, aggregates: &aggregates, in: txn)
+        try show(id, live, sample: sample, aggregates: &aggregates, in: txn)
         return true
     }
 
@@ -181,7 +196,8 @@ extension HealthIndex {
                 deleteSeq: entry.seq,
                 startKey: 0,
                 endKey: 0,
-                source: ""
+                source: "",
+                reportedSeq: entry.seq
             )
             try txn.put(tombstone.bytes, forKey: entry.id.indexBytes, in: objects)
             return SeqRow(status: .delete, id: entry.id, savedAt: 0)
@@ -191,9 +207,14 @@ extension HealthIndex {
         var record = try self.record(entry.id, in: txn) ?? known
         record.state = .deleted
         record.deleteSeq = entry.seq
+        // A superseded object was reported deleted when it lost: that report stays.
+        if known.isLive {
+            try unreport(record, in: txn)
+            record.reportedSeq = entry.seq
+            record.reportedSub = 0
+        }
         try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
         try unlink(entry.id, in: txn)
-        // A superseded object's disappearance was reported when it lost.
         return known.isLive
             ? SeqRow(status: .delete, id: entry.id, savedAt: known.saveSeq)
             : SeqRow(status: .ignoredDelete, id: entry.id)
@@ -226,8 +247,6 @@ extension HealthIndex {
         _ id: UUID,
         _ record: ObjectRecord,
         sample: HKSample,
-        at seq: UInt64,
-        ownRow: Bool,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws {
@@ -248,15 +267,6 @@ extension HealthIndex {
             }
         }
         aggregates.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
-        if !ownRow {
-            try writeConsequence(
-                SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq),
-                kind: record.kind,
-                at: seq,
-                aggregates: &aggregates,
-                in: txn
-            )
-        }
     }
 
     /// Makes a superseded object visible again, reported at `seq`.
@@ -276,8 +286,15 @@ extension HealthIndex {
             ) ?? nil
         else { return }
         record.state = .live
+        try report(
+            SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq),
+            of: &record,
+            at: seq,
+            aggregates: &aggregates,
+            in: txn
+        )
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
-        try show(id, record, sample: sample, at: seq, ownRow: false, aggregates: &aggregates, in: txn)
+        try show(id, record, sample: sample, aggregates: &aggregates, in: txn)
     }
 
     /// Hides a visible object: it is superseded (or about to be deleted).
@@ -292,6 +309,15 @@ extension HealthIndex {
     ) throws {
         guard var record = try record(id, in: txn), record.isLive else { return }
         record.state = .superseded
+        if reporting {
+            try report(
+                SeqRow(status: .delete, id: id, savedAt: record.saveSeq),
+                of: &record,
+                at: seq,
+                aggregates: &aggregates,
+                in: txn
+            )
+        }
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
         _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
         aggregates.count(kind: record.kind, bundle: record.source, name: nil, by: -1)
@@ -299,27 +325,16 @@ extension HealthIndex {
             let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false
             if points { _ = try txn.removeValue(forKey: record.syncKey, in: syncIDs) }
         }
-        let saveRow = IndexKey.kindKey(record.kind, record.saveSeq)
-        let shownThere = try txn.withValue(forKey: saveRow, in: typeSeq) { SeqRow($0)?.status == .visibleSave } ?? false
-        if shownThere { try txn.put(SeqRow(status: .hiddenSave, id: id).bytes, forKey: saveRow, in: typeSeq) }
         aggregates.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
-        if reporting {
-            try writeConsequence(
-                SeqRow(status: .delete, id: id, savedAt: record.saveSeq),
-                kind: record.kind,
-                at: seq,
-                aggregates: &aggregates,
-                in: txn
-            )
-        }
     }
 
-    /// Writes a row for another object at `seq` (kind ‖ seq ‖ n), numbered
+    /// Reports another object at `seq` (a row kind ‖ seq ‖ n, numbered
     /// within the batch: an entry's rows are all written while it is
-    /// applied, so a replay numbers them the same.
-    private func writeConsequence(
+    /// applied, so a replay numbers them the same), in place of its
+    /// previous report. The caller stores `record`.
+    private func report(
         _ row: SeqRow,
-        kind: EntryKind,
+        of record: inout ObjectRecord,
         at seq: UInt64,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
@@ -329,7 +344,21 @@ extension HealthIndex {
             throw HKError(.errorDatabaseInaccessible, "entry \(seq) changes the visibility of too many objects")
         }
         aggregates.consequence.count += 1
-        try txn.put(row.bytes, forKey: IndexKey.kindKey(kind, seq) + [aggregates.consequence.count], in: typeSeq)
+        try unreport(record, in: txn)
+        record.reportedSeq = seq
+        record.reportedSub = aggregates.consequence.count
+        try txn.put(row.bytes, forKey: IndexKey.kindKey(record.kind, seq) + [aggregates.consequence.count], in: typeSeq)
+    }
+
+    /// Turns the object's current report into a row that is not reported.
+    private func unreport(_ record: ObjectRecord, in txn: borrowing WriteTransaction) throws {
+        guard record.reportedSeq != 0 else { return }
+        var key = IndexKey.kindKey(record.kind, record.reportedSeq)
+        if record.reportedSub != 0 { key.append(record.reportedSub) }
+        guard let row = try txn.withValue(forKey: key, in: typeSeq, { SeqRow($0) }) ?? nil, row.status.isReported
+        else { return }
+        let quiet = SeqRow(status: row.status == .delete ? .ignoredDelete : .hiddenSave, id: row.id)
+        try txn.put(quiet.bytes, forKey: key, in: typeSeq)
     }
 
     // MARK: Sync identifiers

@@ -6,8 +6,8 @@ import LMDB
 /// reading the log (OBJ-1, OBJ-26, OBJ-34).
 ///
 /// Layout: state (1) ‖ kind (4) ‖ save seq (8) ‖ delete seq (8) ‖ start key
-/// (8) ‖ end key (8) ‖ sync key length (1: 0 or 32) ‖ sync key ‖ source
-/// bundle identifier (UTF-8, rest).
+/// (8) ‖ end key (8) ‖ sync key length (1: 0 or 32) ‖ reported seq (8) ‖
+/// reported n (1) ‖ sync key ‖ source bundle identifier (UTF-8, rest).
 struct ObjectRecord: Hashable, Sendable {
     enum State: UInt8 {
         /// Saved and not deleted: visible.
@@ -33,8 +33,14 @@ struct ObjectRecord: Hashable, Sendable {
     var source: String
     /// The key of its row in the sync identifier index, if it has one.
     var syncKey: [UInt8] = []
+    /// Where the type/seq index reports the object now (added or deleted):
+    /// the seq of that row and its n (0 for the entry's own row); seq 0
+    /// when it is reported nowhere. An object has one reported row at a
+    /// time, so a feed read from the start reports it once.
+    var reportedSeq: UInt64 = 0
+    var reportedSub: UInt8 = 0
 
-    static let fixedSize = 38
+    static let fixedSize = 47
 
     var isLive: Bool { state == .live }
 
@@ -55,6 +61,8 @@ struct ObjectRecord: Hashable, Sendable {
                 buffer.storeBytes(of: startKey.bigEndian, toByteOffset: 21, as: UInt64.self)
                 buffer.storeBytes(of: endKey.bigEndian, toByteOffset: 29, as: UInt64.self)
                 buffer.storeBytes(of: UInt8(syncKey.count), toByteOffset: 37, as: UInt8.self)
+                buffer.storeBytes(of: reportedSeq.bigEndian, toByteOffset: 38, as: UInt64.self)
+                buffer.storeBytes(of: reportedSub, toByteOffset: 46, as: UInt8.self)
                 var offset = Self.fixedSize
                 syncKey.withUnsafeBytes {
                     UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + $0.count]).copyMemory(from: $0)
@@ -76,7 +84,8 @@ struct ObjectRecord: Hashable, Sendable {
         startKey: UInt64,
         endKey: UInt64,
         source: String,
-        syncKey: [UInt8] = []
+        syncKey: [UInt8] = [],
+        reportedSeq: UInt64 = 0
     ) {
         self.state = state
         self.kind = kind
@@ -86,6 +95,7 @@ struct ObjectRecord: Hashable, Sendable {
         self.endKey = endKey
         self.source = source
         self.syncKey = syncKey
+        self.reportedSeq = reportedSeq
     }
 
     /// Reads a row; `nil` for bytes this version did not write.
@@ -97,6 +107,8 @@ struct ObjectRecord: Hashable, Sendable {
         self.deleteSeq = bytes.uint64(at: 13)
         self.startKey = bytes.uint64(at: 21)
         self.endKey = bytes.uint64(at: 29)
+        self.reportedSeq = bytes.uint64(at: 38)
+        self.reportedSub = bytes[46]
         let syncLength = Int(bytes[37])
         guard syncLength == 0 || syncLength == 32, bytes.count >= Self.fixedSize + syncLength else { return nil }
         self.syncKey = Array(bytes[Self.fixedSize..<Self.fixedSize + syncLength])
