@@ -98,7 +98,9 @@ extension HealthIndex {
         )
         // Outranked on arrival: reported as deleted, as on the peers where it
         // was shown first.
-        let row = visible ? SeqRow(status: .visibleSave, id: entry.id) : SeqRow(status: .delete, id: entry.id, savedAt: entry.seq)
+        let row =
+            visible
+            ? SeqRow(status: .visibleSave, id: entry.id) : SeqRow(status: .delete, id: entry.id, savedAt: entry.seq)
         return SaveOutcome(row: row, known: false)
     }
 
