@@ -128,3 +128,136 @@ struct SyncProcessTests {
         return pulled + pushed
     }
 }
+
+extension SyncProcessTests {
+    @Test(
+        "A full mesh with sync-identifier writers and deletes converges: feeds from the start agree, audit verify passes"
+    )
+    func meshWithSyncIdentifiers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-mesh-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.json")
+        let file =
+            #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
+            + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
+        try Data(file.utf8).write(to: tokens)
+        let stores = (0..<3).map { directory.appendingPathComponent("store-\($0)") }
+        // Sync is two-way: B with A, C with A and B make every pair a link.
+        let a = try await ServeProcess(store: stores[0], tokens: tokens)
+        let peerA = ["--peer", "http://127.0.0.1:\(a.port)", "--peer-token", Self.peerToken]
+        let b = try await ServeProcess(store: stores[1], tokens: tokens, arguments: peerA)
+        let c = try await ServeProcess(
+            store: stores[2],
+            tokens: tokens,
+            arguments: peerA + ["--peer", "http://127.0.0.1:\(b.port)"]
+        )
+        let nodes = [a, b, c]
+        var random = SystemRandomNumberGenerator()
+        var saved: [[UUID]] = [[], [], []]
+        for round in 0..<12 {
+            // Each node replaces the same few sync identifiers at once, with versions that collide.
+            let ids = try await withThrowingTaskGroup(of: (Int, [UUID]).self) { group in
+                for (index, node) in nodes.enumerated() {
+                    let body = (0..<8).map { item in
+                        Self.syncStepJSON(
+                            uuid: UUID(),
+                            identifier: "walk-\(item % 4)",
+                            version: Int.random(in: 0..<6, using: &random),
+                            minute: round * 10 + item
+                        )
+                    }
+                    group.addTask {
+                        var request = HTTPClientRequest(url: "http://127.0.0.1:\(node.port)/v1/samples")
+                        request.method = .POST
+                        request.headers.add(name: "Authorization", value: "Bearer \(ServeProcessTests.token)")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: "[" + body.map(\.json).joined(separator: ",") + "]"))
+                        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                        return (index, response.status == .created ? body.map(\.uuid) : [])
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            for (index, list) in ids { saved[index] += list }
+            // And deletes one of its own now and then.
+            for (index, node) in nodes.enumerated() where round % 3 == index {
+                guard let victim = saved[index].randomElement(using: &random) else { continue }
+                var request = HTTPClientRequest(
+                    url: "http://127.0.0.1:\(node.port)/v1/samples/\(victim.uuidString)"
+                )
+                request.method = .DELETE
+                request.headers.add(name: "Authorization", value: "Bearer \(ServeProcessTests.token)")
+                _ = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        var vectors: [String] = []
+        repeat {
+            vectors = []
+            for node in nodes { vectors.append(try await Self.versionVector(port: node.port)) }
+            if Set(vectors).count == 1 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        } while Date() < deadline
+        #expect(Set(vectors).count == 1, "the nodes did not converge: \(vectors)")
+
+        // A feed from the start: each object once, the same on every node.
+        var feeds: [(added: [String], deleted: [String])] = []
+        for node in nodes {
+            var added: [String] = []
+            var deleted: [String] = []
+            var since = ""
+            while true {
+                let page = try await Self.get("/v1/changes?types=stepCount&limit=7\(since)", port: node.port)
+                let pageAdded = (page["added"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+                let pageDeleted = (page["deleted"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
+                added += pageAdded
+                deleted += pageDeleted
+                since = "&since=\(page["newAnchor"] as? String ?? "")"
+                if pageAdded.isEmpty && pageDeleted.isEmpty { break }
+            }
+            #expect(Set(deleted).count == deleted.count, "node \(node.port) reports an object deleted twice")
+            #expect(Set(added).isDisjoint(with: deleted), "node \(node.port) reports an object added and deleted")
+            feeds.append((added.sorted(), deleted.sorted()))
+        }
+        #expect(feeds[0].added == feeds[1].added && feeds[1].added == feeds[2].added)
+        #expect(feeds[0].deleted == feeds[1].deleted && feeds[1].deleted == feeds[2].deleted)
+        #expect(!feeds[0].deleted.isEmpty, "replacements and deletes happened")
+
+        for node in nodes { #expect(await node.terminate() == 0, "\(node.standardError)") }
+        // audit verify on every store: projections equal a replay of the log.
+        for store in stores {
+            let (status, output) = try Self.runAnchorage(["audit", "verify", "--store", store.path])
+            #expect(status == 0, "audit verify on \(store.lastPathComponent): \(output)")
+        }
+    }
+
+    static func syncStepJSON(uuid: UUID, identifier: String, version: Int, minute: Int) -> (uuid: UUID, json: String) {
+        let start = Date(timeIntervalSince1970: 1_717_225_200 + Double(minute) * 60)
+        let end = start.addingTimeInterval(60)
+        let json = """
+            {"kind":"quantitySample","uuid":"\(uuid.uuidString)","type":"HKQuantityTypeIdentifierStepCount",\
+            "startDate":"\(start.formatted(.iso8601))","endDate":"\(end.formatted(.iso8601))",\
+            "quantity":{"unit":"count","value":\(minute)},\
+            "metadata":{"HKMetadataKeySyncIdentifier":{"string":"\(identifier)"},\
+            "HKMetadataKeySyncVersion":{"integer":\(version)}}}
+            """
+        return (uuid, json)
+    }
+
+    /// Runs the `anchorage` binary beside the tests to the end; its status
+    /// and both outputs.
+    static func runAnchorage(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("anchorage")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
