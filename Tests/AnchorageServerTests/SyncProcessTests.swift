@@ -14,15 +14,8 @@ struct SyncProcessTests {
 
     @Test("Three nodes converge after one is SIGKILLed and restarted; every acknowledged save is present once")
     func convergeAfterKill() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-sync-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, tokens, stores) = try Self.clusterFiles()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let tokens = directory.appendingPathComponent("tokens.json")
-        let file =
-            #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
-            + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
-        try Data(file.utf8).write(to: tokens)
-        let stores = (0..<3).map { directory.appendingPathComponent("store-\($0)") }
 
         // A star: B and C keep two-way sync with A, so every entry has one
         // path to each node and a batch received twice means a checkpoint
@@ -49,14 +42,7 @@ struct SyncProcessTests {
         // All converge: the same version vector everywhere.
         let ids = acknowledged.ids.map { $0.uuidString.lowercased() }
         #expect(ids.count >= 35 * 20 * 2)
-        let deadline = Date().addingTimeInterval(60)
-        var vectors: [String] = []
-        repeat {
-            vectors = []
-            for node in nodes { vectors.append(try await Self.versionVector(port: node.port)) }
-            if Set(vectors).count == 1 { break }
-            try await Task.sleep(for: .milliseconds(200))
-        } while Date() < deadline
+        let vectors = try await Self.converged(nodes)
         #expect(Set(vectors).count == 1, "the nodes did not converge: \(vectors)")
 
         // Every acknowledged save is on every node, once.
@@ -76,6 +62,33 @@ struct SyncProcessTests {
             #expect(redundant <= 1, "the node on \(node.port) re-received \(redundant) batches")
         }
         for node in nodes { #expect(await node.terminate() == 0, "\(node.standardError)") }
+    }
+
+    /// A temporary directory with a tokens file (the owner's token and the
+    /// peers' replication token) and three store paths.
+    static func clusterFiles() throws -> (directory: URL, tokens: URL, stores: [URL]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-sync-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tokens = directory.appendingPathComponent("tokens.json")
+        let file =
+            #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
+            + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
+        try Data(file.utf8).write(to: tokens)
+        return (directory, tokens, (0..<3).map { directory.appendingPathComponent("store-\($0)") })
+    }
+
+    /// Waits (up to a minute) until every node reports the same version
+    /// vector; returns the last vectors read.
+    static func converged(_ nodes: [ServeProcess]) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(60)
+        var vectors: [String] = []
+        repeat {
+            vectors = []
+            for node in nodes { vectors.append(try await versionVector(port: node.port)) }
+            if Set(vectors).count == 1 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        } while Date() < deadline
+        return vectors
     }
 
     /// Saves 20 samples on each node at once; records what was acknowledged.
@@ -134,15 +147,8 @@ extension SyncProcessTests {
         "A full mesh with sync-identifier writers and deletes converges: feeds from the start agree, audit verify passes"
     )
     func meshWithSyncIdentifiers() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-mesh-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, tokens, stores) = try Self.clusterFiles()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let tokens = directory.appendingPathComponent("tokens.json")
-        let file =
-            #"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true},"#
-            + #"{"token":"\#(Self.peerToken)","replicate":true}]}"#
-        try Data(file.utf8).write(to: tokens)
-        let stores = (0..<3).map { directory.appendingPathComponent("store-\($0)") }
         // Sync is two-way: B with A, C with A and B make every pair a link.
         let a = try await ServeProcess(store: stores[0], tokens: tokens)
         let peerA = ["--peer", "http://127.0.0.1:\(a.port)", "--peer-token", Self.peerToken]
@@ -191,14 +197,7 @@ extension SyncProcessTests {
                 _ = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             }
         }
-        let deadline = Date().addingTimeInterval(60)
-        var vectors: [String] = []
-        repeat {
-            vectors = []
-            for node in nodes { vectors.append(try await Self.versionVector(port: node.port)) }
-            if Set(vectors).count == 1 { break }
-            try await Task.sleep(for: .milliseconds(200))
-        } while Date() < deadline
+        let vectors = try await Self.converged(nodes)
         #expect(Set(vectors).count == 1, "the nodes did not converge: \(vectors)")
 
         // A feed from the start: each object once, the same on every node.
