@@ -181,6 +181,8 @@ extension StatisticsViews: Projection {
         let numbers = mergedOnly ? [Self.merged] : [Self.merged] + table.keys.sorted()
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
+        // The samples of every touched fine bucket, read in a few scans.
+        let found = try samples(of: kind, inFineBuckets: touched, sources: known, longest: longest, in: txn)
         for level in 0..<ViewLevel.lengths.count {
             var parents = Set<Int64>()
             for bucket in touched.sorted() {
@@ -188,9 +190,8 @@ extension StatisticsViews: Projection {
                     try recomputeFine(
                         kind: kind,
                         bucket: bucket,
+                        found: found[bucket] ?? [],
                         numbers: numbers,
-                        known: known,
-                        longest: longest,
                         in: txn
                     )
                 } else {
@@ -210,19 +211,11 @@ extension StatisticsViews: Projection {
     private func recomputeFine(
         kind: EntryKind,
         bucket: Int64,
+        found: [(number: UInt32, sample: StatisticsSample)],
         numbers: [UInt32],
-        known: NumberedSources,
-        longest: Double,
         in txn: borrowing WriteTransaction
     ) throws {
         let window = ViewLevel.window(level: 0, bucket: bucket)
-        let found = try samples(
-            of: kind,
-            overlapping: window,
-            sources: known,
-            longest: longest,
-            in: txn
-        )
         let all = found.map(\.sample)
         for number in numbers {
             let record: ViewRecord?

@@ -178,6 +178,59 @@ struct StatisticsViews: Sendable {
     }
 }
 
+extension StatisticsViews {
+    /// Touched buckets closer than this share one scan.
+    static let scanGap: Int64 = 16
+
+    /// The samples of `kind` in each of `buckets` (fine buckets), as
+    /// ``samples(of:overlapping:sources:longest:in:)`` finds them for each
+    /// one, in the same order; read with one scan per run of nearby
+    /// buckets instead of one per bucket.
+    func samples(
+        of kind: EntryKind,
+        inFineBuckets buckets: Set<Int64>,
+        sources known: NumberedSources,
+        longest: Double,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [Int64: [(number: UInt32, sample: StatisticsSample)]] {
+        var runs: [(first: Int64, last: Int64)] = []
+        for bucket in buckets.sorted() {
+            if let last = runs.last?.last, bucket - last <= Self.scanGap {
+                runs[runs.count - 1].last = bucket
+            } else {
+                runs.append((bucket, bucket))
+            }
+        }
+        var found: [Int64: [(number: UInt32, sample: StatisticsSample)]] = [:]
+        for run in runs {
+            let window = StatisticsWindow(
+                start: ViewLevel.window(level: 0, bucket: run.first).start,
+                end: ViewLevel.window(level: 0, bucket: run.last).end,
+                closed: false
+            )
+            for (number, sample) in try samples(
+                of: kind,
+                overlapping: window,
+                sources: known,
+                longest: longest,
+                in: txn
+            ) {
+                // Only neighbours of the buckets its ends fall in can hold it.
+                let first = Int64((sample.start / Double(ViewLevel.fine)).rounded(.down)) - 1
+                let last = Int64((sample.end / Double(ViewLevel.fine)).rounded(.down)) + 1
+                let lower = max(first, run.first)
+                let upper = min(last, run.last)
+                guard lower <= upper else { continue }
+                for bucket in lower...upper
+                where buckets.contains(bucket) && ViewLevel.window(level: 0, bucket: bucket).contains(sample) {
+                    found[bucket, default: []].append((number, sample))
+                }
+            }
+        }
+        return found
+    }
+}
+
 /// The views' memo on the log's writer thread: a decoder that keeps the
 /// last source revision and unit between entries (a cache: it never
 /// changes what is decoded).
