@@ -14,51 +14,66 @@ extension StatisticsViews: Projection {
     /// transaction.
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
         try context.withScratch(of: name, ViewBatch()) { batch in
-            try apply(entries, changes: context.output(of: HealthIndex.projectionName), batch: &batch, in: txn)
+            try apply(entries, index: context.output(of: HealthIndex.projectionName), batch: &batch, in: txn)
         }
     }
 
-    /// `changes`: what the index showed and hid in this batch; `nil` when
-    /// only the views are being rebuilt, against the finished index.
+    /// `index`: what the index read, showed and hid in this batch; `nil`
+    /// when only the views are being rebuilt, against the finished index:
+    /// then the views decode the quantity saves themselves.
     private func apply(
         _ entries: [LogEntry],
-        changes: [VisibilityChange]?,
+        index output: IndexOutput?,
         batch: inout ViewBatch,
         in txn: borrowing WriteTransaction
     ) throws {
-        let indexRan = changes != nil
-        for entry in entries {
-            if entry.kind == StoreKind.sourcePriority {
-                try applyPriority(entry, batch: &batch, in: txn)
-                continue
-            }
-            guard entry.operation == .save, StoreKind.isSample(entry.kind),
-                let type = TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) as? HKQuantityType,
-                let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
-                sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
-            else { continue }
-            let source = sample.sourceRevision.source
-            _ = try batch.number(of: source, kind: entry.kind, views: self, in: txn)
-            try batch.noteSave(
-                kind: entry.kind,
-                bundle: source.bundleIdentifier,
-                at: entry.timestamp,
-                views: self,
-                in: txn
-            )
-            if !indexRan, try isVisible(entry, in: txn) {
-                try add(sample, type: type, kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
-            }
+        for entry in entries where entry.kind == StoreKind.sourcePriority {
+            try applyPriority(entry, batch: &batch, in: txn)
         }
-        for change in changes ?? [] {
+        guard let output else {
+            try applyDecoding(entries, batch: &batch, in: txn)
+            return
+        }
+        for save in output.quantitySaves {
+            try note(save.source, kind: save.kind, at: save.timestamp, batch: &batch, in: txn)
+        }
+        for change in output.changes {
             switch change {
             case .shown(let kind, let saveSeq, let sample):
-                guard let quantity = sample as? HKQuantitySample else { continue }
-                try add(quantity, type: quantity.quantityType, kind: kind, saveSeq: saveSeq, batch: &batch, in: txn)
+                try add(sample, kind: kind, saveSeq: saveSeq, batch: &batch, in: txn)
             case .hidden(let kind, let saveSeq, let startKey):
                 try remove(kind: kind, saveSeq: saveSeq, startKey: startKey, batch: &batch, in: txn)
             }
         }
+    }
+
+    /// The views rebuilt alone: each quantity save decoded, and added when
+    /// the finished index holds it as the visible one.
+    private func applyDecoding(_ entries: [LogEntry], batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws
+    {
+        for entry in entries {
+            guard entry.operation == .save, StoreKind.isSample(entry.kind),
+                TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) is HKQuantityType,
+                let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
+                sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
+            else { continue }
+            try note(sample.sourceRevision.source, kind: entry.kind, at: entry.timestamp, batch: &batch, in: txn)
+            if try isVisible(entry, in: txn) {
+                try add(ViewSample(sample), kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
+            }
+        }
+    }
+
+    /// Numbers a saving source and notes when it first saved the type.
+    private func note(
+        _ source: HKSource,
+        kind: EntryKind,
+        at timestamp: Int64,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        _ = try batch.number(of: source, kind: kind, views: self, in: txn)
+        try batch.noteSave(kind: kind, bundle: source.bundleIdentifier, at: timestamp, views: self, in: txn)
     }
 
     /// Computes again every fine bucket the transaction's batches touched,
@@ -112,29 +127,22 @@ extension StatisticsViews: Projection {
 
     /// Adds a visible sample to the views.
     private func add(
-        _ sample: HKQuantitySample,
-        type: HKQuantityType,
+        _ sample: ViewSample,
         kind: EntryKind,
         saveSeq: UInt64,
         batch: inout ViewBatch,
         in txn: borrowing WriteTransaction
     ) throws {
-        let number = try batch.number(of: sample.sourceRevision.source, kind: kind, views: self, in: txn)
-        let start = sample.startDate.timeIntervalSinceReferenceDate
-        let end = sample.endDate.timeIntervalSinceReferenceDate
-        let row = ViewSampleRow(
-            end: end,
-            value: sample.quantity.doubleValue(for: type.canonicalUnit),
-            source: number,
-            userEntered: sample.wasUserEntered
-        )
+        let number = try batch.number(of: sample.source, kind: kind, views: self, in: txn)
+        let row = ViewSampleRow(end: sample.end, value: sample.value, source: number, userEntered: sample.userEntered)
         try row.withBytes { value in
-            try IndexKey.withKindKey(kind, IndexKey.date(sample.startDate), saveSeq) { key in
+            try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: sample.start)), saveSeq) {
+                key in
                 try txn.put(value, forKey: key, in: samples)
             }
         }
-        batch.noteDuration(end - start, kind: kind)
-        batch.touch(kind, ViewLevel.fineBuckets(start: start, end: end))
+        batch.noteDuration(sample.end - sample.start, kind: kind)
+        batch.touch(kind, ViewLevel.fineBuckets(start: sample.start, end: sample.end))
     }
 
     /// Removes a sample that stopped being visible, if the views hold it.

@@ -14,13 +14,13 @@ extension HealthIndex: Projection {
     /// understand (unknown kinds, payloads it cannot decode) are left out
     /// rather than failing the batch, so a log written by a newer version
     /// still opens. The samples the batch showed and hid are published for
-    /// the statistics views (``VisibilityChange``).
+    /// the statistics views (``IndexOutput``).
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
         let strict = context.input is NewObjectsOnly
         var aggregates = BatchAggregates()
         for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
-        context.publish(aggregates.changes, from: name)
+        context.publish(aggregates.output, from: name)
     }
 
     private func apply(
@@ -168,8 +168,8 @@ extension HealthIndex: Projection {
 /// durations written once at the end, the visibility changes it publishes,
 /// and the numbering of rows for other objects.
 struct BatchAggregates {
-    /// The samples the batch showed and hid, in order.
-    var changes: [VisibilityChange] = []
+    /// The quantity saves read and the samples shown and hid, in order.
+    var output = IndexOutput()
     /// The last rows written for other objects at one seq (see ``SeqRow``).
     var consequence: (seq: UInt64, count: UInt8) = (0, 0)
 

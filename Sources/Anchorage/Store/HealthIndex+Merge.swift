@@ -54,6 +54,9 @@ extension HealthIndex {
             return SaveOutcome(row: SeqRow(status: .hiddenSave, id: entry.id), known: false)
         }
         let source = sample.sourceRevision.source
+        if sample is HKQuantitySample {
+            aggregates.output.quantitySaves.append((entry.kind, source, entry.timestamp))
+        }
         let sync = sample.typedMetadata.sync
         let record = ObjectRecord(
             state: sync == nil ? .live : .superseded,
@@ -268,7 +271,11 @@ extension HealthIndex {
                 try join(member: member.uuid, correlation: id, in: txn)
             }
         }
-        aggregates.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: sample))
+        if let quantity = sample as? HKQuantitySample {
+            aggregates.output.changes.append(
+                .shown(kind: record.kind, saveSeq: record.saveSeq, sample: ViewSample(quantity))
+            )
+        }
     }
 
     /// Makes a superseded object visible again, reported at `seq`.
@@ -327,7 +334,7 @@ extension HealthIndex {
             let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false
             if points { _ = try txn.removeValue(forKey: record.syncKey, in: syncIDs) }
         }
-        aggregates.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
+        aggregates.output.changes.append(.hidden(kind: record.kind, saveSeq: record.saveSeq, startKey: record.startKey))
     }
 
     /// Reports another object at `seq` (a row kind ‖ seq ‖ n, numbered

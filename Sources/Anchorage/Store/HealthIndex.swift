@@ -113,10 +113,37 @@ final class IndexWriterContext: @unchecked Sendable {
 /// the same search that stores the id.
 struct NewObjectsOnly: Sendable {}
 
-/// A sample that became visible or stopped being visible.
+/// A quantity sample that became visible or stopped being visible.
 enum VisibilityChange {
-    case shown(kind: EntryKind, saveSeq: UInt64, sample: HKSample)
+    case shown(kind: EntryKind, saveSeq: UInt64, sample: ViewSample)
     case hidden(kind: EntryKind, saveSeq: UInt64, startKey: UInt64)
+}
+
+/// What the statistics views keep of a quantity sample: taken from the
+/// object the index decoded, so the views never decode it again.
+struct ViewSample {
+    var source: HKSource
+    /// Reference-date seconds.
+    var start: Double
+    var end: Double
+    /// In the type's canonical unit.
+    var value: Double
+    var userEntered: Bool
+
+    init(_ sample: HKQuantitySample) {
+        source = sample.sourceRevision.source
+        start = sample.startDate.timeIntervalSinceReferenceDate
+        end = sample.endDate.timeIntervalSinceReferenceDate
+        value = sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit)
+        userEntered = sample.wasUserEntered
+    }
+}
+
+/// What the index publishes for each batch (``ProjectionContext``): the
+/// quantity saves it read, in order, and what it showed and hid.
+struct IndexOutput {
+    var quantitySaves: [(kind: EntryKind, source: HKSource, timestamp: Int64)] = []
+    var changes: [VisibilityChange] = []
 }
 
 extension WriteTransaction {
