@@ -14,14 +14,9 @@ extension AnchorageBench {
         let directory = work.appendingPathComponent("feed")
         progress("feed: saving \(count) step samples")
         let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
-        var configuration = NodeConfiguration()
-        configuration.port = 0
-        configuration.maximumPageSize = 10_000
-        let node = try await AnchorageNode(directory: directory, configuration: configuration)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await node.run { port in portContinuation.yield(port) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchFailure(message: "the node did not start") }
+        let (node, port, serving) = try await Self.startNode(at: directory) {
+            $0.maximumPageSize = 10_000
+        }
 
         var inProcess: [Double] = []
         var pages: [Double] = []

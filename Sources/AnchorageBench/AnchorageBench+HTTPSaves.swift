@@ -17,13 +17,7 @@ extension AnchorageBench {
         for run in 1...runs {
             progress("HTTP saves run \(run)/\(runs): \(clients) clients × \(requestsPerClient) posts of 10")
             let directory = work.appendingPathComponent("http-saves-\(run)")
-            var configuration = NodeConfiguration()
-            configuration.port = 0
-            let node = try await AnchorageNode(directory: directory, configuration: configuration)
-            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let serving = Task { try await node.run { port in portContinuation.yield(port) } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw BenchFailure(message: "the node did not start") }
+            let (node, port, serving) = try await Self.startNode(at: directory)
             let start = ContinuousClock.now
             let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
                 for client in 0..<clients {
@@ -83,5 +77,22 @@ extension AnchorageBench {
         guard response.status == .created else {
             throw BenchFailure(message: "a POST /v1/samples got \(response.status)")
         }
+    }
+
+    /// Starts a node on `directory` on a port of its choosing; stop it with
+    /// `node.stop()`, then wait for `serving`.
+    static func startNode(
+        at directory: URL,
+        _ configure: (inout NodeConfiguration) -> Void = { _ in }
+    ) async throws -> (node: AnchorageNode, port: Int, serving: Task<Void, any Error>) {
+        var configuration = NodeConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        let node = try await AnchorageNode(directory: directory, configuration: configuration)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await node.run { port in portContinuation.yield(port) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchFailure(message: "the node did not start") }
+        return (node, port, serving)
     }
 }

@@ -16,13 +16,7 @@ extension AnchorageBench {
         progress("sync: saving \(count) step samples on A")
         let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
         await filler.close()
-        var configuration = NodeConfiguration()
-        configuration.port = 0
-        let node = try await AnchorageNode(directory: directory, configuration: configuration)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await node.run { port in portContinuation.yield(port) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchFailure(message: "the node did not start") }
+        let (node, port, serving) = try await Self.startNode(at: directory)
         let a = HKHealthStore(directory: directory)
 
         var overHTTP: [Double] = []
