@@ -16,6 +16,7 @@ extension AnchorageBench {
         var check: [Double] = []
         var rebuild: [Double] = []
         var replay: [Double] = []
+        var export: [Double] = []
         for run in 1...min(runs, 3) {
             progress("audit run \(run): verify, check, rebuild, replay")
             var start = ContinuousClock.now
@@ -33,6 +34,10 @@ extension AnchorageBench {
             replay.append(Double(count) / (ContinuousClock.now - start).seconds)
             await replica.close()
             try? FileManager.default.removeItem(at: target)
+            start = ContinuousClock.now
+            let lines = try Self.exportLines(log)
+            guard lines == count else { throw BenchFailure(message: "exported \(lines) entries of \(count)") }
+            export.append(Double(count) / (ContinuousClock.now - start).seconds)
         }
         await store.close()
         try? FileManager.default.removeItem(at: directory)
@@ -50,10 +55,34 @@ extension AnchorageBench {
         )
         report.add(name: "audit: rebuild every index and view", unit: "entries/s", anchorage: rebuild, baseline: [])
         report.add(
+            name: "export: the log as JSON lines (anchorage export's writer, into memory)",
+            unit: "entries/s",
+            anchorage: export,
+            baseline: [],
+            goal: .valueAtLeast(300_000)
+        )
+        report.add(
             name: "audit: replay into a new durable store (vs rebuild in place)",
             unit: "entries/s",
             anchorage: replay,
             baseline: rebuild
         )
+    }
+
+    /// Writes every entry of `log` as export lines, a page at a time, into
+    /// a buffer emptied after each page; returns how many were written.
+    static func exportLines(_ log: EventLog) throws -> Int {
+        var writer = LogExportWriter()
+        var bytes: [UInt8] = []
+        var anchor: Anchor?
+        var count = 0
+        while true {
+            let page = try log.entries(after: anchor, limit: 1_000)
+            bytes.removeAll(keepingCapacity: true)
+            for entry in page.entries { try writer.append(entry, anchor: log.anchor(atSeq: entry.seq), to: &bytes) }
+            count += page.entries.count
+            anchor = page.next
+            if !page.hasMore { return count }
+        }
     }
 }

@@ -35,6 +35,17 @@ public final class CLIOutput: @unchecked Sendable {
         }
     }
 
+    /// Writes bytes of data as they are (lines that end in their newline).
+    func write(_ bytes: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if buffer != nil {
+            buffer! += String(decoding: bytes, as: UTF8.self)
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
     /// Writes a progress or status message to standard error (not captured).
     func status(_ text: String) {
         guard buffer == nil else { return }

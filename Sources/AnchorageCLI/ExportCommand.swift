@@ -39,19 +39,16 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             let log = try store.eventLog()
             var anchor = try since.map { try Anchor(parsing: $0) }
-            var writer = HealthObjectWriter()
-            var decoder = PayloadDecoder()
+            var writer = LogExportWriter()
             var exported = 0
+            var bytes: [UInt8] = []
             while true {
                 let page = try log.entries(after: anchor, limit: 1_000)
-                var lines: [String] = []
-                lines.reserveCapacity(page.entries.count)
+                bytes.removeAll(keepingCapacity: true)
                 for entry in page.entries {
-                    lines.append(
-                        try Self.line(entry, anchor: log.anchor(atSeq: entry.seq), writer: &writer, decoder: &decoder)
-                    )
+                    try writer.append(entry, anchor: log.anchor(atSeq: entry.seq), to: &bytes)
                 }
-                if !lines.isEmpty { output.line(lines.joined(separator: "\n")) }
+                if !bytes.isEmpty { output.write(bytes) }
                 exported += page.entries.count
                 output.status("\rexported \(exported) entries…")
                 anchor = page.next
@@ -63,35 +60,6 @@ struct ExportCommand: AsyncParsableCommand {
             throw CommandFailure(description: "cannot export the log: \(error)")
         }
         await store.close()
-    }
-
-    /// One entry as a JSON line (without the newline).
-    static func line(
-        _ entry: LogEntry,
-        anchor: Anchor,
-        writer: inout HealthObjectWriter,
-        decoder: inout PayloadDecoder
-    ) throws -> String {
-        var fields: [String] = [
-            "\"anchor\":\"\(anchor.stringValue)\"",
-            "\"seq\":\(entry.seq)",
-            "\"origin\":\"\(entry.dot.origin)\"",
-            "\"counter\":\(entry.dot.counter)",
-            "\"time\":\(entry.timestamp)",
-            "\"operation\":\"\(entry.operation == .save ? "save" : "delete")\"",
-            "\"kind\":\(entry.kind.rawValue)",
-            "\"id\":\"\(entry.id.uuidString)\"",
-            "\"payloadDigest\":\"\(entry.payloadDigest)\"",
-            "\"link\":\"\(entry.link)\"",
-        ]
-        if entry.isPurged { fields.append("\"purged\":true") }
-        if let payload = entry.payload, let object = try? decoder.decode(Array(payload)) {
-            var bytes: [UInt8] = []
-            try writer.append(object, to: &bytes)
-            fields.append("\"object\":" + String(decoding: bytes, as: UTF8.self))
-        }
-        fields.append("\"entry\":\"\(Data(entry.encoded()).base64EncodedString())\"")
-        return "{" + fields.joined(separator: ",") + "}"
     }
 }
 

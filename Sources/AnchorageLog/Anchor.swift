@@ -107,11 +107,37 @@ extension Anchor: Codable {
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5).
 enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Base64url without padding (RFC 4648 section 5), written directly:
+    /// every page of a change feed and every exported line names anchors.
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let count = (bytes.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: count) { output in
+            var written = 0
+            var index = 0
+            while index + 3 <= bytes.count {
+                let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                output[written] = alphabet[Int(value >> 18 & 63)]
+                output[written + 1] = alphabet[Int(value >> 12 & 63)]
+                output[written + 2] = alphabet[Int(value >> 6 & 63)]
+                output[written + 3] = alphabet[Int(value & 63)]
+                written += 4
+                index += 3
+            }
+            let rest = bytes.count - index
+            if rest > 0 {
+                let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                output[written] = alphabet[Int(value >> 18 & 63)]
+                output[written + 1] = alphabet[Int(value >> 12 & 63)]
+                written += 2
+                if rest == 2 {
+                    output[written] = alphabet[Int(value >> 6 & 63)]
+                    written += 1
+                }
+            }
+            return written
+        }
     }
 
     /// `nil` unless `string` is well-formed base64url.

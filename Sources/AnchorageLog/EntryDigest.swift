@@ -75,11 +75,17 @@ public struct EntryDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// Lowercase hex.
     public var description: String {
-        bytes.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let bytes = bytes
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            for (index, byte) in bytes.enumerated() {
+                output[2 * index] = Self.hexDigits[Int(byte >> 4)]
+                output[2 * index + 1] = Self.hexDigits[Int(byte & 15)]
+            }
+            return bytes.count * 2
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     public static func == (lhs: EntryDigest, rhs: EntryDigest) -> Bool {
         lhs.words == rhs.words

@@ -74,3 +74,21 @@ struct AnchorTests {
         }
     }
 }
+
+extension AnchorTests {
+    @Test("base64url: the direct encoder writes what Foundation's base64 does, made URL-safe and unpadded")
+    func base64URL() {
+        var generator = SeededGenerator(seed: 64)
+        for length in 0..<80 {
+            for _ in 0..<8 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let expected = Data(bytes).base64EncodedString()
+                    .replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: "")
+                #expect(Base64URL.encode(bytes) == expected, "\(length) bytes")
+                #expect(Base64URL.decode(expected) == bytes, "\(length) bytes")
+            }
+        }
+    }
+}

@@ -84,3 +84,18 @@ struct EntryFormatTests {
         }
     }
 }
+
+extension EntryFormatTests {
+    @Test("a digest's description is its 64 lowercase hex digits, byte by byte")
+    func digestHex() {
+        var generator = SeededGenerator(seed: 16)
+        for _ in 0..<200 {
+            let digest = EntryDigest.of(
+                (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator)
+                }
+            )
+            let expected = digest.bytes.map { String(format: "%02x", $0) }.joined()
+            #expect(digest.description == expected)
+        }
+    }
+}
