@@ -44,6 +44,7 @@ struct ApplyPathTests {
     static func contend(_ store: HKHealthStore, replicated: [LogEntry], round: Int) async throws {
         let engine = try store.engine()
         let shared = (0..<30).map { _ in UUID() }
+        let acknowledged = Collector<UUID>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var next = 0
@@ -71,18 +72,20 @@ struct ApplyPathTests {
                             // Refused by the index while applying (OBJ-32) when its twin
                             // committed first, after its precondition passed.
                             let model = steps(2, atMinute: Double(task))
-                            _ = try? await store.save(
-                                HKQuantitySample(
-                                    type: stepType,
-                                    quantity: model.quantity,
-                                    start: model.startDate,
-                                    end: model.endDate,
-                                    uuid: shared[task % shared.count],
-                                    sourceRevision: model.sourceRevision,
-                                    device: nil,
-                                    metadata: HKMetadata(values: [:])
-                                )
-                            )
+                            let saved =
+                                (try? await store.save(
+                                    HKQuantitySample(
+                                        type: stepType,
+                                        quantity: model.quantity,
+                                        start: model.startDate,
+                                        end: model.endDate,
+                                        uuid: shared[task % shared.count],
+                                        sourceRevision: model.sourceRevision,
+                                        device: nil,
+                                        metadata: HKMetadata(values: [:])
+                                    )
+                                )) != nil
+                            if saved { acknowledged.append(shared[task % shared.count]) }
                         default:
                             let sample = steps(
                                 Double(task),
@@ -99,6 +102,12 @@ struct ApplyPathTests {
             }
             try await group.waitForAll()
         }
+        // The requests that committed beside failing ones are all there: each
+        // id saved once, by the one request that was acknowledged.
+        let saved = acknowledged.all
+        #expect(!saved.isEmpty && Set(saved).count == saved.count, "each id acknowledged once")
+        let stored = try await samples(in: store, of: stepType).map(\.uuid)
+        #expect(Set(saved).isSubset(of: Set(stored)), "an acknowledged save is missing")
     }
 }
 
