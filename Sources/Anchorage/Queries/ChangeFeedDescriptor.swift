@@ -103,20 +103,10 @@ extension ChangeFeedDescriptor: ChangeReading {
             in: txn,
             session: &session
         )
-        var added: [HKSample] = []
-        var deleted: [HKDeletedObject] = []
-        var summaries: [HKActivitySummary] = []
-        for (_, item) in merged.items {
-            switch item {
-            case .added(let sample): added.append(sample)
-            case .deleted(let object): deleted.append(object)
-            case .summary(let summary): summaries.append(summary)
-            }
-        }
         return Result(
-            addedSamples: added,
-            deletedObjects: deleted,
-            activitySummaries: summaries,
+            addedSamples: merged.added,
+            deletedObjects: merged.deleted,
+            activitySummaries: merged.summaries,
             newAnchor: engine.queryAnchor(merged.last)
         )
     }

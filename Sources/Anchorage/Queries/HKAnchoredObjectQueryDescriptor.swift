@@ -66,24 +66,6 @@ extension HKAnchoredObjectQueryDescriptor: ChangeReading {
         in txn: borrowing ReadTransaction
     ) throws -> Result {
         var session = ReadSession(caller: caller)
-        if predicates.count == 1, let predicate = predicates.first {
-            // One predicate: its changes are already in anchor order.
-            let changes = try engine.anchoredChanges(
-                of: predicate.sampleType,
-                predicate: try predicate.typed.get(),
-                after: start,
-                through: upper,
-                limit: limit,
-                in: txn,
-                session: &session
-            )
-            let samples = changes.samples as? [Sample] ?? changes.samples.compactMap { $0 as? Sample }
-            return Result(
-                addedSamples: samples,
-                deletedObjects: changes.deleted,
-                newAnchor: engine.queryAnchor(changes.last)
-            )
-        }
         let merged = try engine.mergedChanges(
             of: predicates.map { predicate in (predicate.sampleType, try predicate.typed.get()) },
             activitySummaries: false,
@@ -93,15 +75,10 @@ extension HKAnchoredObjectQueryDescriptor: ChangeReading {
             in: txn,
             session: &session
         )
-        var added: [Sample] = []
-        var deleted: [HKDeletedObject] = []
-        for (_, item) in merged.items {
-            switch item {
-            case .added(let sample): if let sample = sample as? Sample { added.append(sample) }
-            case .deleted(let object): deleted.append(object)
-            case .summary: break
-            }
-        }
-        return Result(addedSamples: added, deletedObjects: deleted, newAnchor: engine.queryAnchor(merged.last))
+        return Result(
+            addedSamples: merged.added as? [Sample] ?? merged.added.compactMap { $0 as? Sample },
+            deletedObjects: merged.deleted,
+            newAnchor: engine.queryAnchor(merged.last)
+        )
     }
 }

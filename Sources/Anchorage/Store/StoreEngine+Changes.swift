@@ -2,17 +2,13 @@ import AnchorageLog
 import Foundation
 import LMDB
 
-/// One change a feed reports, at its position in the log.
-enum ChangeItem {
-    case added(HKSample)
-    case deleted(HKDeletedObject)
-    /// A day whose visible activity summary is now this one.
-    case summary(HKActivitySummary)
-}
-
-/// The changes of several sources merged in anchor order.
+/// The changes of several sources (sample predicates, activity summaries)
+/// after an anchor, each kind in anchor order.
 struct MergedChanges {
-    var items: [(seq: UInt64, item: ChangeItem)]
+    var added: [HKSample] = []
+    var deleted: [HKDeletedObject] = []
+    /// The days whose activity summary changed, each with its summary now.
+    var summaries: [HKActivitySummary] = []
     /// The position the next page starts after.
     var last: UInt64
 }
@@ -21,7 +17,8 @@ extension StoreEngine {
     /// The changes of every predicate (and, with `activitySummaries`, the
     /// days whose activity summary changed) after `start` through `upper`,
     /// in anchor order, cut at `limit` items without splitting an entry's
-    /// items across pages (AQ-9, AQ-17).
+    /// items across pages (AQ-8, AQ-9, AQ-17). One source's changes come
+    /// cut and in order already; several are merged by position.
     func mergedChanges(
         of predicates: [(type: HKSampleType, predicate: ObjectPredicate?)],
         activitySummaries: Bool,
@@ -31,7 +28,9 @@ extension StoreEngine {
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> MergedChanges {
-        var items: [(seq: UInt64, item: ChangeItem)] = []
+        var added: [(seq: UInt64, sample: HKSample)] = []
+        var deleted: [(seq: UInt64, object: HKDeletedObject)] = []
+        var summaries: [(seq: UInt64, summary: HKActivitySummary)] = []
         // A source whose page was full stopped at `cutoff`; nothing after it
         // may be reported, or its later items would be skipped (AQ-9).
         // Later sources read no further than the cutoff so far.
@@ -47,8 +46,8 @@ extension StoreEngine {
                 session: &session
             )
             cutoff = min(cutoff, changes.last)
-            for (seq, sample) in zip(changes.sampleSeqs, changes.samples) { items.append((seq, .added(sample))) }
-            for (seq, deleted) in zip(changes.deletedSeqs, changes.deleted) { items.append((seq, .deleted(deleted))) }
+            added += zip(changes.sampleSeqs, changes.samples).map { ($0, $1) }
+            deleted += zip(changes.deletedSeqs, changes.deleted).map { ($0, $1) }
         }
         if activitySummaries {
             let changes = try activitySummaryChanges(
@@ -59,21 +58,28 @@ extension StoreEngine {
                 session: &session
             )
             cutoff = min(cutoff, changes.last)
-            for (seq, summary) in changes.items { items.append((seq, .summary(summary))) }
+            summaries = changes.items
         }
-        // Stable: the items of one entry keep the order their source gave.
-        items = items.enumerated().filter { $0.element.seq <= cutoff }
-            .sorted { ($0.element.seq, $0.offset) < ($1.element.seq, $1.offset) }.map(\.element)
+        guard predicates.count + (activitySummaries ? 1 : 0) > 1 else {
+            return MergedChanges(
+                added: added.map(\.sample),
+                deleted: deleted.map(\.object),
+                summaries: summaries.map(\.summary),
+                last: cutoff
+            )
+        }
+        // The position of the limit-th item: the items of that entry stay together.
         var last = cutoff
-        if let limit, items.count > limit {
-            // The items of the entry at the cut stay together.
-            let cut = items[limit - 1].seq
-            var end = limit
-            while end < items.count, items[end].seq == cut { end += 1 }
-            items.removeSubrange(end...)
-            last = cut
-        }
-        return MergedChanges(items: items, last: last)
+        let seqs = (added.map(\.seq) + deleted.map(\.seq) + summaries.map(\.seq)).filter { $0 <= cutoff }.sorted()
+        if let limit, seqs.count > limit { last = seqs[limit - 1] }
+        // Sorting by position alone is stable here: Swift's sort is, and one
+        // source lists an entry's items together.
+        return MergedChanges(
+            added: added.filter { $0.seq <= last }.sorted { $0.seq < $1.seq }.map(\.sample),
+            deleted: deleted.filter { $0.seq <= last }.sorted { $0.seq < $1.seq }.map(\.object),
+            summaries: summaries.filter { $0.seq <= last }.map(\.summary),
+            last: last
+        )
     }
 
     /// The days whose visible activity summary was saved after `start`
