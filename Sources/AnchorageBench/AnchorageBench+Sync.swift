@@ -54,7 +54,7 @@ extension AnchorageBench {
             unit: "entries/s",
             anchorage: overHTTP,
             baseline: inProcess,
-            goal: .valueAtLeast(100_000)
+            goal: .valueAtLeast(500_000)
         )
         report.add(
             name: "sync: B's peak resident memory, its mapped store pages included (goal < 200 MB)",
