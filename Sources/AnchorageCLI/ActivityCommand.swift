@@ -49,15 +49,18 @@ struct ActivityCommand: AsyncParsableCommand {
         write(summaries, to: CLIOutput.current)
     }
 
-    /// The columns: each summary's day, then its values and goals.
-    static let columns: [(name: String, value: @Sendable (HKActivitySummary) -> String)] = [
-        ("date", { day($0) }),
-        ("energy", { energy($0.activeEnergyBurned) }), ("energy goal", { energy($0.activeEnergyBurnedGoal) }),
-        ("energy unit", { $0.activeEnergyBurned.unit.unitString }),
-        ("exercise min", { minutes($0.appleExerciseTime) }), ("exercise goal", { minutes($0.appleExerciseTimeGoal) }),
-        ("move min", { minutes($0.appleMoveTime) }), ("move goal", { minutes($0.appleMoveTimeGoal) }),
-        ("stand h", { StatsRow.number($0.appleStandHours.doubleValue(for: .count())) }),
-        ("stand goal", { StatsRow.number($0.appleStandHoursGoal.doubleValue(for: .count())) }),
+    /// The columns: each summary's day, then its values and goals, each
+    /// number written by `number` (rounded in tables, in full in CSV).
+    static let columns: [(name: String, value: @Sendable (HKActivitySummary, (Double) -> String) -> String)] = [
+        ("date", { summary, _ in day(summary) }),
+        ("energy", { $1(energy($0.activeEnergyBurned)) }),
+        ("energy goal", { $1(energy($0.activeEnergyBurnedGoal)) }),
+        ("energy unit", { summary, _ in summary.activeEnergyBurned.unit.unitString }),
+        ("exercise min", { $1(minutes($0.appleExerciseTime)) }),
+        ("exercise goal", { $1(minutes($0.appleExerciseTimeGoal)) }),
+        ("move min", { $1(minutes($0.appleMoveTime)) }), ("move goal", { $1(minutes($0.appleMoveTimeGoal)) }),
+        ("stand h", { $1($0.appleStandHours.doubleValue(for: .count())) }),
+        ("stand goal", { $1($0.appleStandHoursGoal.doubleValue(for: .count())) }),
     ]
 
     static func day(_ summary: HKActivitySummary) -> String {
@@ -65,12 +68,12 @@ struct ActivityCommand: AsyncParsableCommand {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    static func energy(_ quantity: HKQuantity) -> String {
-        StatsRow.number(quantity.doubleValue(for: quantity.unit))
+    static func energy(_ quantity: HKQuantity) -> Double {
+        quantity.doubleValue(for: quantity.unit)
     }
 
-    static func minutes(_ quantity: HKQuantity) -> String {
-        StatsRow.number(quantity.doubleValue(for: .minute()))
+    static func minutes(_ quantity: HKQuantity) -> Double {
+        quantity.doubleValue(for: .minute())
     }
 
     private func write(_ summaries: [HKActivitySummary], to output: CLIOutput) {
@@ -81,9 +84,15 @@ struct ActivityCommand: AsyncParsableCommand {
             output.line(String(decoding: (try? encoder.encode(summaries)) ?? Data("[]".utf8), as: UTF8.self))
         case .csv:
             output.line(Self.columns.map { $0.name.replacingOccurrences(of: " ", with: "_") }.joined(separator: ","))
-            for summary in summaries { output.line(Self.columns.map { $0.value(summary) }.joined(separator: ",")) }
+            for summary in summaries {
+                output.line(Self.columns.map { $0.value(summary, StatsRow.exact) }.joined(separator: ","))
+            }
         case .table:
-            let rows = [Self.columns.map(\.name)] + summaries.map { summary in Self.columns.map { $0.value(summary) } }
+            let rows =
+                [Self.columns.map(\.name)]
+                + summaries.map { summary in
+                    Self.columns.map { $0.value(summary, StatsRow.number) }
+                }
             for line in TextTable.lines(rows) { output.line(line) }
         }
     }

@@ -26,11 +26,11 @@ struct SampleRow {
         switch sample {
         case let quantity as HKQuantitySample:
             let unit = TextForms.displayUnit(of: quantity.quantityType)
-            value = (StatsRow.number(try? quantity.quantity.checkedDoubleValue(for: unit)), unit.unitString)
+            value = (StatsRow.exact(try? quantity.quantity.checkedDoubleValue(for: unit)), unit.unitString)
         case let category as HKCategorySample:
             value = (String(category.value), "")
         case let workout as HKWorkout:
-            value = (StatsRow.number(workout.duration), "s")
+            value = (StatsRow.exact(workout.duration), "s")
         case let correlation as HKCorrelation:
             value = (String(correlation.objects.count), "samples")
         default:
@@ -48,7 +48,8 @@ struct SampleRow {
     init(summary: HKActivitySummary) {
         cells = [
             "summary", "", "activitySummary", ActivityCommand.day(summary), "",
-            ActivityCommand.energy(summary.activeEnergyBurned), summary.activeEnergyBurned.unit.unitString, "",
+            StatsRow.exact(ActivityCommand.energy(summary.activeEnergyBurned)),
+            summary.activeEnergyBurned.unit.unitString, "",
         ]
     }
 

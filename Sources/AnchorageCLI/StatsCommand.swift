@@ -88,7 +88,7 @@ struct StatsCommand: AsyncParsableCommand {
                 options: statisticsOptions,
                 anchorDate: anchorDate,
                 intervalComponents: components
-            ).result(for: store)
+            ).result(for: store, from: start, to: end)
         } catch {
             await store.close()
             throw CommandFailure(description: "the query failed: \(error)")

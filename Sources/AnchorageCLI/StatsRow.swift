@@ -26,9 +26,21 @@ struct StatsRow {
         }
     }
 
+    /// A value for people to read: whole numbers as such, others to two
+    /// decimals (tables and messages).
     static func number(_ value: Double?) -> String {
         guard let value else { return "" }
+        guard value.isFinite else { return "\(value)" }
         return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+
+    /// A value for programs to read (JSON and CSV): whole numbers as such,
+    /// others in the shortest form that reads back as the same double, as
+    /// the HTTP API writes them; `null` text for a value that is not finite.
+    static func exact(_ value: Double?) -> String {
+        guard let value else { return "" }
+        guard value.isFinite else { return "null" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     /// Writes the rows as a table, JSON or CSV.
@@ -54,14 +66,14 @@ struct StatsRow {
             let iso = ISO8601DateFormatter()
             for row in rows {
                 output.line(
-                    ([iso.string(from: row.start), iso.string(from: row.end)] + row.columns.map { number($0.value) })
+                    ([iso.string(from: row.start), iso.string(from: row.end)] + row.columns.map { exact($0.value) })
                         .joined(separator: ",")
                 )
             }
         case .json:
             let iso = ISO8601DateFormatter()
             let objects = rows.map { row -> String in
-                let values = row.columns.map { "\"\($0.name)\": \($0.value.map { number($0) } ?? "null")" }
+                let values = row.columns.map { "\"\($0.name)\": \($0.value.map { exact($0) } ?? "null")" }
                 return
                     "{\"start\": \"\(iso.string(from: row.start))\", \"end\": \"\(iso.string(from: row.end))\", \"unit\": \"\(unit)\""
                     + (values.isEmpty ? "" : ", " + values.joined(separator: ", ")) + "}"

@@ -51,23 +51,27 @@ struct StatisticsRoutes: Sendable {
         } else {
             unit = TextForms.displayUnit(of: type)
         }
-        try Self.checkBucketCount(from: start, to: end, interval: interval)
-
+        let descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: type),
+            options: options,
+            anchorDate: anchorDate,
+            intervalComponents: interval
+        )
+        let count = try descriptor.bucketCount(for: store, from: start, to: end)
+        guard count <= Self.maximumBuckets else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "that asks for \(count) buckets, more than the \(Self.maximumBuckets) one request may compute; "
+                    + "use a longer interval or a shorter range"
+            )
+        }
+        // Only the buckets asked for are computed. Unreadable types answer
+        // like types without data (AUTH-4): the same empty buckets.
+        let collection = try await descriptor.result(for: store, from: start, to: end, readable: context.mayRead(type))
         var rows: [Row] = []
-        if context.mayRead(type) {
-            let collection = try await HKStatisticsCollectionQueryDescriptor(
-                predicate: .quantitySample(type: type),
-                options: options,
-                anchorDate: anchorDate,
-                intervalComponents: interval
-            ).result(for: store)
-            collection.enumerateStatistics(from: start, to: end) { statistics, _ in
-                rows.append(Row(statistics, options: options, unit: unit))
-            }
-        } else {
-            // Unreadable types answer like types without data (AUTH-4): the
-            // same query over an empty store.
-            try options.validate(for: type)
+        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+            rows.append(Row(statistics, options: options, unit: unit))
         }
         let body = Body(
             type: type.identifier,
@@ -165,19 +169,5 @@ struct StatisticsRoutes: Sendable {
             (HKStatisticsOptions.cumulativeSum, "sum"), (.discreteAverage, "average"), (.discreteMin, "min"),
             (.discreteMax, "max"), (.mostRecent, "mostRecent"), (.duration, "duration"),
         ].filter { options.contains($0.0) }.map(\.1)
-    }
-
-    static func checkBucketCount(from start: Date, to end: Date, interval: DateComponents) throws {
-        let seconds =
-            Double(interval.second ?? 0) + 60 * Double(interval.minute ?? 0) + 3_600 * Double(interval.hour ?? 0)
-            + 86_400 * Double(interval.day ?? 0) + 2_419_200 * Double(interval.month ?? 0)
-            + 31_536_000 * Double(interval.year ?? 0)
-        guard seconds > 0, end.timeIntervalSince(start) / seconds <= Double(maximumBuckets) else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "that asks for more than \(maximumBuckets) buckets; use a longer interval or a shorter range"
-            )
-        }
     }
 }

@@ -73,6 +73,31 @@ struct CLIDataTests {
         }
     }
 
+    @Test("stats prints doubles in full in JSON and CSV, as HTTP does; the table rounds")
+    func fullDoubles() async throws {
+        try await withStorePath { store in
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("samples-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: input) }
+            try Data("[\(step(UUID(), 100, hour: 8))]".utf8).write(to: input)
+            _ = try await runCLI(["save", "--store", store, "--file", input.path])
+            let query = [
+                "stats", "--store", store, "--type", "stepCount", "--interval", "10m", "--from", "2024-06-01T08:00:00Z",
+                "--to", "2024-06-01T08:20:00Z", "--tz", "UTC", "--format",
+            ]
+            // 100 steps over 30 minutes: a third in each 10-minute bucket.
+            let third = 100.0 * 600 / 1_800
+            let json = try await runCLI(query + ["json"])
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            #expect(rows.map { $0["sum"] as? Double } == [third, third, third], "\(json)")
+            #expect(json.contains("\(third)"))
+            let csv = try await runCLI(query + ["csv"])
+            let sums = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",").last.map(String.init) }
+            #expect(sums == ["\(third)", "\(third)", "\(third)"], "\(csv)")
+            let table = try await runCLI(query + ["table"])
+            #expect(table.contains("33.33\n") && !table.contains("\(third)"), "\(table)")
+        }
+    }
+
     @Test("stats --chart draws bars scaled to the largest value")
     func chart() async throws {
         try await withStorePath { store in

@@ -162,3 +162,54 @@ extension HKStatisticsCollectionQueryDescriptor {
         return HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets)
     }
 }
+
+extension HKStatisticsCollectionQueryDescriptor {
+    /// The number of buckets from the one containing `startDate` through the
+    /// one containing `endDate`: those `enumerateStatistics(from:to:with:)`
+    /// visits (ST-38).
+    ///
+    /// - Throws: ``HKError`` `errorInvalidArgument` for options that do not
+    ///   suit the type (ST-1) or invalid interval components (ST-35).
+    package func bucketCount(for healthStore: HKHealthStore, from startDate: Date, to endDate: Date) throws -> Int {
+        let (_, _, grid) = try prepare(healthStore)
+        let first = grid.index(containing: startDate)
+        let last = grid.index(containing: endDate)
+        return last < first ? 0 : last - first + 1
+    }
+
+    /// The collection with only the buckets from the one containing
+    /// `startDate` through the one containing `endDate` computed: what
+    /// `enumerateStatistics(from:to:with:)` over the same dates reports, at
+    /// a cost bounded by those buckets and the samples reaching them. Other
+    /// buckets read as empty. `readable: false` gives the collection of an
+    /// empty store (a type the caller may not read answers like one without
+    /// data, AUTH-4).
+    ///
+    /// ```swift
+    /// let count = try descriptor.bucketCount(for: store, from: start, to: end)   // check a cap first
+    /// let collection = try await descriptor.result(for: store, from: start, to: end)
+    /// collection.enumerateStatistics(from: start, to: end) { statistics, _ in … }
+    /// ```
+    package func result(
+        for healthStore: HKHealthStore,
+        from startDate: Date,
+        to endDate: Date,
+        readable: Bool = true
+    ) async throws -> HKStatisticsCollection {
+        let (engine, type, grid) = try prepare(healthStore)
+        let first = grid.index(containing: startDate)
+        let last = grid.index(containing: endDate)
+        var buckets: [Int: HKStatistics] = [:]
+        if readable && first <= last {
+            buckets = try engine.statisticsBuckets(
+                Array(first...last),
+                of: type,
+                predicate: try predicate.typed.get(),
+                options: options,
+                grid: grid,
+                caller: healthStore.caller
+            )
+        }
+        return HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets)
+    }
+}

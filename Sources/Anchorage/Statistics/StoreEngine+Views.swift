@@ -116,20 +116,42 @@ extension StoreEngine {
                     remaining = indices.filter { $0 < inner.lower || $0 > inner.upper }
                 }
             }
-            for index in remaining {
-                let bounds = grid.interval(index)
-                var parts: [ObjectPredicate] = [.dateRange(start: bounds.start, end: bounds.end, options: [])]
+            // The rest run by run: the samples reaching each run of
+            // consecutive buckets, read once, then swept bucket by bucket.
+            for run in Self.runs(of: remaining) {
+                var parts: [ObjectPredicate] = [
+                    .dateRange(
+                        start: grid.start(of: run.lowerBound),
+                        end: grid.start(of: run.upperBound + 1),
+                        options: []
+                    )
+                ]
                 if let predicate { parts = [.and([predicate] + parts)] }
                 let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
-                let window = StatisticsWindow(
-                    start: bounds.start.timeIntervalSinceReferenceDate,
-                    end: bounds.end.timeIntervalSinceReferenceDate,
-                    closed: false
+                let computed = ReferenceStatistics.collection(
+                    samples,
+                    grid: grid,
+                    type: type,
+                    options: options,
+                    within: run
                 )
-                result[index] = ReferenceStatistics.statistics(samples, in: window, type: type, options: options)
+                result.merge(computed) { _, new in new }
             }
             return result
         }
+    }
+
+    /// `indices` as runs of consecutive values, in order.
+    static func runs(of indices: [Int]) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        for index in indices.sorted() {
+            if let last = runs.last, index <= last.upperBound + 1 {
+                runs[runs.count - 1] = last.lowerBound...max(last.upperBound, index)
+            } else {
+                runs.append(index...index)
+            }
+        }
+        return runs
     }
 
     /// The samples matching any of `predicates`, each once, ranked.

@@ -1,0 +1,149 @@
+import Anchorage
+import AnchorageLog
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// What one request or one sample may cost a running `anchorage serve`,
+/// measured on the process itself: its peak resident memory and its data
+/// file (issue 17).
+@Suite("Bounded cost per request and per sample")
+struct ServerBoundedCostTests {
+    static let token = "bounded-cost-owner-token-0123456789"
+
+    /// A node process over a new store with one owner token.
+    static func withServe<R>(_ body: (ServeProcess, URL) async throws -> R) async throws -> R {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cost-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.json")
+        try Data(#"{"tokens":[{"token":"\#(token)","owner":true}]}"#.utf8).write(to: tokens)
+        let store = directory.appendingPathComponent("store")
+        let node = try await ServeProcess(store: store, tokens: tokens)
+        do {
+            let result = try await body(node, store)
+            #expect(await node.terminate() == 0, "\(node.standardError)")
+            let (status, output) = try SyncProcessTests.runAnchorage(["audit", "verify", "--store", store.path])
+            #expect(status == 0, "audit verify: \(output)")
+            return result
+        } catch {
+            await node.killNow()
+            throw error
+        }
+    }
+
+    /// Sends `method path` with the owner's token; the status and body.
+    static func send(
+        _ method: HTTPMethod,
+        _ path: String,
+        port: Int,
+        body: String? = nil,
+        timeout: TimeAmount = .seconds(20)
+    ) async throws -> (status: UInt, body: String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        var text = ""
+        for try await chunk in response.body { text += String(buffer: chunk) }
+        return (response.status.code, text)
+    }
+
+    /// A field of `/proc/<pid>/status`, in bytes (`VmHWM`: peak resident memory).
+    static func memory(_ field: String, of pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("\(field):") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1_024
+    }
+
+    @Test(
+        "1-second buckets over one minute stay under 50 MB of memory growth, with data ten years apart (ST-38)"
+    )
+    func narrowStatisticsOverWideData() async throws {
+        try await Self.withServe { node, _ in
+            let samples = [
+                stepJSON(100, start: "2014-01-01T00:00:00Z", end: "2014-01-01T00:10:00Z"),
+                stepJSON(200, start: "2024-01-01T00:00:10Z", end: "2024-01-01T00:00:40Z"),
+                stepJSON(
+                    70,
+                    start: "2023-12-31T23:59:00Z",
+                    end: "2024-01-01T00:02:00Z",
+                    type: "HKQuantityTypeIdentifierHeartRate"
+                )
+                .replacingOccurrences(of: "\"unit\":\"count\"", with: "\"unit\":\"count/min\""),
+                stepJSON(
+                    72,
+                    start: "2014-01-01T00:00:00Z",
+                    end: "2014-01-01T00:01:00Z",
+                    type: "HKQuantityTypeIdentifierHeartRate"
+                )
+                .replacingOccurrences(of: "\"unit\":\"count\"", with: "\"unit\":\"count/min\""),
+            ]
+            let saved = try await Self.send(
+                .POST,
+                "/v1/samples",
+                port: node.port,
+                body: "[\(samples.joined(separator: ","))]"
+            )
+            #expect(saved.status == 201, "\(saved.body)")
+
+            let before = try Self.memory("VmHWM", of: node.process.processIdentifier)
+            let range = "from=2024-01-01T00:00:00Z&to=2024-01-01T00:00:59Z&interval=1s"
+            let steps = try await Self.send(.GET, "/v1/statistics?type=stepCount&\(range)", port: node.port)
+            let heart = try await Self.send(
+                .GET,
+                "/v1/statistics?type=heartRate&options=average&\(range)",
+                port: node.port
+            )
+            let growth = try Self.memory("VmHWM", of: node.process.processIdentifier) - before
+            #expect(growth < 50_000_000, "peak memory grew by \(growth) bytes")
+
+            // The answers are the 60 buckets asked for, with the values the samples give.
+            #expect(steps.status == 200, "\(steps.body)")
+            #expect(heart.status == 200, "\(heart.body)")
+            let stepRows = try Self.rows(steps.body)
+            let heartRows = try Self.rows(heart.body)
+            #expect(stepRows.count == 60)
+            #expect(heartRows.count == 60)
+            // 200 steps over 30 seconds: 10 through 39 hold 200/30 each.
+            let sums = stepRows.map { $0["sum"] as? Double ?? 0 }
+            #expect(sums[0..<10].allSatisfy { $0 == 0 })
+            #expect(sums[10..<40].allSatisfy { abs($0 - 200.0 / 30) < 1e-9 })
+            #expect(sums[40...].allSatisfy { $0 == 0 })
+            #expect(heartRows.allSatisfy { ($0["average"] as? Double) == 70 })
+        }
+    }
+
+    @Test("a request for more buckets than the cap is refused with their count, before any is computed")
+    func bucketCapCountsTheBucketsAskedFor() async throws {
+        try await Self.withServe { node, _ in
+            let wide = try await Self.send(
+                .GET,
+                "/v1/statistics?type=stepCount&from=2014-01-01T00:00:00Z&to=2024-01-01T00:00:00Z&interval=30m",
+                port: node.port
+            )
+            #expect(wide.status == 400)
+            #expect(wide.body.contains("175297 buckets"), "\(wide.body)")
+            // Months counted on the calendar: 100,000 months is 8,334 years.
+            let months = try await Self.send(
+                .GET,
+                "/v1/statistics?type=stepCount&from=2000-01-01T00:00:00Z&to=2024-01-01T00:00:00Z&interval=1mo",
+                port: node.port
+            )
+            #expect(months.status == 200, "\(months.body)")
+            #expect(try Self.rows(months.body).count == 289)
+        }
+    }
+
+    static func rows(_ body: String) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        return try #require(object["statistics"] as? [[String: Any]])
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+@_spi(Benchmarks) @testable import Anchorage
+
+/// The reference evaluator's sweep and collections limited to the buckets
+/// asked for, against the plainest model: every bucket evaluated alone from
+/// every sample (ST-20, ST-36..38).
+@Suite("Statistics over the buckets asked for")
+struct StatisticsRangeTests {
+    /// Each bucket of `range` from all of `samples`, one at a time.
+    static func bucketByBucket(
+        _ samples: [StatisticsSample],
+        grid: BucketGrid,
+        range: ClosedRange<Int>,
+        type: HKQuantityType,
+        options: HKStatisticsOptions
+    ) -> [Int: HKStatistics] {
+        var buckets: [Int: HKStatistics] = [:]
+        for index in range {
+            let bounds = grid.interval(index)
+            let window = StatisticsWindow(
+                start: bounds.start.timeIntervalSinceReferenceDate,
+                end: bounds.end.timeIntervalSinceReferenceDate,
+                closed: false
+            )
+            let statistics = ReferenceStatistics.statistics(samples, in: window, type: type, options: options)
+            if let statistics { buckets[index] = statistics }
+        }
+        return buckets
+    }
+
+    @Test(
+        "The sweep, a range of it, and a store query limited to the dates asked for equal bucket-by-bucket evaluation",
+        arguments: [UInt64(11), 12, 13]
+    )
+    func rangesMatchBucketByBucket(seed: UInt64) async throws {
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
+            var random = SeededGenerator(seed: seed)
+            var apps: [HKHealthStore] = []
+            for bundle in StatisticsPropertyTests.bundles { apps.append(try await appStore(directory, bundle)) }
+            let engine = try owner.engine()
+            var checked = 0
+            for _ in 0..<3 {
+                try await StatisticsPropertyTests.history(owner: owner, apps: apps, count: 40, random: &random)
+                for _ in 0..<12 {
+                    let query = StatisticsPropertyTests.Query(&random)
+                    let grid = try BucketGrid(anchor: query.anchor, intervalComponents: query.interval, timeZone: utc)
+                    let (samples, _) = try engine.statisticsSamples(
+                        of: query.type,
+                        predicate: query.predicate,
+                        caller: owner.caller
+                    )
+                    // Dates within the data's three weeks, at most about 1,500 buckets apart.
+                    let base = StatisticsPropertyTests.base
+                    let from = base.addingTimeInterval(Double(Int.random(in: -86_400..<(22 * 86_400), using: &random)))
+                    let first = grid.index(containing: from)
+                    let last = first + Int.random(in: -1..<1_500, using: &random)
+                    guard last >= first else {
+                        let none = try await Self.descriptor(query).result(for: owner, from: from, to: from - 1)
+                        #expect(none.buckets.isEmpty, "\(query)")
+                        continue
+                    }
+                    let to = grid.start(of: last)
+                    let range = first...last
+                    let expected = Self.bucketByBucket(
+                        samples,
+                        grid: grid,
+                        range: range,
+                        type: query.type,
+                        options: query.options
+                    )
+                    let full = ReferenceStatistics.collection(
+                        samples,
+                        grid: grid,
+                        type: query.type,
+                        options: query.options
+                    )
+                    let swept = ReferenceStatistics.collection(
+                        samples,
+                        grid: grid,
+                        type: query.type,
+                        options: query.options,
+                        within: range
+                    )
+                    #expect(Set(swept.keys) == Set(expected.keys), "\(query) \(range)")
+                    #expect(Set(full.keys.filter(range.contains)) == Set(expected.keys), "\(query) \(range)")
+                    for (index, statistics) in expected {
+                        // The same samples in the same order: equal to the last bit.
+                        #expect(swept[index].map { Self.identical($0, statistics) } ?? false, "\(query) \(index)")
+                        #expect(full[index].map { Self.identical($0, statistics) } ?? false, "\(query) \(index)")
+                    }
+                    // Through the store: the views where they may answer, the sweep elsewhere.
+                    let limited = try await Self.descriptor(query).result(for: owner, from: from, to: to)
+                    #expect(Set(limited.buckets.keys) == Set(expected.keys), "\(query) \(range)")
+                    for (index, statistics) in expected {
+                        let other = limited.buckets[index]
+                        #expect(
+                            other.map { StatisticsPropertyTests.agree(statistics, $0) } ?? false,
+                            "\(query) \(index)"
+                        )
+                    }
+                    #expect(
+                        try Self.descriptor(query).bucketCount(for: owner, from: from, to: to) == range.count,
+                        "\(query)"
+                    )
+                    checked += 1
+                }
+            }
+            #expect(checked >= 20)
+            for app in apps { await app.close() }
+        }
+    }
+
+    @Test(
+        "Instants and ends on bucket boundaries, gaps of empty buckets and ranges starting inside a sample (ST-18, ST-20)"
+    )
+    func boundaries() throws {
+        let grid = try BucketGrid(
+            anchor: iso("2024-01-01T00:00:00Z"),
+            intervalComponents: DateComponents(hour: 1),
+            timeZone: utc
+        )
+        let hour = 3_600.0
+        let origin = iso("2024-01-01T00:00:00Z").timeIntervalSinceReferenceDate
+        let source = HKSource(name: "Tests", bundleIdentifier: "com.example.tests")
+        let rank = SourceRanking().rank(bundle: source.bundleIdentifier, userEntered: false)
+        func sample(_ start: Double, _ end: Double, _ value: Double, _ seq: UInt64) -> StatisticsSample {
+            StatisticsSample(
+                start: origin + start,
+                end: origin + end,
+                value: value,
+                source: source,
+                seq: seq,
+                rank: rank
+            )
+        }
+        let samples = [
+            sample(hour, hour, 5, 1),  // an instant on the start of bucket 1
+            sample(0, hour, 60, 2),  // ends where bucket 1 starts
+            sample(2 * hour, 2 * hour, 7, 3),  // an instant on the start of bucket 2
+            sample(30 * hour, 30 * hour + 10, 3, 4),  // after a gap of empty buckets
+            sample(-5 * hour, 40 * hour, 450, 5),  // spans everything
+            sample(40 * hour, 40 * hour, 1, 6),  // an instant where the long one ends
+        ]
+        let type = HKQuantityType(.stepCount)
+        for range in [-6...45, 1...1, 2...2, 31...40, 39...41, 100...120] {
+            let expected = Self.bucketByBucket(samples, grid: grid, range: range, type: type, options: .cumulativeSum)
+            let swept = ReferenceStatistics.collection(
+                samples,
+                grid: grid,
+                type: type,
+                options: .cumulativeSum,
+                within: range
+            )
+            #expect(Set(swept.keys) == Set(expected.keys), "\(range)")
+            for (index, statistics) in expected {
+                #expect(swept[index].map { Self.identical($0, statistics) } ?? false, "\(range) \(index)")
+            }
+        }
+        let all = ReferenceStatistics.collection(samples, grid: grid, type: type, options: .cumulativeSum)
+        #expect(all.keys.sorted() == Array(-5...40))
+        #expect(close(all[1]?.merged.sum, 5 + 10), "an instant and an hour of 450 over 45 hours")
+    }
+
+    /// Equal to the last bit: bounds, merged and per-source values.
+    static func identical(_ a: HKStatistics, _ b: HKStatistics) -> Bool {
+        a.startDate == b.startDate && a.endDate == b.endDate && a.merged == b.merged && a.bySource == b.bySource
+    }
+
+    static func descriptor(_ query: StatisticsPropertyTests.Query) -> HKStatisticsCollectionQueryDescriptor {
+        var predicate: NSPredicate?
+        if case .dateRange(let start, let end, let options) = query.predicate {
+            predicate = HKQuery.predicateForSamples(withStart: start, end: end, options: options)
+        }
+        return HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: query.type, predicate: predicate),
+            options: query.options,
+            anchorDate: query.anchor,
+            intervalComponents: query.interval
+        )
+    }
+}
