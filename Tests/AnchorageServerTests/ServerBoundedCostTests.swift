@@ -121,6 +121,74 @@ struct ServerBoundedCostTests {
         }
     }
 
+    @Test(
+        "a 10-year sample costs about what a 1-hour one costs: under 64 KiB of data file, then narrow queries stay small"
+    )
+    func longSampleCost() async throws {
+        try await Self.withServe { node, store in
+            let file = store.appendingPathComponent("data.mdb")
+            func size() throws -> Int {
+                try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+            }
+            // A store in use: a day of 10-minute samples, in a few requests.
+            for hour in 0..<24 {
+                let samples = (0..<6).map { part in
+                    let start = String(format: "2019-06-01T%02d:%02d:00Z", hour, part * 10)
+                    let end = String(format: "2019-06-01T%02d:%02d:59Z", hour, part * 10 + 9)
+                    return stepJSON(Double(10 + part), start: start, end: end)
+                }
+                let saved = try await Self.send(
+                    .POST,
+                    "/v1/samples",
+                    port: node.port,
+                    body: "[\(samples.joined(separator: ","))]"
+                )
+                #expect(saved.status == 201, "\(saved.body)")
+            }
+            var growth: [String: Int] = [:]
+            let shapes = [
+                ("1 hour", "2019-07-01T08:00:00Z", "2019-07-01T09:00:00Z"),
+                ("10 years", "2014-01-01T00:00:00Z", "2024-01-01T00:00:00Z"),
+            ]
+            for (name, start, end) in shapes {
+                let before = try size()
+                let saved = try await Self.send(
+                    .POST,
+                    "/v1/samples",
+                    port: node.port,
+                    body: "[\(stepJSON(3_652_000, start: start, end: end))]"
+                )
+                #expect(saved.status == 201, "\(saved.body)")
+                growth[name] = try size() - before
+            }
+            #expect(growth["10 years"]! < 64 * 1_024, "\(growth)")
+            #expect(growth["1 hour"]! < 64 * 1_024, "\(growth)")
+
+            // 1,000 steps a day for ten years: each 1-second bucket holds its share.
+            let pid = node.process.processIdentifier
+            let memory = try Self.memory("VmHWM", of: pid)
+            let narrow = try await Self.send(
+                .GET,
+                "/v1/statistics?type=stepCount&from=2020-02-29T12:00:00Z&to=2020-02-29T12:00:59Z&interval=1s",
+                port: node.port
+            )
+            #expect(try Self.memory("VmHWM", of: pid) - memory < 50_000_000)
+            let rows = try Self.rows(narrow.body)
+            #expect(rows.count == 60)
+            #expect(rows.allSatisfy { abs(($0["sum"] as? Double ?? 0) - 1_000.0 / 86_400) < 1e-9 }, "\(narrow.body)")
+            // Daily buckets over the store's busy day: its samples and the long one's share.
+            let days = try await Self.send(
+                .GET,
+                "/v1/statistics?type=stepCount&from=2019-05-31&to=2019-06-01&interval=1d",
+                port: node.port
+            )
+            let sums = try Self.rows(days.body).map { $0["sum"] as? Double ?? 0 }
+            let busy = Double((10...15).reduce(0, +) * 24)
+            #expect(sums.count == 2)
+            #expect(abs(sums[0] - 1_000) < 1e-6 && abs(sums[1] - (1_000 + busy)) < 1e-6, "\(sums)")
+        }
+    }
+
     @Test("a request for more buckets than the cap is refused with their count, before any is computed")
     func bucketCapCountsTheBucketsAskedFor() async throws {
         try await Self.withServe { node, _ in

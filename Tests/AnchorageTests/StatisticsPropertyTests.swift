@@ -26,8 +26,15 @@ struct StatisticsPropertyTests {
         sync: (String, Int)? = nil
     ) -> HKQuantitySample {
         let start = base.addingTimeInterval(Double(Int.random(in: 0..<(21 * 86_400), using: &random)))
-        let instant = Int.random(in: 0..<5, using: &random) == 0
-        let length = instant ? 0 : Double(Int.random(in: 1...(6 * 3_600), using: &random))
+        let shape = Int.random(in: 0..<50, using: &random)
+        // Instants, intervals up to 6 hours, and a few around a day and up
+        // to 10 days (those over a day are kept out of the views' rows).
+        let length =
+            switch shape {
+            case 0..<10: 0.0
+            case 10: Double(Int.random(in: (86_400 - 2)...(10 * 86_400), using: &random))
+            default: Double(Int.random(in: 1...(6 * 3_600), using: &random))
+            }
         var metadata: [String: Any] = [:]
         if let sync {
             metadata[HKMetadataKeySyncIdentifier] = sync.0

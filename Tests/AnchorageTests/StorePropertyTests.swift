@@ -192,7 +192,9 @@ struct StorePropertyTests {
         }
     }
 
-    @Test("A date-range query reads index rows in proportion to its matches, not to the store")
+    @Test(
+        "A date-range query reads index rows in proportion to its matches, not to the store, even beside a 10-year sample"
+    )
     func indexReadsAreBounded() async throws {
         try await withTemporaryStore { store, _ in
             let total = 100_000
@@ -211,6 +213,27 @@ struct StorePropertyTests {
             let read = engine.counters.rowsRead - before
             #expect(found.count == 1_001, "1,000 inside, plus the one ending exactly at the start (PRED-5)")
             #expect(read <= 1_010, "read \(read) index rows for 1,000 matches out of \(total)")
+
+            // Samples of ten years and of three days, both reaching the range:
+            // the search still reads about what it finds.
+            let decade = HKQuantitySample(
+                type: stepType,
+                quantity: HKQuantity(unit: .count(), doubleValue: 3_652_000),
+                start: minutes(-2_000_000),
+                end: minutes(3_259_000)
+            )
+            let days = HKQuantitySample(
+                type: stepType,
+                quantity: HKQuantity(unit: .count(), doubleValue: 3),
+                start: minutes(47_000),
+                end: minutes(51_320)
+            )
+            try await store.save([decade, days])
+            let again = engine.counters.rowsRead
+            let beside = try await samples(in: store, of: stepType, predicate: range)
+            let readBeside = engine.counters.rowsRead - again
+            #expect(beside.count == 1_003)
+            #expect(readBeside <= 1_020, "read \(readBeside) index rows for 1,003 matches out of \(total + 2)")
         }
     }
 }

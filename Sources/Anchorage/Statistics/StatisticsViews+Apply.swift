@@ -4,7 +4,7 @@ import LMDB
 
 extension StatisticsViews: Projection {
     var name: String { "statistics-views" }
-    var version: Int { 3 }
+    var version: Int { 4 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
     var consumes: [String] { [HealthIndex.projectionName] }
@@ -135,12 +135,15 @@ extension StatisticsViews: Projection {
     ) throws {
         let number = try batch.number(of: sample.source, kind: kind, views: self, in: txn)
         let row = ViewSampleRow(end: sample.end, value: sample.value, source: number, userEntered: sample.userEntered)
+        let isLong = Self.isLong(start: sample.start, end: sample.end)
         try row.withBytes { value in
             try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: sample.start)), saveSeq) {
                 key in
-                try txn.put(value, forKey: key, in: samples)
+                try txn.put(value, forKey: key, in: isLong ? long : samples)
             }
         }
+        // A long sample touches no bucket row: its cost does not grow with its span.
+        guard !isLong else { return }
         batch.noteDuration(sample.end - sample.start, kind: kind)
         batch.touch(kind, ViewLevel.fineBuckets(start: sample.start, end: sample.end))
     }
@@ -155,7 +158,10 @@ extension StatisticsViews: Projection {
     ) throws {
         let start = IndexKey.seconds(fromDateKey: startKey)
         let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
-        guard let end = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0)?.end }) ?? nil else { return }
+        guard let end = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0)?.end }) ?? nil else {
+            _ = try txn.removeValue(forKey: key, in: long)
+            return
+        }
         _ = try txn.removeValue(forKey: key, in: samples)
         batch.touch(kind, ViewLevel.fineBuckets(start: start, end: end))
     }

@@ -3,17 +3,27 @@ import Foundation
 import LMDB
 
 extension StatisticsViews {
+    /// What the views answer for some query buckets.
+    struct Answer {
+        /// The populated buckets the views answered, by index.
+        var buckets: [Int: HKStatistics] = [:]
+        /// The buckets a long sample reaches (see `st.long`): the views
+        /// cannot answer them; the reference evaluator must.
+        var unanswered: [Int] = []
+    }
+
     /// The buckets `indices` of a collection query read from the views,
-    /// with each query bucket the union of the fewest view buckets; `nil`
-    /// when a bucket does not start and end on 15-minute boundaries, so the
-    /// views cannot answer it exactly.
+    /// with each query bucket the union of the fewest view buckets, except
+    /// those a long sample reaches (``Answer/unanswered``); `nil` when a
+    /// bucket does not start and end on 15-minute boundaries, so the views
+    /// cannot answer it exactly.
     func buckets(
         _ indices: some Collection<Int>,
         of type: HKQuantityType,
         grid: BucketGrid,
         options: HKStatisticsOptions,
         in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [Int: HKStatistics]? {
+    ) throws -> Answer? {
         let kind = EntryKind(rawValue: type.kindCode)
         // Query buckets come in time order, and so do their pieces at each
         // level: each level's list is sorted as it is built, and a piece
@@ -45,11 +55,23 @@ extension StatisticsViews {
                 try self.rows(kind: kind, source: source, level: level, wanted: wanted[level], in: txn)
             }
         }
-        var result: [Int: HKStatistics] = [:]
-        result.reserveCapacity(plans.count)
+        var answer = Answer()
+        answer.buckets.reserveCapacity(plans.count)
         let style = type.aggregationStyle
         let merged = rows[Self.merged]!
+        let reaching = try longSpans(
+            of: kind,
+            from: plans.first.map { $0.start.timeIntervalSinceReferenceDate },
+            before: plans.last.map { $0.end.timeIntervalSinceReferenceDate },
+            in: txn
+        )
         for plan in plans {
+            let start = plan.start.timeIntervalSinceReferenceDate
+            let end = plan.end.timeIntervalSinceReferenceDate
+            if reaching.contains(where: { $0.start < end && $0.end > start }) {
+                answer.unanswered.append(plan.index)
+                continue
+            }
             var total = ViewRecord.Combination()
             for piece in plan.pieces { total.append(merged[piece.level][piece.position]) }
             guard let record = total.record else { continue }
@@ -60,7 +82,7 @@ extension StatisticsViews {
                 for piece in plan.pieces { part.append(levels[piece.level][piece.position]) }
                 if let record = part.record { bySource[source] = record.values(style: style, options: options) }
             }
-            result[plan.index] = HKStatistics(
+            answer.buckets[plan.index] = HKStatistics(
                 quantityType: type,
                 startDate: plan.start,
                 endDate: plan.end,
@@ -69,12 +91,52 @@ extension StatisticsViews {
                 bySource: bySource
             )
         }
-        return result
+        return answer
+    }
+
+    /// The spans of `kind`'s long samples (those in `st.long`) that start
+    /// before `before` and end after `from`, in seconds since the reference
+    /// date. Long samples are rare, so their rows are read from the first.
+    func longSpans(
+        of kind: EntryKind,
+        from: Double?,
+        before: Double?,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [(start: Double, end: Double)] {
+        var spans: [(start: Double, end: Double)] = []
+        let limit = before.map { IndexKey.date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .max
+        try txn.withCursor(on: long) { cursor in
+            try cursor.scan(from: kind.rawValue.bigEndianBytes) { key, value in
+                guard key.count == 20, key.uint32(at: 0) == kind.rawValue, key.uint64(at: 4) < limit,
+                    let row = ViewSampleRow(value)
+                else { return false }
+                if row.end > from ?? -.infinity {
+                    spans.append((IndexKey.seconds(fromDateKey: key.uint64(at: 4)), row.end))
+                }
+                return true
+            }
+        }
+        return spans
+    }
+
+    /// From the start of the first fine bucket where `kind` has data (or of
+    /// its first long sample) to the start of the last one (or the end of
+    /// its latest-ending long sample).
+    func extent(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> ClosedRange<Date>?
+    {
+        let fine = try fineExtent(of: kind, in: txn)
+        let spans = try longSpans(of: kind, from: nil, before: nil, in: txn)
+        guard let first = spans.map(\.start).min(), let last = spans.map(\.end).max() else { return fine }
+        let lower = min(fine?.lowerBound.timeIntervalSinceReferenceDate ?? first, first)
+        let upper = max(fine?.upperBound.timeIntervalSinceReferenceDate ?? last, last)
+        return Date(timeIntervalSinceReferenceDate: lower)...Date(timeIntervalSinceReferenceDate: upper)
     }
 
     /// The first and last fine buckets where `kind` has data.
-    func extent(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> ClosedRange<Date>?
-    {
+    private func fineExtent(
+        of kind: EntryKind,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> ClosedRange<Date>? {
         let prefix = kind.rawValue.bigEndianBytes + Self.merged.bigEndianBytes + [0]
         var first: Int64?
         var last: Int64?

@@ -11,12 +11,19 @@ import LMDB
 ///
 /// | database | key | value |
 /// | --- | --- | --- |
-/// | `st.samples` | kind ‖ start ‖ seq | ``ViewSampleRow`` |
+/// | `st.samples` | kind ‖ start ‖ seq | ``ViewSampleRow`` (samples up to ``longSample`` long) |
+/// | `st.long` | kind ‖ start ‖ seq | ``ViewSampleRow`` (longer samples) |
 /// | `st.sources` | kind ‖ 0 ‖ bundle id / kind ‖ 1 ‖ number | number / bundle id ‖ 0 ‖ name |
 /// | `st.kinds` | kind | next source number ‖ longest sample (seconds) |
 /// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
 /// | `st.priorities` | kind | seq of the entry holding the priority list ‖ its payload |
 /// | `st.first-seen` | kind ‖ bundle id | origin time (ns since 1970) of the earliest save |
+///
+/// A sample longer than ``longSample`` is kept in `st.long` and out of the
+/// bucket rows, so that what a sample costs to write and to store does not
+/// depend on its span. The query buckets it reaches are computed by the
+/// reference evaluator instead (``buckets(_:of:grid:options:in:)`` reports
+/// them as not answered).
 ///
 /// Every bucket row is computed afresh from the samples it covers whenever
 /// one of them changes (never by adding and subtracting), so it is a pure
@@ -26,6 +33,7 @@ import LMDB
 /// delete removes.
 struct StatisticsViews: Sendable {
     let samples: Database
+    let long: Database
     let sources: Database
     let kinds: Database
     let buckets: Database
@@ -39,6 +47,7 @@ struct StatisticsViews: Sendable {
 
     init(in txn: borrowing WriteTransaction, index: HealthIndex) throws {
         samples = try txn.openStoreDatabase("st.samples")
+        long = try txn.openStoreDatabase("st.long")
         sources = try txn.openStoreDatabase("st.sources")
         kinds = try txn.openStoreDatabase("st.kinds")
         buckets = try txn.openStoreDatabase("st.buckets")
@@ -48,7 +57,14 @@ struct StatisticsViews: Sendable {
     }
 
     /// Every database, in a fixed order.
-    var all: [Database] { [samples, sources, kinds, buckets, priorities, firstSeen] }
+    var all: [Database] { [samples, long, sources, kinds, buckets, priorities, firstSeen] }
+
+    /// The longest span, in seconds, of a sample kept in the bucket rows (a
+    /// day: 96 fine buckets); longer ones go to `st.long`.
+    static let longSample: Double = 86_400
+
+    /// Whether a sample from `start` to `end` is kept out of the bucket rows.
+    static func isLong(start: Double, end: Double) -> Bool { end - start > longSample }
 
     // MARK: Keys
 

@@ -70,10 +70,12 @@ extension StoreEngine {
             let upper = min(grid.index(containing: extent.upperBound), inner.upper)
             guard lower <= upper || !eligibility.isBounded else { return nil }
             var buckets: [Int: HKStatistics] = [:]
+            var unanswered: [Int] = []
             if lower <= upper {
                 guard let viewed = try views.buckets(lower...upper, of: type, grid: grid, options: options, in: txn)
                 else { return nil }
-                buckets = viewed
+                buckets = viewed.buckets
+                unanswered = viewed.unanswered
             }
             if let predicate, eligibility.isBounded {
                 let parts: [ObjectPredicate] = [
@@ -86,6 +88,17 @@ extension StoreEngine {
                     buckets[index] = statistics
                 }
             }
+            // The buckets long samples reach, from the samples reaching them.
+            let computed = try referenceBuckets(
+                unanswered,
+                of: type,
+                predicate: predicate,
+                options: options,
+                grid: grid,
+                in: txn,
+                session: &session
+            )
+            buckets.merge(computed) { _, new in new }
             return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
         }
     }
@@ -112,33 +125,53 @@ extension StoreEngine {
                 let inner = eligibility.inner(grid)
                 let inside = indices.filter { $0 >= inner.lower && $0 <= inner.upper }
                 if let viewed = try views.buckets(inside, of: type, grid: grid, options: options, in: txn) {
-                    result = viewed
-                    remaining = indices.filter { $0 < inner.lower || $0 > inner.upper }
+                    result = viewed.buckets
+                    remaining = indices.filter { $0 < inner.lower || $0 > inner.upper } + viewed.unanswered
                 }
             }
-            // The rest run by run: the samples reaching each run of
-            // consecutive buckets, read once, then swept bucket by bucket.
-            for run in Self.runs(of: remaining) {
-                var parts: [ObjectPredicate] = [
-                    .dateRange(
-                        start: grid.start(of: run.lowerBound),
-                        end: grid.start(of: run.upperBound + 1),
-                        options: []
-                    )
-                ]
-                if let predicate { parts = [.and([predicate] + parts)] }
-                let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
-                let computed = ReferenceStatistics.collection(
-                    samples,
-                    grid: grid,
-                    type: type,
-                    options: options,
-                    within: run
-                )
-                result.merge(computed) { _, new in new }
-            }
+            let computed = try referenceBuckets(
+                remaining,
+                of: type,
+                predicate: predicate,
+                options: options,
+                grid: grid,
+                in: txn,
+                session: &session
+            )
+            result.merge(computed) { _, new in new }
             return result
         }
+    }
+
+    /// The buckets `indices` computed by the reference evaluator, run by
+    /// run: the samples reaching each run of consecutive buckets read once,
+    /// then swept bucket by bucket. Empty buckets are left out.
+    private func referenceBuckets(
+        _ indices: [Int],
+        of type: HKQuantityType,
+        predicate: ObjectPredicate?,
+        options: HKStatisticsOptions,
+        grid: BucketGrid,
+        in txn: borrowing ReadTransaction,
+        session: inout ReadSession
+    ) throws -> [Int: HKStatistics] {
+        var result: [Int: HKStatistics] = [:]
+        for run in Self.runs(of: indices) {
+            var parts: [ObjectPredicate] = [
+                .dateRange(start: grid.start(of: run.lowerBound), end: grid.start(of: run.upperBound + 1), options: [])
+            ]
+            if let predicate { parts = [.and([predicate] + parts)] }
+            let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
+            let computed = ReferenceStatistics.collection(
+                samples,
+                grid: grid,
+                type: type,
+                options: options,
+                within: run
+            )
+            result.merge(computed) { _, new in new }
+        }
+        return result
     }
 
     /// `indices` as runs of consecutive values, in order.

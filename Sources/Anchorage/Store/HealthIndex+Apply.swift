@@ -5,7 +5,7 @@ import LMDB
 extension HealthIndex: Projection {
     static let projectionName = "healthkit-index"
     var name: String { Self.projectionName }
-    var version: Int { 4 }
+    var version: Int { 5 }
     var databases: [Database] { all }
 
     /// Applies a batch; per-source counts and per-kind durations are summed

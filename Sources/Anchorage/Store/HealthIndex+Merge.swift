@@ -256,7 +256,8 @@ extension HealthIndex {
         in txn: borrowing WriteTransaction
     ) throws {
         try withUnsafeBytes(of: record.endKey.bigEndian) { value in
-            try IndexKey.withKindKey(record.kind, record.startKey, record.saveSeq) { key in
+            let tier = DurationTier.of(start: record.startKey, end: record.endKey)
+            try IndexKey.withTimeKey(record.kind, tier, record.startKey, record.saveSeq) { key in
                 try put(value, forKey: key, in: typeTime, txn: txn)
             }
         }
@@ -328,7 +329,10 @@ extension HealthIndex {
             )
         }
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
-        _ = try txn.removeValue(forKey: IndexKey.kindKey(record.kind, record.startKey, record.saveSeq), in: typeTime)
+        let tier = DurationTier.of(start: record.startKey, end: record.endKey)
+        _ = try IndexKey.withTimeKey(record.kind, tier, record.startKey, record.saveSeq) { key in
+            try txn.removeValue(forKey: key, in: typeTime)
+        }
         aggregates.count(kind: record.kind, bundle: record.source, name: nil, by: -1)
         if !record.syncKey.isEmpty {
             let points = try txn.withValue(forKey: record.syncKey, in: syncIDs) { UUID(indexBytes: $0) == id } ?? false

@@ -68,6 +68,25 @@ enum IndexKey {
         }
     }
 
+    /// `kind ‖ tier ‖ start ‖ seq`, the layout of the type/time index
+    /// (``DurationTier``); without `seq`, the 13-byte prefix of a scan.
+    @inline(__always)
+    static func withTimeKey<R>(
+        _ kind: EntryKind,
+        _ tier: UInt8,
+        _ start: UInt64,
+        _ seq: UInt64? = nil,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 21, alignment: 8) { buffer in
+            buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 0, as: UInt32.self)
+            buffer[4] = tier
+            buffer.storeBytes(of: start.bigEndian, toByteOffset: 5, as: UInt64.self)
+            if let seq { buffer.storeBytes(of: seq.bigEndian, toByteOffset: 13, as: UInt64.self) }
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<(seq == nil ? 13 : 21)]))
+        }
+    }
+
     /// Two uuids, for pair tables (correlation members, workout links).
     static func pair(_ a: UUID, _ b: UUID) -> [UInt8] {
         a.indexBytes + b.indexBytes
@@ -98,5 +117,23 @@ extension UnsafeRawBufferPointer {
     /// The big-endian `UInt32` at `offset`.
     func uint32(at offset: Int) -> UInt32 {
         UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+}
+
+/// Samples grouped by how long they last, in the type/time index: a search
+/// for the samples overlapping a range starts each group's scan at most its
+/// longest duration before the range, so one long sample never makes every
+/// search of its type read from the start of time.
+enum DurationTier {
+    /// The longest duration of each tier but the last, in seconds: 15
+    /// minutes, 4 hours, a day, a week, 31 days, 366 days.
+    static let bounds: [Double] = [900, 14_400, 86_400, 604_800, 2_678_400, 31_622_400]
+    /// How many tiers there are; the last has no bound.
+    static let count = bounds.count + 1
+
+    /// The tier of a sample from `start` to `end` (date keys).
+    static func of(start: UInt64, end: UInt64) -> UInt8 {
+        let duration = IndexKey.seconds(fromDateKey: end) - IndexKey.seconds(fromDateKey: start)
+        return UInt8(bounds.firstIndex { duration <= $0 } ?? bounds.count)
     }
 }

@@ -79,8 +79,8 @@ extension StoreEngine {
 
     /// The sequence numbers of the live samples of `kind` that may match
     /// `predicate`, in anchor order, found through the type/time index: a
-    /// date-bounded predicate reads only the rows in its range (plus the
-    /// kind's longest duration before it, for overlap predicates).
+    /// date-bounded predicate reads only the rows in its range (plus, for
+    /// overlap predicates, each duration tier's longest duration before it).
     func candidates(
         kind: EntryKind,
         predicate: ObjectPredicate?,
@@ -97,33 +97,40 @@ extension StoreEngine {
             return seqs.sorted()
         }
         let bounds = predicate?.timeBounds ?? .unbounded
-        var lower = bounds.startFrom.map(IndexKey.date) ?? IndexKey.minimumDate
-        if let endFrom = bounds.endFrom {
-            let longest =
-                try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: index.kindStats) {
-                    Double(bitPattern: $0.uint64(at: 0))
-                } ?? 0
-            let earliestStart = endFrom.addingTimeInterval(-longest)
-            lower = max(lower, IndexKey.date(earliestStart))
-        }
+        let lower = bounds.startFrom.map(IndexKey.date) ?? IndexKey.minimumDate
+        let longest =
+            try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: index.kindStats) {
+                Double(bitPattern: $0.uint64(at: 0))
+            } ?? 0
         let upper = bounds.startBefore.map(IndexKey.date)
         let endFrom = bounds.endFrom.map(IndexKey.date)
         let endBefore = bounds.endBefore.map(IndexKey.date)
         var seqs: [UInt64] = []
         var rowsRead = 0
         defer { counters.count(rowsRead) }
-        let prefix = kind.rawValue.bigEndianBytes
         try txn.withCursor(on: index.typeTime) { cursor in
-            try cursor.scan(from: IndexKey.kindKey(kind, lower, 0)) { key, value in
-                guard key.count == 20, key.starts(with: prefix) else { return false }
-                rowsRead += 1
-                let start = key.uint64(at: 4)
-                if let upper, start >= upper { return false }
-                let end = value.uint64(at: 0)
-                if let endFrom, end < endFrom { return true }
-                if let endBefore, end >= endBefore { return true }
-                seqs.append(key.uint64(at: 12))
-                return true
+            for tier in 0..<DurationTier.count {
+                // An overlap bound starts each tier's scan its longest duration early.
+                var from = lower
+                if let end = bounds.endFrom {
+                    let reach = tier < DurationTier.bounds.count ? min(DurationTier.bounds[tier], longest) : longest
+                    from = max(from, IndexKey.date(end.addingTimeInterval(-reach)))
+                }
+                try IndexKey.withTimeKey(kind, UInt8(tier), from) { start in
+                    try cursor.scan(from: start) { key, value in
+                        guard key.count == 21, key.uint32(at: 0) == kind.rawValue, key[4] == UInt8(tier) else {
+                            return false
+                        }
+                        rowsRead += 1
+                        let start = key.uint64(at: 5)
+                        if let upper, start >= upper { return false }
+                        let end = value.uint64(at: 0)
+                        if let endFrom, end < endFrom { return true }
+                        if let endBefore, end >= endBefore { return true }
+                        seqs.append(key.uint64(at: 13))
+                        return true
+                    }
+                }
             }
         }
         seqs.sort()
