@@ -5,6 +5,32 @@ import Testing
 
 @Suite("Object types and identifiers (spec §1.3, §1.4, §1.8)")
 struct TypeTests {
+    @Test("no sample type restricts its duration, and a sample of ten years saves and reads back whole")
+    func durationRestrictions() async throws {
+        let types: [HKSampleType] =
+            Array(TypeCatalog.quantityTypes.values) + Array(TypeCatalog.categoryTypes.values) + [.workoutType()]
+        for type in types {
+            #expect(!type.isMaximumDurationRestricted && type.maximumAllowedDuration == .infinity, "\(type)")
+            #expect(!type.isMinimumDurationRestricted && type.minimumAllowedDuration == 0, "\(type)")
+        }
+        try await withTemporaryStore { store, _ in
+            let start = Date(timeIntervalSinceReferenceDate: 400_000_000)
+            let decade = HKQuantitySample(
+                type: HKQuantityType(.stepCount),
+                quantity: HKQuantity(unit: .count(), doubleValue: 3_652_000),
+                start: start,
+                end: start.addingTimeInterval(3_652 * 86_400)
+            )
+            try await store.save(decade)
+            let found = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+                sortDescriptors: []
+            ).result(for: store)
+            #expect(found.map(\.uuid) == [decade.uuid])
+            #expect(found.first?.endDate == decade.endDate)
+        }
+    }
+
     @Test("every identifier resolves, round-trips by raw value, and has a unique, stable kind code")
     func catalog() {
         #expect(TypeCatalog.quantityTypes.count == 120)
