@@ -211,7 +211,7 @@ public final class AnchorageNode: Sendable {
         router.add(middleware: AuthMiddleware(access: access))
         let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)
-        let statistics = StatisticsRoutes()
+        let statistics = StatisticsRoutes(limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics))
         router.get("/healthz") { _, _ in
             Response(
                 status: .ok,

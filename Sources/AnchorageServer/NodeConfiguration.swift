@@ -32,6 +32,10 @@ public struct NodeConfiguration: Sendable {
     /// How often a streaming change feed sends a heartbeat when nothing
     /// changes, so that consumers and proxies see the connection alive.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// How many statistics requests the node computes at once; others wait
+    /// their turn. Each may compute up to 100,000 buckets, so this bounds
+    /// the cores and memory wide requests can take together.
+    public var maximumConcurrentStatistics = 2
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
 

@@ -8,6 +8,8 @@ import Hummingbird
 struct StatisticsRoutes: Sendable {
     /// The most buckets one request may ask for.
     static let maximumBuckets = 100_000
+    /// Bounds how many statistics requests are computed at once.
+    let limiter: WorkLimiter
 
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
@@ -68,25 +70,29 @@ struct StatisticsRoutes: Sendable {
         }
         // Only the buckets asked for are computed. Unreadable types answer
         // like types without data (AUTH-4): the same empty buckets.
-        let collection = try await descriptor.result(for: store, from: start, to: end, readable: context.mayRead(type))
-        var rows: [Row] = []
-        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
-            rows.append(Row(statistics, options: options, unit: unit))
+        let readable = context.mayRead(type)
+        let encoded = try await limiter.run {
+            let collection = try await descriptor.result(for: store, from: start, to: end, readable: readable)
+            var rows: [Row] = []
+            collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+                rows.append(Row(statistics, options: options, unit: unit))
+            }
+            let body = Body(
+                type: type.identifier,
+                unit: unit.unitString,
+                options: Self.names(of: options),
+                interval: intervalText,
+                timeZone: parameters.string("tz") ?? "UTC",
+                statistics: rows
+            )
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(body)
         }
-        let body = Body(
-            type: type.identifier,
-            unit: unit.unitString,
-            options: Self.names(of: options),
-            interval: intervalText,
-            timeZone: parameters.string("tz") ?? "UTC",
-            statistics: rows
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Response(
             status: .ok,
             headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(body)))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded))
         )
     }
 

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AnchorageServer
+
+/// Shared counters for the tasks of a test.
+private final class Counters: Sendable {
+    let running = Mutex((now: 0, most: 0, done: 0))
+    let ran = Mutex(false)
+}
+
+@Suite("WorkLimiter: expensive requests take turns")
+struct WorkLimiterTests {
+    @Test("never more than its permits at once; every piece runs; a cancelled waiter leaves without running")
+    func permits() async throws {
+        let limiter = WorkLimiter(permits: 2)
+        let counters = Counters()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await limiter.run {
+                        counters.running.withLock {
+                            $0.now += 1
+                            $0.most = max($0.most, $0.now)
+                        }
+                        try await Task.sleep(for: .milliseconds(5))
+                        counters.running.withLock {
+                            $0.now -= 1
+                            $0.done += 1
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(counters.running.withLock { $0.most } == 2)
+        #expect(counters.running.withLock { $0.done } == 20)
+
+        // Both permits held; a third waits, is cancelled, and never runs.
+        let release = AsyncStream.makeStream(of: Void.self)
+        let holders = (0..<2).map { _ in
+            Task { try await limiter.run { for await _ in release.stream { break } } }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let waiter = Task { try await limiter.run { counters.ran.withLock { $0 = true } } }
+        try await Task.sleep(for: .milliseconds(50))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        release.continuation.finish()
+        for holder in holders { try await holder.value }
+        #expect(!counters.ran.withLock { $0 })
+        // The permits came back: two more run together.
+        try await limiter.run {}
+        try await limiter.run {}
+    }
+}
