@@ -41,7 +41,7 @@ struct AnchorageBench: AsyncParsableCommand {
 
     @Option(
         help:
-            "Which benchmarks to run: all, log, model, store, statistics, import, reading (the import's XML reading alone), feed, http (saves over HTTP), sync or audit."
+            "Which benchmarks to run: all, log, model, store, statistics, import, reading (the import's XML reading alone), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync or audit."
     )
     var suite: Suite = .all
 
@@ -58,7 +58,7 @@ struct AnchorageBench: AsyncParsableCommand {
     var syncChildPeer: String?
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`, reading, feed, http, sync, audit
+        case all, log, model, store, statistics, `import`, reading, feed, http, hostile, sync, audit
     }
 
     func validate() throws {
@@ -95,6 +95,9 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         if suite == .all || suite == .http {
             try await runHTTPSaveBenchmarks(work: work, report: &report)
+        }
+        if suite == .all || suite == .hostile {
+            try await runHostileLoad(work: work, report: &report)
         }
         if suite == .all || suite == .audit {
             try await runAuditBenchmarks(work: work, report: &report)

@@ -35,7 +35,7 @@ public struct NodeConfiguration: Sendable {
     /// How many statistics requests the node computes at once; others wait
     /// their turn. Each may compute up to 100,000 buckets, so this bounds
     /// the cores and memory wide requests can take together.
-    public var maximumConcurrentStatistics = 2
+    public var maximumConcurrentStatistics = 1
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
 

@@ -118,6 +118,17 @@ struct ServerBoundedCostTests {
             #expect(sums[10..<40].allSatisfy { abs($0 - 200.0 / 30) < 1e-9 })
             #expect(sums[40...].allSatisfy { $0 == 0 })
             #expect(heartRows.allSatisfy { ($0["average"] as? Double) == 70 })
+
+            // Answers of more than a thousand rows are assembled a thousand at a time.
+            let long = try await Self.send(
+                .GET,
+                "/v1/statistics?type=stepCount&from=2024-01-01T00:00:00Z&to=2024-01-01T00:41:39Z&interval=1s",
+                port: node.port
+            )
+            let longRows = try Self.rows(long.body)
+            #expect(longRows.count == 2_500)
+            #expect(longRows.map { $0["sum"] as? Double ?? 0 }.prefix(60) == ArraySlice(sums))
+            #expect(Set(longRows.compactMap { $0["startDate"] as? String }).count == 2_500)
         }
     }
 

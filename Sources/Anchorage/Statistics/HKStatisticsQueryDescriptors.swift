@@ -196,6 +196,18 @@ extension HKStatisticsCollectionQueryDescriptor {
         to endDate: Date,
         readable: Bool = true
     ) async throws -> HKStatisticsCollection {
+        try computedResult(for: healthStore, from: startDate, to: endDate, readable: readable)
+    }
+
+    /// ``result(for:from:to:readable:)`` computed on the calling thread, for
+    /// callers that run it on a thread of their own (a node computes wide
+    /// requests off the cooperative pool).
+    package func computedResult(
+        for healthStore: HKHealthStore,
+        from startDate: Date,
+        to endDate: Date,
+        readable: Bool = true
+    ) throws -> HKStatisticsCollection {
         let (engine, type, grid) = try prepare(healthStore)
         let first = grid.index(containing: startDate)
         let last = grid.index(containing: endDate)

@@ -1,0 +1,260 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AnchorageBench {
+    /// The hostile clients' own HTTP client and event loop, apart from the
+    /// well-behaved clients' (`HTTPClient.shared`), whose latency is measured.
+    static let hostileClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1))
+
+    static let hostileToken = "bench-owner-token-0123456789"
+
+    /// A load test of an `anchorage serve` process on loopback: 150
+    /// well-behaved clients post 10-sample batches, alone and then beside 50
+    /// hostile ones (slow bodies, huge declared lengths, 10-year samples,
+    /// statistics at the bucket cap). The well-behaved saves' p99 with the
+    /// hostile clients against without (goal: at most 2×), and the node's
+    /// peak resident memory (goal: under 300 MB).
+    func runHostileLoad(work: URL, report: inout Report) async throws {
+        let seconds = 15.0
+        var alone: [Double] = []
+        var beside: [Double] = []
+        var peaks: [Double] = []
+        var hostileDone: [Double] = []
+        for run in 1...min(runs, 3) {
+            let directory = work.appendingPathComponent("hostile-\(run)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let tokens = directory.appendingPathComponent("tokens.json")
+            try Data(#"{"tokens":[{"token":"\#(Self.hostileToken)","owner":true}]}"#.utf8).write(to: tokens)
+            let node = try Self.startServe(store: directory.appendingPathComponent("store"), tokens: tokens)
+            defer {
+                node.process.terminate()
+                node.process.waitUntilExit()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            progress("hostile run \(run): 150 clients saving alone for \(Int(seconds)) s")
+            alone.append(try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 0))
+            progress("hostile run \(run): the same beside 50 hostile clients")
+            async let hostile = Self.hostileClients(port: node.port, seconds: seconds)
+            beside.append(try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 1))
+            hostileDone.append(Double(await hostile))
+            peaks.append(Double(Self.statusBytes("VmHWM:", process: "\(node.process.processIdentifier)")) / 1e6)
+        }
+        report.add(
+            name: "hostile: p99 of 150 clients' 10-sample saves beside 50 hostile clients (vs alone), durable",
+            unit: "ms",
+            anchorage: beside,
+            baseline: alone,
+            goal: .ratioAtMost(2)
+        )
+        report.add(
+            name: "hostile: the node's peak resident memory over both phases",
+            unit: "MB",
+            anchorage: peaks,
+            baseline: [],
+            goal: .valueAtMost(300)
+        )
+        report.add(
+            name: "hostile: requests the hostile clients completed or were cut off in",
+            unit: "requests",
+            anchorage: hostileDone,
+            baseline: []
+        )
+    }
+
+    struct ServeChild {
+        let process: Process
+        let port: Int
+    }
+
+    /// Starts `anchorage serve` (beside this executable) on a free port.
+    static func startServe(store: URL, tokens: URL) throws -> ServeChild {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("anchorage")
+        process.arguments = ["serve", "--store", store.path, "--port", "0", "--tokens", tokens.path]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        let handle = stderr.fileHandleForReading
+        while true {
+            let data = handle.availableData
+            if data.isEmpty { throw BenchFailure(message: "anchorage serve did not start: \(seen)") }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: #"on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+                let port = Int(seen[range].split(separator: ":").last ?? "")
+            {
+                handle.readabilityHandler = { _ = $0.availableData }
+                return ServeChild(process: process, port: port)
+            }
+        }
+    }
+
+    /// `clients` clients posting 10 step samples each, one request after
+    /// another, for `seconds`; the 99th percentile latency in ms.
+    static func wellBehaved(port: Int, clients: Int, seconds: Double, offset: Int) async throws -> Double {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var number = 0
+                    while ContinuousClock.now < deadline {
+                        let began = ContinuousClock.now
+                        try await postSteps(
+                            port: port,
+                            client: client + offset * clients,
+                            request: number,
+                            token: hostileToken
+                        )
+                        latencies.append((ContinuousClock.now - began).seconds * 1_000)
+                        number += 1
+                    }
+                    return latencies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        return percentile(latencies, 0.99)
+    }
+
+    /// 50 hostile clients for `seconds`: 15 trickle a body a byte a second,
+    /// 10 declare a terabyte body, 15 post 10-year samples, 10 ask for
+    /// statistics at the 100,000-bucket cap. Returns the requests they
+    /// finished (answered or cut off).
+    static func hostileClients(port: Int, seconds: Double) async -> Int {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        let kinds = ProcessInfo.processInfo.environment["HOSTILE"] ?? "thlw"
+        return await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<15 where kinds.contains("t") { group.addTask { await trickle(port: port, until: deadline) } }
+            for _ in 0..<10 where kinds.contains("h") {
+                group.addTask { await hugeDeclaredLength(port: port, until: deadline) }
+            }
+            for client in 0..<15 where kinds.contains("l") {
+                group.addTask { await longSamples(port: port, client: client, until: deadline) }
+            }
+            for client in 0..<10 where kinds.contains("w") {
+                group.addTask { await wideStatistics(port: port, client: client, until: deadline) }
+            }
+            return await group.reduce(0, +)
+        }
+    }
+
+    static func trickle(port: Int, until deadline: ContinuousClock.Instant) async -> Int {
+        var finished = 0
+        while ContinuousClock.now < deadline {
+            guard let socket = RawSocket(port: port) else { return finished }
+            let head =
+                "POST /v1/samples HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(hostileToken)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n["
+            guard socket.send(head) else { continue }
+            while ContinuousClock.now < deadline, socket.send(" ") {
+                try? await Task.sleep(for: .seconds(1))
+            }
+            finished += 1
+        }
+        return finished
+    }
+
+    static func hugeDeclaredLength(port: Int, until deadline: ContinuousClock.Instant) async -> Int {
+        var finished = 0
+        while ContinuousClock.now < deadline {
+            guard let socket = RawSocket(port: port) else { return finished }
+            _ = socket.send(
+                "POST /v1/samples HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(hostileToken)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n["
+            )
+            // Wait for the answer (or the close) a few seconds at most.
+            for _ in 0..<50 where !socket.hasAnswer() {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            finished += 1
+        }
+        return finished
+    }
+
+    static func longSamples(port: Int, client: Int, until deadline: ContinuousClock.Instant) async -> Int {
+        var finished = 0
+        while ContinuousClock.now < deadline {
+            let start = 2000 + (client + finished) % 20
+            let body = """
+                [{"kind":"quantitySample","uuid":"\(UUID().uuidString)","type":"HKQuantityTypeIdentifierStepCount",\
+                "startDate":"\(start)-01-01T00:00:00Z","endDate":"\(start + 10)-01-01T00:00:00Z",\
+                "quantity":{"unit":"count","value":3652000}}]
+                """
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/samples")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(hostileToken)")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+            _ = try? await hostileClient.execute(request, timeout: .seconds(30))
+            finished += 1
+        }
+        return finished
+    }
+
+    static func wideStatistics(port: Int, client: Int, until deadline: ContinuousClock.Instant) async -> Int {
+        var finished = 0
+        while ContinuousClock.now < deadline {
+            // 99,999 one-second buckets over the well-behaved clients' data.
+            let from = Date(timeIntervalSince1970: 1_717_200_000 + Double(client) * 86_400 * 365)
+            let to = from.addingTimeInterval(99_998)
+            var request = HTTPClientRequest(
+                url: "http://127.0.0.1:\(port)/v1/statistics?type=stepCount&interval=1s"
+                    + "&from=\(from.formatted(.iso8601))&to=\(to.formatted(.iso8601))"
+            )
+            request.headers.add(name: "Authorization", value: "Bearer \(hostileToken)")
+            if let response = try? await hostileClient.execute(request, timeout: .seconds(60)) {
+                _ = try? await response.body.collect(upTo: 64 << 20)
+            }
+            finished += 1
+        }
+        return finished
+    }
+}
+
+/// A raw TCP connection on loopback, for clients no HTTP library would be.
+final class RawSocket {
+    private let descriptor: Int32
+
+    init?(port: Int) {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    /// Sends `text` without blocking; `false` once the node has closed.
+    func send(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) >= 0
+        }
+    }
+
+    /// Whether the node has answered or closed the connection.
+    func hasAnswer() -> Bool {
+        var byte: UInt8 = 0
+        let read = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return read >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    deinit { close(descriptor) }
+}
