@@ -12,8 +12,11 @@ extension EventLog {
     public struct Configuration: Sendable {
         /// What a commit guarantees once `append` returns.
         public var durability: Durability = .full
-        /// The initial size of the memory map; it grows by itself.
-        public var initialMapSize: Int = 64 << 20
+        /// The initial size of the memory map (4 GiB): address space, not
+        /// disk. It grows by itself, but growing waits until every read
+        /// transaction of the process has ended, so a store that starts large
+        /// seldom makes a write wait behind a long read.
+        public var initialMapSize: Int = 4 << 30
         /// The largest the store may grow, in bytes.
         public var maximumMapSize: Int = 1 << 40
         /// Read transactions that may be open at once.

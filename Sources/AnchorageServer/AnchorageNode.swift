@@ -30,6 +30,9 @@ public final class AnchorageNode: Sendable {
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
     let receivedBatches = ReceivedBatches()
+    /// The thread wide reads (statistics) are computed on, at a low CPU
+    /// priority, apart from the threads that serve every other request.
+    let readPool = LowPriorityPool()
     private let runningGroup = Mutex<ServiceGroup?>(nil)
     let logger: Logger
     /// One replicator per configured peer, followed while the node runs.
@@ -199,6 +202,7 @@ public final class AnchorageNode: Sendable {
 
     /// Closes the node's stores.
     public func close() async {
+        await readPool.shutdown()
         for transport in transports { try? await transport.shutdown() }
         for store in access.principalStores { await store.close() }
         await access.owner.close()
@@ -211,7 +215,10 @@ public final class AnchorageNode: Sendable {
         router.add(middleware: AuthMiddleware(access: access))
         let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)
-        let statistics = StatisticsRoutes(limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics))
+        let statistics = StatisticsRoutes(
+            limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
+            pool: readPool
+        )
         router.get("/healthz") { _, _ in
             Response(
                 status: .ok,

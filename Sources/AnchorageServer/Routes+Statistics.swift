@@ -2,7 +2,6 @@ import Anchorage
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOPosix
 
 /// `GET /v1/statistics` (a statistics collection query) and
 /// `GET /v1/sources`.
@@ -11,6 +10,8 @@ struct StatisticsRoutes: Sendable {
     static let maximumBuckets = 100_000
     /// Bounds how many statistics requests are computed at once.
     let limiter: WorkLimiter
+    /// Where they are computed.
+    let pool: LowPriorityPool
 
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
@@ -73,10 +74,11 @@ struct StatisticsRoutes: Sendable {
         // like types without data (AUTH-4): the same empty buckets.
         let readable = context.mayRead(type)
         let timeZone = parameters.string("tz") ?? "UTC"
-        // Computed on the thread pool: a wide request never holds a thread of
-        // the cooperative pool, where every other request's handler runs.
+        // Computed on a low-priority thread: a wide request never holds a
+        // thread of the cooperative pool, where every other request's handler
+        // runs, and yields the cores to saves.
         let encoded = try await limiter.run {
-            try await NIOThreadPool.singleton.runIfActive {
+            try await pool.run {
                 try Self.encoded(
                     descriptor.computedResult(for: store, from: start, to: end, readable: readable),
                     type: type,
