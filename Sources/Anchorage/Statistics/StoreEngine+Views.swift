@@ -115,7 +115,10 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> [Int: HKStatistics] {
-        try read { txn in
+        // Read in one short transaction; the reference evaluator's sweeps run
+        // after it ends, so a wide request never pins an old snapshot (which
+        // would keep the writer from reusing pages) while it computes.
+        let (viewed, pending) = try read { txn in
             var session = ReadSession(caller: caller)
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
@@ -129,17 +132,46 @@ extension StoreEngine {
                     remaining = indices.filter { $0 < inner.lower || $0 > inner.upper } + viewed.unanswered
                 }
             }
-            let computed = try referenceBuckets(
+            let pending = try referenceInputs(
                 remaining,
                 of: type,
                 predicate: predicate,
-                options: options,
                 grid: grid,
                 in: txn,
                 session: &session
             )
+            return (result, pending)
+        }
+        var result = viewed
+        for (run, samples) in pending {
+            let computed = ReferenceStatistics.collection(
+                samples,
+                grid: grid,
+                type: type,
+                options: options,
+                within: run
+            )
             result.merge(computed) { _, new in new }
-            return result
+        }
+        return result
+    }
+
+    /// What the reference evaluator needs for the buckets `indices`: the
+    /// samples reaching each run of consecutive buckets, read once.
+    private func referenceInputs(
+        _ indices: [Int],
+        of type: HKQuantityType,
+        predicate: ObjectPredicate?,
+        grid: BucketGrid,
+        in txn: borrowing ReadTransaction,
+        session: inout ReadSession
+    ) throws -> [(run: ClosedRange<Int>, samples: [StatisticsSample])] {
+        try Self.runs(of: indices).map { run in
+            var parts: [ObjectPredicate] = [
+                .dateRange(start: grid.start(of: run.lowerBound), end: grid.start(of: run.upperBound + 1), options: [])
+            ]
+            if let predicate { parts = [.and([predicate] + parts)] }
+            return (run, try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session))
         }
     }
 
@@ -156,12 +188,15 @@ extension StoreEngine {
         session: inout ReadSession
     ) throws -> [Int: HKStatistics] {
         var result: [Int: HKStatistics] = [:]
-        for run in Self.runs(of: indices) {
-            var parts: [ObjectPredicate] = [
-                .dateRange(start: grid.start(of: run.lowerBound), end: grid.start(of: run.upperBound + 1), options: [])
-            ]
-            if let predicate { parts = [.and([predicate] + parts)] }
-            let samples = try statisticsSamples(of: type, matchingAny: parts, in: txn, session: &session)
+        let pending = try referenceInputs(
+            indices,
+            of: type,
+            predicate: predicate,
+            grid: grid,
+            in: txn,
+            session: &session
+        )
+        for (run, samples) in pending {
             let computed = ReferenceStatistics.collection(
                 samples,
                 grid: grid,
