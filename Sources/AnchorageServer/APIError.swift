@@ -4,6 +4,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// An error as the HTTP API reports it: a status and a JSON body
 /// `{"code": "...", "message": "..."}` whose code a client can match.
@@ -72,6 +73,14 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             case .methodNotAllowed: return APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
             default: return APIError(error.status, .badRequest, error.body ?? error.status.reasonPhrase)
             }
+        case let error as HTTPParserError:
+            // The body's framing is lost: the node answers, then closes the connection.
+            return APIError(
+                .badRequest,
+                .badRequest,
+                "the request's HTTP framing is malformed (\(error)); send the body with a Content-Length, "
+                    + "or chunked with hexadecimal chunk sizes and CRLF after each chunk"
+            )
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large")
         case is CancellationError:
