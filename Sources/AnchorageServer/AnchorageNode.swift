@@ -64,7 +64,9 @@ public final class AnchorageNode: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        let pace = RequestBodyPace(configuration)
         let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyGuard(pace: pace)],
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         )
         server = try Self.server(http1, tls: configuration.tls)
@@ -218,6 +220,7 @@ public final class AnchorageNode: Sendable {
         let router = Router(context: NodeContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
         router.add(middleware: AuthMiddleware(access: access))
         let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)

@@ -31,6 +31,7 @@ struct ServerFramingTests {
                         let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
                         #expect(object?["code"] as? String == "badRequest", "\(path): \(body)")
                         #expect((object?["message"] as? String)?.contains("chunked") == true, "\(path): \(body)")
+                        #expect(raw.head?.contains("connection: close") == true, "\(path): \(raw.received)")
                         await raw.close()
                     }
                 }
