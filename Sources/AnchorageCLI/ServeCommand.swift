@@ -34,6 +34,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest request body, in bytes.")
     var maxBodyBytes = 8 << 20
 
+    @Option(help: "The most seconds a request body may take to arrive (408 beyond it).")
+    var bodyTimeout: Double = 30
+
+    @Option(help: "The slowest a request body may arrive after --body-rate-grace, in bytes/s (0: no minimum).")
+    var minBodyRate = 1_024
+
+    @Option(help: "The seconds a request body has before --min-body-rate applies.")
+    var bodyRateGrace: Double = 10
+
     @Option(help: "A peer node to keep in continuous two-way sync with (repeatable).")
     var peer: [String] = []
 
@@ -55,6 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard bodyTimeout > 0, bodyTimeout <= 86_400 else {
+            throw ValidationError("--body-timeout must be more than 0 and at most 86400 seconds")
+        }
+        guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more bytes/s") }
+        guard bodyRateGrace >= 0, bodyRateGrace <= 86_400 else {
+            throw ValidationError("--body-rate-grace must be from 0 to 86400 seconds")
+        }
         for address in peer {
             guard let url = URL(string: address), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host != nil
@@ -74,6 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.allowsUnauthenticatedRemoteAccess = allowUnauthenticatedRemote
         configuration.maximumBodyBytes = maxBodyBytes
+        configuration.bodyTimeout = .seconds(bodyTimeout)
+        configuration.minimumBodyRate = minBodyRate
+        configuration.bodyRateGracePeriod = .seconds(bodyRateGrace)
         configuration.peers = peer.compactMap(URL.init(string:)).map {
             PeerConfiguration(url: $0, token: peerToken, trustRoots: peerTrustRoots)
         }

@@ -4,6 +4,7 @@ import Foundation
 public import HTTPTypes
 public import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// An error as the HTTP API reports it: a status and a JSON body
 /// `{"code": "...", "message": "..."}` whose code a client can match.
@@ -14,7 +15,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     /// The machine-readable codes, documented in docs/http-api.md.
     public enum Code: String, Sendable, Codable {
         case badRequest, invalidJSON, invalidArgument, unknownType, incompatibleUnit
-        case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge
+        case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge, requestTimeout
         case anchorNotValid, unavailable, internalError
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
         case protocolViolation
@@ -23,11 +24,21 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let code: Code
     public let message: String
+    /// Whether the answer closes the connection (`Connection: close`): the
+    /// request's body was refused unread, was cut off, or lost its framing.
+    var closesConnection = false
 
     public init(_ status: HTTPResponse.Status, _ code: Code, _ message: String) {
         self.status = status
         self.code = code
         self.message = message
+    }
+
+    /// This error, answered with `Connection: close`.
+    func closingConnection() -> APIError {
+        var error = self
+        error.closesConnection = true
+        return error
     }
 
     public var description: String { "\(status.code) \(code.rawValue): \(message)" }
@@ -37,6 +48,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         body.writeBytes(Self.json(code: code.rawValue, message: message))
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if closesConnection { headers[.connection] = "close" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
@@ -68,12 +80,23 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case let error as HTTPError:
             switch error.status {
             case .notFound: return APIError(.notFound, .notFound, "no such endpoint; see docs/http-api.md")
-            case .contentTooLarge: return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large")
+            case .contentTooLarge:
+                return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large").closingConnection()
             case .methodNotAllowed: return APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
             default: return APIError(error.status, .badRequest, error.body ?? error.status.reasonPhrase)
             }
+        case let error as HTTPParserError:
+            // The body's framing is lost: the node answers, then closes the connection.
+            return APIError(
+                .badRequest,
+                .badRequest,
+                "the request's HTTP framing is malformed (\(error)); send the body with a Content-Length, "
+                    + "or chunked with hexadecimal chunk sizes and CRLF after each chunk"
+            ).closingConnection()
         case is NIOTooManyBytesError:
-            return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large")
+            return APIError(.contentTooLarge, .bodyTooLarge, "the request body is too large").closingConnection()
+        case let error as RequestBodyTimeout:
+            return APIError(.requestTimeout, .requestTimeout, error.description).closingConnection()
         case is CancellationError:
             return APIError(.serviceUnavailable, .unavailable, "the node is shutting down")
         default:

@@ -67,7 +67,9 @@ public final class AnchorageNode: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        let pace = RequestBodyPace(configuration)
         let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyGuard(pace: pace)],
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         )
         server = try Self.server(http1, tls: configuration.tls)
@@ -113,28 +115,38 @@ public final class AnchorageNode: Sendable {
     }
 
     /// Makes the log's grants match the token file: grants what it lists,
-    /// denies what it no longer lists. Appends nothing when they already match.
+    /// denies what it no longer lists, every grant of a principal it no
+    /// longer names included. Appends nothing when they already match.
     static func recordGrants(_ policy: AccessPolicy, owner: HKHealthStore) async throws {
-        let current = try owner.grantedAuthorizations()
-        var wanted: [String: AccessPolicy.Token] = [:]
+        typealias Grants = (source: HKSource, share: Set<HKSampleType>, read: Set<HKObjectType>)
+        var wanted: [String: Grants] = [:]
         for token in policy.tokens {
             guard let principal = token.principal else { continue }
-            var merged = wanted[principal.bundleIdentifier] ?? token
+            var merged = wanted[principal.bundleIdentifier] ?? (principal, [], [])
             merged.read.formUnion(token.read)
             merged.share.formUnion(token.share)
             wanted[principal.bundleIdentifier] = merged
         }
-        for token in wanted.values {
-            guard let principal = token.principal else { continue }
-            let had =
-                current.first { $0.key.bundleIdentifier == principal.bundleIdentifier }?.value ?? (share: [], read: [])
-            let grantShare = token.share.subtracting(had.share)
-            let grantRead = token.read.subtracting(had.read)
+        var current: [String: Grants] = [:]
+        for (source, granted) in try owner.grantedAuthorizations() {
+            current[source.bundleIdentifier] = (source, granted.share, granted.read)
+        }
+        // Principals the file names, and those it no longer names, in a stable order.
+        for bundleIdentifier in Set(wanted.keys).union(current.keys).sorted() {
+            let want = wanted[bundleIdentifier]
+            let had = current[bundleIdentifier]
+            guard let principal = want?.source ?? had?.source else { continue }
+            let share = want?.share ?? []
+            let read = want?.read ?? []
+            let hadShare = had?.share ?? []
+            let hadRead = had?.read ?? []
+            let grantShare = share.subtracting(hadShare)
+            let grantRead = read.subtracting(hadRead)
             if !grantShare.isEmpty || !grantRead.isEmpty {
                 try await owner.setAuthorization(for: principal, toShare: grantShare, read: grantRead, granted: true)
             }
-            let denyShare = had.share.subtracting(token.share)
-            let denyRead = had.read.subtracting(token.read)
+            let denyShare = hadShare.subtracting(share)
+            let denyRead = hadRead.subtracting(read)
             if !denyShare.isEmpty || !denyRead.isEmpty {
                 try await owner.setAuthorization(for: principal, toShare: denyShare, read: denyRead, granted: false)
             }
@@ -212,6 +224,7 @@ public final class AnchorageNode: Sendable {
         let router = Router(context: NodeContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
         router.add(middleware: AuthMiddleware(access: access))
         let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)

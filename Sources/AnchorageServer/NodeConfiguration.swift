@@ -22,8 +22,22 @@ public struct NodeConfiguration: Sendable {
     /// Listen on a non-loopback address with no tokens configured: anyone
     /// who reaches the port reads and writes everything. Logged as a warning.
     public var allowsUnauthenticatedRemoteAccess = false
-    /// The largest request body accepted (`413 bodyTooLarge` beyond it).
+    /// The largest request body accepted (`413 bodyTooLarge` beyond it, at
+    /// once when a `Content-Length` declares more). `POST /v1/sync/push`
+    /// takes ``SyncLimits/maximumBatchBytes`` instead.
     public var maximumBodyBytes = 8 << 20
+    /// The longest a request body may take to arrive, from the request's
+    /// head to its last byte: `408 requestTimeout` beyond it, and the
+    /// connection is closed.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// The slowest a request body may arrive, in bytes per second; 0 for no
+    /// minimum. After ``bodyRateGracePeriod``, each second must bring this
+    /// many more bytes: a body with `n` bytes received is cut off
+    /// `bodyRateGracePeriod + n / minimumBodyRate` seconds after its head
+    /// (`408 requestTimeout`, and the connection is closed).
+    public var minimumBodyRate = 1_024
+    /// The time a request body has before ``minimumBodyRate`` applies.
+    public var bodyRateGracePeriod: Duration = .seconds(10)
     /// The largest `limit` a page of changes or samples may ask for; also
     /// the page size when a request names none.
     public var maximumPageSize = 10_000
@@ -48,9 +62,16 @@ public struct NodeConfiguration: Sendable {
     /// Serve HTTPS with this certificate chain and private key (PEM files).
     public var tls: TLSFiles?
 
-    /// The defaults: loopback port 8080, no tokens, 8 MiB bodies, pages of
-    /// at most 10,000, waits of at most 60 s, heartbeats every 15 s.
+    /// The defaults: loopback port 8080, no tokens, 8 MiB bodies arriving
+    /// within 30 s and at 1 KiB/s after 10 s, pages of at most 10,000, waits
+    /// of at most 60 s, heartbeats every 15 s.
     public init() {}
+
+    /// The largest body a request to `path` may send: a sync batch for a
+    /// push, ``maximumBodyBytes`` for everything else.
+    func maximumBodyBytes(forPath path: String) -> Int {
+        path == "/v1/sync/push" ? syncLimits.maximumBatchBytes : maximumBodyBytes
+    }
 
     /// Whether `host` is a loopback address.
     var listensOnLoopbackOnly: Bool {

@@ -11,6 +11,9 @@ struct NodeContext: RequestContext {
     var grants: AccessPolicy.Token?
     /// Whether the request may use the replication endpoints.
     var replicates = false
+    /// The largest body the request may send; set by
+    /// ``RequestBodyLimitMiddleware`` for the request's route.
+    var maximumBodyBytes = 0
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -12,7 +12,7 @@ struct SampleRoutes: Sendable {
         if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, .badRequest, "send the samples as application/json")
         }
-        let bytes = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
         let objects: [HKObject]
         do {
             objects = try SampleBatch(json: Data(bytes.readableBytesView)).objects

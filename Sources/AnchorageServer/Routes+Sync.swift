@@ -27,14 +27,14 @@ struct SyncRoutes: Sendable {
 
     func identity(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
-        let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let asker = try JSONDecoder().decode(PeerIdentity.self, from: Data(Array(buffer: body)))
         return try json(try endpoint.identity(answering: asker))
     }
 
     func pull(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
-        let body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let pull = try JSONDecoder().decode(PullRequest.self, from: Data(Array(buffer: body)))
         let bytes = try endpoint.pull(pull)
         return Response(
@@ -46,7 +46,7 @@ struct SyncRoutes: Sendable {
 
     func push(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
-        let body = try await request.body.collect(upTo: configuration.syncLimits.maximumBatchBytes)
+        let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let receipt = try await endpoint.push(Array(buffer: body))
         received.count(receipt)
         return try json(receipt)

@@ -146,6 +146,52 @@ struct ServerAuthTests {
         await owner.close()
     }
 
+    @Test("AUTH-11: a principal removed from the token file has every grant recorded as denied")
+    func removedPrincipalIsDenied() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-removed-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("store")
+        let owner = #"{"token":"\#(Tokens.owner)","owner":true}"#
+        let dashboard = """
+            {"token":"\(Tokens.dashboard)","principal":{"name":"Dashboard","bundleIdentifier":"com.example.dashboard"},\
+            "read":["stepCount","heartRate"],"share":["stepCount"]}
+            """
+        let scale = """
+            {"token":"\(Tokens.scale)","principal":{"name":"Scale","bundleIdentifier":"com.example.scale"},\
+            "share":["bodyMass"]}
+            """
+        let start = { (entries: [String]) async throws in
+            let file = directory.appendingPathComponent("tokens-\(UUID()).json")
+            try Data(#"{"tokens":[\#(entries.joined(separator: ","))]}"#.utf8).write(to: file)
+            var configuration = NodeConfiguration()
+            configuration.accessPolicy = try AccessPolicy(contentsOf: file)
+            try await AnchorageNode(directory: store, configuration: configuration).close()
+        }
+        try await start([owner, dashboard, scale])
+        try await start([owner, dashboard])
+
+        let ownerStore = HKHealthStore(directory: store)
+        let granted = try ownerStore.grantedAuthorizations()
+        #expect(granted.keys.map(\.bundleIdentifier) == ["com.example.dashboard"], "the scale keeps no grant")
+        let scaleStore = HKHealthStore(directory: store, principal: Tokens.scaleSource)
+        #expect(scaleStore.authorizationStatus(for: HKQuantityType(.bodyMass)) == .sharingDenied)
+        let dashboardStore = HKHealthStore(directory: store, principal: Tokens.dashboardSource)
+        #expect(dashboardStore.authorizationStatus(for: HKQuantityType(.stepCount)) == .sharingAuthorized)
+        let head = try ownerStore.currentAnchor()
+        await scaleStore.close()
+        await dashboardStore.close()
+        #expect(try await ownerStore.eventLog().checkProjections() == nil, "audit: the index equals a replay")
+        await ownerStore.close()
+
+        // Starting again with the same file appends nothing.
+        try await start([owner, dashboard])
+        let reopened = HKHealthStore(directory: store)
+        #expect(try reopened.currentAnchor() == head)
+        #expect(try await reopened.eventLog().checkProjections() == nil, "audit: the index equals a replay")
+        await reopened.close()
+    }
+
     @Test("no tokens: loopback only, unless explicitly allowed")
     func loopbackWithoutTokens() async throws {
         var configuration = NodeConfiguration()

@@ -114,3 +114,14 @@ func stepJSON(
     "sourceRevision":{"source":{"name":"Tests","bundleIdentifier":"com.example.tests"}}}
     """
 }
+
+/// The audit every stateful test ends with: the store's projections equal
+/// a replay of its log. Opens the store beside a node that may still hold it.
+func expectAuditPasses(_ directory: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    var configuration = HKHealthStore.Configuration()
+    configuration.log.durability = .none
+    let owner = HKHealthStore(directory: directory, configuration: configuration)
+    let disagreement = try await owner.eventLog().checkProjections()
+    #expect(disagreement == nil, "audit: the projections equal a replay", sourceLocation: sourceLocation)
+    await owner.close()
+}

@@ -1,3 +1,4 @@
+import AnchorageLog
 import Foundation
 import Testing
 
@@ -170,6 +171,34 @@ extension StoreAuthorizationTests {
             try await store.delete(meal)
             #expect(try await samples(in: owner, of: HKCorrelationType(.food)).isEmpty)
             #expect(try await samples(in: owner, of: energyType).count == 1, "members stay (OBJ-36)")
+            await store.close()
+        }
+    }
+}
+
+extension StoreAuthorizationTests {
+    @Test("Deleting by uuid what the app cannot read deletes nothing and reveals nothing (AUTH-4, AUTH-5, OBJ-34)")
+    func deletingWhatCannotBeRead() async throws {
+        try await withTemporaryStore { (owner: HKHealthStore, directory: URL) async throws in
+            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            try await owner.setAuthorization(for: app, toShare: [stepType], granted: true)
+            let pulse = heartRate(60)
+            let walk = steps(100)
+            let meal = food("bagel", kilocalories: 300)
+            try await owner.save([pulse, walk, meal])
+            // No grant for heart rate or the meal's energy; steps are shared only, so
+            // the owner's are out of sight (AUTH-5): each is as if it did not exist.
+            for hidden in [pulse.uuid, walk.uuid, meal.uuid] {
+                #expect(try await store.deleteObjects(withUUIDs: [hidden]) == 0)
+                #expect(try await store.deleteObjects(withUUIDs: [UUID()]) == 0)
+            }
+            // Once the app may read heart rate, the owner's reading is there, and not its to delete.
+            try await owner.setAuthorization(for: app, read: [heartRateType], granted: true)
+            await expectCode(.errorAuthorizationDenied) { _ = try await store.deleteObjects(withUUIDs: [pulse.uuid]) }
+            #expect(try await samples(in: owner, of: heartRateType).count == 1)
+            #expect(try await samples(in: owner, of: stepType).count == 1)
+            #expect(try await samples(in: owner, of: HKCorrelationType(.food)).count == 1)
+            #expect(try await owner.eventLog().checkProjections() == nil, "audit: the index equals a replay")
             await store.close()
         }
     }

@@ -56,7 +56,8 @@ extension HKHealthStore {
 
     /// Deletes objects in one batch (OBJ-34, OBJ-37). An app may delete only
     /// the objects it saved (`errorAuthorizationDenied` otherwise, and nothing
-    /// is deleted); an empty array is `errorInvalidArgument`. Deleting a
+    /// is deleted); an object it cannot read is skipped as if it did not
+    /// exist (AUTH-4); an empty array is `errorInvalidArgument`. Deleting a
     /// correlation leaves its members (OBJ-36); deleting a workout leaves
     /// its associated samples (OBJ-25).
     public func delete(_ objects: [HKObject]) async throws {
@@ -70,7 +71,8 @@ extension HKHealthStore {
     /// ids (the HTTP API's `DELETE /v1/samples/{uuid}`); returns how many
     /// existed and were deleted. The rules are ``delete(_:)``'s: an app may
     /// delete only what it saved, and nothing is deleted if one id is
-    /// refused. (An Anchorage addition.)
+    /// refused; an object the app cannot read counts as one that does not
+    /// exist, so the answer never reveals it (AUTH-4). (An Anchorage addition.)
     ///
     /// ```swift
     /// let removed = try await store.deleteObjects(withUUIDs: [id])   // 0 when unknown or already deleted

@@ -65,6 +65,34 @@ extension StoreEngine {
         )
     }
 
+    /// Whether the session's caller can see the live object `id`, recorded
+    /// as `record` (AUTH-4, AUTH-5): to an app, an object it cannot read is
+    /// one that does not exist. A correlation is seen by the app that saved
+    /// it, or through a member the app can read (CQ-4); an object of a type
+    /// this version does not know, only by the app that saved it.
+    func isVisible(
+        _ id: UUID,
+        _ record: ObjectRecord,
+        in txn: borrowing ReadTransaction,
+        session: inout ReadSession
+    ) throws -> Bool {
+        guard let principal = session.caller.bundleIdentifier else { return true }
+        guard let type = TypeCatalog.byKindCode[record.kind.rawValue] else { return record.source == principal }
+        guard type is HKCorrelationType else {
+            return try memberScope(for: type, in: txn, session: &session).admits(source: record.source)
+        }
+        if record.source == principal { return true }
+        for member in try index.pairs(startingWith: id, in: index.members, txn: txn) {
+            guard let memberRecord = try index.record(member, in: txn), memberRecord.isLive,
+                let memberType = TypeCatalog.byKindCode[memberRecord.kind.rawValue]
+            else { continue }
+            if try memberScope(for: memberType, in: txn, session: &session).admits(source: memberRecord.source) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Checks that `caller` may save or delete samples of `type` (AUTH-7).
     func checkShare(
         _ type: HKSampleType,

@@ -263,16 +263,19 @@ extension StoreEngine {
         }
     }
 
-    /// Deletes the objects `ids` (OBJ-34): unknown or deleted ids are
-    /// skipped; an app may delete only its own objects. Returns how many
-    /// objects were deleted.
+    /// Deletes the objects `ids` (OBJ-34): unknown or deleted ids, and
+    /// objects the app cannot read (AUTH-4), are skipped; an app may delete
+    /// only its own objects. Returns how many objects were deleted.
     @discardableResult
     func delete(_ ids: [UUID], caller: Caller, skipOthers: Bool = false) async throws(HKError) -> Int {
         let plan = try await commit { txn in
             var plan = WritePlan()
             var seen = Set<UUID>()
+            var session = ReadSession(caller: caller)
             for id in ids where seen.insert(id).inserted {
-                guard let record = try index.record(id, in: txn), record.isLive else { continue }
+                guard let record = try index.record(id, in: txn), record.isLive,
+                    try isVisible(id, record, in: txn, session: &session)
+                else { continue }
                 if let principal = caller.bundleIdentifier, record.source != principal {
                     if skipOthers { continue }
                     throw HKError(

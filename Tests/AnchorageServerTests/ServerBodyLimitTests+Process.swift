@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+extension ServerBodyLimitTests {
+    @Test(
+        "anchorage serve --body-timeout, --min-body-rate, --body-rate-grace, --max-body-bytes: slow and oversized bodies"
+    )
+    func serveFlags() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-limits-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let token = ServeProcessTests.token
+        let tokens = directory.appendingPathComponent("tokens.json")
+        try Data(#"{"tokens":[{"token":"\#(token)","owner":true}]}"#.utf8).write(to: tokens)
+        let store = directory.appendingPathComponent("store")
+        let flags = [
+            "--body-timeout", "2", "--min-body-rate", "1024", "--body-rate-grace", "1", "--max-body-bytes", "4096",
+        ]
+        let node = try await ServeProcess(store: store, tokens: tokens, arguments: flags)
+        let headers = "Host: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+
+        // One byte every 300 ms: cut off by the rate after its 1-second grace.
+        let slow = try await RawClient.connect(port: node.port)
+        await slow.send("POST /v1/samples HTTP/1.1\r\n\(headers)Transfer-Encoding: chunked\r\n\r\n")
+        for _ in 0..<50 where slow.closedAfter == nil {
+            await slow.send("1\r\n \r\n")
+            await slow.wait(upTo: .milliseconds(300)) { $0.closedAfter != nil }
+        }
+        let closed = try #require(slow.closedAfter, "never cut off")
+        #expect(closed >= .seconds(1) && closed < .seconds(10), "\(closed)")
+        #expect(slow.status == 408, "\(slow.received)")
+        #expect(Self.code(slow) == "requestTimeout", "\(slow.received)")
+        await slow.close()
+
+        // More than --max-body-bytes declared: refused before the body.
+        let large = try await RawClient.connect(port: node.port)
+        await large.send("POST /v1/samples HTTP/1.1\r\n\(headers)Content-Length: 4097\r\n\r\n[")
+        #expect(await large.wait(upTo: .seconds(5)) { $0.body != nil && $0.closedAfter != nil }, "\(large.received)")
+        #expect(large.status == 413, "\(large.received)")
+        #expect(Self.code(large) == "bodyTooLarge", "\(large.received)")
+        await large.close()
+
+        // A body sent at once is saved.
+        #expect(try #require(await ServeProcessTests.save(count: 1, port: node.port)).count == 1)
+        #expect(await node.terminate() == 0, "\(node.standardError)")
+        let (status, output) = try SyncProcessTests.runAnchorage(["audit", "verify", "--store", store.path])
+        #expect(status == 0, "audit verify: \(output)")
+
+        // Settings that make no sense are usage errors.
+        for (wrong, option) in [
+            ("--body-timeout=0", "--body-timeout"), ("--min-body-rate=-1", "--min-body-rate"),
+            ("--body-rate-grace=-2", "--body-rate-grace"),
+        ] {
+            let (code, text) = try SyncProcessTests.runAnchorage(["serve", "--store", store.path, wrong])
+            #expect(code == 2, "\(wrong): \(text)")
+            #expect(text.contains(option), "\(wrong): \(text)")
+        }
+    }
+}
