@@ -3,9 +3,9 @@
 /// `2026-11-22T10:15:00.123456789Z`).
 ///
 /// Parsing also accepts offsets (`+01:00`) and any number of fractional digits.
-enum ISO8601 {
+package enum ISO8601 {
     /// The date as text.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         // Work from the reference date, as Date stores it, so whole seconds
         // and fraction split exactly.
         let seconds = date.timeIntervalSinceReferenceDate
@@ -102,7 +102,7 @@ enum ISO8601 {
     }
 
     /// Parses "YYYY-MM-DDTHH:MM:SS[.fff…](Z|±HH:MM)"; `nil` for anything else.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.count <= 64 else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
