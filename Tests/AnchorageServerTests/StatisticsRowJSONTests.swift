@@ -11,7 +11,7 @@ struct StatisticsRowJSONTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let special: [Double] = [
-            0, -0.0, 1, 900, 1e15, 1e16, 1e-5, 33.333333333333336, -2.5, 1e300, 5e-324, 123_456_789.125,
+            0, -0.0, 1, 900, 1e15, 1e16, 1e-5, 33.333333333333336, -2.5, 1e300, .leastNonzeroMagnitude, 123_456_789.125,
         ]
         func value() -> Double? {
             switch Int.random(in: 0..<4, using: &random) {
