@@ -55,16 +55,14 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64)? {
-        try read { txn -> (HKStatisticsCollection, UInt64)? in
+        let found = try read { txn -> ([Int: HKStatistics], UInt64, [ReferenceInput])? in
             var session = ReadSession(caller: caller)
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             guard eligibility.viewable else { return nil }
             let head = try head(in: txn)
             let kind = EntryKind(rawValue: type.kindCode)
-            guard let extent = try views.extent(of: kind, in: txn) else {
-                return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: [:]), head)
-            }
+            guard let extent = try views.extent(of: kind, in: txn) else { return ([:], head, []) }
             let inner = eligibility.inner(grid)
             let lower = max(grid.index(containing: extent.lowerBound), inner.lower)
             let upper = min(grid.index(containing: extent.upperBound), inner.upper)
@@ -88,19 +86,20 @@ extension StoreEngine {
                     buckets[index] = statistics
                 }
             }
-            // The buckets long samples reach, from the samples reaching them.
-            let computed = try referenceBuckets(
+            // The buckets long samples reach: their samples read here, swept after.
+            let pending = try referenceInputs(
                 unanswered,
                 of: type,
                 predicate: predicate,
-                options: options,
                 grid: grid,
                 in: txn,
                 session: &session
             )
-            buckets.merge(computed) { _, new in new }
-            return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
+            return (buckets, head, pending)
         }
+        guard let (viewed, head, pending) = found else { return nil }
+        let buckets = viewed.merging(Self.swept(pending, grid: grid, type: type, options: options)) { _, new in new }
+        return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
     }
 
     /// The statistics of the buckets `indices` of a collection query, each
@@ -143,18 +142,12 @@ extension StoreEngine {
             return (result, pending)
         }
         var result = viewed
-        for (run, samples) in pending {
-            let computed = ReferenceStatistics.collection(
-                samples,
-                grid: grid,
-                type: type,
-                options: options,
-                within: run
-            )
-            result.merge(computed) { _, new in new }
-        }
+        result.merge(Self.swept(pending, grid: grid, type: type, options: options)) { _, new in new }
         return result
     }
+
+    /// The samples reaching one run of consecutive buckets.
+    typealias ReferenceInput = (run: ClosedRange<Int>, samples: [StatisticsSample])
 
     /// What the reference evaluator needs for the buckets `indices`: the
     /// samples reaching each run of consecutive buckets, read once.
@@ -165,7 +158,7 @@ extension StoreEngine {
         grid: BucketGrid,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
-    ) throws -> [(run: ClosedRange<Int>, samples: [StatisticsSample])] {
+    ) throws -> [ReferenceInput] {
         try Self.runs(of: indices).map { run in
             var parts: [ObjectPredicate] = [
                 .dateRange(start: grid.start(of: run.lowerBound), end: grid.start(of: run.upperBound + 1), options: [])
@@ -175,27 +168,16 @@ extension StoreEngine {
         }
     }
 
-    /// The buckets `indices` computed by the reference evaluator, run by
-    /// run: the samples reaching each run of consecutive buckets read once,
-    /// then swept bucket by bucket. Empty buckets are left out.
-    private func referenceBuckets(
-        _ indices: [Int],
-        of type: HKQuantityType,
-        predicate: ObjectPredicate?,
-        options: HKStatisticsOptions,
+    /// The reference evaluator's buckets for each run, swept bucket by
+    /// bucket from the samples reaching it, outside any read transaction.
+    /// Empty buckets are left out.
+    static func swept(
+        _ pending: [ReferenceInput],
         grid: BucketGrid,
-        in txn: borrowing ReadTransaction,
-        session: inout ReadSession
-    ) throws -> [Int: HKStatistics] {
+        type: HKQuantityType,
+        options: HKStatisticsOptions
+    ) -> [Int: HKStatistics] {
         var result: [Int: HKStatistics] = [:]
-        let pending = try referenceInputs(
-            indices,
-            of: type,
-            predicate: predicate,
-            grid: grid,
-            in: txn,
-            session: &session
-        )
         for (run, samples) in pending {
             let computed = ReferenceStatistics.collection(
                 samples,
