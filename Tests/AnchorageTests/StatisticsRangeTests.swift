@@ -163,6 +163,100 @@ struct StatisticsRangeTests {
         #expect(close(all[1]?.merged.sum, 5 + 10), "an instant and an hour of 450 over 45 hours")
     }
 
+    @Test(
+        "Long samples under many buckets: equal to the last bit to bucket-by-bucket evaluation, and evaluated once per set of samples, not once per bucket (ST-24, ST-36)",
+        arguments: [UInt64(21), 22]
+    )
+    func longSamplesAreEvaluatedOncePerSet(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let grid = try BucketGrid(
+            anchor: iso("2024-06-01T00:00:00Z"),
+            intervalComponents: DateComponents(second: 1),
+            timeZone: utc
+        )
+        let origin = iso("2024-06-01T00:00:00Z").timeIntervalSinceReferenceDate
+        let year = 365 * 86_400.0
+        let bundles = ["com.example.a", "com.example.b", "com.example.c"]
+        let ranking = SourceRanking(priority: ["com.example.b"], firstSeen: ["com.example.a": 1, "com.example.c": 2])
+        let buckets = 100_000
+        var samples: [StatisticsSample] = []
+        var edgesInside = 0
+        for seq in 0..<600 {
+            // Most span years around the range; some start or end inside it.
+            var start = origin - Double.random(in: 1...(5 * year), using: &random)
+            var end = origin + Double.random(in: (Double(buckets) + 1)...(5 * year), using: &random)
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0: start = origin + Double(Int.random(in: 0..<buckets, using: &random)) + 0.25
+            case 1: end = origin + Double(Int.random(in: 0..<buckets, using: &random)) + 0.5
+            case 2: end = origin + Double(Int.random(in: 0..<buckets, using: &random))
+            default: break
+            }
+            if start > origin || end < origin + Double(buckets) { edgesInside += 1 }
+            let bundle = bundles[seq % bundles.count]
+            let userEntered = Int.random(in: 0..<50, using: &random) == 0
+            samples.append(
+                StatisticsSample(
+                    start: start,
+                    end: end,
+                    value: Double(Int.random(in: 1...100_000, using: &random)),
+                    source: HKSource(name: bundle, bundleIdentifier: bundle),
+                    seq: UInt64(seq + 1),
+                    rank: ranking.rank(bundle: bundle, userEntered: userEntered)
+                )
+            )
+        }
+        // A few short samples and instants among them.
+        for seq in 600..<620 {
+            let start = origin + Double(Int.random(in: 0..<buckets, using: &random))
+            let bundle = bundles[seq % bundles.count]
+            samples.append(
+                StatisticsSample(
+                    start: start,
+                    end: start + [0, 0.5, 3][seq % 3],
+                    value: 7,
+                    source: HKSource(name: bundle, bundleIdentifier: bundle),
+                    seq: UInt64(seq + 1),
+                    rank: ranking.rank(bundle: bundle, userEntered: false)
+                )
+            )
+            edgesInside += 1
+        }
+        samples.shuffle(using: &random)
+        let cases: [(HKQuantityType, HKStatisticsOptions)] = [
+            (HKQuantityType(.stepCount), [.cumulativeSum, .separateBySource, .duration, .mostRecent]),
+            (HKQuantityType(.heartRate), [.discreteAverage, .discreteMin, .discreteMax, .separateBySource]),
+        ]
+        for (type, options) in cases {
+            let range = 0...(buckets - 1)
+            var sweep = ReferenceStatistics.Sweep(samples)
+            let swept = sweep.buckets(grid: grid, type: type, options: options, within: range)
+            #expect(swept.count == buckets, "every bucket is covered")
+            // Each change of the set costs one evaluation where it happens and one after.
+            #expect(sweep.evaluated <= 2 * 2 * edgesInside + 2, "\(sweep.evaluated) evaluations, \(edgesInside) edges")
+            // Bucket-by-bucket over a sample of buckets, and every bucket near an edge.
+            var checked = Set((0..<300).map { _ in Int.random(in: range, using: &random) })
+            for sample in samples {
+                for time in [sample.start, sample.end] where time >= origin && time < origin + Double(buckets) {
+                    let index = grid.index(containing: Date(timeIntervalSinceReferenceDate: time))
+                    checked.formUnion((index - 1)...(index + 1))
+                }
+            }
+            for index in checked where range.contains(index) {
+                let expected = Self.bucketByBucket(
+                    samples,
+                    grid: grid,
+                    range: index...index,
+                    type: type,
+                    options: options
+                )
+                #expect(
+                    swept[index].map { other in expected[index].map { Self.identical(other, $0) } ?? false } ?? false,
+                    "\(type.identifier) \(index)"
+                )
+            }
+        }
+    }
+
     /// Equal to the last bit: bounds, merged and per-source values.
     static func identical(_ a: HKStatistics, _ b: HKStatistics) -> Bool {
         a.startDate == b.startDate && a.endDate == b.endDate && a.merged == b.merged && a.bySource == b.bySource

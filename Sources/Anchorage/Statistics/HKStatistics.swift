@@ -51,6 +51,22 @@ public final class HKStatistics: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same values over another interval: a bucket whose samples and
+    /// length equal those of one already evaluated.
+    func moved(start: Date, end: Date) -> HKStatistics {
+        HKStatistics(self, startDate: start, endDate: end)
+    }
+
+    private init(_ other: HKStatistics, startDate: Date, endDate: Date) {
+        quantityType = other.quantityType
+        self.startDate = startDate
+        self.endDate = endDate
+        options = other.options
+        merged = other.merged
+        sources = other.sources
+        bySource = other.bySource
+    }
+
     /// Statistics with no values: an empty bucket (ST-37, ST-38).
     static func empty(
         of type: HKQuantityType,

@@ -24,58 +24,6 @@ enum ReferenceStatistics {
         return statistics(samples, in: window, type: type, options: options)
     }
 
-    /// The populated buckets of a collection query, by bucket index (ST-36);
-    /// with `range`, only the buckets in it.
-    ///
-    /// A sweep over the buckets in time order that holds only the samples
-    /// reaching the current bucket and skips from a bucket with none to the
-    /// one where the next sample starts: time and memory follow the buckets
-    /// that have data (and the samples reaching them), never the seconds a
-    /// sample spans. Each bucket sees its samples in their given order.
-    static func collection(
-        _ samples: [StatisticsSample],
-        grid: BucketGrid,
-        type: HKQuantityType,
-        options: HKStatisticsOptions,
-        within range: ClosedRange<Int>? = nil
-    ) -> [Int: HKStatistics] {
-        let order = samples.indices.sorted { (samples[$0].start, $0) < (samples[$1].start, $1) }
-        guard let first = order.first else { return [:] }
-        var index = grid.index(containing: Date(timeIntervalSinceReferenceDate: samples[first].start))
-        if let range { index = max(index, range.lowerBound) }
-        var next = 0
-        var active: [Int] = []
-        var buckets: [Int: HKStatistics] = [:]
-        var bucketStart = grid.start(of: index)
-        while range.map({ index <= $0.upperBound }) ?? true {
-            let bucketEnd = grid.start(of: index + 1)
-            let window = StatisticsWindow(
-                start: bucketStart.timeIntervalSinceReferenceDate,
-                end: bucketEnd.timeIntervalSinceReferenceDate,
-                closed: false
-            )
-            while next < order.count && samples[order[next]].start < window.end {
-                active.append(order[next])
-                next += 1
-            }
-            active.removeAll { samples[$0].end < window.start }
-            if active.isEmpty {
-                guard next < order.count else { break }
-                let later = grid.index(containing: Date(timeIntervalSinceReferenceDate: samples[order[next]].start))
-                index = max(index + 1, later)
-                bucketStart = grid.start(of: index)
-                continue
-            }
-            active.sort()
-            if let statistics = statistics(active.map { samples[$0] }, in: window, type: type, options: options) {
-                buckets[index] = statistics
-            }
-            index += 1
-            bucketStart = bucketEnd
-        }
-        return buckets
-    }
-
     /// The statistics of the samples contributing to `window`, or `nil`
     /// when none does (ST-20).
     static func statistics(
