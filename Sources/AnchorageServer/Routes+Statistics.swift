@@ -87,19 +87,38 @@ struct StatisticsRoutes: Sendable {
                     to: end,
                     unit: unit,
                     interval: intervalText,
-                    timeZone: timeZone
+                    timeZone: timeZone,
+                    buckets: count
                 )
             }
         }
         return Response(
             status: .ok,
             headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: encoded))
+            body: Self.sliced(encoded)
         )
     }
 
+    /// The most bytes handed to the connection at once: a wide answer goes
+    /// out in pieces as the client takes them, so that sending it never
+    /// holds an event loop (shared with other connections) for long.
+    static let sliceSize = 64 * 1024
+
+    /// A body that writes `buffer` in slices of ``sliceSize`` (views of
+    /// its storage, not copies), each once the connection can take it.
+    static func sliced(_ buffer: ByteBuffer) -> ResponseBody {
+        ResponseBody(contentLength: buffer.readableBytes) { writer in
+            var rest = buffer
+            while let slice = rest.readSlice(length: min(sliceSize, rest.readableBytes)), slice.readableBytes > 0 {
+                try await writer.write(slice)
+            }
+            try await writer.finish(nil)
+        }
+    }
+
     /// The JSON answer: every bucket from the one containing `start`
-    /// through the one containing `end`.
+    /// through the one containing `end`, written into one buffer (built on
+    /// the caller's thread, the low-priority pool, and never copied after).
     static func encoded(
         _ collection: HKStatisticsCollection,
         type: HKQuantityType,
@@ -108,11 +127,12 @@ struct StatisticsRoutes: Sendable {
         to end: Date,
         unit: HKUnit,
         interval intervalText: String,
-        timeZone: String
-    ) throws -> Data {
+        timeZone: String,
+        buckets: Int
+    ) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var answer = try encoder.encode(
+        let frame = try encoder.encode(
             Body(
                 type: type.identifier,
                 unit: unit.unitString,
@@ -123,18 +143,24 @@ struct StatisticsRoutes: Sendable {
             )
         )
         // The rows are written by hand into the place of the empty list.
-        var rows = Array("\"statistics\":[".utf8)
-        var first = true
-        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
-            if !first { rows.append(UInt8(ascii: ",")) }
-            first = false
-            Row(statistics, options: options, unit: unit).appendJSON(to: &rows)
-        }
-        rows.append(UInt8(ascii: "]"))
-        guard let place = answer.range(of: Data("\"statistics\":[]".utf8)) else {
+        guard let place = frame.range(of: Data("\"statistics\":[]".utf8)) else {
             throw APIError(.internalServerError, .internalError, "the statistics answer could not be assembled")
         }
-        answer.replaceSubrange(place, with: Data(rows))
+        let opening = place.upperBound - 1
+        var answer = ByteBuffer()
+        // About 80 bytes a row (two dates and a value): one allocation, no regrowth.
+        answer.reserveCapacity(frame.count + 96 * buckets)
+        answer.writeBytes(frame[..<opening])
+        var row: [UInt8] = []
+        var first = true
+        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+            row.removeAll(keepingCapacity: true)
+            if !first { row.append(UInt8(ascii: ",")) }
+            first = false
+            Row(statistics, options: options, unit: unit).appendJSON(to: &row)
+            answer.writeBytes(row)
+        }
+        answer.writeBytes(frame[opening...])
         return answer
     }
 
