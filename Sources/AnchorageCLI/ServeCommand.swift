@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The seconds a request body has before --min-body-rate applies.")
     var bodyRateGrace: Double = 10
 
+    @Option(
+        help: "The statistics buckets each app (or the owner) may have computed a second (0: no limit; 429 beyond)."
+    )
+    var statisticsRate = 50_000
+
     @Option(help: "A peer node to keep in continuous two-way sync with (repeatable).")
     var peer: [String] = []
 
@@ -68,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--body-timeout must be more than 0 and at most 86400 seconds")
         }
         guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more bytes/s") }
+        guard statisticsRate >= 0 else { throw ValidationError("--statistics-rate must be 0 or more buckets/s") }
         guard bodyRateGrace >= 0, bodyRateGrace <= 86_400 else {
             throw ValidationError("--body-rate-grace must be from 0 to 86400 seconds")
         }
@@ -92,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.minimumBodyRate = minBodyRate
+        configuration.statisticsBucketsPerSecond = statisticsRate
         configuration.bodyRateGracePeriod = .seconds(bodyRateGrace)
         configuration.peers = peer.compactMap(URL.init(string:)).map {
             PeerConfiguration(url: $0, token: peerToken, trustRoots: peerTrustRoots)

@@ -18,7 +18,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge, requestTimeout
         case anchorNotValid, unavailable, internalError
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
-        case protocolViolation
+        case protocolViolation, rateLimited
     }
 
     public let status: HTTPResponse.Status
@@ -27,6 +27,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     /// Whether the answer closes the connection (`Connection: close`): the
     /// request's body was refused unread, was cut off, or lost its framing.
     var closesConnection = false
+    /// Whole seconds to send as `Retry-After`, when the client should wait
+    /// before asking again.
+    var retryAfterSeconds: Int?
 
     public init(_ status: HTTPResponse.Status, _ code: Code, _ message: String) {
         self.status = status
@@ -49,6 +52,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if closesConnection { headers[.connection] = "close" }
+        if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
@@ -63,6 +67,14 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
+
+    /// `429 rateLimited`: the principal asked for more than its share of
+    /// some work; it may ask again after `delay` (sent as whole seconds).
+    static func rateLimited(_ message: String, retryAfter delay: Duration) -> APIError {
+        var error = APIError(.tooManyRequests, .rateLimited, message)
+        error.retryAfterSeconds = max(1, Int(delay.components.seconds) + (delay.components.attoseconds > 0 ? 1 : 0))
+        return error
+    }
 
     /// The API's form of any error a handler throws.
     static func from(_ error: any Error) -> APIError {

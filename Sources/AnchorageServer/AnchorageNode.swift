@@ -230,7 +230,12 @@ public final class AnchorageNode: Sendable {
         let samples = SampleRoutes(configuration: configuration)
         let statistics = StatisticsRoutes(
             limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
-            pool: readPool
+            pool: readPool,
+            quota: PrincipalQuota(
+                rate: Double(configuration.statisticsBucketsPerSecond),
+                burst: 4 * Double(configuration.statisticsBucketsPerSecond),
+                maximumWait: configuration.statisticsTurnWait
+            )
         )
         router.get("/healthz") { _, _ in
             Response(

@@ -50,6 +50,16 @@ public struct NodeConfiguration: Sendable {
     /// their turn. Each may compute up to 100,000 buckets, so this bounds
     /// the cores and memory wide requests can take together.
     public var maximumConcurrentStatistics = 1
+    /// The statistics buckets each principal (an app, or the owner) may have
+    /// computed a second, on average; 0 for no limit. A principal may use
+    /// four seconds' worth at once (and always one request at the cap when
+    /// it has used none lately); beyond that, its requests take turns as
+    /// the share allows, each waiting up to ``statisticsTurnWait``, then
+    /// `429 rateLimited` with `Retry-After`. So no one client keeps a core
+    /// busy with wide requests, however many connections it opens.
+    public var statisticsBucketsPerSecond = 50_000
+    /// The longest a statistics request waits for its principal's turn.
+    public var statisticsTurnWait: Duration = .seconds(10)
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
 

@@ -29,6 +29,12 @@ struct NodeContext: RequestContext {
         return grants.read.contains(type) || grants.share.contains { $0 == type }
     }
 
+    /// Whom a request's share of expensive work is counted against: the
+    /// app a token acts as (all its tokens together), or the owner.
+    var quotaKey: String {
+        grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner"
+    }
+
     /// The principal's store.
     func requireStore() throws -> HKHealthStore {
         guard let store else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }

@@ -12,6 +12,8 @@ struct StatisticsRoutes: Sendable {
     let limiter: WorkLimiter
     /// Where they are computed.
     let pool: LowPriorityPool
+    /// Each principal's share of buckets a second.
+    let quota: PrincipalQuota
 
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
@@ -70,6 +72,9 @@ struct StatisticsRoutes: Sendable {
                     + "use a longer interval or a shorter range"
             )
         }
+        // Counted whether the type is readable or not, so that the answer
+        // says nothing about it (AUTH-4).
+        try await Self.waitForTurn(quota.reserve(Double(max(1, count)), by: context.quotaKey), of: quota)
         // Only the buckets asked for are computed. Unreadable types answer
         // like types without data (AUTH-4): the same empty buckets.
         let readable = context.mayRead(type)
@@ -97,6 +102,24 @@ struct StatisticsRoutes: Sendable {
             headers: [.contentType: "application/json"],
             body: Self.sliced(encoded)
         )
+    }
+
+    /// Waits for the turn `decision` gives; a request refused one waits as
+    /// long as one may and is then answered `429 rateLimited`, so that a
+    /// client ignoring `Retry-After` cannot turn refusals into a flood.
+    static func waitForTurn(_ decision: TokenBucket.Decision, of quota: PrincipalQuota) async throws {
+        switch decision {
+        case .proceed(let delay):
+            if delay > .zero { try await Task.sleep(for: delay) }
+        case .refuse(let retryAfter):
+            try await Task.sleep(for: quota.maximumWait)
+            throw APIError.rateLimited(
+                "more statistics buckets than this token's share (\(Int(quota.rate ?? 0)) a second, "
+                    + "waiting up to \(quota.maximumWait.components.seconds) s for a turn); "
+                    + "ask again after Retry-After seconds, or for fewer buckets",
+                retryAfter: retryAfter - quota.maximumWait
+            )
+        }
     }
 
     /// The most bytes handed to the connection at once: a wide answer goes

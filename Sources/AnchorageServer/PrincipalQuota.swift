@@ -1,0 +1,47 @@
+import Synchronization
+
+/// A ``TokenBucket`` for each principal: how much of an expensive kind of
+/// work (statistics buckets) each may ask the node for, so that no one
+/// client keeps a core busy however many connections it opens.
+///
+/// ```swift
+/// let quota = PrincipalQuota(rate: 50_000, burst: 200_000, maximumWait: .seconds(10))
+/// try await quota.wait(for: 100_000, by: "app:com.example.app")  // or throws 429 rateLimited
+/// ```
+final class PrincipalQuota: Sendable {
+    /// Units a second for each principal; nil for no limit.
+    let rate: Double?
+    let burst: Double
+    /// The longest a request waits for its turn before it is refused.
+    let maximumWait: Duration
+    private let clock: @Sendable () -> ContinuousClock.Instant
+    private let buckets = Mutex<[String: TokenBucket]>([:])
+
+    /// `rate` units a second for each principal, in bursts of up to
+    /// `burst`, waiting at most `maximumWait` for a turn; a `rate` of nil
+    /// or 0 lets everything through.
+    init(
+        rate: Double?,
+        burst: Double,
+        maximumWait: Duration,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.rate = rate.flatMap { $0 > 0 ? $0 : nil }
+        self.burst = max(1, burst)
+        self.maximumWait = maximumWait
+        self.clock = clock
+    }
+
+    /// Gives `cost` units of `principal`'s share a turn (see
+    /// ``TokenBucket``): at once, or after a wait of at most ``maximumWait``.
+    func reserve(_ cost: Double, by principal: String) -> TokenBucket.Decision {
+        guard let rate else { return .proceed(after: .zero) }
+        let now = clock()
+        return buckets.withLock { buckets in
+            // Full buckets are forgotten now and then: they are the same as new ones.
+            if buckets.count >= 1_024 { buckets = buckets.filter { !$0.value.isFull(now: now) } }
+            return buckets[principal, default: TokenBucket(rate: rate, burst: burst, now: now)]
+                .reserve(cost, now: now, maximumWait: maximumWait)
+        }
+    }
+}
