@@ -161,12 +161,18 @@ enum ReferenceStatistics {
         let ranks = Array(Set(samples.map(\.rank))).sorted()
         let order = Dictionary(uniqueKeysWithValues: ranks.enumerated().map { ($1, $0) })
         let rankOf = samples.map { order[$0.rank]! }
+        // Each rank's active samples in the order they started (the order
+        // the sum adds them in); an ended sample is only marked, and the
+        // lists are compacted now and then, so that thousands of samples
+        // ending together cost thousands of steps, not millions.
         var active = [[Int]](repeating: [], count: ranks.count)
+        var live = [Int](repeating: 0, count: ranks.count)
+        var ended = [Bool](repeating: false, count: samples.count)
         var total = 0.0
         var previous: Double?
         for event in events {
-            if let previous, event.time > previous, let top = active.firstIndex(where: { !$0.isEmpty }) {
-                for position in active[top] {
+            if let previous, event.time > previous, let top = live.firstIndex(where: { $0 > 0 }) {
+                for position in active[top] where !ended[position] {
                     let sample = samples[position]
                     total += sample.value * (event.time - previous) / (sample.end - sample.start)
                 }
@@ -176,10 +182,13 @@ enum ReferenceStatistics {
             switch event.kind {
             case .start:
                 active[rank].append(event.sample)
+                live[rank] += 1
             case .end:
-                active[rank].removeAll { $0 == event.sample }
+                ended[event.sample] = true
+                live[rank] -= 1
+                if active[rank].count > 2 * live[rank] + 16 { active[rank].removeAll { ended[$0] } }
             case .instant:
-                let shadowed = active[..<rank].contains { !$0.isEmpty }
+                let shadowed = live[..<rank].contains { $0 > 0 }
                 if !shadowed { total += samples[event.sample].value }
             }
         }
