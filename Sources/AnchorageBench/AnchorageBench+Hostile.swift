@@ -24,13 +24,22 @@ extension AnchorageBench {
         return HTTPClient(eventLoopGroup: group)
     }()
 
-    static let hostileToken = "bench-owner-token-0123456789"
+    /// The well-behaved clients act as the store's owner.
+    static let ownerToken = "bench-owner-token-0123456789"
+    /// The hostile clients act as an app that may read and share step
+    /// counts, as the attacks in issue 17 were tried.
+    static let hostileToken = "bench-app-token-0123456789"
+    static let tokensFile = """
+        {"tokens":[{"token":"\(ownerToken)","owner":true},
+        {"token":"\(hostileToken)","principal":{"name":"Hostile","bundleIdentifier":"com.example.hostile"},
+        "read":["stepCount"],"share":["stepCount"]}]}
+        """
 
     /// A load test of an `anchorage serve` process on loopback: 150
-    /// well-behaved clients post 10-sample batches at a steady 750 posts a
-    /// second in all, alone and then beside 50
-    /// hostile ones (slow bodies, huge declared lengths, 10-year samples,
-    /// statistics at the bucket cap). The well-behaved saves' p99 with the
+    /// well-behaved clients (the owner) post 10-sample batches at a steady
+    /// 750 posts a second in all, alone and then beside 50 hostile ones (an
+    /// app's token: slow bodies, huge declared lengths, 10-year samples as
+    /// fast as the node takes them, statistics at the bucket cap). The well-behaved saves' p99 with the
     /// hostile clients against without (goal: at most 2×), and the node's
     /// peak resident memory (goal: under 300 MB).
     func runHostileLoad(work: URL, report: inout Report) async throws {
@@ -45,7 +54,7 @@ extension AnchorageBench {
             let directory = work.appendingPathComponent("hostile-\(run)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let tokens = directory.appendingPathComponent("tokens.json")
-            try Data(#"{"tokens":[{"token":"\#(Self.hostileToken)","owner":true}]}"#.utf8).write(to: tokens)
+            try Data(Self.tokensFile.utf8).write(to: tokens)
             let node = try Self.startServe(store: directory.appendingPathComponent("store"), tokens: tokens)
             defer {
                 node.process.terminate()
@@ -159,7 +168,7 @@ extension AnchorageBench {
                             port: port,
                             client: client + offset * clients,
                             request: number,
-                            token: hostileToken
+                            token: ownerToken
                         )
                         latencies.append((ContinuousClock.now - began).seconds * 1_000)
                         number += 1

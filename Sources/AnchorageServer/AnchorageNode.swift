@@ -235,7 +235,8 @@ public final class AnchorageNode: Sendable {
                 rate: Double(configuration.statisticsBucketsPerSecond),
                 burst: 4 * Double(configuration.statisticsBucketsPerSecond),
                 maximumWait: configuration.statisticsTurnWait
-            )
+            ),
+            bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
         )
         router.get("/healthz") { _, _ in
             Response(

@@ -58,6 +58,13 @@ public struct NodeConfiguration: Sendable {
     /// `429 rateLimited` with `Retry-After`. So no one client keeps a core
     /// busy with wide requests, however many connections it opens.
     public var statisticsBucketsPerSecond = 50_000
+    /// What a second of CPU spent computing a statistics answer counts as,
+    /// in buckets of ``statisticsBucketsPerSecond``: a request counts the
+    /// larger of the buckets it asks for and its CPU time at this rate. At
+    /// 1,000,000 a microsecond is a bucket, about what a bucket costs; buckets
+    /// made dear by many samples (thousands of overlapping long ones) count
+    /// at what they cost. 0 counts buckets only.
+    public var statisticsBucketsPerCPUSecond = 1_000_000.0
     /// The longest a statistics request waits for its principal's turn.
     public var statisticsTurnWait: Duration = .seconds(10)
     /// How long a connection may stay idle before the node closes it.

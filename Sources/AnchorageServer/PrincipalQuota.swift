@@ -44,4 +44,14 @@ final class PrincipalQuota: Sendable {
                 .reserve(cost, now: now, maximumWait: maximumWait)
         }
     }
+
+    /// Takes `extra` units more from `principal`'s share for work already
+    /// let through, once its whole cost is known.
+    func charge(_ extra: Double, by principal: String) {
+        guard let rate, extra > 0 else { return }
+        let now = clock()
+        buckets.withLock { buckets in
+            buckets[principal, default: TokenBucket(rate: rate, burst: burst, now: now)].charge(extra, now: now)
+        }
+    }
 }

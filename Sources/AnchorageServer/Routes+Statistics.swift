@@ -14,6 +14,9 @@ struct StatisticsRoutes: Sendable {
     let pool: LowPriorityPool
     /// Each principal's share of buckets a second.
     let quota: PrincipalQuota
+    /// What a second of computation counts as, in buckets (see
+    /// ``NodeConfiguration/statisticsBucketsPerCPUSecond``).
+    let bucketsPerCPUSecond: Double
 
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
@@ -82,9 +85,10 @@ struct StatisticsRoutes: Sendable {
         // Computed on a low-priority thread: a wide request never holds a
         // thread of the cooperative pool, where every other request's handler
         // runs, and yields the cores to saves.
-        let encoded = try await limiter.run {
+        let (encoded, cpu) = try await limiter.run {
             try await pool.run {
-                try Self.encoded(
+                let began = ThreadCPUClock.now()
+                let encoded = try Self.encoded(
                     descriptor.computedResult(for: store, from: start, to: end, readable: readable),
                     type: type,
                     options: options,
@@ -95,13 +99,20 @@ struct StatisticsRoutes: Sendable {
                     timeZone: timeZone,
                     buckets: count
                 )
+                return (encoded, ThreadCPUClock.now() - began)
             }
         }
+        // Buckets made dear by many samples count at what they cost.
+        quota.charge(Self.seconds(cpu) * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json"],
             body: Self.sliced(encoded)
         )
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// Waits for the turn `decision` gives; a request refused one waits as

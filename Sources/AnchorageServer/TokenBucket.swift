@@ -56,6 +56,13 @@ struct TokenBucket: Sendable, Equatable {
         return .proceed(after: wait)
     }
 
+    /// Takes `extra` units more for work already let through, once its
+    /// whole cost is known: later turns come that much later.
+    mutating func charge(_ extra: Double, now: ContinuousClock.Instant) {
+        refill(now: now)
+        level -= max(0, extra)
+    }
+
     /// Whether the bucket is full at `now`, so that forgetting it changes nothing.
     func isFull(now: ContinuousClock.Instant) -> Bool {
         var copy = self

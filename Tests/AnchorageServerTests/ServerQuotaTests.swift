@@ -48,6 +48,8 @@ struct ServerQuotaTests {
         let configuration = nodeConfiguration {
             $0.statisticsBucketsPerSecond = 1_000
             $0.statisticsTurnWait = .seconds(1)
+            // Buckets only: CPU time differs from machine to machine.
+            $0.statisticsBucketsPerCPUSecond = 0
         }
         try await withNode(policy: Tokens.policy, configuration: configuration) { node, directory in
             try await node.application().test(.router) { client in
@@ -68,6 +70,34 @@ struct ServerQuotaTests {
             }
             try await expectAuditPasses(directory)
         }
+    }
+
+    @Test("a request counts its CPU time when that is more than its buckets; 0 counts buckets only")
+    func cpuTime() async throws {
+        func statuses(bucketsPerCPUSecond: Double) async throws -> [HTTPResponse.Status] {
+            let configuration = nodeConfiguration {
+                $0.statisticsBucketsPerSecond = 1_000
+                $0.statisticsTurnWait = .zero
+                // A nanosecond of CPU counts as a bucket: any computation
+                // costs more than the 4,000 buckets of a full share.
+                $0.statisticsBucketsPerCPUSecond = bucketsPerCPUSecond
+            }
+            return try await withNode(policy: Tokens.policy, configuration: configuration) { node, directory in
+                let statuses = try await node.application().test(.router) { client in
+                    var statuses: [HTTPResponse.Status] = []
+                    for _ in 0..<2 {
+                        statuses.append(
+                            try await client.send(.get, Self.query(buckets: 1_000), token: Tokens.dashboard).status
+                        )
+                    }
+                    return statuses
+                }
+                try await expectAuditPasses(directory)
+                return statuses
+            }
+        }
+        #expect(try await statuses(bucketsPerCPUSecond: 1e9) == [.ok, .tooManyRequests])
+        #expect(try await statuses(bucketsPerCPUSecond: 0) == [.ok, .ok])
     }
 
     @Test("a share of 0 is no limit")
