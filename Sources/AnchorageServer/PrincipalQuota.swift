@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// ```swift
 /// let quota = PrincipalQuota(rate: 50_000, burst: 200_000, maximumWait: .seconds(10))
-/// try await quota.wait(for: 100_000, by: "app:com.example.app")  // or throws 429 rateLimited
+/// if case .proceed(let after) = quota.reserve(100_000, by: "app:com.example.app") {
+///     try await Task.sleep(for: after)
+///     quota.charge(cpuMicroseconds - 100_000, by: "app:com.example.app")  // once the cost is known
+/// }
 /// ```
 final class PrincipalQuota: Sendable {
     /// Units a second for each principal; nil for no limit.
