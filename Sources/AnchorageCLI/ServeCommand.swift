@@ -48,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var statisticsRate = 50_000
 
+    @Option(
+        help:
+            "The objects each app may save or delete a second, a request counting as at least 10 (0: no limit; 429 beyond; the owner is not limited)."
+    )
+    var writeRate = 1_000
+
     @Option(help: "A peer node to keep in continuous two-way sync with (repeatable).")
     var peer: [String] = []
 
@@ -74,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard minBodyRate >= 0 else { throw ValidationError("--min-body-rate must be 0 or more bytes/s") }
         guard statisticsRate >= 0 else { throw ValidationError("--statistics-rate must be 0 or more buckets/s") }
+        guard writeRate >= 0 else { throw ValidationError("--write-rate must be 0 or more objects/s") }
         guard bodyRateGrace >= 0, bodyRateGrace <= 86_400 else {
             throw ValidationError("--body-rate-grace must be from 0 to 86400 seconds")
         }
@@ -99,6 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bodyTimeout = .seconds(bodyTimeout)
         configuration.minimumBodyRate = minBodyRate
         configuration.statisticsBucketsPerSecond = statisticsRate
+        configuration.appWriteObjectsPerSecond = writeRate
         configuration.bodyRateGracePeriod = .seconds(bodyRateGrace)
         configuration.peers = peer.compactMap(URL.init(string:)).map {
             PeerConfiguration(url: $0, token: peerToken, trustRoots: peerTrustRoots)

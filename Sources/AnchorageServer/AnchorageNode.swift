@@ -234,7 +234,8 @@ public final class AnchorageNode: Sendable {
             quota: PrincipalQuota(
                 rate: Double(configuration.statisticsBucketsPerSecond),
                 burst: 4 * Double(configuration.statisticsBucketsPerSecond),
-                maximumWait: configuration.statisticsTurnWait
+                maximumWait: configuration.statisticsTurnWait,
+                clock: configuration.shareClock
             ),
             bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
         )

@@ -67,8 +67,26 @@ public struct NodeConfiguration: Sendable {
     public var statisticsBucketsPerCPUSecond = 1_000_000.0
     /// The longest a statistics request waits for its principal's turn.
     public var statisticsTurnWait: Duration = .seconds(10)
+    /// The objects each app (all its tokens together) may save or delete a
+    /// second over HTTP, on average; 0 for no limit. An app may use one
+    /// second's worth at once (and always one request, however large, when
+    /// it has written nothing lately); beyond that, its writes take turns
+    /// as the share allows, each waiting up to ``writeTurnWait``, then
+    /// `429 rateLimited` with `Retry-After`. So one app flooding the node
+    /// with saves slows only itself. The owner's writes are not counted:
+    /// the owner holds the store.
+    public var appWriteObjectsPerSecond = 1_000
+    /// What a write request counts as at least, in objects: a request costs
+    /// the node about what ten small objects do, so an app saving one
+    /// object a request gets a tenth as many requests.
+    public var writeRequestObjects = 10
+    /// The longest an app's write waits for its turn.
+    public var writeTurnWait: Duration = .seconds(10)
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
+    /// The clock the shares (statistics buckets, writes) refill by; tests
+    /// move one by hand so that turns do not depend on how fast a machine is.
+    package var shareClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
 
     /// Bounds on replication requests from peers.
     public var syncLimits = SyncLimits()

@@ -35,6 +35,12 @@ struct NodeContext: RequestContext {
         grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner"
     }
 
+    /// Whom a write is counted against: the app a token acts as (all its
+    /// tokens together); nil for the owner, whose writes are not counted.
+    var writeQuotaKey: String? {
+        grants?.principal.map { "app:\($0.bundleIdentifier)" }
+    }
+
     /// The principal's store.
     func requireStore() throws -> HKHealthStore {
         guard let store else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }

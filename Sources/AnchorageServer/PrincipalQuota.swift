@@ -48,6 +48,26 @@ final class PrincipalQuota: Sendable {
         }
     }
 
+    /// Waits for `cost` units of `principal`'s turn. A request refused one
+    /// waits as long as one may and is then answered `429 rateLimited`
+    /// with `Retry-After`, so that a client ignoring `Retry-After` cannot
+    /// turn refusals into a flood; `what` names the share in the message
+    /// ("statistics buckets").
+    func waitForTurn(_ cost: Double, by principal: String, of what: String, advice: String) async throws {
+        switch reserve(cost, by: principal) {
+        case .proceed(let delay):
+            if delay > .zero { try await Task.sleep(for: delay) }
+        case .refuse(let retryAfter):
+            try await Task.sleep(for: maximumWait)
+            throw APIError.rateLimited(
+                "more \(what) than this token's share (\(Int(rate ?? 0)) a second, "
+                    + "waiting up to \(maximumWait.components.seconds) s for a turn); "
+                    + "ask again after Retry-After seconds, or \(advice)",
+                retryAfter: retryAfter - maximumWait
+            )
+        }
+    }
+
     /// Takes `extra` units more from `principal`'s share for work already
     /// let through, once its whole cost is known.
     func charge(_ extra: Double, by principal: String) {

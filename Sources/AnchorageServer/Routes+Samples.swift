@@ -6,6 +6,31 @@ import Hummingbird
 /// `POST /v1/samples`, `DELETE /v1/samples/{uuid}`, `GET /v1/samples`.
 struct SampleRoutes: Sendable {
     let configuration: NodeConfiguration
+    /// Each app's share of writes (``NodeConfiguration/appWriteObjectsPerSecond``).
+    let quota: PrincipalQuota
+
+    init(configuration: NodeConfiguration) {
+        self.configuration = configuration
+        let rate = Double(configuration.appWriteObjectsPerSecond)
+        quota = PrincipalQuota(
+            rate: rate,
+            burst: rate,
+            maximumWait: configuration.writeTurnWait,
+            clock: configuration.shareClock
+        )
+    }
+
+    /// Waits for the turn of a write of `objects` by an app (the owner's
+    /// writes go at once).
+    func waitForTurn(writing objects: Int, context: NodeContext) async throws {
+        guard let principal = context.writeQuotaKey else { return }
+        try await quota.waitForTurn(
+            Double(max(objects, configuration.writeRequestObjects)),
+            by: principal,
+            of: "objects written",
+            advice: "write more objects a request and fewer requests"
+        )
+    }
 
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
@@ -21,6 +46,7 @@ struct SampleRoutes: Sendable {
         } catch let error as SampleBatch.Empty {
             throw APIError.badRequest(error.description)
         }
+        try await waitForTurn(writing: objects.count, context: context)
         try await store.save(objects)
         let uuids = objects.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
         return Response(
@@ -36,6 +62,7 @@ struct SampleRoutes: Sendable {
         guard let uuid = UUID(uuidString: text) else {
             throw APIError(.badRequest, .invalidArgument, "'\(text.prefix(60))' is not a uuid")
         }
+        try await waitForTurn(writing: 1, context: context)
         guard try await store.deleteObjects(withUUIDs: [uuid]) > 0 else {
             throw APIError(.notFound, .notFound, "no sample \(uuid.uuidString) to delete")
         }

@@ -77,7 +77,12 @@ struct StatisticsRoutes: Sendable {
         }
         // Counted whether the type is readable or not, so that the answer
         // says nothing about it (AUTH-4).
-        try await Self.waitForTurn(quota.reserve(Double(max(1, count)), by: context.quotaKey), of: quota)
+        try await quota.waitForTurn(
+            Double(max(1, count)),
+            by: context.quotaKey,
+            of: "statistics buckets",
+            advice: "for fewer buckets"
+        )
         // Only the buckets asked for are computed. Unreadable types answer
         // like types without data (AUTH-4): the same empty buckets.
         let readable = context.mayRead(type)
@@ -113,24 +118,6 @@ struct StatisticsRoutes: Sendable {
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
-
-    /// Waits for the turn `decision` gives; a request refused one waits as
-    /// long as one may and is then answered `429 rateLimited`, so that a
-    /// client ignoring `Retry-After` cannot turn refusals into a flood.
-    static func waitForTurn(_ decision: TokenBucket.Decision, of quota: PrincipalQuota) async throws {
-        switch decision {
-        case .proceed(let delay):
-            if delay > .zero { try await Task.sleep(for: delay) }
-        case .refuse(let retryAfter):
-            try await Task.sleep(for: quota.maximumWait)
-            throw APIError.rateLimited(
-                "more statistics buckets than this token's share (\(Int(quota.rate ?? 0)) a second, "
-                    + "waiting up to \(quota.maximumWait.components.seconds) s for a turn); "
-                    + "ask again after Retry-After seconds, or for fewer buckets",
-                retryAfter: retryAfter - quota.maximumWait
-            )
-        }
     }
 
     /// The most bytes handed to the connection at once: a wide answer goes

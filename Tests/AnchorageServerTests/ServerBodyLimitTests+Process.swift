@@ -49,7 +49,8 @@ extension ServerBodyLimitTests {
         // Settings that make no sense are usage errors.
         for (wrong, option) in [
             ("--body-timeout=0", "--body-timeout"), ("--min-body-rate=-1", "--min-body-rate"),
-            ("--body-rate-grace=-2", "--body-rate-grace"),
+            ("--body-rate-grace=-2", "--body-rate-grace"), ("--statistics-rate=-1", "--statistics-rate"),
+            ("--write-rate=-5", "--write-rate"),
         ] {
             let (code, text) = try SyncProcessTests.runAnchorage(["serve", "--store", store.path, wrong])
             #expect(code == 2, "\(wrong): \(text)")

@@ -15,10 +15,10 @@ struct ServerQuotaTests {
         return "/v1/statistics?type=stepCount&interval=1s&from=\(from.formatted(.iso8601))&to=\(to.formatted(.iso8601))"
     }
 
-    /// The statuses and Retry-After of four requests by `token`: the whole
-    /// burst, most of a second burst, one bucket beyond the share, and one
-    /// bucket after waiting as told.
-    static func turns(_ client: some TestClientProtocol, token: String) async throws -> [String] {
+    /// The statuses of four requests by `token`: the whole burst, most of a
+    /// second burst (into debt), one bucket beyond the share, and one bucket
+    /// once `clock` has moved on as Retry-After told.
+    static func turns(_ client: some TestClientProtocol, token: String, clock: HandClock) async throws -> [String] {
         var seen: [String] = []
         for buckets in [4_000, 3_000] {
             let response = try await client.send(.get, query(buckets: buckets), token: token)
@@ -34,7 +34,7 @@ struct ServerQuotaTests {
         let retryAfter = try #require(refused.headers[.retryAfter].flatMap { Int($0) })
         #expect((1...3).contains(retryAfter))
         seen.append("\(refused.status.code)")
-        try await Task.sleep(for: .seconds(retryAfter))
+        clock.advance(by: .seconds(retryAfter))
         let later = try await client.send(.get, query(buckets: 1), token: token)
         #expect(later.status == .ok, "after Retry-After seconds, the request passes: \(later.text)")
         seen.append("\(later.status.code)")
@@ -45,11 +45,14 @@ struct ServerQuotaTests {
         "beyond its share an app waits its turn, then 429 rateLimited with Retry-After; other principals are not slowed; a type it may not read costs the same (AUTH-4)"
     )
     func share() async throws {
+        let clock = HandClock()
         let configuration = nodeConfiguration {
             $0.statisticsBucketsPerSecond = 1_000
             $0.statisticsTurnWait = .seconds(1)
-            // Buckets only: CPU time differs from machine to machine.
+            // Buckets only: CPU time differs from machine to machine; and
+            // shares refill only as the test moves the clock.
             $0.statisticsBucketsPerCPUSecond = 0
+            $0.shareClock = clock.now
         }
         try await withNode(policy: Tokens.policy, configuration: configuration) { node, directory in
             try await node.application().test(.router) { client in
@@ -61,8 +64,8 @@ struct ServerQuotaTests {
                 )
                 #expect(saved.status == .created, "\(saved.text)")
                 // The dashboard reads steps; the scale app may not.
-                let readable = try await Self.turns(client, token: Tokens.dashboard)
-                let denied = try await Self.turns(client, token: Tokens.scale)
+                let readable = try await Self.turns(client, token: Tokens.dashboard, clock: clock)
+                let denied = try await Self.turns(client, token: Tokens.scale, clock: clock)
                 #expect(readable == ["200", "200", "429", "200"])
                 // Also: had the two apps shared one bucket, the scale app's
                 // first request would have found the dashboard's debt.
@@ -75,9 +78,11 @@ struct ServerQuotaTests {
     @Test("a request counts its CPU time when that is more than its buckets; 0 counts buckets only")
     func cpuTime() async throws {
         func statuses(bucketsPerCPUSecond: Double) async throws -> [HTTPResponse.Status] {
+            let clock = HandClock()
             let configuration = nodeConfiguration {
                 $0.statisticsBucketsPerSecond = 1_000
                 $0.statisticsTurnWait = .zero
+                $0.shareClock = clock.now
                 // A nanosecond of CPU counts as a bucket: any computation
                 // costs more than the 4,000 buckets of a full share.
                 $0.statisticsBucketsPerCPUSecond = bucketsPerCPUSecond
