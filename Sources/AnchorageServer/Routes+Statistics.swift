@@ -174,11 +174,22 @@ struct StatisticsRoutes: Sendable {
         answer.writeBytes(frame[..<opening])
         var row: [UInt8] = []
         var first = true
-        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+        // Empty buckets are mostly only their bounds: written without
+        // making their statistics, when an empty one shows no values.
+        let probe = Row(collection.emptyStatistics(from: start, to: start), options: options, unit: unit)
+        let emptyIsBoundsOnly = probe == Row(startDate: start, endDate: start)
+        collection.forEachBucket(from: start, to: end) { bounds, statistics in
             row.removeAll(keepingCapacity: true)
             if !first { row.append(UInt8(ascii: ",")) }
             first = false
-            Row(statistics, options: options, unit: unit).appendJSON(to: &row)
+            if let statistics {
+                Row(statistics, options: options, unit: unit).appendJSON(to: &row)
+            } else if emptyIsBoundsOnly {
+                Row(startDate: bounds.start, endDate: bounds.end).appendJSON(to: &row)
+            } else {
+                Row(collection.emptyStatistics(from: bounds.start, to: bounds.end), options: options, unit: unit)
+                    .appendJSON(to: &row)
+            }
             answer.writeBytes(row)
         }
         answer.writeBytes(frame[opening...])
@@ -221,22 +232,23 @@ struct StatisticsRoutes: Sendable {
         )
     }
 
-    /// One bucket in the response; absent values are left out.
-    struct Row: Encodable {
-        let startDate: String
-        let endDate: String
+    /// One bucket in the response; absent values are left out, dates are
+    /// written as ISO 8601 text in UTC.
+    struct Row: Equatable {
+        let startDate: Date
+        let endDate: Date
         var sum, average, min, max, mostRecent, duration: Double?
-        var mostRecentStartDate: String?
+        var mostRecentStartDate: Date?
 
         /// A row with only its bounds.
-        init(startDate: String, endDate: String) {
+        init(startDate: Date, endDate: Date) {
             self.startDate = startDate
             self.endDate = endDate
         }
 
         init(_ statistics: HKStatistics, options: HKStatisticsOptions, unit: HKUnit) {
-            startDate = StatisticsRoutes.iso(statistics.startDate)
-            endDate = StatisticsRoutes.iso(statistics.endDate)
+            startDate = statistics.startDate
+            endDate = statistics.endDate
             func value(_ quantity: HKQuantity?) -> Double? {
                 quantity.flatMap { try? $0.checkedDoubleValue(for: unit) }
             }
@@ -246,7 +258,7 @@ struct StatisticsRoutes: Sendable {
             if options.contains(.discreteMax) { max = value(statistics.maximumQuantity()) }
             if options.contains(.mostRecent) {
                 mostRecent = value(statistics.mostRecentQuantity())
-                mostRecentStartDate = statistics.mostRecentQuantityDateInterval().map { StatisticsRoutes.iso($0.start) }
+                mostRecentStartDate = statistics.mostRecentQuantityDateInterval()?.start
             }
             if options.contains(.duration) { duration = statistics.duration()?.doubleValue(for: .second()) }
         }
@@ -259,13 +271,6 @@ struct StatisticsRoutes: Sendable {
         let interval: String
         let timeZone: String
         let statistics: [Row]
-    }
-
-    /// ISO 8601 in UTC, by arithmetic: Foundation's formatter goes through
-    /// shared calendar caches, which 200,000 dates of a wide answer would
-    /// keep busy for every other request.
-    static func iso(_ date: Date) -> String {
-        ISO8601.format(date)
     }
 
     static func names(of options: HKStatisticsOptions) -> [String] {

@@ -1,4 +1,6 @@
+import Anchorage
 import Foundation
+import NIOCore
 import Testing
 
 @testable import AnchorageServer
@@ -22,9 +24,13 @@ struct StatisticsRowJSONTests {
             }
         }
         for index in 0..<2_000 {
+            // Whole seconds (written by hand) and fractions (through format).
+            let start = Date(
+                timeIntervalSince1970: Double(Int.random(in: -3_000_000_000...8_000_000_000, using: &random))
+            )
             var row = StatisticsRoutes.Row(
-                startDate: "2024-06-01T08:00:00Z",
-                endDate: "2024-06-01T08:00:01.5Z"
+                startDate: start,
+                endDate: start.addingTimeInterval(Bool.random(using: &random) ? 1.5 : 900)
             )
             row.sum = value()
             row.average = value()
@@ -32,11 +38,96 @@ struct StatisticsRowJSONTests {
             row.max = value()
             row.mostRecent = value()
             row.duration = value()
-            row.mostRecentStartDate = Bool.random(using: &random) ? "2023-12-31T23:59:59Z" : nil
+            row.mostRecentStartDate = Bool.random(using: &random) ? start.addingTimeInterval(0.25) : nil
             var bytes: [UInt8] = []
             row.appendJSON(to: &bytes)
             let expected = try encoder.encode(row)
             #expect(bytes == Array(expected), "row \(index): \(String(decoding: bytes, as: UTF8.self))")
         }
+    }
+}
+
+extension StatisticsRowJSONTests {
+    @Test(
+        "a whole answer, empty buckets written from their bounds alone, is byte for byte what JSONEncoder writes of every bucket's row (ST-38)"
+    )
+    func wholeAnswerSameBytes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-rows-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = HKHealthStore(directory: directory)
+        let start = Date(timeIntervalSince1970: 1_717_200_000)
+        let steps = HKQuantityType(.stepCount)
+        let heartRate = HKQuantityType(.heartRate)
+        let beatsPerMinute = HKUnit.count().unitDivided(by: .minute())
+        var samples: [HKObject] = []
+        for index in [3, 4, 40, 41, 42, 90] {
+            let from = start.addingTimeInterval(Double(index) * 60 + 5)
+            samples.append(
+                HKQuantitySample(
+                    type: steps,
+                    quantity: HKQuantity(unit: .count(), doubleValue: Double(index) / 3),
+                    start: from,
+                    end: from.addingTimeInterval(90)
+                )
+            )
+            samples.append(
+                HKQuantitySample(
+                    type: heartRate,
+                    quantity: HKQuantity(unit: beatsPerMinute, doubleValue: 60 + Double(index) / 7),
+                    start: from,
+                    end: from
+                )
+            )
+        }
+        try await store.save(samples)
+        let end = start.addingTimeInterval(2 * 3600 - 1)
+        let cases: [(HKQuantityType, HKStatisticsOptions, HKUnit)] = [
+            (steps, .cumulativeSum, .count()), (steps, [.cumulativeSum, .duration], .count()),
+            (steps, [.cumulativeSum, .mostRecent], .count()),
+            (heartRate, [.discreteAverage, .discreteMin, .discreteMax, .mostRecent], beatsPerMinute),
+            (heartRate, [.discreteAverage, .duration], beatsPerMinute),
+        ]
+        for (type, options, unit) in cases {
+            let descriptor = HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: type),
+                options: options,
+                anchorDate: start,
+                intervalComponents: DateComponents(minute: 1)
+            )
+            let collection = try descriptor.computedResult(for: store, from: start, to: end)
+            let answer = try StatisticsRoutes.encoded(
+                collection,
+                type: type,
+                options: options,
+                from: start,
+                to: end,
+                unit: unit,
+                interval: "1min",
+                timeZone: "UTC",
+                buckets: 120
+            )
+            var rows: [StatisticsRoutes.Row] = []
+            collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+                rows.append(StatisticsRoutes.Row(statistics, options: options, unit: unit))
+            }
+            #expect(rows.count == 120)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let expected = try encoder.encode(
+                StatisticsRoutes.Body(
+                    type: type.identifier,
+                    unit: unit.unitString,
+                    options: StatisticsRoutes.names(of: options),
+                    interval: "1min",
+                    timeZone: "UTC",
+                    statistics: rows
+                )
+            )
+            #expect(
+                String(decoding: answer.readableBytesView, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+                "\(type.identifier) \(options)"
+            )
+        }
+        await store.close()
     }
 }

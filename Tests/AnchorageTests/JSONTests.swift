@@ -121,6 +121,21 @@ struct JSONTests {
             let text = ISO8601.format(date)
             #expect(ISO8601.parse(text) == date, "\(text)")
         }
+        // Appending writes what format does: whole seconds by hand, the rest through format.
+        let edges: [Double] = [
+            0, -1, 1e15, -1e15, 1e16, -63_114_076_800, -63_114_076_801, 252_423_993_599, 252_423_993_600,
+        ]
+        for seconds in edges
+            + (0..<20_000).map({ index in
+                let value = Double.random(in: -80_000_000_000...260_000_000_000, using: &random)
+                return index.isMultiple(of: 2) ? value.rounded(.down) : value
+            })
+        {
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            ISO8601.append(date, to: &bytes)
+            #expect(bytes == Array(("[" + ISO8601.format(date)).utf8), "\(seconds)")
+        }
         #expect(ISO8601.parse("2001-01-01T00:00:00Z") == Date(timeIntervalSinceReferenceDate: 0))
         #expect(ISO8601.format(Date(timeIntervalSinceReferenceDate: 0)) == "2001-01-01T00:00:00Z")
         #expect(ISO8601.parse("2026-03-10T01:00:00+01:00") == day)

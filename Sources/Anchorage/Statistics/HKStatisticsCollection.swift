@@ -53,6 +53,24 @@ public final class HKStatisticsCollection: Sendable {
         }
     }
 
+    /// The buckets ``enumerateStatistics(from:to:with:)`` visits, as their
+    /// bounds and their statistics when populated (`nil` when empty), so
+    /// that a caller writing many empty buckets need not make an object
+    /// for each. ``emptyStatistics(from:to:)`` is what an empty one stands for.
+    package func forEachBucket(from startDate: Date, to endDate: Date, _ body: (DateInterval, HKStatistics?) -> Void) {
+        let first = grid.index(containing: startDate)
+        let last = grid.index(containing: endDate)
+        guard first <= last else { return }
+        for index in first...last {
+            body(grid.interval(index), buckets[index])
+        }
+    }
+
+    /// The statistics of an empty bucket with these bounds.
+    package func emptyStatistics(from start: Date, to end: Date) -> HKStatistics {
+        HKStatistics.empty(of: quantityType, from: start, to: end, options: options)
+    }
+
     /// Every source that contributed to some bucket, with
     /// `separateBySource`; otherwise empty (ST-39).
     public func sources() -> Set<HKSource> {
