@@ -50,7 +50,7 @@ extension AnchorageBench {
         var hostileDone: [Double] = []
         var anonymousPeaks: [Double] = []
         var filePeaks: [Double] = []
-        for run in 1...min(runs, 3) {
+        for run in 1...min(runs, 5) {
             let directory = work.appendingPathComponent("hostile-\(run)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let tokens = directory.appendingPathComponent("tokens.json")

@@ -46,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: "The statistics buckets each app (or the owner) may have computed a second (0: no limit; 429 beyond)."
     )
-    var statisticsRate = 50_000
+    var statisticsRate = 20_000
 
     @Option(
         help:
