@@ -83,7 +83,7 @@ struct ModelBenchmarks {
     /// Unit conversions per second (kilograms to pounds).
     func convert(count: Int) -> Double {
         let pounds = HKUnit.pound()
-        let quantities = (0..<1_000).map { HKQuantity(unit: .gram(with: .kilo), doubleValue: Double($0)) }
+        let quantities = (0..<1_000).map { HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: Double($0)) }
         var total = 0.0
         let start = ContinuousClock.now
         for index in 0..<count {

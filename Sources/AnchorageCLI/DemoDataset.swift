@@ -121,7 +121,7 @@ struct DemoDataset {
                     duration: minutes * 60,
                     totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: minutes * 11),
                     totalDistance: HKQuantity(
-                        unit: .meter(with: .kilo),
+                        unit: .meterUnit(with: .kilo),
                         doubleValue: (minutes / 5.5 * 10).rounded() / 10
                     ),
                     uuid: uuid("run", start),

@@ -57,7 +57,7 @@ extension ObjectTests {
         )
         let caffeine = HKQuantitySample(
             type: HKQuantityType(.dietaryCaffeine),
-            quantity: HKQuantity(unit: .gram(with: .milli), doubleValue: 80),
+            quantity: HKQuantity(unit: .gramUnit(with: .milli), doubleValue: 80),
             start: day,
             end: day
         )
@@ -154,7 +154,7 @@ extension ObjectTests {
                 ),
             ],
             totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 500),
-            totalDistance: HKQuantity(unit: .meter(with: .kilo), doubleValue: 8),
+            totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 8),
             metadata: [HKMetadataKeyIndoorWorkout: false]
         )
         // 60 minutes, paused 10–15 and 50–60 (no resume: runs to the end).

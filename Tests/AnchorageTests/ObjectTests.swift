@@ -207,7 +207,7 @@ struct ObjectTests {
 
     @Test("OBJ-4: metadata keeps strings, integers, doubles, Booleans, dates and quantities apart")
     func metadataKinds() throws {
-        let weight = HKQuantity(unit: .gram(with: .kilo), doubleValue: 70)
+        let weight = HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70)
         let sample = try HKQuantitySample.validated(
             type: steps,
             quantity: HKQuantity(unit: .count(), doubleValue: 1),

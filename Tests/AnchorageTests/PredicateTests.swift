@@ -226,7 +226,7 @@ struct PredicateTests {
             start: day,
             end: day,
             metadata: [
-                "brand": "Acme", "level": 3, "weight": HKQuantity(unit: .gram(with: .kilo), doubleValue: 2),
+                "brand": "Acme", "level": 3, "weight": HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 2),
                 "when": day,
             ]
         )
@@ -294,7 +294,7 @@ struct PredicateTests {
     func byQuantity() throws {
         let heavy = HKQuantitySample(
             type: HKQuantityType(.bodyMass),
-            quantity: HKQuantity(unit: .gram(with: .kilo), doubleValue: 80),
+            quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 80),
             start: day,
             end: day
         )
@@ -322,7 +322,7 @@ struct PredicateTests {
                 try matches(
                     HKQuery.predicateForQuantitySamples(
                         with: op,
-                        quantity: HKQuantity(unit: .gram(with: .kilo), doubleValue: 80)
+                        quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 80)
                     ),
                     heavy
                 ) == expected
@@ -359,7 +359,7 @@ struct PredicateTests {
             end: minutes(40),
             workoutEvents: nil,
             totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 400),
-            totalDistance: HKQuantity(unit: .meter(with: .kilo), doubleValue: 7),
+            totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 7),
             metadata: nil
         )
         #expect(try matches(HKQuery.predicateForWorkouts(with: .running), run))

@@ -46,7 +46,7 @@ struct StatisticsPropertyTests {
             case stepType: HKQuantity(unit: .count(), doubleValue: Double(Int.random(in: 1...2_000, using: &random)))
             case heartRateType:
                 HKQuantity(unit: beatsPerMinute, doubleValue: Double.random(in: 40...180, using: &random))
-            default: HKQuantity(unit: .gram(with: .kilo), doubleValue: Double.random(in: 40...120, using: &random))
+            default: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: Double.random(in: 40...120, using: &random))
             }
         return HKQuantitySample(
             type: type,

@@ -238,11 +238,11 @@ struct StatisticsTests {
 
             let mass = HKQuantityType(.bodyMass)
             try await owner.save([
-                quantity(mass, 70, .gram(with: .kilo), from: minutes(0), to: minutes(0)),
-                quantity(mass, 72, .gram(with: .kilo), from: minutes(10), to: minutes(40)),
+                quantity(mass, 70, .gramUnit(with: .kilo), from: minutes(0), to: minutes(0)),
+                quantity(mass, 72, .gramUnit(with: .kilo), from: minutes(10), to: minutes(40)),
             ])
             let weights = try await statisticsResult(in: owner, of: mass, options: .discreteAverage)
-            #expect(close(weights.averageQuantity()?.doubleValue(for: .gram(with: .kilo)), 71), "arithmetic")
+            #expect(close(weights.averageQuantity()?.doubleValue(for: .gramUnit(with: .kilo)), 71), "arithmetic")
 
             // Equivalent continuous level: 10·log10(mean of 10^(L/10)), equal weights.
             let audio = HKQuantityType(.environmentalAudioExposure)

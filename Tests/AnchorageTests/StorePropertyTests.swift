@@ -52,7 +52,7 @@ struct StorePropertyTests {
                     unit: HKUnit.count().unitDivided(by: .minute()),
                     doubleValue: Double.random(in: 40...180, using: &random)
                 )
-            default: HKQuantity(unit: .gram(with: .kilo), doubleValue: Double.random(in: 40...120, using: &random))
+            default: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: Double.random(in: 40...120, using: &random))
             }
         return HKQuantitySample(
             type: type,

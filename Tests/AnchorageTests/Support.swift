@@ -111,7 +111,7 @@ struct ObjectGenerator {
             case 2: values[key] = .double(double(-1e12...1e12))
             case 3: values[key] = .bool(bool())
             case 4: values[key] = .date(date())
-            default: values[key] = .quantity(HKQuantity(unit: .gram(with: .kilo), doubleValue: double(0...200)))
+            default: values[key] = .quantity(HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: double(0...200)))
             }
         }
         if bool() {
@@ -124,13 +124,13 @@ struct ObjectGenerator {
     static let units: [HKQuantityTypeIdentifier: [HKUnit]] = [
         .stepCount: [.count()],
         .heartRate: [HKUnit(from: "count/min"), HKUnit(from: "count/s"), .hertz()],
-        .bodyMass: [.gram(with: .kilo), .pound(), .stone()],
+        .bodyMass: [.gramUnit(with: .kilo), .pound(), .stone()],
         .bloodGlucose: [HKUnit(from: "mg/dL"), HKUnit(from: "mmol<180.15588000005408>/L")],
-        .activeEnergyBurned: [.kilocalorie(), .joule(with: .kilo), .largeCalorie()],
+        .activeEnergyBurned: [.kilocalorie(), .jouleUnit(with: .kilo), .largeCalorie()],
         .bodyTemperature: [.degreeCelsius(), .degreeFahrenheit()],
-        .dietaryWater: [.liter(with: .milli), .fluidOunceUS()],
+        .dietaryWater: [.literUnit(with: .milli), .fluidOunceUS()],
         .environmentalAudioExposure: [.decibelAWeightedSoundPressureLevel()],
-        .distanceWalkingRunning: [.meter(), .mile(), .meter(with: .kilo)],
+        .distanceWalkingRunning: [.meter(), .mile(), .meterUnit(with: .kilo)],
     ]
 
     mutating func quantitySample(type identifier: HKQuantityTypeIdentifier? = nil) -> HKQuantitySample {
@@ -241,7 +241,7 @@ struct ObjectGenerator {
         }
         let totals = HKWorkout.Totals(
             energyBurned: bool() ? HKQuantity(unit: .kilocalorie(), doubleValue: double(0...2_000)) : nil,
-            distance: bool() ? HKQuantity(unit: .meter(with: .kilo), doubleValue: double(0...42)) : nil,
+            distance: bool() ? HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: double(0...42)) : nil,
             swimmingStrokeCount: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...3_000))) : nil,
             flightsClimbed: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...100))) : nil
         )

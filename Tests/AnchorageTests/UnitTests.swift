@@ -43,6 +43,21 @@ struct UnitTests {
         #expect(close(converted, vector.expected, relative: vector.tolerance), "\(converted)")
     }
 
+    @Test("UNIT-1: HealthKit's prefixed constructors build the units apps write, e.g. mg/dL for blood glucose")
+    func prefixedConstructors() throws {
+        let glucose = HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci))
+        #expect(glucose.unitString == "mg/dL")
+        #expect(glucose == HKUnit(from: "mg/dL"))
+        let pairs: [(HKUnit, String)] = [
+            (.meterUnit(with: .centi), "cm"), (.secondUnit(with: .milli), "ms"), (.jouleUnit(with: .kilo), "kJ"),
+            (.pascalUnit(with: .kilo), "kPa"), (.siemenUnit(with: .micro), "mcS"), (.hertzUnit(with: .kilo), "kHz"),
+            (.voltUnit(with: .milli), "mV"), (.wattUnit(with: .kilo), "kW"), (.radianAngleUnit(with: .milli), "mrad"),
+        ]
+        for (unit, text) in pairs {
+            #expect(unit.unitString == text)
+        }
+    }
+
     @Test("§2.8: 1 g → m is an incompatible-unit error (UNIT-18)")
     func incompatibleVector() throws {
         let grams = HKQuantity(unit: .gram(), doubleValue: 1)
@@ -102,7 +117,7 @@ struct UnitTests {
     func litre() throws {
         #expect(try HKUnit.parse("ml") == HKUnit.parse("mL"))
         #expect(try HKUnit.parse("dl").unitString == "dL")
-        #expect(HKUnit.liter(with: .milli).unitString == "mL")
+        #expect(HKUnit.literUnit(with: .milli).unitString == "mL")
     }
 
     @Test("UNIT-6, UNIT-10, UNIT-11: blood-glucose molar mass, mole as mass, 16 significant digits")
@@ -148,7 +163,7 @@ struct UnitTests {
         )
         #expect(close(back, 94, relative: 1e-9))
         #expect(level.is(compatibleWith: .millimeterOfMercury()))
-        #expect(close(level.doubleValue(for: .pascal(with: .milli)), 1002.3744672545445, relative: 1e-9))
+        #expect(close(level.doubleValue(for: .pascalUnit(with: .milli)), 1002.3744672545445, relative: 1e-9))
         let compound = try HKUnit.parse("dBASPL/s")
         #expect(!compound.isCompatible(with: try HKUnit.parse("Pa/s")))
         #expect(compound.isCompatible(with: compound))
@@ -208,8 +223,9 @@ struct UnitTests {
     @Test("UNIT-15: generated compound units round-trip through their strings")
     func roundTripGenerated() throws {
         let atoms: [HKUnit] = [
-            .gram(with: .kilo), .meter(), .liter(with: .milli), .second(), .minute(), .kilocalorie(), .count(),
-            .percent(), .millimeterOfMercury(), .degreeCelsius(), .siemen(with: .micro), .hertz(), .internationalUnit(),
+            .gramUnit(with: .kilo), .meter(), .literUnit(with: .milli), .second(), .minute(), .kilocalorie(), .count(),
+            .percent(), .millimeterOfMercury(), .degreeCelsius(), .siemenUnit(with: .micro), .hertz(),
+            .internationalUnit(),
             .moleUnit(with: .milli, molarMass: 180.16), .fluidOunceUS(), .radianAngle(), .degreeAngle(), .volt(),
         ]
         var generator = SystemRandomNumberGenerator()
@@ -229,10 +245,10 @@ struct UnitTests {
 
     @Test("UNIT-16: equality is by atoms; kg and 1000 g are compatible, not equal")
     func equality() throws {
-        #expect(HKUnit.gram(with: .kilo) != HKUnit.gram())
-        #expect(HKUnit.gram(with: .kilo).isCompatible(with: .gram()))
-        #expect(HKUnit(from: "kg") == HKUnit.gram(with: .kilo))
-        #expect(Set([HKUnit(from: "kg"), HKUnit.gram(with: .kilo)]).count == 1)
+        #expect(HKUnit.gramUnit(with: .kilo) != HKUnit.gram())
+        #expect(HKUnit.gramUnit(with: .kilo).isCompatible(with: .gram()))
+        #expect(HKUnit(from: "kg") == HKUnit.gramUnit(with: .kilo))
+        #expect(Set([HKUnit(from: "kg"), HKUnit.gramUnit(with: .kilo)]).count == 1)
     }
 
     @Test("UNIT-17: compatibility by dimension; volume is length cubed; count/min, Hz and 1/s agree")
@@ -257,7 +273,7 @@ struct UnitTests {
 
     @Test("UNIT-18: HKQuantity accepts any unit; compare orders after conversion")
     func quantityCompare() throws {
-        let kilo = HKQuantity(unit: .gram(with: .kilo), doubleValue: 1)
+        let kilo = HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 1)
         let grams = HKQuantity(unit: .gram(), doubleValue: 999)
         #expect(kilo.compare(grams) == .orderedDescending)
         #expect(grams.compare(kilo) == .orderedAscending)
@@ -268,18 +284,18 @@ struct UnitTests {
     @Test("constructors produce the documented unit strings")
     func constructors() {
         let expected: [(HKUnit, String)] = [
-            (.gram(with: .kilo), "kg"), (.count(), "count"), (.meter(), "m"), (.kilocalorie(), "kcal"),
+            (.gramUnit(with: .kilo), "kg"), (.count(), "count"), (.meter(), "m"), (.kilocalorie(), "kcal"),
             (.count().unitDivided(by: .minute()), "count/min"), (.millimeterOfMercury(), "mmHg"),
             (.degreeCelsius(), "degC"), (.pound(), "lb"), (.stone(), "st"), (.ounce(), "oz"), (.inch(), "in"),
             (.foot(), "ft"), (.yard(), "yd"), (.mile(), "mi"), (.fluidOunceImperial(), "fl_oz_imp"),
             (.pintUS(), "pt_us"), (.pintImperial(), "pt_imp"), (.cupUS(), "cup_us"), (.cupImperial(), "cup_imp"),
             (.centimeterOfWater(), "cmAq"), (.atmosphere(), "atm"), (.inchesOfMercury(), "inHg"), (.hour(), "hr"),
-            (.day(), "d"), (.joule(with: .kilo), "kJ"), (.smallCalorie(), "cal"), (.largeCalorie(), "Cal"),
-            (.kelvin(), "K"), (.siemen(with: .micro), "mcS"), (.second(with: .milli), "ms"),
-            (.pascal(with: .kilo), "kPa"), (.decibelAWeightedSoundPressureLevel(), "dBASPL"),
+            (.day(), "d"), (.jouleUnit(with: .kilo), "kJ"), (.smallCalorie(), "cal"), (.largeCalorie(), "Cal"),
+            (.kelvin(), "K"), (.siemenUnit(with: .micro), "mcS"), (.secondUnit(with: .milli), "ms"),
+            (.pascalUnit(with: .kilo), "kPa"), (.decibelAWeightedSoundPressureLevel(), "dBASPL"),
             (.decibelHearingLevel(), "dBHL"), (.internationalUnit(), "IU"), (.percent(), "%"),
             (.hertz(), "Hz"), (.volt(), "V"), (.watt(), "W"), (.radianAngle(), "rad"), (.degreeAngle(), "deg"),
-            (.liter(with: .deci), "dL"), (.meter(with: .femto), "fm"),
+            (.literUnit(with: .deci), "dL"), (.meterUnit(with: .femto), "fm"),
         ]
         for (unit, string) in expected {
             #expect(unit.unitString == string)

@@ -93,7 +93,7 @@ struct FixtureImportTests {
             let strength = try #require(workouts.first { $0.workoutActivityType == .traditionalStrengthTraining })
             #expect(strength.totalEnergyBurned == nil && strength.totalDistance == nil, "a workout with neither")
             let cycling = try #require(workouts.first { $0.workoutActivityType == .cycling })
-            #expect(cycling.totalDistance?.doubleValue(for: .meter(with: .kilo)) == 21.4)
+            #expect(cycling.totalDistance?.doubleValue(for: .meterUnit(with: .kilo)) == 21.4)
             // Activity summaries, queryable by day (HKActivitySummaryQuery).
             let calendar = Calendar(identifier: .gregorian)
             let days = try await HKActivitySummaryQueryDescriptor(
@@ -135,12 +135,12 @@ struct FixtureImportTests {
                 try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
                     .first
             )
-            #expect(abs((workout.totalEnergyBurned?.doubleValue(for: .joule(with: .kilo)) ?? 0) - 498.2) < 1e-9)
+            #expect(abs((workout.totalEnergyBurned?.doubleValue(for: .jouleUnit(with: .kilo)) ?? 0) - 498.2) < 1e-9)
             #expect(workout.duration == 31.25 * 60)
             let energy = try #require(
                 try await samples(store, HKQuantityType(.activeEnergyBurned)).first as? HKQuantitySample
             )
-            #expect(abs(energy.quantity.doubleValue(for: .joule(with: .kilo)) - 172.5) < 1e-9)
+            #expect(abs(energy.quantity.doubleValue(for: .jouleUnit(with: .kilo)) - 172.5) < 1e-9)
             #expect(energy.sourceRevision.source.name == "Jürgens Apple Watch")
             let variability = try #require(try await samples(store, HKQuantityType(.heartRateVariabilitySDNN)).first)
             #expect(
@@ -151,7 +151,7 @@ struct FixtureImportTests {
             #expect(try store.dateOfBirthComponents().year == nil, "an empty date of birth")
             let summaries = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store)
             #expect(summaries.count == 2)
-            let kilojoules = HKUnit.joule(with: .kilo)
+            let kilojoules = HKUnit.jouleUnit(with: .kilo)
             #expect(summaries.first?.activeEnergyBurned.unit == kilojoules, "the unit it came in")
             #expect(abs((summaries.first?.activeEnergyBurned.doubleValue(for: kilojoules) ?? 0) - 1_944.6) < 1e-9)
             #expect(abs((summaries.last?.activeEnergyBurnedGoal.doubleValue(for: kilojoules) ?? 0) - 1_700) < 1e-9)

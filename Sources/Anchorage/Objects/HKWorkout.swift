@@ -5,7 +5,7 @@
 ///     activityType: .running, start: start, end: end,
 ///     workoutEvents: nil,
 ///     totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 420),
-///     totalDistance: HKQuantity(unit: .meter(with: .kilo), doubleValue: 5),
+///     totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 5),
 ///     metadata: nil)
 /// run.duration   // end − start minus paused time (OBJ-22)
 /// ```

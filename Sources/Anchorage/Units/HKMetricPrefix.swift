@@ -1,7 +1,7 @@
 /// A metric prefix for SI units, with HealthKit's raw values.
 ///
 /// ```swift
-/// let milligram = HKUnit.gram(with: .milli)   // "mg"
+/// let milligram = HKUnit.gramUnit(with: .milli)   // "mg"
 /// ```
 public enum HKMetricPrefix: Int, Sendable, Hashable, Codable, CaseIterable {
     case none = 0

@@ -3,7 +3,7 @@ import Foundation
 /// An amount in a unit: `72 count/min`, `5.5 mmol<180.16>/L`.
 ///
 /// ```swift
-/// let weight = HKQuantity(unit: .gram(with: .kilo), doubleValue: 72.5)
+/// let weight = HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 72.5)
 /// let pounds = weight.doubleValue(for: .pound())          // 159.83…
 /// let grams = try weight.checkedDoubleValue(for: .gram()) // the throwing twin
 /// ```

@@ -1,8 +1,8 @@
 extension HKUnit {
     // MARK: Mass
 
-    /// Grams, optionally with a prefix: `.gram(with: .kilo)` is `kg`.
-    public static func gram(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.gram, prefix: prefix) }
+    /// Grams, optionally with a prefix: `.gramUnit(with: .kilo)` is `kg`.
+    public static func gramUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.gram, prefix: prefix) }
     /// Grams (`g`).
     public static func gram() -> HKUnit { HKUnit(.gram) }
     /// Ounces (`oz`), 28.349523125 g.
@@ -28,7 +28,7 @@ extension HKUnit {
     // MARK: Length
 
     /// Metres, optionally with a prefix.
-    public static func meter(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.meter, prefix: prefix) }
+    public static func meterUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.meter, prefix: prefix) }
     /// Metres (`m`).
     public static func meter() -> HKUnit { HKUnit(.meter) }
     /// Inches (`in`).
@@ -43,7 +43,7 @@ extension HKUnit {
     // MARK: Volume
 
     /// Litres, optionally with a prefix.
-    public static func liter(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.liter, prefix: prefix) }
+    public static func literUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.liter, prefix: prefix) }
     /// Litres (`L`).
     public static func liter() -> HKUnit { HKUnit(.liter) }
     /// US fluid ounces (`fl_oz_us`).
@@ -62,7 +62,7 @@ extension HKUnit {
     // MARK: Pressure
 
     /// Pascals, optionally with a prefix.
-    public static func pascal(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.pascal, prefix: prefix) }
+    public static func pascalUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.pascal, prefix: prefix) }
     /// Pascals (`Pa`).
     public static func pascal() -> HKUnit { HKUnit(.pascal) }
     /// Millimetres of mercury (`mmHg`), 133.3224 Pa.
@@ -81,7 +81,7 @@ extension HKUnit {
     // MARK: Time
 
     /// Seconds, optionally with a prefix.
-    public static func second(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.second, prefix: prefix) }
+    public static func secondUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.second, prefix: prefix) }
     /// Seconds (`s`).
     public static func second() -> HKUnit { HKUnit(.second) }
     /// Minutes (`min`).
@@ -94,7 +94,7 @@ extension HKUnit {
     // MARK: Energy
 
     /// Joules, optionally with a prefix.
-    public static func joule(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.joule, prefix: prefix) }
+    public static func jouleUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.joule, prefix: prefix) }
     /// Joules (`J`).
     public static func joule() -> HKUnit { HKUnit(.joule) }
     /// Kilocalories (`kcal`), 4184 J.
@@ -119,23 +119,23 @@ extension HKUnit {
     // MARK: Electricity, frequency, power, angle
 
     /// Siemens, optionally with a prefix.
-    public static func siemen(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.siemens, prefix: prefix) }
+    public static func siemenUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.siemens, prefix: prefix) }
     /// Siemens (`S`).
     public static func siemen() -> HKUnit { HKUnit(.siemens) }
     /// Hertz, optionally with a prefix.
-    public static func hertz(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.hertz, prefix: prefix) }
+    public static func hertzUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.hertz, prefix: prefix) }
     /// Hertz (`Hz`).
     public static func hertz() -> HKUnit { HKUnit(.hertz) }
     /// Volts, optionally with a prefix.
-    public static func volt(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.volt, prefix: prefix) }
+    public static func voltUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.volt, prefix: prefix) }
     /// Volts (`V`).
     public static func volt() -> HKUnit { HKUnit(.volt) }
     /// Watts, optionally with a prefix.
-    public static func watt(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.watt, prefix: prefix) }
+    public static func wattUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.watt, prefix: prefix) }
     /// Watts (`W`).
     public static func watt() -> HKUnit { HKUnit(.watt) }
     /// Radians, optionally with a prefix.
-    public static func radianAngle(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.radian, prefix: prefix) }
+    public static func radianAngleUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.radian, prefix: prefix) }
     /// Radians (`rad`).
     public static func radianAngle() -> HKUnit { HKUnit(.radian) }
     /// Degrees of angle (`deg`).
@@ -159,7 +159,7 @@ extension HKUnit {
     /// The product of two units, atoms merged (UNIT-13).
     ///
     /// ```swift
-    /// let kgm = HKUnit.gram(with: .kilo).unitMultiplied(by: .meter())   // "kg·m" — written "m·kg"
+    /// let kgm = HKUnit.gramUnit(with: .kilo).unitMultiplied(by: .meter())   // "kg·m" — written "m·kg"
     /// ```
     public func unitMultiplied(by unit: HKUnit) -> HKUnit {
         checked(HKUnit(atoms: atoms + unit.atoms))
