@@ -171,7 +171,7 @@ extension HKUnit {
     /// let bpm = HKUnit.count().unitDivided(by: .minute())   // "count/min"
     /// ```
     public func unitDivided(by unit: HKUnit) -> HKUnit {
-        checked(HKUnit(atoms: atoms + unit.reciprocalUnit().atoms))
+        checked(HKUnit(atoms: atoms + unit.reciprocal().atoms))
     }
 
     /// The unit raised to an integer power.
@@ -192,7 +192,7 @@ extension HKUnit {
     }
 
     /// The reciprocal of the unit (`s` → `s^-1`).
-    public func reciprocalUnit() -> HKUnit {
+    public func reciprocal() -> HKUnit {
         HKUnit(
             atoms: atoms.map { atom in
                 var inverted = atom
