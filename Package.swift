@@ -194,6 +194,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Reads Fixtures/healthkit-interface/ (HealthKit's published Swift
+        // declarations, each marked with Anchorage's status) and writes the
+        // conformance suite and docs/healthkit-compatibility.md. No project
+        // imports: it treats Anchorage as text.
+        .target(
+            name: "HealthKitInterface",
+            swiftSettings: strictSettings
+        ),
+        // `Scripts/generate-healthkit-conformance`.
+        .executableTarget(
+            name: "healthkit-interface",
+            dependencies: [
+                "HealthKitInterface",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // A child process for the crash-safety tests: it appends in a loop and
         // prints every acknowledged anchor until it is killed.
         .executableTarget(
@@ -258,6 +275,19 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HealthKitInterfaceTests",
+            dependencies: ["HealthKitInterface"],
+            swiftSettings: strictSettings
+        ),
+        // Generated from Fixtures/healthkit-interface/: every HealthKit member
+        // Anchorage supports, used exactly as declared. Written as app code is:
+        // Swift 6 mode without the package's stricter upcoming features.
+        .testTarget(
+            name: "HealthKitConformanceTests",
+            dependencies: ["Anchorage"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "AnchorageLogTests",

@@ -59,7 +59,7 @@ struct SampleRow {
 
     /// `HKQuantityTypeIdentifierStepCount` → `stepCount`.
     static func shortName(_ identifier: String) -> String {
-        if identifier == HKWorkoutType.workoutTypeIdentifier { return "workout" }
+        if identifier == HKWorkoutTypeIdentifier { return "workout" }
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier"]
         where identifier.hasPrefix(prefix) {
             let rest = identifier.dropFirst(prefix.count)

@@ -54,7 +54,7 @@ struct SamplesCommand: AsyncParsableCommand {
         do {
             samples = try await HKSampleQueryDescriptor(
                 predicates: [.sample(type: sampleType, predicate: predicate)],
-                sortDescriptors: [SampleSortDescriptor(.startDate, ascending: !newestFirst)],
+                sortDescriptors: [SortDescriptor(\.startDate, order: newestFirst ? .reverse : .forward)],
                 limit: limit
             ).result(for: store)
         } catch {

@@ -81,12 +81,12 @@ struct SampleRoutes: Sendable {
             in: 1...configuration.maximumPageSize,
             default: min(1_000, configuration.maximumPageSize)
         )
-        let sort: SampleSortDescriptor
+        let sort: SortDescriptor<HKSample>
         switch parameters.string("sort") ?? "startDate" {
-        case "startDate": sort = SampleSortDescriptor(.startDate, ascending: true)
-        case "-startDate": sort = SampleSortDescriptor(.startDate, ascending: false)
-        case "endDate": sort = SampleSortDescriptor(.endDate, ascending: true)
-        case "-endDate": sort = SampleSortDescriptor(.endDate, ascending: false)
+        case "startDate": sort = SortDescriptor(\.startDate, order: .forward)
+        case "-startDate": sort = SortDescriptor(\.startDate, order: .reverse)
+        case "endDate": sort = SortDescriptor(\.endDate, order: .forward)
+        case "-endDate": sort = SortDescriptor(\.endDate, order: .reverse)
         default: throw APIError.badRequest("'sort' is startDate, -startDate, endDate or -endDate")
         }
         let predicate =

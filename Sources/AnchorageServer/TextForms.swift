@@ -46,7 +46,7 @@ public enum TextForms {
     /// or `HKActivitySummaryTypeIdentifier`, as change feeds and token
     /// files accept it beside sample types.
     public static func isActivitySummary(_ text: String) -> Bool {
-        text == "activitySummary" || text == HKActivitySummaryType.activitySummaryTypeIdentifier
+        text == "activitySummary" || text == HKObjectType.activitySummaryType().identifier
     }
 
     /// The quantity type `text` names, for statistics.

@@ -104,7 +104,7 @@ struct AuditTests {
             }
             let first = walk(1, 100)
             try await store.save(first)
-            try await store.add([first], to: run)
+            try await store.addSamples([first], to: run)
             let second = walk(2, 120)
             try await store.save(second)
             let origin = try store.eventLog().originID

@@ -183,7 +183,7 @@ struct StorePropertyTests {
             try await store.save([food("a", kilocalories: 100, protein: 4), food("b", kilocalories: 900)])
             let run = HKWorkout(activityType: .running, start: minutes(0), end: minutes(30))
             try await store.save(run)
-            try await store.add([steps(5), steps(6)], to: run)
+            try await store.addSamples([steps(5), steps(6)], to: run)
             let before = try indexDump(store)
             let replayed = try await store.engine().log.rebuildProjections()
             #expect(replayed > 50)

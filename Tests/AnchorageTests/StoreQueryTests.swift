@@ -121,7 +121,7 @@ struct StoreQueryTests {
                 let query = HKAnchoredObjectQuery(
                     type: stepType,
                     predicate: nil,
-                    anchor: HKAnchoredObjectQueryNoAnchor,
+                    anchor: Int(HKAnchoredObjectQueryNoAnchor),
                     limit: 0
                 ) {
                     _,
@@ -252,7 +252,7 @@ struct StoreQueryTests {
 
             let latest = try await HKSampleQueryDescriptor(
                 predicates: [.quantitySample(type: stepType)],
-                sortDescriptors: [SampleSortDescriptor(.startDate, ascending: false)],
+                sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
                 limit: 2
             ).result(for: store)
             #expect(latest.map(\.uuid) == [saved[6].uuid, saved[5].uuid])

@@ -129,13 +129,21 @@ func anchoredPage(
     limit: Int = HKObjectQueryNoLimit
 ) async throws -> AnchoredPage {
     let box = UncheckedBox(predicate)
-    return try await withCheckedThrowingContinuation { continuation in
-        let query = HKAnchoredObjectQuery(type: type, predicate: box.value, anchor: anchor, limit: limit) {
-            _,
-            added,
-            deleted,
-            newAnchor,
-            error in
+    return try await anchoredPage(in: store) { handler in
+        HKAnchoredObjectQuery(type: type, predicate: box.value, anchor: anchor, limit: limit, resultsHandler: handler)
+    }
+}
+
+/// Runs the anchored query `make` builds once, with the handler given.
+func anchoredPage(
+    in store: HKHealthStore,
+    _ make: (
+        @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) ->
+            Void
+    ) -> HKAnchoredObjectQuery
+) async throws -> AnchoredPage {
+    try await withCheckedThrowingContinuation { continuation in
+        let query = make { _, added, deleted, newAnchor, error in
             if let error {
                 continuation.resume(throwing: error)
             } else {

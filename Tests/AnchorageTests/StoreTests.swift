@@ -117,7 +117,7 @@ struct StoreTests {
             let run = HKWorkout(activityType: .running, start: minutes(0), end: minutes(30))
             try await store.save(run)
             let old = steps(100, metadata: [HKMetadataKeySyncIdentifier: "s", HKMetadataKeySyncVersion: 1])
-            try await store.add([old], to: run)
+            try await store.addSamples([old], to: run)
             let new = steps(120, metadata: [HKMetadataKeySyncIdentifier: "s", HKMetadataKeySyncVersion: 2])
             try await store.save(new)
             let linked = try await samples(in: store, of: stepType, predicate: HKQuery.predicateForObjects(from: run))
@@ -189,19 +189,19 @@ struct StoreTests {
         try await withTemporaryStore { store, _ in
             let run = HKWorkout(activityType: .running, start: minutes(0), end: minutes(30))
             let unsaved = HKWorkout(activityType: .walking, start: minutes(40), end: minutes(50))
-            await expectCode(.errorInvalidArgument) { try await store.add([steps(1)], to: run) }
+            await expectCode(.errorInvalidArgument) { try await store.addSamples([steps(1)], to: run) }
             try await store.save(run)
             let before = steps(10, atMinute: 1)
             try await store.save(before)
             let during = steps(20, atMinute: 2)
-            try await store.add([before, during], to: run)
+            try await store.addSamples([before, during], to: run)
             let linked = HKQuery.predicateForObjects(from: run)
             #expect(
                 Set(try await samples(in: store, of: stepType, predicate: linked).map(\.uuid)) == [
                     before.uuid, during.uuid,
                 ]
             )
-            await expectCode(.errorInvalidArgument) { try await store.add([steps(3)], to: unsaved) }
+            await expectCode(.errorInvalidArgument) { try await store.addSamples([steps(3)], to: unsaved) }
             try await store.delete(run)
             #expect(try await samples(in: store, of: stepType).count == 2)
             #expect(try await samples(in: store, of: stepType, predicate: linked).isEmpty)

@@ -33,8 +33,10 @@ struct TypeTests {
 
     @Test("every identifier resolves, round-trips by raw value, and has a unique, stable kind code")
     func catalog() {
-        #expect(TypeCatalog.quantityTypes.count == 120)
-        #expect(TypeCatalog.categoryTypes.count == 69)
+        #expect(TypeCatalog.quantityTypes.count == 121)
+        // 71 of HealthKit's identifiers, and kind 2002 kept for entries
+        // written under the noise notifications' constant name.
+        #expect(TypeCatalog.categoryTypes.count == 72)
         let codes = TypeCatalog.allTypes.map(\.kindCode)
         #expect(Set(codes).count == codes.count)
         for type in TypeCatalog.allTypes {
@@ -49,6 +51,31 @@ struct TypeTests {
         #expect(HKCategoryType(.sleepAnalysis).kindCode == 2029)
         #expect(HKCorrelationType(.bloodPressure).kindCode == 3001)
         #expect(HKObjectType.workoutType().kindCode == 4001)
+    }
+
+    @Test("OBJ-11: every identifier Apple documents resolves, with the aggregation style Apple gives")
+    func apple() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/healthkit-interface")
+        let quantities = try String(contentsOf: fixtures.appendingPathComponent("quantity-types.tsv"), encoding: .utf8)
+        var checked = 0
+        for line in quantities.split(separator: "\n") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let type = try #require(
+                HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: columns[1])),
+                "\(columns[1])"
+            )
+            if let style = HKQuantityAggregationStyle.named(columns[2]) {
+                #expect(type.aggregationStyle == style, "\(columns[1])")
+            }
+            checked += 1
+        }
+        #expect(checked == 121)
+        let categories = try String(contentsOf: fixtures.appendingPathComponent("category-types.tsv"), encoding: .utf8)
+        for line in categories.split(separator: "\n") {
+            let raw = String(line.split(separator: "\t")[1])
+            #expect(HKObjectType.categoryType(forIdentifier: HKCategoryTypeIdentifier(rawValue: raw)) != nil, "\(raw)")
+        }
     }
 
     @Test("the HealthKit spellings: raw values, the .identifier style and the factories")
@@ -183,5 +210,12 @@ struct TypeTests {
         #expect(HKWorkoutActivityType.cycling.rawValue == 13)
         #expect(HKWorkoutActivityType.other.rawValue == 3000)
         #expect(HKQuantityAggregationStyle.discreteEquivalentContinuousLevel.rawValue == 3)
+    }
+}
+
+extension HKQuantityAggregationStyle {
+    /// The style a name in Apple's documentation gives; `nil` for `?`.
+    static func named(_ name: String) -> HKQuantityAggregationStyle? {
+        allCases.first { "\($0)" == name }
     }
 }

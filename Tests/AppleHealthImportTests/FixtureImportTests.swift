@@ -63,7 +63,7 @@ struct FixtureImportTests {
 
             let workouts = try await HKSampleQueryDescriptor(
                 predicates: [.workout()],
-                sortDescriptors: [SampleSortDescriptor(.startDate)]
+                sortDescriptors: [SortDescriptor(\.startDate)]
             ).result(for: store)
             let running = try #require(workouts.first { $0.workoutActivityType == .running })
             // Since iOS 16 the totals live in WorkoutStatistics children only.

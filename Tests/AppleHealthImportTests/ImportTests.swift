@@ -88,7 +88,7 @@ struct ImportTests {
             _ = try await HealthExportImporter(store: store).importExport(at: fixture)
             let steps = try await HKSampleQueryDescriptor(
                 predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
-                sortDescriptors: [SampleSortDescriptor(.startDate)]
+                sortDescriptors: [SortDescriptor(\.startDate)]
             ).result(for: store)
             let first = try #require(steps.first)
             #expect(first.sourceRevision.source.name == "Marie’s iPhone")

@@ -17,6 +17,7 @@
 public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
     /// HealthKit's error codes (`HKErrorDomain`).
     public enum Code: Int, Sendable, Hashable, Codable, CustomStringConvertible {
+        case unknownError = 0
         case errorHealthDataUnavailable = 1
         case errorHealthDataRestricted = 2
         case errorInvalidArgument = 3
@@ -28,9 +29,18 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
         case errorUserExitedWorkoutSession = 9
         case errorRequiredAuthorizationDenied = 10
         case errorNoData = 11
+        case errorWorkoutActivityNotAllowed = 12
+        case errorDataSizeExceeded = 13
+        case errorBackgroundWorkoutSessionNotAllowed = 14
+        case errorNotPermissibleForGuestUserMode = 15
+
+        /// The name before iOS 9 of ``unknownError``.
+        @available(*, deprecated, renamed: "unknownError")
+        public static var noError: Code { .unknownError }
 
         public var description: String {
             switch self {
+            case .unknownError: "unknownError"
             case .errorHealthDataUnavailable: "errorHealthDataUnavailable"
             case .errorHealthDataRestricted: "errorHealthDataRestricted"
             case .errorInvalidArgument: "errorInvalidArgument"
@@ -42,6 +52,10 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
             case .errorUserExitedWorkoutSession: "errorUserExitedWorkoutSession"
             case .errorRequiredAuthorizationDenied: "errorRequiredAuthorizationDenied"
             case .errorNoData: "errorNoData"
+            case .errorWorkoutActivityNotAllowed: "errorWorkoutActivityNotAllowed"
+            case .errorDataSizeExceeded: "errorDataSizeExceeded"
+            case .errorBackgroundWorkoutSessionNotAllowed: "errorBackgroundWorkoutSessionNotAllowed"
+            case .errorNotPermissibleForGuestUserMode: "errorNotPermissibleForGuestUserMode"
             }
         }
     }

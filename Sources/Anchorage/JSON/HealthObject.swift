@@ -148,8 +148,8 @@ public struct HealthObject: Codable, Sendable {
                 metadata: metadata
             )
         case .workout:
-            guard identifier == HKWorkoutType.workoutTypeIdentifier else {
-                throw HKError.invalid("OBJ-21", "a workout's type is \(HKWorkoutType.workoutTypeIdentifier)")
+            guard identifier == HKWorkoutTypeIdentifier else {
+                throw HKError.invalid("OBJ-21", "a workout's type is \(HKWorkoutTypeIdentifier)")
             }
             let raw = try container.decode(UInt.self, forKey: .workoutActivityType)
             guard let activity = HKWorkoutActivityType(rawValue: raw) else {

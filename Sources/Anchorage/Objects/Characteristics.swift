@@ -44,7 +44,7 @@ public enum HKActivityMoveMode: Int, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// A person's biological sex, as HealthKit returns it.
-public final class HKBiologicalSexObject: Sendable {
+public final class HKBiologicalSexObject: Hashable, Sendable {
     /// The biological sex.
     public let biologicalSex: HKBiologicalSex
     /// Wraps a value.
@@ -52,7 +52,7 @@ public final class HKBiologicalSexObject: Sendable {
 }
 
 /// A person's blood type, as HealthKit returns it.
-public final class HKBloodTypeObject: Sendable {
+public final class HKBloodTypeObject: Hashable, Sendable {
     /// The blood type.
     public let bloodType: HKBloodType
     /// Wraps a value.
@@ -60,7 +60,7 @@ public final class HKBloodTypeObject: Sendable {
 }
 
 /// A person's skin type, as HealthKit returns it.
-public final class HKFitzpatrickSkinTypeObject: Sendable {
+public final class HKFitzpatrickSkinTypeObject: Hashable, Sendable {
     /// The skin type.
     public let skinType: HKFitzpatrickSkinType
     /// Wraps a value.
@@ -68,7 +68,7 @@ public final class HKFitzpatrickSkinTypeObject: Sendable {
 }
 
 /// A person's wheelchair use, as HealthKit returns it.
-public final class HKWheelchairUseObject: Sendable {
+public final class HKWheelchairUseObject: Hashable, Sendable {
     /// Whether the person uses a wheelchair.
     public let wheelchairUse: HKWheelchairUse
     /// Wraps a value.
@@ -76,7 +76,7 @@ public final class HKWheelchairUseObject: Sendable {
 }
 
 /// A person's move mode, as HealthKit returns it.
-public final class HKActivityMoveModeObject: Sendable {
+public final class HKActivityMoveModeObject: Hashable, Sendable {
     /// How the move goal is measured.
     public let activityMoveMode: HKActivityMoveMode
     /// Wraps a value.
@@ -102,4 +102,37 @@ public struct HKCharacteristics: Sendable, Hashable, Codable {
 
     /// Nothing set.
     public init() {}
+}
+
+extension HKBiologicalSexObject {
+    public static func == (lhs: HKBiologicalSexObject, rhs: HKBiologicalSexObject) -> Bool {
+        lhs.biologicalSex == rhs.biologicalSex
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(biologicalSex) }
+}
+
+extension HKBloodTypeObject {
+    public static func == (lhs: HKBloodTypeObject, rhs: HKBloodTypeObject) -> Bool { lhs.bloodType == rhs.bloodType }
+    public func hash(into hasher: inout Hasher) { hasher.combine(bloodType) }
+}
+
+extension HKFitzpatrickSkinTypeObject {
+    public static func == (lhs: HKFitzpatrickSkinTypeObject, rhs: HKFitzpatrickSkinTypeObject) -> Bool {
+        lhs.skinType == rhs.skinType
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(skinType) }
+}
+
+extension HKWheelchairUseObject {
+    public static func == (lhs: HKWheelchairUseObject, rhs: HKWheelchairUseObject) -> Bool {
+        lhs.wheelchairUse == rhs.wheelchairUse
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(wheelchairUse) }
+}
+
+extension HKActivityMoveModeObject {
+    public static func == (lhs: HKActivityMoveModeObject, rhs: HKActivityMoveModeObject) -> Bool {
+        lhs.activityMoveMode == rhs.activityMoveMode
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(activityMoveMode) }
 }

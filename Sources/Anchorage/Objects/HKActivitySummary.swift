@@ -167,3 +167,20 @@ struct ActivityDay: Hashable, Comparable, Sendable {
 
     static func < (lhs: ActivityDay, rhs: ActivityDay) -> Bool { lhs.number < rhs.number }
 }
+
+/// Summaries compare by day and every value, as HealthKit's `isEqual` does.
+extension HKActivitySummary: Hashable {
+    public static func == (lhs: HKActivitySummary, rhs: HKActivitySummary) -> Bool {
+        lhs.day == rhs.day && lhs.activityMoveMode == rhs.activityMoveMode && lhs.isPaused == rhs.isPaused
+            && lhs.activeEnergyBurned == rhs.activeEnergyBurned
+            && lhs.activeEnergyBurnedGoal == rhs.activeEnergyBurnedGoal && lhs.appleMoveTime == rhs.appleMoveTime
+            && lhs.appleMoveTimeGoal == rhs.appleMoveTimeGoal && lhs.appleExerciseTime == rhs.appleExerciseTime
+            && lhs.appleExerciseTimeGoal == rhs.appleExerciseTimeGoal && lhs.exerciseTimeGoal == rhs.exerciseTimeGoal
+            && lhs.appleStandHours == rhs.appleStandHours && lhs.appleStandHoursGoal == rhs.appleStandHoursGoal
+            && lhs.standHoursGoal == rhs.standHoursGoal
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(day)
+    }
+}

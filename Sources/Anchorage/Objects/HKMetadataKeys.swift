@@ -56,6 +56,8 @@ public let HKMetadataKeyWorkoutBrandName = "HKMetadataKeyWorkoutBrandName"
 public let HKMetadataKeyGroupFitness = "HKMetadataKeyGroupFitness"
 /// `HKMetadataKeyAppleFitnessPlusSession`.
 public let HKMetadataKeyAppleFitnessPlusSession = "HKMetadataKeyAppleFitnessPlusSession"
+/// `HKMetadataKeyAppleFitnessPlusCatalogIdentifier`.
+public let HKMetadataKeyAppleFitnessPlusCatalogIdentifier = "HKMetadataKeyAppleFitnessPlusCatalogIdentifier"
 /// `HKMetadataKeyIndoorWorkout`.
 public let HKMetadataKeyIndoorWorkout = "HKMetadataKeyIndoorWorkout"
 /// `HKMetadataKeyCoachedWorkout`.
@@ -188,6 +190,7 @@ let knownMetadataKeys: Set<String> = [
     HKMetadataKeyWorkoutBrandName,
     HKMetadataKeyGroupFitness,
     HKMetadataKeyAppleFitnessPlusSession,
+    HKMetadataKeyAppleFitnessPlusCatalogIdentifier,
     HKMetadataKeyIndoorWorkout,
     HKMetadataKeyCoachedWorkout,
     HKMetadataKeyWeatherCondition,

@@ -131,6 +131,13 @@ public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
         self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), typedMetadata: .empty)
     }
 
+    /// Creates an instant event with metadata; stops the program if the
+    /// metadata is invalid.
+    @available(*, deprecated, message: "use init(type:dateInterval:metadata:)")
+    public convenience init(type: HKWorkoutEventType, date: Date, metadata: [String: Any]) {
+        self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: metadata)
+    }
+
     /// Creates an event, throwing when its metadata is invalid.
     public static func validated(
         type: HKWorkoutEventType,

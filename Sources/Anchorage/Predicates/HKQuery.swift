@@ -3,15 +3,26 @@
 /// ```swift
 /// let predicate = HKQuery.predicateForSamples(withStart: start, end: end, options: .strictStartDate)
 /// ```
-open class HKQuery: @unchecked Sendable {
+public class HKQuery: @unchecked Sendable {
     // @unchecked: subclasses guard their mutable state; see each query.
 
     /// Execution state: executed once, stopped, and the lock that keeps
     /// handler calls of this query one at a time.
     let lifecycle = QueryLifecycle()
 
-    /// Creates a query.
-    public init() {}
+    /// The type the query reads; `nil` for queries of several types (query
+    /// descriptors).
+    public let objectType: HKObjectType?
+    /// The predicate the query's results match, if any.
+    public let predicate: NSPredicate?
+
+    /// The sample type the query reads, when it reads one.
+    public var sampleType: HKSampleType? { objectType as? HKSampleType }
+
+    init(objectType: HKObjectType?, predicate: NSPredicate?) {
+        self.objectType = objectType
+        self.predicate = predicate
+    }
 
     /// Runs the query for `store`; called once by `HKHealthStore.execute(_:)`.
     /// Subclasses override it; handlers are called through ``deliver(_:)``.

@@ -37,6 +37,7 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     public init(predicate: NSPredicate?, resultsHandler handler: @escaping Handler) {
         self.range = ActivityDayRange.of(predicate)
         self.resultsHandler = handler
+        super.init(objectType: TypeCatalog.activitySummary, predicate: predicate)
     }
 
     /// Called after the first results with the summaries that changed since;
@@ -188,25 +189,30 @@ extension HKQuery {
 /// ```swift
 /// let summaries = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store)
 /// ```
-public struct HKActivitySummaryQueryDescriptor: Sendable {
-    private let range: Result<ActivityDayRange, HKError>
+public struct HKActivitySummaryQueryDescriptor: Sendable, HKAsyncQuery, HKAsyncSequenceQuery {
+    /// The days to read (``HKQuery/predicate(forActivitySummariesBetweenStart:end:)``
+    /// or ``HKQuery/predicateForActivitySummary(with:)``); all when `nil`.
+    nonisolated(unsafe) public var predicate: NSPredicate?
 
     /// A descriptor for the summaries `predicate` selects (all when `nil`).
     public init(predicate: NSPredicate?) {
-        range = ActivityDayRange.of(predicate)
+        self.predicate = predicate
     }
 
     /// The matching summaries, in day order.
     public func result(for healthStore: HKHealthStore) async throws -> [HKActivitySummary] {
-        let range = try range.get()
+        let range = try ActivityDayRange.of(predicate).get()
         return try healthStore.activitySummaries(from: range.first, through: range.last)
     }
 
+    /// The summaries of a long-running query, each time they change.
+    public typealias Results = QueryResultSequence<[HKActivitySummary]>
+
     /// The matching summaries, then the summaries that change, until the
     /// task is cancelled.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<[HKActivitySummary], any Error> {
+    public func results(for healthStore: HKHealthStore) -> Results {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: [HKActivitySummary].self)
-        let predicate = HKActivitySummaryPredicate(range: range)
+        let predicate = HKActivitySummaryPredicate(range: ActivityDayRange.of(predicate))
         let query = HKActivitySummaryQuery(predicate: predicate) { _, summaries, error in
             if let error { continuation.finish(throwing: error) } else { continuation.yield(summaries ?? []) }
         }
@@ -215,6 +221,6 @@ public struct HKActivitySummaryQueryDescriptor: Sendable {
         }
         continuation.onTermination = { _ in healthStore.stop(query) }
         healthStore.execute(query)
-        return stream
+        return Results(stream)
     }
 }

@@ -27,10 +27,8 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler =
         @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
 
-    /// The queried type.
-    public let sampleType: HKSampleType
-    /// The predicate, if any; it filters samples and deletions (AQ-7).
-    public let predicate: NSPredicate?
+    /// The query descriptors of a query over several types, else `nil`.
+    public let queryDescriptors: [HKQueryDescriptor]?
     /// The anchor the query starts after; `nil` for the beginning.
     public let anchor: HKQueryAnchor?
     /// The most items (samples plus deletions) delivered by the first call.
@@ -51,37 +49,70 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     }
 
     /// Creates the iOS 9 form (AQ-5).
-    public init(
+    public convenience init(
         type: HKSampleType,
         predicate: NSPredicate?,
         anchor: HKQueryAnchor?,
         limit: Int,
-        resultsHandler: @escaping ResultsHandler
+        resultsHandler handler:
+            @escaping @Sendable (
+                HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+            ) -> Void
     ) {
-        self.sampleType = type
-        self.predicate = predicate
-        self.anchor = anchor
-        self.limit = limit
-        self.resultsHandler = resultsHandler
-        self.legacyHandler = nil
+        self.init(type, predicate, nil, anchor: anchor, limit: limit, handler: handler, legacy: nil)
+    }
+
+    /// Creates a query of the samples and deletions matching any of the
+    /// descriptors, in anchor order; `limit` counts them all together.
+    public convenience init(
+        queryDescriptors: [HKQueryDescriptor],
+        anchor: HKQueryAnchor?,
+        limit: Int,
+        resultsHandler handler:
+            @escaping @Sendable (
+                HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+            ) -> Void
+    ) {
+        self.init(nil, nil, queryDescriptors, anchor: anchor, limit: limit, handler: handler, legacy: nil)
     }
 
     /// Creates the iOS 8 form with an integer anchor: results and the new
     /// integer anchor, no deletions (AQ-1..3).
     @available(*, deprecated, message: "use init(type:predicate:anchor:limit:resultsHandler:)")
-    public init(
+    public convenience init(
         type: HKSampleType,
         predicate: NSPredicate?,
         anchor: Int,
         limit: Int,
         completionHandler: @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void
     ) {
-        self.sampleType = type
-        self.predicate = predicate
-        self.anchor = HKQueryAnchor(fromValue: anchor)
+        self.init(
+            type,
+            predicate,
+            nil,
+            anchor: HKQueryAnchor(fromValue: anchor),
+            limit: limit,
+            handler: nil,
+            legacy: completionHandler
+        )
+    }
+
+    /// One type and predicate, or several descriptors; one of the handlers.
+    private init(
+        _ type: HKSampleType?,
+        _ predicate: NSPredicate?,
+        _ descriptors: [HKQueryDescriptor]?,
+        anchor: HKQueryAnchor?,
+        limit: Int,
+        handler: ResultsHandler?,
+        legacy: (@Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void)?
+    ) {
+        self.queryDescriptors = descriptors
+        self.anchor = anchor
         self.limit = limit
-        self.resultsHandler = nil
-        self.legacyHandler = completionHandler
+        self.resultsHandler = handler
+        self.legacyHandler = legacy
+        super.init(objectType: type, predicate: predicate)
     }
 
     override func fail(_ error: HKError) {
@@ -95,7 +126,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
         let updateHandler = update.withLock { $0 }
         do {
-            let typed = try QueryInputs.predicate(predicate, for: sampleType)
+            let targets = try HKQueryDescriptor.targets(queryDescriptors, or: sampleType, predicate: predicate)
             let limit = try QueryInputs.limit(limit)
             if updateHandler != nil && limit != nil {
                 throw HKError(
@@ -110,9 +141,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             let (changes, upper) = try engine.read { txn in
                 let upper = try engine.head(in: txn)
                 var session = ReadSession(caller: store.caller)
-                let changes = try engine.anchoredChanges(
-                    of: sampleType,
-                    predicate: typed,
+                let changes = try engine.mergedChanges(
+                    of: targets.map { ($0.type, $0.predicate) },
+                    activitySummaries: false,
                     after: start,
                     through: upper,
                     limit: limit,
@@ -125,21 +156,23 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             let newAnchor = start > upper ? anchor! : engine.queryAnchor(changes.last)
             deliver {
                 if let legacyHandler {
-                    legacyHandler(self, changes.samples, newAnchor.integerValue, nil)
+                    legacyHandler(self, changes.added, newAnchor.integerValue, nil)
                 } else {
-                    resultsHandler?(self, changes.samples, changes.deleted, newAnchor, nil)
+                    resultsHandler?(self, changes.added, changes.deleted, newAnchor, nil)
                 }
             }
             guard let updateHandler, let batches else { return }
             try await engine.follow(
                 batches,
                 from: max(start, upper),
-                type: sampleType,
-                predicate: typed,
+                targets: targets,
                 caller: store.caller,
                 lifecycle: lifecycle
             ) { changes, anchor in
-                deliver { updateHandler(self, changes.samples, changes.deleted, anchor, nil) }
+                // Several targets' changes, merged back into anchor order.
+                let added = changes.flatMap { zip($0.sampleSeqs, $0.samples) }.sorted { $0.0 < $1.0 }.map(\.1)
+                let deleted = changes.flatMap { zip($0.deletedSeqs, $0.deleted) }.sorted { $0.0 < $1.0 }.map(\.1)
+                deliver { updateHandler(self, added, deleted, anchor, nil) }
             }
         } catch {
             let error = HKError.wrapping(error)

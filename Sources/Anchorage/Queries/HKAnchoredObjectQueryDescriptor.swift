@@ -44,10 +44,15 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// A long-running query: first the changes since ``anchor`` now in the
     /// store, then one element per committed batch that touched the
     /// predicates; it ends when the consuming task is cancelled (AQ-20).
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
-        follow(healthStore)
+    public func results(for healthStore: HKHealthStore) -> Results {
+        Results(follow(healthStore))
     }
+
+    /// The pages of a long-running query.
+    public typealias Results = QueryResultSequence<Result>
 }
+
+extension HKAnchoredObjectQueryDescriptor: HKAsyncQuery, HKAsyncSequenceQuery {}
 
 extension HKAnchoredObjectQueryDescriptor: ChangeReading {
     static func isEmpty(_ changes: Result) -> Bool { changes.addedSamples.isEmpty && changes.deletedObjects.isEmpty }

@@ -19,8 +19,6 @@ public import Foundation
 public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
     /// The correlation type.
     public let correlationType: HKCorrelationType
-    /// The predicate on the correlation itself, if any.
-    public let predicate: NSPredicate?
     /// Predicates on members, by member type.
     public let samplePredicates: [HKSampleType: NSPredicate]?
     private let completion: @Sendable (HKCorrelationQuery, [HKCorrelation]?, (any Error)?) -> Void
@@ -33,9 +31,9 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
         completion: @escaping @Sendable (HKCorrelationQuery, [HKCorrelation]?, (any Error)?) -> Void
     ) {
         self.correlationType = correlationType
-        self.predicate = predicate
         self.samplePredicates = samplePredicates
         self.completion = completion
+        super.init(objectType: correlationType, predicate: predicate)
     }
 
     override func fail(_ error: HKError) {

@@ -1,6 +1,12 @@
 import AnchorageLog
 public import Foundation
 
+/// What an observer query's handler calls when it has processed an update
+/// (OBS-2). With background delivery enabled for the type, an update whose
+/// handler has not called it is delivered again (see
+/// ``HKHealthStore/enableBackgroundDelivery(for:frequency:withCompletion:)``).
+public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
+
 /// Tells an app that samples of a type were saved or deleted, without the
 /// data (OBS-1); follow up with an anchored query.
 ///
@@ -17,53 +23,90 @@ public import Foundation
 /// each committed batch that saved or deleted matching samples, until the
 /// query is stopped.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
-    /// What the handler calls when it has processed an update (OBS-2).
-    public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
-    /// The handler's type.
-    public typealias UpdateHandler =
-        @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
-
-    /// The observed type.
-    public let sampleType: HKSampleType
-    /// The predicate changes must match, if any.
-    public let predicate: NSPredicate?
-    private let updateHandler: UpdateHandler
+    /// The query descriptors of a query over several types, else `nil`.
+    public let queryDescriptors: [HKQueryDescriptor]?
+    private let updateHandler:
+        (@Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void)?
+    /// The handler of a query over several types: it also gets the types
+    /// whose samples changed (`nil` on the first call and with an error).
+    private let descriptorsHandler:
+        (
+            @Sendable (HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler, (any Error)?) ->
+                Void
+        )?
 
     /// Creates an observer query.
-    public init(sampleType: HKSampleType, predicate: NSPredicate?, updateHandler: @escaping UpdateHandler) {
-        self.sampleType = sampleType
-        self.predicate = predicate
+    public init(
+        sampleType: HKSampleType,
+        predicate: NSPredicate?,
+        updateHandler:
+            @escaping @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?)
+            -> Void
+    ) {
+        self.queryDescriptors = nil
         self.updateHandler = updateHandler
+        self.descriptorsHandler = nil
+        super.init(objectType: sampleType, predicate: predicate)
+    }
+
+    /// Creates an observer query of the samples matching any descriptor.
+    ///
+    /// ```swift
+    /// let query = HKObserverQuery(queryDescriptors: [steps, heart]) { _, types, done, _ in
+    ///     refresh(types ?? [])
+    ///     done()
+    /// }
+    /// ```
+    public init(
+        queryDescriptors: [HKQueryDescriptor],
+        updateHandler:
+            @escaping @Sendable (
+                HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler, (any Error)?
+            ) -> Void
+    ) {
+        self.queryDescriptors = queryDescriptors
+        self.updateHandler = nil
+        self.descriptorsHandler = updateHandler
+        super.init(objectType: nil, predicate: nil)
     }
 
     override func fail(_ error: HKError) {
-        updateHandler(self, {}, error)
+        call(types: nil, error: error)
+    }
+
+    /// Calls whichever handler the query has.
+    private func call(types: Set<HKSampleType>?, error: (any Error)?, completion: @escaping @Sendable () -> Void = {}) {
+        if let updateHandler {
+            updateHandler(self, completion, error)
+        } else {
+            descriptorsHandler?(self, types, completion, error)
+        }
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
         do {
-            let typed = try QueryInputs.predicate(predicate, for: sampleType)
+            let targets = try HKQueryDescriptor.targets(queryDescriptors, or: sampleType, predicate: predicate)
             let batches = engine.log.committedBatches()
             let start = try engine.read { txn in
-                // Fails now, not later, when the app may not read the type (AUTH-7).
+                // Fails now, not later, when the app may not read a type (AUTH-7).
                 var session = ReadSession(caller: store.caller)
-                if !(sampleType is HKCorrelationType) {
-                    _ = try engine.scope(for: sampleType, in: txn, session: &session)
+                for target in targets where !(target.type is HKCorrelationType) {
+                    _ = try engine.scope(for: target.type, in: txn, session: &session)
                 }
                 return try engine.head(in: txn)
             }
             if engine.configuration.observerQueriesFireOnStart {
-                deliver { updateHandler(self, {}, nil) }
+                deliver { call(types: nil, error: nil) }
             }
             try await engine.follow(
                 batches,
                 from: start,
-                type: sampleType,
-                predicate: typed,
+                targets: targets,
                 caller: store.caller,
                 lifecycle: lifecycle
-            ) { _, _ in
-                deliver { updateHandler(self, {}, nil) }
+            ) { changes, _ in
+                let changed = Set(zip(targets, changes).filter { !$0.1.isEmpty }.map(\.0.type))
+                deliver { call(types: changed, error: nil) }
             }
         } catch {
             deliver { fail(HKError.wrapping(error)) }

@@ -5,7 +5,7 @@ import Foundation
 public let HKObjectQueryNoLimit = 0
 /// The integer anchor of an iOS 8 anchored query that starts from the
 /// beginning (AQ-2).
-public let HKAnchoredObjectQueryNoAnchor = 0
+public let HKAnchoredObjectQueryNoAnchor: Int32 = 0
 
 /// A position in a store's log, returned by anchored queries (AQ-11).
 ///
@@ -19,7 +19,9 @@ public let HKAnchoredObjectQueryNoAnchor = 0
 /// UserDefaults.standard.set(newAnchor.stringValue, forKey: "steps-anchor")
 /// let anchor = try HKQueryAnchor(string: saved)
 /// ```
-public final class HKQueryAnchor: Hashable, Sendable, Codable, CustomStringConvertible {
+public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, @unchecked Sendable {
+    // @unchecked: immutable; NSObject is not Sendable on Linux.
+
     /// The log anchor; `nil` for an integer anchor from ``init(fromValue:)``.
     let logAnchor: Anchor?
     /// The position for integer anchors.
@@ -28,12 +30,14 @@ public final class HKQueryAnchor: Hashable, Sendable, Codable, CustomStringConve
     init(_ anchor: Anchor) {
         self.logAnchor = anchor
         self.value = anchor.seq
+        super.init()
     }
 
     /// Wraps an iOS 8 integer anchor (AQ-4); it is valid in any store.
     public init(fromValue value: Int) {
         self.logAnchor = nil
         self.value = UInt64(max(0, value))
+        super.init()
     }
 
     /// Parses ``stringValue``.
@@ -62,16 +66,46 @@ public final class HKQueryAnchor: Hashable, Sendable, Codable, CustomStringConve
     /// The position as an integer, as the iOS 8 form reports it (AQ-1).
     public var integerValue: Int { Int(value) }
 
-    public var description: String { stringValue }
+    public override var description: String { stringValue }
 
-    public static func == (lhs: HKQueryAnchor, rhs: HKQueryAnchor) -> Bool {
-        lhs.logAnchor == rhs.logAnchor && lhs.value == rhs.value
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKQueryAnchor else { return false }
+        return logAnchor == other.logAnchor && value == other.value
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(value)
         hasher.combine(logAnchor)
+        return hasher.finalize()
     }
+
+    // MARK: NSSecureCoding, NSCopying: apps archive anchors with NSKeyedArchiver.
+
+    private static let codingKey = "anchor"
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(stringValue as NSString, forKey: Self.codingKey)
+    }
+
+    /// Decodes an anchor archived by ``encode(with:)``; `nil` for anything else.
+    public convenience init?(coder: NSCoder) {
+        guard let text = coder.decodeObject(of: NSString.self, forKey: Self.codingKey) as String? else { return nil }
+        if let value = Int(text), value >= 0 {
+            self.init(fromValue: value)
+        } else if let anchor = try? Anchor(parsing: text) {
+            self.init(anchor)
+        } else {
+            return nil
+        }
+    }
+
+    /// Anchors are immutable: a copy is the anchor itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    // MARK: Codable: the string form.
 
     public convenience init(from decoder: any Decoder) throws {
         let string = try decoder.singleValueContainer().decode(String.self)

@@ -6,56 +6,63 @@ public import Foundation
 /// ```swift
 /// let steps = HKSamplePredicate.quantitySample(type: HKQuantityType(.stepCount))
 /// ```
-public struct HKSamplePredicate<Sample: HKSample>: Sendable {
+public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
     /// The queried type.
     public let sampleType: HKSampleType
+    /// The predicate, as given.
+    nonisolated(unsafe) public let nsPredicate: NSPredicate?
     /// The typed predicate, or the error converting the `NSPredicate` gave.
     let typed: Result<ObjectPredicate?, HKError>
 
     init(sampleType: HKSampleType, predicate: NSPredicate?) {
         self.sampleType = sampleType
+        self.nsPredicate = predicate
         self.typed = Result { () throws(HKError) in try QueryInputs.predicate(predicate, for: sampleType) }
     }
 
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.sampleType == rhs.sampleType && lhs.nsPredicate == rhs.nsPredicate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sampleType)
+        hasher.combine(nsPredicate)
+    }
+
     /// Samples of any type.
-    public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample>
-    where Sample == HKSample {
-        HKSamplePredicate<HKSample>(sampleType: type, predicate: predicate)
+    public static func sample(
+        type sampleType: HKSampleType,
+        predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKSample> {
+        HKSamplePredicate<HKSample>(sampleType: sampleType, predicate: predicate)
     }
 
     /// Quantity samples.
     public static func quantitySample(
-        type: HKQuantityType,
+        type quantityType: HKQuantityType,
         predicate: NSPredicate? = nil
-    )
-        -> HKSamplePredicate<HKQuantitySample> where Sample == HKQuantitySample
-    {
-        HKSamplePredicate<HKQuantitySample>(sampleType: type, predicate: predicate)
+    ) -> HKSamplePredicate<HKQuantitySample> {
+        HKSamplePredicate<HKQuantitySample>(sampleType: quantityType, predicate: predicate)
     }
 
     /// Category samples.
     public static func categorySample(
-        type: HKCategoryType,
+        type categoryType: HKCategoryType,
         predicate: NSPredicate? = nil
-    )
-        -> HKSamplePredicate<HKCategorySample> where Sample == HKCategorySample
-    {
-        HKSamplePredicate<HKCategorySample>(sampleType: type, predicate: predicate)
+    ) -> HKSamplePredicate<HKCategorySample> {
+        HKSamplePredicate<HKCategorySample>(sampleType: categoryType, predicate: predicate)
     }
 
     /// Correlations.
     public static func correlation(
-        type: HKCorrelationType,
+        type correlationType: HKCorrelationType,
         predicate: NSPredicate? = nil
-    )
-        -> HKSamplePredicate<HKCorrelation> where Sample == HKCorrelation
-    {
-        HKSamplePredicate<HKCorrelation>(sampleType: type, predicate: predicate)
+    ) -> HKSamplePredicate<HKCorrelation> {
+        HKSamplePredicate<HKCorrelation>(sampleType: correlationType, predicate: predicate)
     }
 
     /// Workouts.
-    public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout>
-    where Sample == HKWorkout {
+    public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout> {
         HKSamplePredicate<HKWorkout>(sampleType: TypeCatalog.workout, predicate: predicate)
     }
 }
@@ -65,25 +72,27 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable {
 ///
 /// ```swift
 /// let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)],
-///                                          sortDescriptors: [SampleSortDescriptor(.startDate, ascending: false)],
+///                                          sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
 ///                                          limit: 10)
 /// let latest = try await descriptor.result(for: store)
 /// ```
 public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     /// What to match.
     public var predicates: [HKSamplePredicate<Sample>]
-    /// The order of the results.
-    public var sortDescriptors: [SampleSortDescriptor]
+    /// The order of the results; samples that compare equal keep anchor order.
+    public var sortDescriptors: [SortDescriptor<Sample>]
     /// The most results; `nil` for all.
     public var limit: Int?
 
     /// Creates a descriptor.
-    public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SampleSortDescriptor], limit: Int? = nil) {
+    public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SortDescriptor<Sample>], limit: Int? = nil) {
         self.predicates = predicates
         self.sortDescriptors = sortDescriptors
         self.limit = limit
     }
+}
 
+extension HKSampleQueryDescriptor: HKAsyncQuery {
     /// Runs the query once.
     ///
     /// - Throws: ``HKError`` for a bad predicate or limit, missing read
@@ -93,22 +102,14 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
         if let limit, limit < 0 {
             throw HKError(.errorInvalidArgument, rule: "SQ-2", "the limit is \(limit); use nil or a positive number")
         }
-        var seen = Set<UUID>()
-        var all: [(seq: Int, sample: Sample)] = []
+        var targets: [QueryTarget] = []
         for predicate in predicates {
-            let typed = try predicate.typed.get()
-            let samples = try engine.sortedSamples(
-                of: predicate.sampleType,
-                predicate: typed,
-                sorts: [],
-                limit: nil,
-                caller: healthStore.caller
-            )
-            for sample in samples where seen.insert(sample.uuid).inserted {
-                if let sample = sample as? Sample { all.append((all.count, sample)) }
-            }
+            targets.append(QueryTarget(type: predicate.sampleType, predicate: try predicate.typed.get()))
         }
-        let sorted = SampleSortDescriptor.sort(all.map(\.sample), by: sortDescriptors)
+        let samples = try engine.sortedSamples(of: targets, sorts: [], limit: nil, caller: healthStore.caller)
+            .compactMap { $0 as? Sample }
+        // Swift's sort is stable: equal samples keep anchor order (SQ-3).
+        let sorted = sortDescriptors.isEmpty ? samples : samples.sorted(using: sortDescriptors)
         guard let limit, limit > 0, sorted.count > limit else { return sorted }
         return Array(sorted.prefix(limit))
     }

@@ -15,15 +15,12 @@ public import Foundation
 /// Sort descriptors apply before the limit; without them samples come in
 /// anchor (insertion) order, and ties keep anchor order (SQ-3).
 public final class HKSampleQuery: HKQuery, @unchecked Sendable {
-    /// The type of the samples.
-    public let sampleType: HKSampleType
-    /// The predicate, if any.
-    public let predicate: NSPredicate?
     /// The most samples returned; ``HKObjectQueryNoLimit`` for all (SQ-2).
     public let limit: Int
     /// The order of the results.
     public let sortDescriptors: [NSSortDescriptor]?
-    private let sorts: [SampleSortDescriptor]?
+    /// The query descriptors of a query over several types, else `nil`.
+    public let queryDescriptors: [HKQueryDescriptor]?
     private let resultsHandler: @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
 
     /// Creates a query; execute it with ``HKHealthStore/execute(_:)``.
@@ -34,28 +31,50 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         sortDescriptors: [NSSortDescriptor]?,
         resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
     ) {
-        self.sampleType = sampleType
-        self.predicate = predicate
         self.limit = limit
         self.sortDescriptors = sortDescriptors
-        self.sorts = nil
+        self.queryDescriptors = nil
         self.resultsHandler = resultsHandler
+        super.init(objectType: sampleType, predicate: predicate)
     }
 
-    /// Creates a query sorted by Swift sort descriptors.
-    public init(
-        sampleType: HKSampleType,
-        predicate: NSPredicate?,
+    /// Creates a query for the samples that match any of the descriptors,
+    /// in anchor order.
+    public convenience init(
+        queryDescriptors: [HKQueryDescriptor],
         limit: Int,
-        sortedBy sorts: [SampleSortDescriptor],
         resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
     ) {
-        self.sampleType = sampleType
-        self.predicate = predicate
+        self.init(queryDescriptors: queryDescriptors, limit: limit, sorts: nil, resultsHandler: resultsHandler)
+    }
+
+    /// Creates a query for the samples that match any of the descriptors,
+    /// sorted.
+    public convenience init(
+        queryDescriptors: [HKQueryDescriptor],
+        limit: Int,
+        sortDescriptors: [NSSortDescriptor],
+        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+    ) {
+        self.init(
+            queryDescriptors: queryDescriptors,
+            limit: limit,
+            sorts: sortDescriptors,
+            resultsHandler: resultsHandler
+        )
+    }
+
+    private init(
+        queryDescriptors: [HKQueryDescriptor],
+        limit: Int,
+        sorts: [NSSortDescriptor]?,
+        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+    ) {
         self.limit = limit
-        self.sortDescriptors = nil
-        self.sorts = sorts
+        self.sortDescriptors = sorts
+        self.queryDescriptors = queryDescriptors
         self.resultsHandler = resultsHandler
+        super.init(objectType: nil, predicate: nil)
     }
 
     override func fail(_ error: HKError) {
@@ -64,16 +83,10 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
         do {
-            let typed = try QueryInputs.predicate(predicate, for: sampleType)
+            let targets = try HKQueryDescriptor.targets(queryDescriptors, or: sampleType, predicate: predicate)
             let limit = try QueryInputs.limit(limit)
-            let sorts = try sorts ?? QueryInputs.sortDescriptors(sortDescriptors)
-            let samples = try engine.sortedSamples(
-                of: sampleType,
-                predicate: typed,
-                sorts: sorts,
-                limit: limit,
-                caller: store.caller
-            )
+            let sorts = try QueryInputs.sortDescriptors(sortDescriptors)
+            let samples = try engine.sortedSamples(of: targets, sorts: sorts, limit: limit, caller: store.caller)
             deliver { resultsHandler(self, samples, nil) }
         } catch {
             deliver { resultsHandler(self, nil, HKError.wrapping(error)) }
@@ -90,9 +103,42 @@ extension StoreEngine {
         limit: Int?,
         caller: Caller
     ) throws(HKError) -> [HKSample] {
+        try sortedSamples(
+            of: [QueryTarget(type: type, predicate: predicate)],
+            sorts: sorts,
+            limit: limit,
+            caller: caller
+        )
+    }
+
+    /// The samples matching any target, each once, in anchor order within
+    /// a target and targets in order; then sorted and limited (SQ-3, SQ-4).
+    func sortedSamples(
+        of targets: [QueryTarget],
+        sorts: [SampleSortDescriptor],
+        limit: Int?,
+        caller: Caller
+    ) throws(HKError) -> [HKSample] {
         let samples = try read { txn in
             var session = ReadSession(caller: caller)
-            return try matchingSamples(of: type, predicate: predicate, in: txn, session: &session)
+            guard targets.count > 1 else {
+                guard let target = targets.first else { return [HKSample]() }
+                return try matchingSamples(of: target.type, predicate: target.predicate, in: txn, session: &session)
+            }
+            var seen = Set<UUID>()
+            var all: [HKSample] = []
+            for target in targets {
+                for sample in try matchingSamples(
+                    of: target.type,
+                    predicate: target.predicate,
+                    in: txn,
+                    session: &session
+                )
+                where seen.insert(sample.uuid).inserted {
+                    all.append(sample)
+                }
+            }
+            return all
         }
         let sorted = SampleSortDescriptor.sort(samples, by: sorts)
         guard let limit, sorted.count > limit else { return sorted }

@@ -11,9 +11,7 @@ public import Foundation
 /// ```
 public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     /// The type whose sources are listed.
-    public let sampleType: HKSampleType
-    /// The predicate the sources' samples must match, if any.
-    public let samplePredicate: NSPredicate?
+    let queriedType: HKSampleType
     private let completionHandler: @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
 
     /// Creates a source query.
@@ -22,9 +20,9 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
         samplePredicate: NSPredicate?,
         completionHandler: @escaping @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
     ) {
-        self.sampleType = sampleType
-        self.samplePredicate = samplePredicate
+        self.queriedType = sampleType
         self.completionHandler = completionHandler
+        super.init(objectType: sampleType, predicate: samplePredicate)
     }
 
     override func fail(_ error: HKError) {
@@ -33,14 +31,44 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
         do {
-            let typed = try QueryInputs.predicate(samplePredicate, for: sampleType)
+            let typed = try QueryInputs.predicate(predicate, for: queriedType)
             let sources = try engine.read { txn in
                 var session = ReadSession(caller: store.caller)
-                return try engine.sources(of: sampleType, predicate: typed, in: txn, session: &session)
+                return try engine.sources(of: queriedType, predicate: typed, in: txn, session: &session)
             }
             deliver { completionHandler(self, sources, nil) }
         } catch {
             deliver { fail(HKError.wrapping(error)) }
         }
+    }
+}
+
+/// The async form of a source query: the apps and devices that saved
+/// samples matching a predicate.
+///
+/// ```swift
+/// let sources = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: steps)).result(for: store)
+/// ```
+public struct HKSourceQueryDescriptor<Sample: HKSample>: Sendable, HKAsyncQuery {
+    /// The samples whose sources are listed.
+    public var predicate: HKSamplePredicate<Sample>
+
+    /// Creates a descriptor.
+    public init(predicate: HKSamplePredicate<Sample>) {
+        self.predicate = predicate
+    }
+
+    /// The sources, by name and then bundle identifier.
+    ///
+    /// - Throws: ``HKError`` for a bad predicate, missing read authorization
+    ///   or a store that cannot be read.
+    public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
+        let engine = try healthStore.openEngine()
+        let typed = try predicate.typed.get()
+        let sources = try engine.read { txn in
+            var session = ReadSession(caller: healthStore.caller)
+            return try engine.sources(of: predicate.sampleType, predicate: typed, in: txn, session: &session)
+        }
+        return sources.sorted { ($0.name, $0.bundleIdentifier) < ($1.name, $1.bundleIdentifier) }
     }
 }

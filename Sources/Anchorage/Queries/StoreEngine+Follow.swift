@@ -16,6 +16,28 @@ extension StoreEngine {
         lifecycle: QueryLifecycle,
         _ body: (AnchoredChanges, HKQueryAnchor) throws -> Void
     ) async throws {
+        try await follow(
+            batches,
+            from: delivered,
+            targets: [QueryTarget(type: type, predicate: predicate)],
+            caller: caller,
+            lifecycle: lifecycle
+        ) { changes, anchor in
+            try body(changes[0], anchor)
+        }
+    }
+
+    /// Follows committed batches for several targets at once: `body` gets,
+    /// for each batch that touched any of them, every target's changes (in
+    /// the targets' order; empty for those it did not touch).
+    func follow(
+        _ batches: AsyncStream<CommittedBatch>,
+        from delivered: UInt64,
+        targets: [QueryTarget],
+        caller: Caller,
+        lifecycle: QueryLifecycle,
+        _ body: ([AnchoredChanges], HKQueryAnchor) throws -> Void
+    ) async throws {
         var delivered = delivered
         for await batch in batches {
             guard !lifecycle.isStopped else { return }
@@ -24,18 +46,20 @@ extension StoreEngine {
             let after = delivered
             let changes = try read { txn in
                 var session = ReadSession(caller: caller)
-                return try anchoredChanges(
-                    of: type,
-                    predicate: predicate,
-                    after: after,
-                    through: through,
-                    limit: nil,
-                    in: txn,
-                    session: &session
-                )
+                return try targets.map { target in
+                    try anchoredChanges(
+                        of: target.type,
+                        predicate: target.predicate,
+                        after: after,
+                        through: through,
+                        limit: nil,
+                        in: txn,
+                        session: &session
+                    )
+                }
             }
             delivered = through
-            guard !changes.isEmpty else { continue }
+            guard changes.contains(where: { !$0.isEmpty }) else { continue }
             try body(changes, queryAnchor(through))
         }
     }

@@ -33,11 +33,8 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     /// changed), and the whole collection as it is now.
     public typealias StatisticsUpdateHandler =
         @Sendable (HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void
-
     /// The type of the samples.
-    public let quantityType: HKQuantityType
-    /// The predicate the samples must match, if any.
-    public let predicate: NSPredicate?
+    let quantityType: HKQuantityType
     /// What to compute per bucket.
     public let options: HKStatisticsOptions
     /// The start of one bucket; only its phase matters (ST-28).
@@ -79,10 +76,10 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         intervalComponents: DateComponents
     ) {
         self.quantityType = quantityType
-        self.predicate = quantitySamplePredicate
         self.options = options
         self.anchorDate = anchorDate
         self.intervalComponents = intervalComponents
+        super.init(objectType: quantityType, predicate: quantitySamplePredicate)
     }
 
     override func fail(_ error: HKError) {

@@ -22,9 +22,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     public typealias CompletionHandler = @Sendable (HKStatisticsQuery, HKStatistics?, (any Error)?) -> Void
 
     /// The type of the samples.
-    public let quantityType: HKQuantityType
-    /// The predicate the samples must match, if any.
-    public let predicate: NSPredicate?
+    let quantityType: HKQuantityType
     /// What to compute.
     public let options: HKStatisticsOptions
     private let completionHandler: CompletionHandler
@@ -37,9 +35,9 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         completionHandler handler: @escaping CompletionHandler
     ) {
         self.quantityType = quantityType
-        self.predicate = quantitySamplePredicate
         self.options = options
         self.completionHandler = handler
+        super.init(objectType: quantityType, predicate: quantitySamplePredicate)
     }
 
     override func fail(_ error: HKError) {

@@ -8,7 +8,7 @@ public import Foundation
 ///                                              options: .cumulativeSum)
 /// let total = try await descriptor.result(for: store)?.sumQuantity()
 /// ```
-public struct HKStatisticsQueryDescriptor: Sendable {
+public struct HKStatisticsQueryDescriptor: Sendable, HKAsyncQuery {
     /// The type and the predicate the samples must match.
     public var predicate: HKSamplePredicate<HKQuantitySample>
     /// What to compute.
@@ -46,7 +46,7 @@ public struct HKStatisticsQueryDescriptor: Sendable {
 /// let days = try await descriptor.result(for: store)
 /// for try await update in descriptor.results(for: store) { … }   // long-running
 /// ```
-public struct HKStatisticsCollectionQueryDescriptor: Sendable {
+public struct HKStatisticsCollectionQueryDescriptor: Sendable, HKAsyncQuery, HKAsyncSequenceQuery {
     /// What ``results(for:)`` yields.
     public struct Result: Sendable {
         /// The collection as of this update.
@@ -96,7 +96,14 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     /// The collection now, then again after each committed batch that
     /// changed matching samples, with the changed buckets; ends when the
     /// iterating task is cancelled.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
+    public func results(for healthStore: HKHealthStore) -> Results {
+        Results(stream(for: healthStore))
+    }
+
+    /// The collections and changed buckets of a long-running query.
+    public typealias Results = QueryResultSequence<Result>
+
+    private func stream(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
         let descriptor = self
         return followingStream(of: Result.self) { continuation in
             let (engine, type, grid) = try descriptor.prepare(healthStore)

@@ -70,6 +70,15 @@ extension StoreEngine {
         {
             hasher.update(data: [UInt8(ascii: "C")] + entry.payloadDigest.bytes)
         }
+        if let seq = try txn.withValue(
+            forKey: HealthIndex.preferredUnitsSetting,
+            in: index.settings,
+            { $0.uint64(at: 0) }
+        ),
+            let entry = try index.lookup.entry(at: seq, in: txn)
+        {
+            hasher.update(data: [UInt8(ascii: "U")] + entry.payloadDigest.bytes)
+        }
         // The visible activity summary of each day.
         try txn.withCursor(on: index.settings) { cursor in
             let prefix = HealthIndex.activityPrefix

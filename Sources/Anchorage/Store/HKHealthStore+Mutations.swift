@@ -155,10 +155,10 @@ extension HKHealthStore {
     /// yet are saved by the same batch.
     ///
     /// ```swift
-    /// try await store.add([route, heartRate], to: run)
+    /// try await store.addSamples([route, heartRate], to: run)
     /// let linked = HKQuery.predicateForObjects(from: run)
     /// ```
-    public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
+    public func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
         guard !samples.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "OBJ-24", "there are no samples to add to the workout")
         }
@@ -171,7 +171,7 @@ extension HKHealthStore {
         to workout: HKWorkout,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        complete(completion) { try await self.add(samples, to: workout) }
+        complete(completion) { try await self.addSamples(samples, to: workout) }
     }
 }
 

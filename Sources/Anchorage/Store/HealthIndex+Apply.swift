@@ -23,6 +23,17 @@ extension HealthIndex: Projection {
         context.publish(aggregates.output, from: name)
     }
 
+    /// A setting whose latest entry wins, by origin time then dot, on every
+    /// peer: the index keeps the position of that entry under `key`.
+    private func applySetting(_ entry: LogEntry, key: [UInt8], in txn: borrowing WriteTransaction) throws {
+        if let seq = try txn.withValue(forKey: key, in: settings, { $0.uint64(at: 0) }),
+            let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
+        {
+            return
+        }
+        try txn.put(entry.seq.bigEndianBytes, forKey: key, in: settings)
+    }
+
     private func apply(
         _ entry: LogEntry,
         strict: Bool,
@@ -33,13 +44,9 @@ extension HealthIndex: Projection {
         case StoreKind.authorization:
             try applyAuthorization(entry, in: txn)
         case StoreKind.characteristics:
-            // The latest setting wins, by origin time then dot, on every peer.
-            if let seq = try txn.withValue(forKey: Self.characteristicsSetting, in: settings, { $0.uint64(at: 0) }),
-                let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
-            {
-                return
-            }
-            try txn.put(entry.seq.bigEndianBytes, forKey: Self.characteristicsSetting, in: settings)
+            try applySetting(entry, key: Self.characteristicsSetting, in: txn)
+        case StoreKind.preferredUnits:
+            try applySetting(entry, key: Self.preferredUnitsSetting, in: txn)
         case StoreKind.link:
             try applyLink(entry, in: txn)
         case StoreKind.activitySummary:

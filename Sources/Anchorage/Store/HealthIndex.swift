@@ -90,6 +90,7 @@ struct HealthIndex: Sendable {
     }
 
     static let characteristicsSetting = Array("characteristics".utf8)
+    static let preferredUnitsSetting = Array("preferredUnits".utf8)
 }
 
 /// The index's memo on the log's writer thread: a payload decoder that

@@ -15,6 +15,8 @@ enum StoreKind {
     static let link: EntryKind = 9003
     /// A quantity type's source priority list, set by the owner (ST-27).
     static let sourcePriority: EntryKind = 9004
+    /// The units the person prefers to see quantities in, set by the owner.
+    static let preferredUnits: EntryKind = 9005
     /// A day's activity summary (the activity summary type's code).
     static let activitySummary = EntryKind(rawValue: TypeCatalog.activitySummary.kindCode)
 

@@ -13,9 +13,11 @@ public struct HKCategoryTypeIdentifier: RawRepresentable, Hashable, Sendable, Co
 
     // MARK: Hearing
 
-    /// `HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent`.
+    /// Noise notifications. HealthKit kept the string of the name it
+    /// replaced: the raw value is `HKCategoryTypeIdentifierAudioExposureEvent`,
+    /// as the Health app's export writes it.
     public static let environmentalAudioExposureEvent = Self(
-        rawValue: "HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent"
+        rawValue: "HKCategoryTypeIdentifierAudioExposureEvent"
     )
     /// `HKCategoryTypeIdentifierHeadphoneAudioExposureEvent`.
     public static let headphoneAudioExposureEvent = Self(
@@ -181,6 +183,15 @@ public struct HKCategoryTypeIdentifier: RawRepresentable, Hashable, Sendable, Co
     public static let vomiting = Self(rawValue: "HKCategoryTypeIdentifierVomiting")
     /// `HKCategoryTypeIdentifierWheezing`.
     public static let wheezing = Self(rawValue: "HKCategoryTypeIdentifierWheezing")
+
+    // MARK: Newer types
+
+    /// `HKCategoryTypeIdentifierHypertensionEvent`: hypertension notifications.
+    public static let hypertensionEvent = Self(rawValue: "HKCategoryTypeIdentifierHypertensionEvent")
+    /// `HKCategoryTypeIdentifierBleedingAfterMenopause`.
+    public static let bleedingAfterMenopause = Self(rawValue: "HKCategoryTypeIdentifierBleedingAfterMenopause")
+    /// `HKCategoryTypeIdentifierMenopausalState`: point-in-time menopausal states.
+    public static let menopausalState = Self(rawValue: "HKCategoryTypeIdentifierMenopausalState")
 
     // MARK: Deprecated
 

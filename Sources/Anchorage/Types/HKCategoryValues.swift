@@ -136,6 +136,18 @@ public enum HKCategoryValueVaginalBleeding: Int, Sendable, Hashable, Codable, Ca
     case none = 5
 }
 
+/// Values of `menopausalState`. Apple's documentation gives the cases, not
+/// their numbers; these follow HealthKit's numbering of its other
+/// value sets from 1.
+public enum HKCategoryValueMenopausalState: Int, Sendable, Hashable, Codable, CaseIterable {
+    /// Neither menopause nor perimenopause applies at the sample's date.
+    case none = 1
+    /// Perimenopause applies at the sample's date.
+    case perimenopause = 2
+    /// Menopause applies at the sample's date.
+    case menopause = 3
+}
+
 /// Values of the deprecated `audioExposureEvent`.
 public enum HKCategoryValueAudioExposureEvent: Int, Sendable, Hashable, Codable, CaseIterable {
     case loudEnvironment = 1
@@ -146,7 +158,7 @@ enum CategoryValueSet: Sendable {
     case notApplicable, appleStandHour, environmentalAudioExposureEvent, headphoneAudioExposureEvent
     case lowCardioFitnessEvent, appleWalkingSteadinessEvent, vaginalBleeding, cervicalMucusQuality, contraceptive
     case ovulationTestResult, pregnancyTestResult, progesteroneTestResult, sleepAnalysis, severity, appetiteChanges
-    case presence, audioExposureEvent
+    case presence, audioExposureEvent, menopausalState
 
     /// The values a sample of such a type may hold.
     var legalValues: ClosedRange<Int> {
@@ -159,7 +171,7 @@ enum CategoryValueSet: Sendable {
         case .appleWalkingSteadinessEvent, .ovulationTestResult: 1...4
         case .vaginalBleeding, .cervicalMucusQuality: 1...5
         case .contraceptive: 1...7
-        case .pregnancyTestResult, .progesteroneTestResult: 1...3
+        case .pregnancyTestResult, .progesteroneTestResult, .menopausalState: 1...3
         case .sleepAnalysis: 0...5
         case .severity: 0...4
         case .appetiteChanges: 0...3

@@ -112,15 +112,12 @@ public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
 /// The type of ``HKActivitySummary`` objects: the daily Move, Exercise and
 /// Stand rings. Apps can read it, never share it.
 public final class HKActivitySummaryType: HKObjectType, @unchecked Sendable {
-    /// `HKActivitySummaryTypeIdentifier`.
-    public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
+    /// Its identifier, which HealthKit does not publish as a constant.
+    static let identifierString = "HKActivitySummaryTypeIdentifier"
 }
 
 /// The type of workouts.
-public final class HKWorkoutType: HKSampleType, @unchecked Sendable {
-    /// `HKWorkoutTypeIdentifier`.
-    public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
-}
+public final class HKWorkoutType: HKSampleType, @unchecked Sendable {}
 
 /// The identifier of a correlation type.
 public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {

@@ -128,6 +128,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable, Co
     public static let heartRateRecoveryOneMinute = Self(rawValue: "HKQuantityTypeIdentifierHeartRateRecoveryOneMinute")
     /// `HKQuantityTypeIdentifierHeartRateVariabilitySDNN`: discreteArithmetic, in units compatible with `ms`.
     public static let heartRateVariabilitySDNN = Self(rawValue: "HKQuantityTypeIdentifierHeartRateVariabilitySDNN")
+    /// `HKQuantityTypeIdentifierHeartRateVariabilityRMSSD`: discreteArithmetic, in units compatible with `ms`.
+    public static let heartRateVariabilityRMSSD = Self(rawValue: "HKQuantityTypeIdentifierHeartRateVariabilityRMSSD")
     /// `HKQuantityTypeIdentifierPeripheralPerfusionIndex`: discreteArithmetic, in units compatible with `%`.
     public static let peripheralPerfusionIndex = Self(rawValue: "HKQuantityTypeIdentifierPeripheralPerfusionIndex")
     /// `HKQuantityTypeIdentifierRestingHeartRate`: discreteArithmetic, in units compatible with `count/min`.

@@ -126,12 +126,19 @@ extension TypeCatalog {
         (1118, .respiratoryRate, .discreteArithmetic, "count/s"),
         (1119, .bloodGlucose, .discreteArithmetic, "mg/dL"),
         (1120, .bodyTemperature, .discreteArithmetic, "degC"),
+        (1121, .heartRateVariabilityRMSSD, .discreteArithmetic, "ms"),
     ]
 
     /// (code, identifier, legal values).
     static let categoryRows: [(UInt32, HKCategoryTypeIdentifier, CategoryValueSet)] = [
         (2001, .appleStandHour, .appleStandHour),
-        (2002, .environmentalAudioExposureEvent, .environmentalAudioExposureEvent),
+        // Kind 2002 named noise notifications by HealthKit's constant name,
+        // which is not its value (see 2069); kept so entries written under it
+        // still read.
+        (
+            2002, HKCategoryTypeIdentifier(rawValue: "HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent"),
+            .environmentalAudioExposureEvent
+        ),
         (2003, .headphoneAudioExposureEvent, .headphoneAudioExposureEvent),
         (2004, .highHeartRateEvent, .notApplicable),
         (2005, .irregularHeartRhythmEvent, .notApplicable),
@@ -198,6 +205,9 @@ extension TypeCatalog {
         (2066, .vaginalDryness, .severity),
         (2067, .vomiting, .severity),
         (2068, .wheezing, .severity),
-        (2069, HKCategoryTypeIdentifier(rawValue: "HKCategoryTypeIdentifierAudioExposureEvent"), .audioExposureEvent),
+        (2069, .environmentalAudioExposureEvent, .environmentalAudioExposureEvent),
+        (2070, .hypertensionEvent, .notApplicable),
+        (2071, .bleedingAfterMenopause, .vaginalBleeding),
+        (2072, .menopausalState, .menopausalState),
     ]
 }

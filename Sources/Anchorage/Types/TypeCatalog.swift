@@ -20,7 +20,7 @@ enum TypeCatalog {
         .food: HKCorrelationType(identifier: HKCorrelationTypeIdentifier.food.rawValue, kindCode: 3002),
     ]
 
-    static let workout = HKWorkoutType(identifier: HKWorkoutType.workoutTypeIdentifier, kindCode: 4001)
+    static let workout = HKWorkoutType(identifier: HKWorkoutTypeIdentifier, kindCode: 4001)
 
     static let characteristicTypes: [HKCharacteristicTypeIdentifier: HKCharacteristicType] = Dictionary(
         uniqueKeysWithValues: [
@@ -32,7 +32,7 @@ enum TypeCatalog {
     )
 
     static let activitySummary = HKActivitySummaryType(
-        identifier: HKActivitySummaryType.activitySummaryTypeIdentifier,
+        identifier: HKActivitySummaryType.identifierString,
         kindCode: 6001
     )
 
@@ -40,12 +40,16 @@ enum TypeCatalog {
         Array(quantityTypes.values) + Array(categoryTypes.values) + Array(correlationTypes.values) + [workout]
         + Array(characteristicTypes.values) + [activitySummary]
 
+    /// The types Anchorage stores data of, and those of data it does not
+    /// (``otherTypes``), which exist for authorization and queries.
+    static let knownTypes: [HKObjectType] = allTypes + otherTypes
+
     static let byIdentifier: [String: HKObjectType] = Dictionary(
-        uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) }
+        uniqueKeysWithValues: knownTypes.map { ($0.identifier, $0) }
     )
 
     static let byKindCode: [UInt32: HKObjectType] = Dictionary(
-        uniqueKeysWithValues: allTypes.map { ($0.kindCode, $0) }
+        uniqueKeysWithValues: knownTypes.map { ($0.kindCode, $0) }
     )
 
     /// Sample types by code, in flat tables for the codec's hot path.

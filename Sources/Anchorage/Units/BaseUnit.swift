@@ -26,6 +26,9 @@ enum BaseUnit: UInt8, Sendable, Hashable, CaseIterable {
     case degreeAngle
     // Units that convert only to themselves, and the logarithmic sound level.
     case internationalUnit, decibelHearingLevel, decibelAWeightedSoundPressureLevel, appleEffortScore
+    // Illuminance (SI, prefixable) and a lens's optical power and prismatic
+    // deviation; added last so earlier atoms keep their order.
+    case lux, diopter, prismDiopter
 
     /// The symbol in unit strings (`mol` is written `mol<M>`).
     var symbol: String {
@@ -75,12 +78,15 @@ enum BaseUnit: UInt8, Sendable, Hashable, CaseIterable {
         case .decibelHearingLevel: "dBHL"
         case .decibelAWeightedSoundPressureLevel: "dBASPL"
         case .appleEffortScore: "appleEffortScore"
+        case .lux: "lx"
+        case .diopter: "D"
+        case .prismDiopter: "pD"
         }
     }
 
     /// Whether metric prefixes apply (SI units only).
     var isPrefixable: Bool {
-        rawValue <= BaseUnit.mole.rawValue
+        rawValue <= BaseUnit.mole.rawValue || self == .lux
     }
 
     private static let massDimension = UnitDimension(mass: 1)
@@ -112,6 +118,9 @@ enum BaseUnit: UInt8, Sendable, Hashable, CaseIterable {
         case .internationalUnit: UnitDimension(internationalUnit: 1)
         case .decibelHearingLevel: UnitDimension(hearingLevel: 1)
         case .appleEffortScore: UnitDimension(effortScore: 1)
+        case .lux: UnitDimension(length: -2, luminousIntensity: 1)
+        case .diopter: UnitDimension(opticalPower: 1)
+        case .prismDiopter: UnitDimension(prismaticDeviation: 1)
         }
     }
 
@@ -122,7 +131,7 @@ enum BaseUnit: UInt8, Sendable, Hashable, CaseIterable {
     var factor: Double {
         switch self {
         case .gram, .meter, .second, .kelvin, .hertz, .radian, .mole, .count, .internationalUnit,
-            .decibelHearingLevel, .appleEffortScore, .degreeCelsius:
+            .decibelHearingLevel, .appleEffortScore, .degreeCelsius, .lux, .diopter, .prismDiopter:
             1
         case .liter: 1e-3
         case .pascal, .joule, .volt, .watt: 1e3
@@ -178,6 +187,9 @@ enum BaseUnit: UInt8, Sendable, Hashable, CaseIterable {
         case .decibelHearingLevel: 15
         case .decibelAWeightedSoundPressureLevel: 16
         case .appleEffortScore: 17
+        case .lux: 18
+        case .diopter: 19
+        case .prismDiopter: 20
         }
     }
 

@@ -3,7 +3,7 @@
 /// ```swift
 /// let milligram = HKUnit.gramUnit(with: .milli)   // "mg"
 /// ```
-public enum HKMetricPrefix: Int, Sendable, Hashable, Codable, CaseIterable {
+public enum HKMetricPrefix: Int, Sendable, Hashable, Codable, CaseIterable, BitwiseCopyable {
     case none = 0
     case pico = 1
     case nano = 2

@@ -153,6 +153,17 @@ extension HKUnit {
     public static func decibelHearingLevel() -> HKUnit { HKUnit(.decibelHearingLevel) }
     /// Apple's workout effort score (`appleEffortScore`).
     public static func appleEffortScore() -> HKUnit { HKUnit(.appleEffortScore) }
+
+    // MARK: Light and lenses
+
+    /// Lux (`lx`), illuminance: one lumen per square metre.
+    public static func lux() -> HKUnit { HKUnit(.lux) }
+    /// Lux, optionally with a prefix: `.luxUnit(with: .kilo)` is `klx`.
+    public static func luxUnit(with prefix: HKMetricPrefix) -> HKUnit { HKUnit(.lux, prefix: prefix) }
+    /// Diopters (`D`), a lens's optical power; convertible only to diopters.
+    public static func diopter() -> HKUnit { HKUnit(.diopter) }
+    /// Prism diopters (`pD`), a lens's prismatic deviation; convertible only to themselves.
+    public static func prismDiopter() -> HKUnit { HKUnit(.prismDiopter) }
 }
 
 extension HKUnit {

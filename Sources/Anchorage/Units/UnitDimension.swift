@@ -14,6 +14,9 @@ struct UnitDimension: Hashable, Sendable {
     var internationalUnit: Int8 = 0
     var hearingLevel: Int8 = 0
     var effortScore: Int8 = 0
+    var luminousIntensity: Int8 = 0
+    var opticalPower: Int8 = 0
+    var prismaticDeviation: Int8 = 0
 
     static let none = UnitDimension()
 
@@ -31,7 +34,10 @@ struct UnitDimension: Hashable, Sendable {
             angle: angle &* p,
             internationalUnit: internationalUnit &* p,
             hearingLevel: hearingLevel &* p,
-            effortScore: effortScore &* p
+            effortScore: effortScore &* p,
+            luminousIntensity: luminousIntensity &* p,
+            opticalPower: opticalPower &* p,
+            prismaticDeviation: prismaticDeviation &* p
         )
     }
 
@@ -45,7 +51,10 @@ struct UnitDimension: Hashable, Sendable {
             angle: lhs.angle &+ rhs.angle,
             internationalUnit: lhs.internationalUnit &+ rhs.internationalUnit,
             hearingLevel: lhs.hearingLevel &+ rhs.hearingLevel,
-            effortScore: lhs.effortScore &+ rhs.effortScore
+            effortScore: lhs.effortScore &+ rhs.effortScore,
+            luminousIntensity: lhs.luminousIntensity &+ rhs.luminousIntensity,
+            opticalPower: lhs.opticalPower &+ rhs.opticalPower,
+            prismaticDeviation: lhs.prismaticDeviation &+ rhs.prismaticDeviation
         )
     }
 }

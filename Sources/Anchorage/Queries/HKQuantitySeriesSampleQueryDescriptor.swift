@@ -1,0 +1,78 @@
+public import Foundation
+
+/// The quantities of quantity samples, one by one. A sample here holds one
+/// quantity over its interval (its ``HKQuantitySample/count`` is 1), so each
+/// matching sample gives one result.
+///
+/// ```swift
+/// let descriptor = HKQuantitySeriesSampleQueryDescriptor(predicate: .quantitySample(type: heartRate))
+/// for try await result in descriptor.results(for: store) { print(result.dateInterval, result.quantity) }
+/// ```
+public struct HKQuantitySeriesSampleQueryDescriptor: Sendable, HKAsyncSequenceQuery {
+    /// What to include and in which order.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Each result carries the sample its quantity belongs to.
+        public static let includeSample = Options(rawValue: 1 << 0)
+        /// Results come in the order of their samples' start dates (else in
+        /// anchor order).
+        public static let orderByQuantitySampleStartDate = Options(rawValue: 1 << 1)
+    }
+
+    /// One quantity and the interval it covers.
+    public struct Result: Sendable, Hashable {
+        public let quantity: HKQuantity
+        public let dateInterval: DateInterval
+        /// The quantity's sample, with ``Options/includeSample``.
+        public let sample: HKQuantitySample?
+    }
+
+    /// The samples whose quantities are listed.
+    public var predicate: HKSamplePredicate<HKQuantitySample>
+    public var options: Options
+
+    /// Creates a descriptor.
+    public init(predicate: HKSamplePredicate<HKQuantitySample>, options: Options = []) {
+        self.predicate = predicate
+        self.options = options
+    }
+
+    /// The quantities, as a sequence that ends after the last.
+    public typealias Results = QueryResultSequence<Result>
+
+    /// Starts the query.
+    public func results(for healthStore: HKHealthStore) -> Results {
+        let descriptor = self
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
+        let task = Task {
+            do {
+                let engine = try healthStore.openEngine()
+                let target = QueryTarget(
+                    type: descriptor.predicate.sampleType,
+                    predicate: try descriptor.predicate.typed.get()
+                )
+                var samples = try engine.sortedSamples(of: [target], sorts: [], limit: nil, caller: healthStore.caller)
+                    .compactMap { $0 as? HKQuantitySample }
+                if descriptor.options.contains(.orderByQuantitySampleStartDate) {
+                    samples.sort { $0.startDate < $1.startDate }
+                }
+                for sample in samples {
+                    try Task.checkCancellation()
+                    continuation.yield(
+                        Result(
+                            quantity: sample.quantity,
+                            dateInterval: DateInterval(start: sample.startDate, end: sample.endDate),
+                            sample: descriptor.options.contains(.includeSample) ? sample : nil
+                        )
+                    )
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return Results(stream)
+    }
+}
