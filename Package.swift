@@ -137,6 +137,7 @@ let package = Package(
                 "AnchorageLog",
                 "AnchorageSync",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

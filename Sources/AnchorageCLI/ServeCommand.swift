@@ -69,6 +69,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
 
+    @Option(
+        help: "A host webhooks may post to, as host or host:port, * for any (repeatable; none: webhooks are off)."
+    )
+    var webhookHost: [String] = []
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -104,6 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowsUnauthenticatedRemoteAccess = allowUnauthenticatedRemote
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.bodyTimeout = .seconds(bodyTimeout)
+        configuration.webhookHosts = webhookHost
         configuration.minimumBodyRate = minBodyRate
         configuration.statisticsBucketsPerSecond = statisticsRate
         configuration.appWriteObjectsPerSecond = writeRate

@@ -11,8 +11,11 @@ struct LogDatabases: Sendable {
     let origins: Database
     /// Peer store id (16 bytes) → peer incarnation (8 bytes) ‖ last peer seq applied (8 bytes).
     let checkpoints: Database
+    /// Named consumer cursors (UTF-8 name → the consumer's bytes): this
+    /// node's own bookkeeping, never replicated, outside the chain.
+    let cursors: Database
 
-    static let names = ["log", "meta", "origins", "checkpoints"]
+    static let names = ["log", "meta", "origins", "checkpoints", "cursors"]
 
     /// The version vector as stored in `origins`.
     func versionVector<Transaction: ReadableTransaction & ~Copyable>(
@@ -31,12 +34,13 @@ struct LogDatabases: Sendable {
         return vector
     }
 
-    /// Opens (creating) the four databases.
+    /// Opens (creating) the log's databases.
     init(in txn: borrowing WriteTransaction) throws {
         log = try txn.openDatabase(named: "log")!
         meta = try txn.openDatabase(named: "meta")!
         origins = try txn.openDatabase(named: "origins")!
         checkpoints = try txn.openDatabase(named: "checkpoints")!
+        cursors = try txn.openDatabase(named: "cursors")!
     }
 }
 

@@ -303,6 +303,15 @@ final class LogWriter: @unchecked Sendable {
             throw ProjectionCheckResult(disagreement: nil)
         case .purge(let seqs):
             return .purged(try purge(seqs, in: txn))
+        case .setCursors(let changes):
+            for (name, value) in changes {
+                if let value {
+                    try txn.put(value, forKey: Array(name.utf8), in: databases.cursors)
+                } else {
+                    _ = try txn.removeValue(forKey: Array(name.utf8), in: databases.cursors)
+                }
+            }
+            return .cursorsSet
         }
     }
 

@@ -74,6 +74,8 @@ enum WriteWork: Sendable {
     /// Removes the payloads of the saves at these positions, keeping their
     /// digests.
     case purge([UInt64])
+    /// Sets (or, with `nil`, removes) named cursors.
+    case setCursors([(name: String, value: [UInt8]?)])
 }
 
 /// What a batch produced.
@@ -82,4 +84,5 @@ enum WriteOutcome: Sendable {
     case applied(ApplyResult)
     case rebuilt(entries: Int)
     case purged(Int)
+    case cursorsSet
 }

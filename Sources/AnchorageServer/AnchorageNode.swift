@@ -39,6 +39,8 @@ public final class AnchorageNode: Sendable {
     let replicators: [PeerReplicator]
     private let transports: [HTTPPeerTransport]
     private let server: HTTPServerBuilder
+    /// Posts the changes registered webhooks ask for.
+    let webhooks: WebhookDeliverer
 
     /// Opens the store in `directory` and prepares to serve it.
     /// `storeConfiguration` applies when this opens the store first in the
@@ -81,6 +83,7 @@ public final class AnchorageNode: Sendable {
         if let error = owner.openError { throw error }
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
         let log = try owner.eventLog()
+        webhooks = WebhookDeliverer(access: access, log: log, configuration: configuration, logger: logger)
         replicators = transports.map { transport in
             PeerReplicator(
                 log: log,
@@ -170,7 +173,7 @@ public final class AnchorageNode: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        application.addServices(CommitCounter(store: access.owner, metrics: metrics))
+        application.addServices(CommitCounter(store: access.owner, metrics: metrics), webhooks)
         if !replicators.isEmpty { application.addServices(PeerSyncService(replicators: replicators)) }
         return application
     }
@@ -260,6 +263,10 @@ public final class AnchorageNode: Sendable {
         router.get("/v1/statistics", use: statistics.statistics)
         router.get("/v1/sources", use: statistics.sources)
         router.get("/v1/activity-summaries", use: ActivitySummaryRoutes().list)
+        let webhookRoutes = WebhookRoutes(configuration: configuration, deliverer: webhooks)
+        router.post("/v1/webhooks", use: webhookRoutes.register)
+        router.get("/v1/webhooks", use: webhookRoutes.list)
+        router.delete("/v1/webhooks/{id}", use: webhookRoutes.delete)
         let sync = SyncRoutes(
             configuration: configuration,
             shutdown: shutdown,

@@ -89,6 +89,13 @@ final class NodeAccess: Sendable {
 
     var requiresTokens: Bool { !stores.isEmpty }
 
+    /// The store acting as `principal` (the owner's for `nil`), while a
+    /// token of it is configured.
+    func store(forPrincipal principal: String?) -> HKHealthStore? {
+        guard let principal else { return owner }
+        return stores.first { $0.token.principal?.bundleIdentifier == principal }?.store
+    }
+
     /// The store for a request's `Authorization` header, and the token's
     /// grants (`nil` for the owner).
     func store(forAuthorization header: String?) throws -> (HKHealthStore, AccessPolicy.Token?) {

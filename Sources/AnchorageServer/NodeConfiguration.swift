@@ -101,6 +101,19 @@ public struct NodeConfiguration: Sendable {
     public var replication = PeerReplicator.Configuration()
     /// Serve HTTPS with this certificate chain and private key (PEM files).
     public var tls: TLSFiles?
+    /// The hosts webhooks may post to (`host` or `host:port`, `*` for
+    /// any); none, the default, turns webhooks off.
+    public var webhookHosts: [String] = []
+    /// How long a webhook delivery may take to connect, and to be answered.
+    public var webhookTimeout: Duration = .seconds(10)
+    /// The first wait after a failed delivery; it doubles up to
+    /// ``webhookMaximumBackoff``.
+    public var webhookInitialBackoff: Duration = .seconds(1)
+    public var webhookMaximumBackoff: Duration = .seconds(300)
+    /// The most changes one delivery carries.
+    public var webhookPageSize = 500
+    /// The most webhooks one principal may register.
+    public var maximumWebhooksPerPrincipal = 16
 
     /// The defaults: loopback port 8080, no tokens, 8 MiB bodies arriving
     /// within 30 s and at 1 KiB/s after 10 s, pages of at most 10,000, waits
@@ -110,7 +123,11 @@ public struct NodeConfiguration: Sendable {
     /// The largest body a request to `path` may send: a sync batch for a
     /// push, ``maximumBodyBytes`` for everything else.
     func maximumBodyBytes(forPath path: String) -> Int {
-        path == "/v1/sync/push" ? syncLimits.maximumBatchBytes : maximumBodyBytes
+        switch path {
+        case "/v1/sync/push": syncLimits.maximumBatchBytes
+        case "/v1/webhooks": 16_384
+        default: maximumBodyBytes
+        }
     }
 
     /// Whether `host` is a loopback address.

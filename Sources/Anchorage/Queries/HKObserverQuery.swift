@@ -84,18 +84,52 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
+        var background: ObserverDelivery?
         do {
             let targets = try HKQueryDescriptor.targets(queryDescriptors, or: sampleType, predicate: predicate)
             let batches = engine.log.committedBatches()
-            let start = try engine.read { txn in
+            let registrations = try engine.deliveryRegistrations(of: store.caller, for: targets.map(\.type))
+            let (start, waiting) = try engine.read { txn in
                 // Fails now, not later, when the app may not read a type (AUTH-7).
                 var session = ReadSession(caller: store.caller)
                 for target in targets where !(target.type is HKCorrelationType) {
                     _ = try engine.scope(for: target.type, in: txn, session: &session)
                 }
-                return try engine.head(in: txn)
+                let start = try engine.head(in: txn)
+                // Changes of registered types the app has not acknowledged:
+                // made while it was not running (background delivery).
+                var waiting = false
+                for target in targets {
+                    guard let registration = registrations[target.type.identifier] else { continue }
+                    let acknowledged = registration.acknowledged(in: engine.log)
+                    guard acknowledged < start, !waiting else { continue }
+                    waiting = try !engine.anchoredChanges(
+                        of: target.type,
+                        predicate: target.predicate,
+                        after: acknowledged,
+                        through: start,
+                        limit: 1,
+                        in: txn,
+                        session: &session
+                    ).isEmpty
+                }
+                return (start, waiting)
             }
-            if engine.configuration.observerQueriesFireOnStart {
+            if !registrations.isEmpty {
+                background = ObserverDelivery(
+                    engine: engine,
+                    caller: store.caller,
+                    registrations: registrations,
+                    types: targets.map(\.type)
+                ) { [weak self] completion, types in
+                    self?.deliver { self?.call(types: types, error: nil, completion: completion) }
+                }
+            }
+            if let background {
+                if waiting || engine.configuration.observerQueriesFireOnStart {
+                    background.changed(through: start, types: nil)
+                }
+            } else if engine.configuration.observerQueriesFireOnStart {
                 deliver { call(types: nil, error: nil) }
             }
             try await engine.follow(
@@ -104,12 +138,17 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
                 targets: targets,
                 caller: store.caller,
                 lifecycle: lifecycle
-            ) { changes, _ in
+            ) { changes, anchor in
                 let changed = Set(zip(targets, changes).filter { !$0.1.isEmpty }.map(\.0.type))
-                deliver { call(types: changed, error: nil) }
+                if let background {
+                    background.changed(through: anchor.value, types: changed)
+                } else {
+                    deliver { call(types: changed, error: nil) }
+                }
             }
         } catch {
             deliver { fail(HKError.wrapping(error)) }
         }
+        background?.stop()
     }
 }

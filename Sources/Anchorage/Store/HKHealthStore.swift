@@ -47,6 +47,12 @@ public final class HKHealthStore: Sendable {
         /// Whether an observer query calls its handler once when it starts
         /// (OBS-4).
         public var observerQueriesFireOnStart = true
+        /// How long a background delivery waits for the observer's
+        /// completion handler before delivering again (it waits twice as
+        /// long each time, three times at most).
+        public var backgroundDeliveryRetryWait: Duration = .seconds(30)
+        /// The clock background delivery's frequencies and retries count on.
+        public var clock: StoreClock = .continuous
         /// The time zone statistics collection queries tile days, weeks,
         /// months and years in when their interval components name none
         /// (ST-31).

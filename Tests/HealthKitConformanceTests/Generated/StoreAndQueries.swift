@@ -9,7 +9,7 @@ import Testing
 @Suite("HealthKit's interface, as declared: StoreAndQueries")
 struct StoreAndQueriesConformance {
 
-    @Test("HKHealthStore: 37 of 60 members as HealthKit declares them")
+    @Test("HKHealthStore: 43 of 60 members as HealthKit declares them")
     func hkHealthStore() {
         // class HKHealthStore : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHealthStore.self) }
@@ -76,6 +76,18 @@ struct StoreAndQueriesConformance {
         same(exactType(HKHealthStore.preferredUnits(for:completion:)), ((HKHealthStore) -> (Set<HKQuantityType>, @escaping @Sendable ([HKQuantityType : HKUnit], (any Error)?) -> Void) -> Void).self)
         // func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType : HKUnit]
         same(exactType(HKHealthStore.preferredUnits(for:)), ((HKHealthStore) -> (Set<HKQuantityType>) async throws -> [HKQuantityType : HKUnit]).self)
+        // func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.enableBackgroundDelivery(for:frequency:withCompletion:)), ((HKHealthStore) -> (HKObjectType, HKUpdateFrequency, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws
+        same(exactType(HKHealthStore.enableBackgroundDelivery(for:frequency:)), ((HKHealthStore) -> (HKObjectType, HKUpdateFrequency) async throws -> Void).self)
+        // func disableBackgroundDelivery(for type: HKObjectType, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.disableBackgroundDelivery(for:withCompletion:)), ((HKHealthStore) -> (HKObjectType, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func disableBackgroundDelivery(for type: HKObjectType) async throws
+        same(exactType(HKHealthStore.disableBackgroundDelivery(for:)), ((HKHealthStore) -> (HKObjectType) async throws -> Void).self)
+        // func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.disableAllBackgroundDelivery(completion:)), ((HKHealthStore) -> (@escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func disableAllBackgroundDelivery() async throws
+        let _: (HKHealthStore) -> () async throws -> Void = HKHealthStore.disableAllBackgroundDelivery
         // func recalibrateEstimates(sampleType: HKSampleType, date: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
         same(exactType(HKHealthStore.recalibrateEstimates(sampleType:date:completion:)), ((HKHealthStore) -> (HKSampleType, Date, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
         // func recalibrateEstimates(sampleType: HKSampleType, date: Date) async throws
@@ -817,5 +829,11 @@ struct StoreAndQueriesConformance {
     @Test("HKElectrocardiogramQueryDescriptor.Results.Iterator: 1 of 1 members as HealthKit declares them")
     func hkElectrocardiogramQueryDescriptorResultsIterator() {
         // Outside Anchorage's model: every member is listed in docs/healthkit-compatibility.md.
+    }
+
+    @Test("top-level constants and functions: 1 of 1 members as HealthKit declares them")
+    func globals() {
+        // typealias HKObserverQueryCompletionHandler = () -> Void
+        same(HKObserverQueryCompletionHandler.self, (@Sendable () -> Void).self)
     }
 }

@@ -1,0 +1,26 @@
+/// The time a store's timers count on: a monotonic reading and a way to
+/// wait. Tests substitute a clock they move by hand, so nothing depends on
+/// how fast the machine is.
+///
+/// ```swift
+/// var configuration = HKHealthStore.Configuration()
+/// configuration.clock = StoreClock(now: { manual.now }, sleep: { try await manual.sleep(for: $0) })
+/// ```
+public struct StoreClock: Sendable {
+    /// Time since an arbitrary origin; it never goes back.
+    public var now: @Sendable () -> Duration
+    /// Returns after `duration` has passed on this clock; throws when the
+    /// task is cancelled.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// The system's monotonic clock.
+    public static let continuous: StoreClock = {
+        let origin = ContinuousClock.now
+        return StoreClock(now: { ContinuousClock.now - origin }, sleep: { try await Task.sleep(for: $0) })
+    }()
+}

@@ -1,0 +1,216 @@
+import Anchorage
+import AnchorageLog
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
+
+/// Posts each webhook's changes (docs/http-api.md, "Webhooks"): one task a
+/// webhook, which reads a page of the changes its principal may read after
+/// its anchor, posts it signed, and moves the anchor only on a 2xx answer;
+/// on failure it waits (1 s doubling to 5 min, with jitter) and posts the
+/// same changes again. With nothing to send it waits for the next commit.
+final class WebhookDeliverer: Service, Sendable {
+    /// What the node knows of a webhook's deliveries, for `GET /v1/webhooks`.
+    struct Status: Sendable, Hashable {
+        var failures = 0
+        var lastError: String?
+        var lastDelivery: Date?
+        var nextAttempt: Date?
+    }
+
+    private struct State {
+        var tasks: [String: Task<Void, Never>] = [:]
+        var statuses: [String: Status] = [:]
+        /// The client deliveries are posted with, while the service runs.
+        var client: HTTPClient?
+    }
+
+    let webhooks: WebhookStore
+    private let access: NodeAccess
+    private let configuration: NodeConfiguration
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(access: NodeAccess, log: EventLog, configuration: NodeConfiguration, logger: Logger) {
+        self.access = access
+        self.webhooks = WebhookStore(log: log)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    func run() async throws {
+        var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        let timeout = TimeAmount.milliseconds(Int64(Self.seconds(configuration.webhookTimeout) * 1_000))
+        settings.timeout = .init(connect: timeout, read: timeout)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        let existing = (try? webhooks.all()) ?? []
+        state.withLock { $0.client = client }
+        for webhook in existing { start(webhook) }
+        try? await gracefulShutdown()
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            state.client = nil
+            defer { state.tasks = [:] }
+            return Array(state.tasks.values)
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        try? await client.shutdown()
+    }
+
+    /// Starts delivering a webhook just registered.
+    func start(_ webhook: Webhook) {
+        state.withLock { state in
+            guard let client = state.client, state.tasks[webhook.id] == nil else { return }
+            state.statuses[webhook.id] = Status()
+            state.tasks[webhook.id] = Task { [self] in await deliver(webhook, with: client) }
+        }
+    }
+
+    /// Stops delivering a webhook about to be deleted; returns once its
+    /// task has ended, so nothing it does can outlive the deletion.
+    func stop(_ id: String) async {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.statuses[id] = nil
+            return state.tasks.removeValue(forKey: id)
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    func status(of id: String) -> Status {
+        state.withLock { $0.statuses[id] ?? Status() }
+    }
+
+    private func update(_ id: String, _ change: (inout Status) -> Void) {
+        state.withLock { state in
+            guard var status = state.statuses[id] else { return }
+            change(&status)
+            state.statuses[id] = status
+        }
+    }
+
+    /// Delivers `webhook` until its task is cancelled.
+    private func deliver(_ initial: Webhook, with client: HTTPClient) async {
+        var webhook = initial
+        guard let store = access.store(forPrincipal: webhook.principal) else {
+            update(webhook.id) { $0.lastError = "its app has no token on this node any more" }
+            return
+        }
+        let batches: AsyncStream<CommittedBatch>
+        do {
+            batches = try store.committedBatches()
+        } catch {
+            update(webhook.id) { $0.lastError = "the store cannot be read" }
+            return
+        }
+        var waiting = batches.makeAsyncIterator()
+        var failures = 0
+        var lastDelivery: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            do {
+                let since = try webhook.anchor.map { try HKQueryAnchor(string: $0) }
+                let page = try await ChangeFeedDescriptor(
+                    predicates: webhook.sampleTypes.map { .sample(type: $0) },
+                    activitySummaries: false,
+                    anchor: since,
+                    limit: configuration.webhookPageSize
+                ).result(for: store)
+                guard page.count > 0 else {
+                    // Nothing new: remember where the feed is, wait for a commit.
+                    webhook.anchor = page.newAnchor.stringValue
+                    guard await waiting.next() != nil else { return }
+                    continue
+                }
+                if let lastDelivery {
+                    let due = lastDelivery + webhook.frequency.minimumInterval
+                    if ContinuousClock.now < due { try await Task.sleep(until: due) }
+                }
+                try await post(page, since: webhook.anchor, for: webhook, with: client)
+                lastDelivery = .now
+                failures = 0
+                webhook.anchor = page.newAnchor.stringValue
+                try await webhooks.save(webhook)
+                update(webhook.id) { status in
+                    status.failures = 0
+                    status.lastError = nil
+                    status.lastDelivery = Date()
+                    status.nextAttempt = nil
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                let wait = Self.backoff(after: failures, configuration: configuration)
+                let message = Self.describe(error)
+                logger.warning(
+                    "a webhook delivery failed; trying again",
+                    metadata: ["webhook": "\(webhook.id)", "failures": "\(failures)", "error": "\(message)"]
+                )
+                update(webhook.id) { status in
+                    status.failures = failures
+                    status.lastError = message
+                    status.nextAttempt = Date().addingTimeInterval(Self.seconds(wait))
+                }
+                do { try await Task.sleep(for: wait) } catch { return }
+            }
+        }
+    }
+
+    /// Posts one page, signed; throws unless the receiver answers 2xx.
+    private func post(
+        _ page: ChangeFeedDescriptor.Result,
+        since: String?,
+        for webhook: Webhook,
+        with client: HTTPClient
+    ) async throws {
+        var encoding = FeedEncoding()
+        let body = try encoding.page(page, hasMore: page.count >= configuration.webhookPageSize)
+        let bytes = Array(body.readableBytesView)
+        var request = HTTPClientRequest(url: webhook.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Anchorage-Webhook", value: webhook.id)
+        request.headers.add(name: "Anchorage-Delivery", value: since ?? "start")
+        request.headers.add(name: "Anchorage-Signature", value: webhook.signature(of: bytes))
+        request.body = .bytes(body)
+        let timeout = TimeAmount.milliseconds(Int64(Self.seconds(configuration.webhookTimeout) * 1_000))
+        let response = try await client.execute(request, timeout: timeout)
+        // Read a little of the answer, so the connection can be reused.
+        _ = try? await response.body.collect(upTo: 4_096)
+        guard (200..<300).contains(response.status.code) else {
+            throw DeliveryRefused(status: Int(response.status.code))
+        }
+    }
+
+    struct DeliveryRefused: Error, CustomStringConvertible {
+        let status: Int
+        var description: String { "the receiver answered \(status)" }
+    }
+
+    /// 1 s doubling to the configured most, each ±20 % so that webhooks
+    /// failing together do not retry together.
+    static func backoff(after failures: Int, configuration: NodeConfiguration) -> Duration {
+        let base = seconds(configuration.webhookInitialBackoff) * pow(2, Double(min(failures - 1, 30)))
+        let capped = min(base, seconds(configuration.webhookMaximumBackoff))
+        return .milliseconds(Int64(capped * Double.random(in: 800...1_200)))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// A sentence for the status and the log, without health values.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let refused as DeliveryRefused: refused.description
+        case let error as HTTPClientError where error == .connectTimeout || error == .readTimeout:
+            "the receiver did not answer in time"
+        case is HTTPClientError: "the receiver could not be reached"
+        default: "the delivery could not be made"
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Anchorage
+
+/// A ``StoreClock`` that moves only when the test moves it; sleepers wake
+/// when it passes their deadline, or when their task is cancelled.
+final class ManualStoreClock: Sendable {
+    private struct Sleeper {
+        let deadline: Duration
+        let continuation: CheckedContinuation<Void, Never>
+        let id: Int
+    }
+    private let state = Mutex<(now: Duration, sleepers: [Sleeper], nextID: Int)>((.zero, [], 0))
+
+    var storeClock: StoreClock {
+        StoreClock(now: { self.state.withLock { $0.now } }, sleep: { try await self.sleep($0) })
+    }
+
+    /// How many tasks are waiting on the clock.
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
+
+    /// How long from now each sleeper waits still.
+    var remaining: [Duration] { state.withLock { state in state.sleepers.map { $0.deadline - state.now } } }
+
+    func advance(by duration: Duration) {
+        let woken = state.withLock { state -> [Sleeper] in
+            state.now += duration
+            let due = state.sleepers.filter { $0.deadline <= state.now }
+            state.sleepers.removeAll { $0.deadline <= state.now }
+            return due
+        }
+        for sleeper in woken { sleeper.continuation.resume() }
+    }
+
+    private func sleep(_ duration: Duration) async throws {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    let deadline = state.now + duration
+                    if deadline <= state.now || Task.isCancelled { return true }
+                    state.sleepers.append(Sleeper(deadline: deadline, continuation: continuation, id: id))
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume()
+        }
+        try Task.checkCancellation()
+    }
+}
+
+@Suite("Background delivery: what a node means by it")
+struct BackgroundDeliveryTests {
+    static let app = HKSource(name: "Steps Widget", bundleIdentifier: "com.example.widget")
+
+    /// An app's store with read access to steps, on `directory`.
+    static func appStore(
+        _ directory: URL,
+        owner: HKHealthStore,
+        configuration: HKHealthStore.Configuration
+    ) async throws
+        -> HKHealthStore
+    {
+        let store = HKHealthStore(directory: directory, principal: app, configuration: configuration)
+        try await store.requestAuthorization(toShare: [], read: [stepType])
+        try await owner.setAuthorization(for: app, read: [stepType], granted: true)
+        return store
+    }
+
+    /// Each call of an observer query, with what the app's anchored query
+    /// found new at that call; the app keeps its anchor as an app would.
+    final class App: Sendable {
+        let calls = Collector<[UUID]>()
+        private let anchor = Mutex<HKQueryAnchor?>(nil)
+        private let acknowledges: Bool
+
+        init(acknowledges: Bool = true) { self.acknowledges = acknowledges }
+
+        func observer(_ store: HKHealthStore) -> HKObserverQuery {
+            HKObserverQuery(sampleType: stepType, predicate: nil) { [self] _, done, error in
+                #expect(error == nil)
+                let from = anchor.withLock { $0 }
+                let query = HKAnchoredObjectQuery(
+                    type: stepType,
+                    predicate: nil,
+                    anchor: from,
+                    limit: HKObjectQueryNoLimit
+                ) {
+                    _,
+                    added,
+                    _,
+                    newAnchor,
+                    _ in
+                    self.anchor.withLock { $0 = newAnchor }
+                    self.calls.append((added ?? []).map(\.uuid))
+                    if self.acknowledges { done() }
+                }
+                store.execute(query)
+            }
+        }
+    }
+
+    static func configuration(_ clock: ManualStoreClock) -> HKHealthStore.Configuration {
+        var configuration = testConfiguration()
+        configuration.observerQueriesFireOnStart = false
+        configuration.clock = clock.storeClock
+        configuration.backgroundDeliveryRetryWait = .seconds(30)
+        return configuration
+    }
+
+    @Test(
+        "OBS-2: an app that is down while changes happen is told once when it comes back, and each change reaches it once"
+    )
+    func downThenBack() async throws {
+        let clock = ManualStoreClock()
+        try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
+            let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
+            try await store.enableBackgroundDelivery(for: stepType, frequency: .immediate)
+            #expect(try store.backgroundDeliveries() == [stepType: .immediate])
+
+            // The app is not running: three changes happen.
+            let missed = [steps(1, atMinute: 1), steps(2, atMinute: 2), steps(3, atMinute: 3)]
+            try await owner.save(missed)
+
+            let app = App()
+            let first = app.observer(store)
+            store.execute(first)
+            try await eventually { app.calls.count == 1 }
+            #expect(app.calls.all == [missed.map(\.uuid)], "one call on start, with the three changes")
+
+            // A change while it runs: one more call, with just that change.
+            let live = steps(4, atMinute: 4)
+            try await owner.save([live])
+            try await eventually { app.calls.count == 2 }
+            #expect(app.calls.all.last == [live.uuid])
+            store.stop(first)
+
+            // Acknowledged through the head: a restart with nothing new is
+            // told nothing; the next change is its next call.
+            let engine = try owner.engine()
+            let caller = Caller(revision: HKSourceRevision(source: Self.app, version: nil))
+            func acknowledged() -> UInt64? {
+                (try? engine.deliveryRegistrations(of: caller, for: [stepType]))?[stepType.identifier]?.acknowledged
+            }
+            let head = try engine.read { try engine.head(in: $0) }
+            try await eventually { acknowledged() == head }
+            #expect(acknowledged() == head)
+            let again = app.observer(store)
+            store.execute(again)
+            let after = steps(5, atMinute: 5)
+            try await owner.save([after])
+            try await eventually { app.calls.count == 3 }
+            #expect(app.calls.all.count == 3 && app.calls.all.last == [after.uuid])
+            store.stop(again)
+            await store.close()
+        }
+    }
+
+    @Test("OBS-2: an update the app does not acknowledge is delivered again, waiting twice as long each time")
+    func retriesUntilAcknowledged() async throws {
+        let clock = ManualStoreClock()
+        try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
+            let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
+            try await store.enableBackgroundDelivery(for: stepType, frequency: .immediate)
+            try await owner.save([steps(1)])
+
+            let calls = Collector<Int>()
+            let acknowledge = Mutex(false)
+            let query = HKObserverQuery(sampleType: stepType, predicate: nil) { _, done, _ in
+                calls.append(calls.count + 1)
+                if acknowledge.withLock({ $0 }) { done() }
+            }
+            store.execute(query)
+            try await eventually { calls.count == 1 }
+            try await eventually { clock.remaining == [.seconds(30)] }
+            clock.advance(by: .seconds(30))
+            try await eventually { calls.count == 2 }
+            // The next wait is twice as long.
+            try await eventually { clock.remaining == [.seconds(60)] }
+            acknowledge.withLock { $0 = true }
+            clock.advance(by: .seconds(60))
+            try await eventually { calls.count == 3 }
+            // Acknowledged: no timer is left, and the position is stored.
+            try await eventually { clock.sleeping == 0 }
+            #expect(calls.count == 3)
+            store.stop(query)
+            await store.close()
+        }
+    }
+
+    @Test("OBS-2: an hourly registration coalesces the changes of an hour into one call")
+    func hourly() async throws {
+        let clock = ManualStoreClock()
+        try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
+            let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
+            try await store.enableBackgroundDelivery(for: stepType, frequency: .hourly)
+            let app = App()
+            let query = app.observer(store)
+            store.execute(query)
+            let first = steps(1)
+            try await owner.save([first])
+            try await eventually { app.calls.count == 1 }
+            let second = steps(2, atMinute: 1)
+            let third = steps(3, atMinute: 2)
+            try await owner.save([second])
+            try await owner.save([third])
+            try await eventually { clock.sleeping >= 1 }
+            #expect(app.calls.count == 1, "within the hour, nothing more")
+            clock.advance(by: .seconds(3_600))
+            try await eventually { app.calls.count == 2 }
+            #expect(app.calls.all == [[first.uuid], [second.uuid, third.uuid]])
+            store.stop(query)
+            await store.close()
+        }
+    }
+
+    @Test("enabling needs a sample type the app asked to read; disabling ends it, for one type or all")
+    func enableAndDisable() async throws {
+        try await withTemporaryStore { owner, directory in
+            let store = HKHealthStore(directory: directory, principal: Self.app, configuration: testConfiguration())
+            await expectCode(.errorAuthorizationNotDetermined) {
+                try await store.enableBackgroundDelivery(for: stepType, frequency: .daily)
+            }
+            await expectCode(.errorInvalidArgument) {
+                try await store.enableBackgroundDelivery(for: HKCharacteristicType(.bloodType), frequency: .daily)
+            }
+            try await store.requestAuthorization(toShare: [], read: [stepType, heartRateType])
+            try await store.enableBackgroundDelivery(for: stepType, frequency: .daily)
+            try await store.enableBackgroundDelivery(for: heartRateType, frequency: .weekly)
+            try await store.enableBackgroundDelivery(for: stepType, frequency: .hourly)
+            #expect(try store.backgroundDeliveries() == [stepType: .hourly, heartRateType: .weekly])
+            #expect(try owner.backgroundDeliveries().isEmpty, "registrations are per app")
+            try await store.disableBackgroundDelivery(for: stepType)
+            #expect(try store.backgroundDeliveries() == [heartRateType: .weekly])
+            try await store.disableAllBackgroundDelivery()
+            #expect(try store.backgroundDeliveries().isEmpty)
+            await store.close()
+        }
+    }
+}
