@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
+        .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
@@ -179,6 +180,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Test helpers for Anchorage and for code built on it.
+        .target(
+            name: "AnchorageTesting",
+            dependencies: ["Anchorage"],
+            swiftSettings: strictSettings
+        ),
         // `Scripts/bench` runs this in release mode.
         .executableTarget(
             name: "AnchorageBench",
@@ -235,6 +242,7 @@ let package = Package(
             dependencies: [
                 "AnchorageCLI",
                 "Anchorage",
+                "AnchorageTesting",
                 "AnchorageServer",
                 "LMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -248,6 +256,7 @@ let package = Package(
                 "anchorage",
                 "AnchorageServer",
                 "Anchorage",
+                "AnchorageTesting",
                 "AnchorageLog",
                 "AnchorageSync",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -44,6 +44,12 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(help: "table, json or csv.")
     var format: Format = .table
 
+    @Flag(help: "Also each source's own values in every bucket, beside the merged ones (separateBySource).")
+    var bySource = false
+
+    @Option(help: "Only the samples of this app or device, by bundle identifier (repeatable).")
+    var source: [String] = []
+
     @Flag(help: "Draw the first statistic as a bar chart.")
     var chart = false
 
@@ -60,7 +66,11 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
         let quantityType = try parsedType()
-        let statisticsOptions = try parsedOptions()
+        var statisticsOptions = try parsedOptions()
+        if bySource { statisticsOptions.insert(.separateBySource) }
+        let sourcePredicate =
+            source.isEmpty
+            ? nil : HKQuery.predicateForObjects(from: Set(source.map { HKSource(name: $0, bundleIdentifier: $0) }))
         var components = try parsedInterval()
         components.timeZone = zone
         guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
@@ -84,7 +94,7 @@ struct StatsCommand: AsyncParsableCommand {
         let collection: HKStatisticsCollection
         do {
             collection = try await HKStatisticsCollectionQueryDescriptor(
-                predicate: .quantitySample(type: quantityType),
+                predicate: .quantitySample(type: quantityType, predicate: sourcePredicate),
                 options: statisticsOptions,
                 anchorDate: anchorDate,
                 intervalComponents: components

@@ -6,24 +6,69 @@ struct StatsRow {
     var start: Date
     var end: Date
     var columns: [(name: String, value: Double?)]
+    /// With `separateBySource`: each source's columns (ST-9), by bundle
+    /// identifier.
+    var sources: [(bundleIdentifier: String, columns: [(name: String, value: Double?)])]?
 
     init(_ statistics: HKStatistics, options: HKStatisticsOptions, unit: HKUnit) {
         start = statistics.startDate
         end = statistics.endDate
-        func value(_ quantity: HKQuantity?) -> Double? { quantity.flatMap { try? $0.checkedDoubleValue(for: unit) } }
-        columns = []
-        if options.contains(.cumulativeSum) { columns.append(("sum", value(statistics.sumQuantity()))) }
-        if options.contains(.discreteAverage) {
-            columns.append(("average", value(statistics.averageQuantity())))
+        columns = Self.columns(statistics, of: nil, options: options, unit: unit)
+        if options.contains(.separateBySource) {
+            sources = (statistics.sources ?? []).sorted { $0.bundleIdentifier < $1.bundleIdentifier }.map {
+                ($0.bundleIdentifier, Self.columns(statistics, of: $0, options: options, unit: unit))
+            }
         }
-        if options.contains(.discreteMin) { columns.append(("min", value(statistics.minimumQuantity()))) }
-        if options.contains(.discreteMax) { columns.append(("max", value(statistics.maximumQuantity()))) }
+    }
+
+    /// The merged values (`source` nil) or one source's.
+    private static func columns(
+        _ statistics: HKStatistics,
+        of source: HKSource?,
+        options: HKStatisticsOptions,
+        unit: HKUnit
+    ) -> [(name: String, value: Double?)] {
+        func value(_ quantity: HKQuantity?) -> Double? { quantity.flatMap { try? $0.checkedDoubleValue(for: unit) } }
+        var columns: [(name: String, value: Double?)] = []
+        if options.contains(.cumulativeSum) {
+            columns.append(("sum", value(source.map { statistics.sumQuantity(for: $0) } ?? statistics.sumQuantity())))
+        }
+        if options.contains(.discreteAverage) {
+            columns.append(
+                ("average", value(source.map { statistics.averageQuantity(for: $0) } ?? statistics.averageQuantity()))
+            )
+        }
+        if options.contains(.discreteMin) {
+            columns.append(
+                ("min", value(source.map { statistics.minimumQuantity(for: $0) } ?? statistics.minimumQuantity()))
+            )
+        }
+        if options.contains(.discreteMax) {
+            columns.append(
+                ("max", value(source.map { statistics.maximumQuantity(for: $0) } ?? statistics.maximumQuantity()))
+            )
+        }
         if options.contains(.mostRecent) {
-            columns.append(("mostRecent", value(statistics.mostRecentQuantity())))
+            columns.append(
+                (
+                    "mostRecent",
+                    value(source.map { statistics.mostRecentQuantity(for: $0) } ?? statistics.mostRecentQuantity())
+                )
+            )
         }
         if options.contains(.duration) {
-            columns.append(("duration (s)", statistics.duration()?.doubleValue(for: .second())))
+            let duration = source.map { statistics.duration(for: $0) } ?? statistics.duration()
+            columns.append(("duration (s)", duration?.doubleValue(for: .second())))
         }
+        return columns
+    }
+
+    /// The lines of a table or CSV: the merged values, then each source's
+    /// (with the source's bundle identifier, or `all`, in a column of its
+    /// own when `bySource`).
+    var lines: [(source: String?, columns: [(name: String, value: Double?)])] {
+        guard let sources else { return [(nil, columns)] }
+        return [("all", columns)] + sources.map { ($0.bundleIdentifier, $0.columns) }
     }
 
     /// A value for people to read: whole numbers as such, others to two
@@ -56,30 +101,62 @@ struct StatsRow {
         formatter.timeZone = zone
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         let names = rows.first?.columns.map(\.name) ?? []
+        let bySource = rows.first?.sources != nil
         switch format {
         case .table:
-            let header = ["start (\(zone.identifier))"] + names.map { "\($0) [\(unit)]" }
-            let lines = rows.map { row in [formatter.string(from: row.start)] + row.columns.map { number($0.value) } }
+            let header =
+                ["start (\(zone.identifier))"] + (bySource ? ["source"] : []) + names.map { "\($0) [\(unit)]" }
+            let lines = rows.flatMap { row in
+                row.lines.map { line in
+                    [formatter.string(from: row.start)] + (line.source.map { [$0] } ?? [])
+                        + line.columns.map { number($0.value) }
+                }
+            }
             for line in TextTable.lines([header] + lines) { output.line(line) }
         case .csv:
-            output.line((["start", "end"] + names).joined(separator: ","))
+            output.line((["start", "end"] + (bySource ? ["source"] : []) + names).joined(separator: ","))
             let iso = ISO8601DateFormatter()
             for row in rows {
-                output.line(
-                    ([iso.string(from: row.start), iso.string(from: row.end)] + row.columns.map { exact($0.value) })
-                        .joined(separator: ",")
-                )
+                for line in row.lines {
+                    output.line(
+                        ([iso.string(from: row.start), iso.string(from: row.end)] + (line.source.map { [$0] } ?? [])
+                            + line.columns.map { exact($0.value) })
+                            .joined(separator: ",")
+                    )
+                }
             }
         case .json:
             let iso = ISO8601DateFormatter()
+            func values(_ columns: [(name: String, value: Double?)]) -> [String] {
+                columns.map { "\"\($0.name)\": \($0.value.map { exact($0) } ?? "null")" }
+            }
             let objects = rows.map { row -> String in
-                let values = row.columns.map { "\"\($0.name)\": \($0.value.map { exact($0) } ?? "null")" }
-                return
-                    "{\"start\": \"\(iso.string(from: row.start))\", \"end\": \"\(iso.string(from: row.end))\", \"unit\": \"\(unit)\""
-                    + (values.isEmpty ? "" : ", " + values.joined(separator: ", ")) + "}"
+                var fields =
+                    [
+                        "\"start\": \"\(iso.string(from: row.start))\"", "\"end\": \"\(iso.string(from: row.end))\"",
+                        "\"unit\": \"\(unit)\"",
+                    ]
+                    + values(row.columns)
+                if let sources = row.sources {
+                    let listed = sources.map { source in
+                        "{"
+                            + (["\"bundleIdentifier\": \(jsonString(source.bundleIdentifier))"] + values(source.columns))
+                            .joined(separator: ", ") + "}"
+                    }
+                    fields.append("\"sources\": [" + listed.joined(separator: ", ") + "]")
+                }
+                return "{" + fields.joined(separator: ", ") + "}"
             }
             output.line("[" + objects.joined(separator: ",\n ") + "]")
         }
+    }
+}
+
+extension StatsRow {
+    /// `text` as a JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

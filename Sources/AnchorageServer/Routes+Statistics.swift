@@ -29,7 +29,23 @@ struct StatisticsRoutes: Sendable {
                 "type: \(sampleType.identifier) is not a quantity type; statistics need one such as stepCount"
             )
         }
-        let options = try parameters.parse("options", TextForms.statisticsOptions) ?? .cumulativeSum
+        var asked = try parameters.parse("options", TextForms.statisticsOptions) ?? .cumulativeSum
+        if let separate = parameters.string("separateBySource") {
+            guard separate == "true" || separate == "false" else {
+                throw APIError.badRequest("separateBySource is true or false")
+            }
+            if separate == "true" { asked.insert(.separateBySource) }
+        }
+        let options = asked
+        // Only the samples of these apps and devices (bundle identifiers), as
+        // HKQuery.predicateForObjects(from:) selects them.
+        let sources = parameters.list("sources")
+        guard sources.count <= 100, sources.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 255 }) else {
+            throw APIError.badRequest("sources: 1 to 100 bundle identifiers, comma-separated")
+        }
+        let sourcePredicate =
+            sources.isEmpty
+            ? nil : HKQuery.predicateForObjects(from: Set(sources.map { HKSource(name: $0, bundleIdentifier: $0) }))
         let intervalText = parameters.string("interval") ?? "1d"
         var interval = try parameters.parse("interval", TextForms.interval) ?? DateComponents(day: 1)
         let zone = try parameters.parse("tz", TextForms.timeZone) ?? TimeZone(identifier: "UTC")!
@@ -61,7 +77,7 @@ struct StatisticsRoutes: Sendable {
             unit = TextForms.displayUnit(of: type)
         }
         let descriptor = HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: type),
+            predicate: .quantitySample(type: type, predicate: sourcePredicate),
             options: options,
             anchorDate: anchorDate,
             intervalComponents: interval
@@ -239,6 +255,8 @@ struct StatisticsRoutes: Sendable {
         let endDate: Date
         var sum, average, min, max, mostRecent, duration: Double?
         var mostRecentStartDate: Date?
+        /// With `separateBySource`: each source's own values (ST-9).
+        var sources: [SourceValues]?
 
         /// A row with only its bounds.
         init(startDate: Date, endDate: Date) {
@@ -261,6 +279,42 @@ struct StatisticsRoutes: Sendable {
                 mostRecentStartDate = statistics.mostRecentQuantityDateInterval()?.start
             }
             if options.contains(.duration) { duration = statistics.duration()?.doubleValue(for: .second()) }
+            if options.contains(.separateBySource) {
+                sources = (statistics.sources ?? []).sorted { $0.bundleIdentifier < $1.bundleIdentifier }.map {
+                    SourceValues(statistics, source: $0, options: options, unit: unit)
+                }
+            }
+        }
+    }
+
+    /// One source's values in a bucket.
+    struct SourceValues: Equatable {
+        let bundleIdentifier: String
+        let name: String
+        var sum, average, min, max, mostRecent, duration: Double?
+        var mostRecentStartDate: Date?
+
+        /// A source without values.
+        init(bundleIdentifier: String, name: String) {
+            self.bundleIdentifier = bundleIdentifier
+            self.name = name
+        }
+
+        init(_ statistics: HKStatistics, source: HKSource, options: HKStatisticsOptions, unit: HKUnit) {
+            bundleIdentifier = source.bundleIdentifier
+            name = source.name
+            func value(_ quantity: HKQuantity?) -> Double? {
+                quantity.flatMap { try? $0.checkedDoubleValue(for: unit) }
+            }
+            if options.contains(.cumulativeSum) { sum = value(statistics.sumQuantity(for: source)) }
+            if options.contains(.discreteAverage) { average = value(statistics.averageQuantity(for: source)) }
+            if options.contains(.discreteMin) { min = value(statistics.minimumQuantity(for: source)) }
+            if options.contains(.discreteMax) { max = value(statistics.maximumQuantity(for: source)) }
+            if options.contains(.mostRecent) {
+                mostRecent = value(statistics.mostRecentQuantity(for: source))
+                mostRecentStartDate = statistics.mostRecentQuantityDateInterval(for: source)?.start
+            }
+            if options.contains(.duration) { duration = statistics.duration(for: source)?.doubleValue(for: .second()) }
         }
     }
 
@@ -277,6 +331,7 @@ struct StatisticsRoutes: Sendable {
         [
             (HKStatisticsOptions.cumulativeSum, "sum"), (.discreteAverage, "average"), (.discreteMin, "min"),
             (.discreteMax, "max"), (.mostRecent, "mostRecent"), (.duration, "duration"),
+            (.separateBySource, "separateBySource"),
         ].filter { options.contains($0.0) }.map(\.1)
     }
 }

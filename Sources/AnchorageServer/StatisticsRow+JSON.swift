@@ -3,7 +3,7 @@ import Foundation
 
 extension StatisticsRoutes.Row: Encodable {
     enum CodingKeys: String, CodingKey {
-        case startDate, endDate, sum, average, min, max, mostRecent, duration, mostRecentStartDate
+        case startDate, endDate, sum, average, min, max, mostRecent, duration, mostRecentStartDate, sources
     }
 
     /// Dates as ISO 8601 text in UTC, by arithmetic: Foundation's formatter
@@ -20,6 +20,7 @@ extension StatisticsRoutes.Row: Encodable {
         try container.encodeIfPresent(mostRecent, forKey: .mostRecent)
         try container.encodeIfPresent(duration, forKey: .duration)
         try container.encodeIfPresent(mostRecentStartDate.map(ISO8601.format), forKey: .mostRecentStartDate)
+        try container.encodeIfPresent(sources, forKey: .sources)
     }
 
     /// Appends the row as JSON with sorted keys and absent values left out:
@@ -56,6 +57,15 @@ extension StatisticsRoutes.Row: Encodable {
         number("min", min)
         number("mostRecent", mostRecent)
         date("mostRecentStartDate", mostRecentStartDate)
+        if let sources {
+            key("sources")
+            bytes.append(UInt8(ascii: "["))
+            for (index, source) in sources.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                source.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
         date("startDate", startDate)
         number("sum", sum)
         bytes.append(UInt8(ascii: "}"))
@@ -67,5 +77,32 @@ extension StatisticsRoutes.Row: Encodable {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text
+    }
+}
+
+extension StatisticsRoutes.SourceValues: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case bundleIdentifier, name, sum, average, min, max, mostRecent, duration, mostRecentStartDate
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(sum, forKey: .sum)
+        try container.encodeIfPresent(average, forKey: .average)
+        try container.encodeIfPresent(min, forKey: .min)
+        try container.encodeIfPresent(max, forKey: .max)
+        try container.encodeIfPresent(mostRecent, forKey: .mostRecent)
+        try container.encodeIfPresent(duration, forKey: .duration)
+        try container.encodeIfPresent(mostRecentStartDate.map(ISO8601.format), forKey: .mostRecentStartDate)
+    }
+
+    /// The bytes `JSONEncoder` writes for it (sorted keys): names are
+    /// arbitrary text, so they go through the encoder; values by hand.
+    func appendJSON(to bytes: inout [UInt8]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        bytes.append(contentsOf: (try? encoder.encode(self)) ?? Data("{}".utf8))
     }
 }

@@ -39,6 +39,19 @@ struct StatisticsRowJSONTests {
             row.mostRecent = value()
             row.duration = value()
             row.mostRecentStartDate = Bool.random(using: &random) ? start.addingTimeInterval(0.25) : nil
+            if Bool.random(using: &random) {
+                // Bundle identifiers and names are anyone's text: quotes, slashes, non-ASCII.
+                row.sources = (0..<Int.random(in: 0...3, using: &random)).map { number in
+                    var source = StatisticsRoutes.SourceValues(
+                        bundleIdentifier: "com.example.\(number)\"/",
+                        name: "Ünïcødé \\ \(number) \u{1}"
+                    )
+                    source.sum = value()
+                    source.average = value()
+                    source.mostRecentStartDate = Bool.random(using: &random) ? start : nil
+                    return source
+                }
+            }
             var bytes: [UInt8] = []
             row.appendJSON(to: &bytes)
             let expected = try encoder.encode(row)
