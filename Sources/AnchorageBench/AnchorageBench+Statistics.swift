@@ -11,6 +11,9 @@ extension AnchorageBench {
         let queries = StatisticsBenchmarks.queries()
         var viewTimes = [[Double]](repeating: [], count: queries.count)
         var referenceTimes = [[Double]](repeating: [], count: queries.count)
+        let single = StatisticsBenchmarks.singleQuery()
+        var singleViewTimes: [Double] = []
+        var singleReferenceTimes: [Double] = []
         for run in 1...runs {
             progress("statistics ingest without views, run \(run)/\(runs)")
             let bare = try await bench.ingest(run: run, views: false)
@@ -34,6 +37,20 @@ extension AnchorageBench {
                 viewTimes[position].append(viewed)
                 referenceTimes[position].append(referenced)
             }
+            progress("statistics query: \(single.name), run \(run)/\(runs)")
+            let (viewed, fromViews) = try await StatisticsBenchmarks.milliseconds {
+                try await single.descriptor.result(for: full.store)
+            }
+            let (referenced, fromReference) = try await StatisticsBenchmarks.milliseconds {
+                try await single.descriptor.referenceResult(for: full.store)
+            }
+            try Self.check(
+                [fromViews].compactMap { $0 },
+                against: [fromReference].compactMap { $0 },
+                query: single.name
+            )
+            singleViewTimes.append(viewed)
+            singleReferenceTimes.append(referenced)
             await full.store.close()
             try? FileManager.default.removeItem(at: full.directory)
         }
@@ -56,6 +73,13 @@ extension AnchorageBench {
             )
         }
         report.add(
+            name: "statistics: \(single.name), views vs reference evaluator",
+            unit: "ms",
+            anchorage: singleViewTimes,
+            baseline: singleReferenceTimes,
+            goal: nil
+        )
+        report.add(
             name: "statistics: \(queries[0].name), views, warm",
             unit: "ms",
             anchorage: viewTimes[0],
@@ -70,8 +94,10 @@ extension AnchorageBench {
         against reference: HKStatisticsCollection,
         query: String
     ) throws {
-        let a = viewed.statistics()
-        let b = reference.statistics()
+        try check(viewed.statistics(), against: reference.statistics(), query: query)
+    }
+
+    private static func check(_ a: [HKStatistics], against b: [HKStatistics], query: String) throws {
         func numbers(_ statistics: HKStatistics) -> [Double?] {
             let unit =
                 statistics.quantityType == StatisticsBenchmarks.steps

@@ -127,6 +127,34 @@ struct StatisticsBenchmarks {
 
     /// Milliseconds of `descriptor` through the views, warm: the median of
     /// ten after one to warm up.
+    /// The statistics query (HKStatisticsQuery): merged step sums
+    /// over 300 days whose ends are not on quarter hours.
+    static func singleQuery() -> (name: String, descriptor: HKStatisticsQueryDescriptor) {
+        let range = HKQuery.predicateForSamples(
+            withStart: origin.addingTimeInterval(86_400 + 7 * 60 + 13),
+            end: origin.addingTimeInterval(301 * 86_400 + 11 * 60)
+        )
+        return (
+            "one merged step sum over 300 days (HKStatisticsQuery)",
+            HKStatisticsQueryDescriptor(
+                predicate: .quantitySample(type: steps, predicate: range),
+                options: .cumulativeSum
+            )
+        )
+    }
+
+    /// The median milliseconds of 5 runs of `body` after a warm-up, and its result.
+    static func milliseconds<R>(_ body: () async throws -> R) async throws -> (Double, R) {
+        var result = try await body()
+        var times: [Double] = []
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            result = try await body()
+            times.append((ContinuousClock.now - start).seconds * 1_000)
+        }
+        return (times.sorted()[times.count / 2], result)
+    }
+
     static func viewMilliseconds(
         _ descriptor: HKStatisticsCollectionQueryDescriptor,
         store: HKHealthStore

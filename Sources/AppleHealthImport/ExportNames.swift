@@ -59,5 +59,7 @@ enum ExportNames {
         "HKIndoorWorkout": "HKMetadataKeyIndoorWorkout",
         "HKHeartRateMotionContext": HKMetadataKeyHeartRateMotionContext,
         "HKWasTakenInLab": HKMetadataKeyWasTakenInLab,
+        "HKSwimmingLocationType": HKMetadataKeySwimmingLocationType,
+        "HKLapLength": HKMetadataKeyLapLength,
     ]
 }

@@ -151,6 +151,31 @@ struct ExportObjects {
             }
         }
         let statistics = workoutStatistics(element)
+        let events = try events(of: element)
+        let activities = workoutActivities(element, workoutType: activity, start: start, end: end)
+        do {
+            return try HKWorkout.stored(
+                activityType: activity,
+                start: start,
+                end: end,
+                workoutEvents: events.isEmpty ? nil : events,
+                duration: min(duration ?? end.timeIntervalSince(start), end.timeIntervalSince(start)),
+                totalEnergyBurned: energy,
+                totalDistance: distance,
+                statistics: statistics,
+                workoutActivities: activities,
+                uuid: identifier(of: element),
+                sourceRevision: source(element),
+                device: device(element),
+                metadata: Self.metadata(element.metadata)
+            )
+        } catch {
+            throw Rejection(reason: Self.reason(error))
+        }
+    }
+
+    /// An element's `WorkoutEvent` children (of a workout or an activity).
+    mutating func events(of element: ExportElement) throws(Rejection) -> [HKWorkoutEvent] {
         var events: [HKWorkoutEvent] = []
         for event in element.children(.workoutEvent) {
             guard let type = event[.type].flatMap({ ExportNames.eventTypes[$0] }),
@@ -167,31 +192,14 @@ struct ExportObjects {
                 throw Rejection(reason: Self.reason(error))
             }
         }
-        do {
-            return try HKWorkout.stored(
-                activityType: activity,
-                start: start,
-                end: end,
-                workoutEvents: events.isEmpty ? nil : events,
-                duration: min(duration ?? end.timeIntervalSince(start), end.timeIntervalSince(start)),
-                totalEnergyBurned: energy,
-                totalDistance: distance,
-                statistics: statistics,
-                uuid: identifier(of: element),
-                sourceRevision: source(element),
-                device: device(element),
-                metadata: Self.metadata(element.metadata)
-            )
-        } catch {
-            throw Rejection(reason: Self.reason(error))
-        }
+        return events
     }
 
     /// A workout's `WorkoutStatistics` children, for
     /// `HKWorkout.statistics(for:)`. One the store cannot hold (a type it
     /// does not know, a unit the type does not accept, a second one of a
     /// type) is left out and counted in ``leftOut``, not fatal.
-    private mutating func workoutStatistics(_ element: ExportElement) -> [HKStatistics] {
+    mutating func workoutStatistics(_ element: ExportElement) -> [HKStatistics] {
         var result: [HKStatistics] = []
         var types = Set<HKQuantityType>()
         for child in element.children(.workoutStatistics) {
@@ -232,7 +240,7 @@ struct ExportObjects {
     /// type…), by name; the importer moves them into its summary.
     var leftOut: [String: Int] = [:]
 
-    private static func checked<T>(_ body: () throws(HKError) -> T) throws(Rejection) -> T {
+    static func checked<T>(_ body: () throws(HKError) -> T) throws(Rejection) -> T {
         do {
             return try body()
         } catch {
@@ -240,7 +248,7 @@ struct ExportObjects {
         }
     }
 
-    private func date(_ element: ExportElement, _ key: ExportName) throws(Rejection) -> Date {
+    func date(_ element: ExportElement, _ key: ExportName) throws(Rejection) -> Date {
         guard let date = element.bytes(key).flatMap(ExportDate.parse) else {
             throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200")
         }
@@ -292,7 +300,7 @@ struct ExportObjects {
 
     // MARK: Fields
 
-    private func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {
+    func interval(_ element: ExportElement) throws(Rejection) -> (Date, Date) {
         (try date(element, .startDate), try date(element, .endDate))
     }
 
@@ -329,7 +337,7 @@ struct ExportObjects {
         return unit
     }
 
-    private mutating func quantity(
+    mutating func quantity(
         _ element: ExportElement,
         _ key: ExportName,
         unitKey: ExportName,

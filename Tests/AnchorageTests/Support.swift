@@ -48,9 +48,19 @@ func identical(_ a: HKObject, _ b: HKObject) -> Bool {
         return a.workoutActivityType == b.workoutActivityType && a.duration.bitPattern == b.duration.bitPattern
             && a.totals == b.totals && a.workoutEvents == b.workoutEvents
             && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
+            && a.workoutActivities.count == b.workoutActivities.count
+            && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     default:
         return false
     }
+}
+
+/// Every stored field of two workout activities is equal.
+func identical(_ a: HKWorkoutActivity, _ b: HKWorkoutActivity) -> Bool {
+    a.uuid == b.uuid && a.configuration == b.configuration && a.startDate == b.startDate && a.endDate == b.endDate
+        && a.duration.bitPattern == b.duration.bitPattern && a.workoutEvents == b.workoutEvents
+        && a.typedMetadata == b.typedMetadata
+        && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
 }
 
 /// Random objects of every kind, with metadata, devices and revisions.
@@ -256,8 +266,47 @@ struct ObjectGenerator {
             sourceRevision: revision(),
             device: device(),
             metadata: metadata(),
-            statistics: Self.statistics(start: start, end: end, totals: totals, events: events.count)
+            statistics: Self.statistics(start: start, end: end, totals: totals, events: events.count),
+            activities: Self.activities(start: start, end: end, events: events.count)
         )
+    }
+
+    /// Activities derived from a workout's other fields (the random stream
+    /// stays as it was): with 2 or 5 events, a ride then a run splitting
+    /// the workout at its middle, the ride with a distance and the run with
+    /// a lap and metadata.
+    static func activities(start: Date, end: Date, events: Int) -> [HKWorkoutActivity] {
+        guard events % 3 == 2 else { return [] }
+        let middle = start.addingTimeInterval(end.timeIntervalSince(start) / 2)
+        let ride = HKWorkoutConfiguration()
+        ride.activityType = .cycling
+        ride.locationType = .outdoor
+        let run = HKWorkoutConfiguration()
+        run.activityType = .running
+        return [
+            try! HKWorkoutActivity.validated(
+                workoutConfiguration: ride,
+                start: start,
+                end: middle,
+                statistics: [
+                    try! .recorded(
+                        quantityType: HKQuantityType(.distanceCycling),
+                        startDate: start,
+                        endDate: middle,
+                        sum: HKQuantity(unit: .meter(), doubleValue: middle.timeIntervalSince(start) * 7.5)
+                    )
+                ]
+            ),
+            try! HKWorkoutActivity.validated(
+                workoutConfiguration: run,
+                start: middle,
+                end: end,
+                workoutEvents: [
+                    HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: middle, end: end), metadata: nil)
+                ],
+                metadata: [HKMetadataKeyIndoorWorkout: false, "split": "second half"]
+            ),
+        ]
     }
 
     /// Recorded statistics derived from a workout's other fields (so the

@@ -234,7 +234,7 @@ struct FixtureImportTests {
 extension FixtureImportTests {
     @Test("Batches in flight: every batch size gives the same counts and the same store, correlations joined")
     func batchSizes() async throws {
-        for name in ["export-v14.xml", "export-generated.xml", "export-small.xml"] {
+        for name in ["export-v14.xml", "export-generated.xml", "export-small.xml", "export-v17-multisport.xml"] {
             let file = fixtureFile(name)
             let (reference, digest) = try await withImportStore { store in
                 let summary = try await HealthExportImporter(store: store).importExport(at: file)

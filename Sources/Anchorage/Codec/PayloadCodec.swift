@@ -178,44 +178,4 @@ public enum PayloadCodec {
             writer.string(quantity.unit.unitString)
         }
     }
-
-    static func writeWorkout(_ workout: HKWorkout, into writer: inout PayloadWriter) {
-        writer.varint(UInt64(workout.workoutActivityType.rawValue))
-        writer.double(workout.duration)
-        let totals = [
-            workout.totalEnergyBurned, workout.totalDistance, workout.totalSwimmingStrokeCount,
-            workout.totalFlightsClimbed,
-        ]
-        var mask: UInt8 = 0
-        for (index, total) in totals.enumerated() where total != nil { mask |= 1 << index }
-        writer.byte(mask)
-        for total in totals {
-            guard let total else { continue }
-            writer.double(total.value)
-            writer.string(total.unit.unitString)
-        }
-        let events = workout.workoutEvents ?? []
-        writer.varint(UInt64(events.count))
-        for event in events {
-            writer.byte(UInt8(event.type.rawValue))
-            writer.date(event.dateInterval.start)
-            writer.date(event.dateInterval.end)
-            writeMetadata(event.typedMetadata, into: &writer)
-        }
-        // Recorded statistics follow only when there are any, so a workout
-        // without them keeps the bytes it always had.
-        guard !workout.recordedStatistics.isEmpty else { return }
-        writer.varint(UInt64(workout.recordedStatistics.count))
-        for statistics in workout.recordedStatistics {
-            writer.varint(UInt64(statistics.quantityType.kindCode))
-            writer.date(statistics.startDate)
-            writer.date(statistics.endDate)
-            let values = statistics.recordedValues
-            let fields = [values.sum, values.average, values.minimum, values.maximum]
-            var mask: UInt8 = 0
-            for (index, field) in fields.enumerated() where field != nil { mask |= 1 << index }
-            writer.byte(mask)
-            for field in fields { if let field { writer.double(field) } }
-        }
-    }
 }

@@ -19,7 +19,7 @@ public struct PayloadDecoder {
 
     /// Limits that bound the work and memory of one payload.
     static let maximumMembers = 10_000
-    static let maximumEvents = 10_000
+    static let maximumEvents = HKWorkout.maximumEvents
     static let maximumBlock = 1 << 20
 
     /// A decoder that has seen nothing yet.
@@ -281,7 +281,7 @@ public struct PayloadDecoder {
         )
     }
 
-    private mutating func readUnit(_ reader: inout PayloadReader) throws(HKError) -> HKUnit {
+    mutating func readUnit(_ reader: inout PayloadReader) throws(HKError) -> HKUnit {
         let block = try reader.block("a unit", limit: 256)
         if let last = lastUnit, Self.equal(last.storage.utf8, block) {
             return last
@@ -294,7 +294,7 @@ public struct PayloadDecoder {
         return unit
     }
 
-    private mutating func readMetadata(_ reader: inout PayloadReader) throws(HKError) -> HKMetadata {
+    mutating func readMetadata(_ reader: inout PayloadReader) throws(HKError) -> HKMetadata {
         let count = try reader.count("the number of metadata keys", limit: HKMetadata.maximumCount)
         var values: [String: HKMetadataValue] = [:]
         values.reserveCapacity(count)
@@ -320,105 +320,5 @@ public struct PayloadDecoder {
             }
         }
         return try HKMetadata(validatingTyped: values)
-    }
-
-    private mutating func readWorkout(
-        _ reader: inout PayloadReader,
-        start: Date,
-        end: Date,
-        uuid: UUID,
-        revision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
-    ) throws(HKError) -> HKWorkout {
-        let raw = try reader.varint("the activity type")
-        guard raw <= UInt64(UInt.max), let activity = HKWorkoutActivityType(rawValue: UInt(raw)) else {
-            throw .invalid("OBJ-21", "\(raw) is not a workout activity type")
-        }
-        let duration = try reader.double("the duration")
-        let mask = try reader.byte("the totals")
-        guard mask & ~15 == 0 else { throw .invalid("PAYLOAD-2", "the workout totals mask \(mask) is not valid") }
-        var totals: [HKQuantity?] = []
-        for index in 0..<4 {
-            if mask & (1 << index) != 0 {
-                let value = try reader.double("a workout total")
-                totals.append(HKQuantity(unit: try readUnit(&reader), doubleValue: value))
-            } else {
-                totals.append(nil)
-            }
-        }
-        let count = try reader.count("the number of workout events", limit: Self.maximumEvents)
-        var events: [HKWorkoutEvent] = []
-        for _ in 0..<min(count, reader.remaining) {
-            guard let type = HKWorkoutEventType(rawValue: Int(try reader.byte("a workout event's type"))) else {
-                throw .invalid("OBJ-23", "a workout event's type is unknown")
-            }
-            let eventStart = try reader.date("a workout event's start")
-            let eventEnd = try reader.date("a workout event's end")
-            guard eventStart <= eventEnd else { throw .invalid("OBJ-23", "a workout event ends before it starts") }
-            let eventMetadata = try readMetadata(&reader)
-            events.append(
-                HKWorkoutEvent(
-                    type: type,
-                    dateInterval: DateInterval(start: eventStart, end: eventEnd),
-                    typedMetadata: eventMetadata
-                )
-            )
-        }
-        guard events.count == count else { throw PayloadReader.truncated("the workout events") }
-        let statistics = reader.isAtEnd ? [] : try readWorkoutStatistics(&reader)
-        return try HKWorkout.rebuilt(
-            activityType: activity,
-            start: start,
-            end: end,
-            events: events,
-            duration: duration,
-            totals: HKWorkout.Totals(
-                energyBurned: totals[0],
-                distance: totals[1],
-                swimmingStrokeCount: totals[2],
-                flightsClimbed: totals[3]
-            ),
-            uuid: uuid,
-            sourceRevision: revision,
-            device: device,
-            metadata: metadata,
-            statistics: statistics
-        )
-    }
-
-    /// A workout's recorded statistics, after its events: a count, then
-    /// per statistic the quantity type's code, the interval, a mask of the
-    /// values present (sum, average, minimum, maximum) and those values in
-    /// the type's canonical unit.
-    private func readWorkoutStatistics(_ reader: inout PayloadReader) throws(HKError) -> [HKStatistics] {
-        let count = try reader.count("the number of workout statistics", limit: HKWorkout.maximumStatistics)
-        var statistics: [HKStatistics] = []
-        for _ in 0..<min(count, reader.remaining) {
-            let code = try reader.varint("a workout statistic's type")
-            guard code <= UInt64(UInt32.max),
-                let type = TypeCatalog.sampleType(forKindCode: UInt32(code)) as? HKQuantityType
-            else { throw .invalid("PAYLOAD-2", "a workout statistic's type code \(code) is not a quantity type") }
-            let start = try reader.date("a workout statistic's start")
-            let end = try reader.date("a workout statistic's end")
-            let mask = try reader.byte("a workout statistic's values")
-            guard mask & ~15 == 0 else {
-                throw .invalid("PAYLOAD-2", "the workout statistic mask \(mask) is not valid")
-            }
-            var fields: [Double?] = []
-            for index in 0..<4 {
-                fields.append(mask & (1 << index) != 0 ? try reader.double("a workout statistic") : nil)
-            }
-            statistics.append(
-                try HKStatistics.recorded(
-                    quantityType: type,
-                    startDate: start,
-                    endDate: end,
-                    values: StatisticsValues(sum: fields[0], average: fields[1], minimum: fields[2], maximum: fields[3])
-                )
-            )
-        }
-        guard statistics.count == count else { throw PayloadReader.truncated("the workout statistics") }
-        return statistics
     }
 }

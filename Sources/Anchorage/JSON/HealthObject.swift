@@ -26,6 +26,7 @@ public struct HealthObject: Codable, Sendable {
         case kind, uuid, type, startDate, endDate, quantity, value, objects
         case workoutActivityType, duration, workoutEvents
         case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
+        case workoutActivities
         case sourceRevision, device, metadata
     }
 
@@ -67,6 +68,9 @@ public struct HealthObject: Codable, Sendable {
             try container.encodeIfPresent(workout.totalFlightsClimbed, forKey: .totalFlightsClimbed)
             if !workout.recordedStatistics.isEmpty {
                 try container.encode(workout.recordedStatistics.map(StatisticsJSON.init), forKey: .statistics)
+            }
+            if !workout.workoutActivities.isEmpty {
+                try container.encode(workout.workoutActivities.map(ActivityJSON.init), forKey: .workoutActivities)
             }
         default:
             break
@@ -177,52 +181,11 @@ public struct HealthObject: Codable, Sendable {
                 device: device,
                 metadata: metadata,
                 statistics: try container.decodeIfPresent([StatisticsJSON].self, forKey: .statistics)?
-                    .map { try $0.statistics() } ?? []
+                    .map { try $0.statistics() } ?? [],
+                activities: try container.decodeIfPresent([ActivityJSON].self, forKey: .workoutActivities)?
+                    .map { try $0.activity() } ?? []
             )
         }
-    }
-}
-
-/// A workout's recorded statistics in JSON: `{"type": "HKQuantityType…",
-/// "start": …, "end": …, "sum": {"unit": …, "value": …}}`, with `average`,
-/// `minimum` and `maximum` beside or instead of `sum`, in the type's
-/// canonical unit.
-struct StatisticsJSON: Codable {
-    var type: String
-    var start: String
-    var end: String
-    var sum: HKQuantity?
-    var average: HKQuantity?
-    var minimum: HKQuantity?
-    var maximum: HKQuantity?
-
-    init(_ statistics: HKStatistics) {
-        type = statistics.quantityType.identifier
-        start = ISO8601.format(statistics.startDate)
-        end = ISO8601.format(statistics.endDate)
-        let values = statistics.recordedValues
-        let unit = statistics.quantityType.canonicalUnit
-        sum = values.sum.map { HKQuantity(unit: unit, doubleValue: $0) }
-        average = values.average.map { HKQuantity(unit: unit, doubleValue: $0) }
-        minimum = values.minimum.map { HKQuantity(unit: unit, doubleValue: $0) }
-        maximum = values.maximum.map { HKQuantity(unit: unit, doubleValue: $0) }
-    }
-
-    func statistics() throws(HKError) -> HKStatistics {
-        guard let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type))
-        else { throw .invalid("OBJ-21", "a workout statistic's type \(type.prefix(100)) is not a quantity type") }
-        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end) else {
-            throw .invalid("OBJ-7", "a workout statistic needs ISO 8601 start and end dates")
-        }
-        return try HKStatistics.recorded(
-            quantityType: quantityType,
-            startDate: startDate,
-            endDate: endDate,
-            sum: sum,
-            average: average,
-            minimum: minimum,
-            maximum: maximum
-        )
     }
 }
 
@@ -232,34 +195,5 @@ struct MemberObject: Decodable {
 
     init(from decoder: any Decoder) throws {
         object = try HealthObject.decode(decoder, asMember: true)
-    }
-}
-
-/// A workout event in JSON: `{"type": 1, "start": …, "end": …, "metadata": …}`.
-struct EventJSON: Codable {
-    var type: Int
-    var start: String
-    var end: String
-    var metadata: [String: HKMetadataValue]?
-
-    init(_ event: HKWorkoutEvent) {
-        type = event.type.rawValue
-        start = ISO8601.format(event.dateInterval.start)
-        end = ISO8601.format(event.dateInterval.end)
-        metadata = event.typedMetadata.isEmpty ? nil : event.typedMetadata.values
-    }
-
-    func event() throws(HKError) -> HKWorkoutEvent {
-        guard let kind = HKWorkoutEventType(rawValue: type) else {
-            throw .invalid("OBJ-23", "\(type) is not a workout event type")
-        }
-        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end), startDate <= endDate else {
-            throw .invalid("OBJ-23", "a workout event needs ISO 8601 start and end dates, start not after end")
-        }
-        return HKWorkoutEvent(
-            type: kind,
-            dateInterval: DateInterval(start: startDate, end: endDate),
-            typedMetadata: try HKMetadata(validatingTyped: metadata ?? [:])
-        )
     }
 }

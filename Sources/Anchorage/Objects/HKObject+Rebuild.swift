@@ -132,12 +132,14 @@ extension HKWorkout {
         sourceRevision: HKSourceRevision,
         device: HKDevice?,
         metadata: HKMetadata,
-        statistics: [HKStatistics] = []
+        statistics: [HKStatistics] = [],
+        activities: [HKWorkoutActivity] = []
     ) throws(HKError) -> HKWorkout {
         try checkInterval(start: start, end: end)
         try checkTotals(totals)
         try checkStatistics(statistics)
         try checkEvents(events ?? [], start: start, end: end)
+        try checkActivities(activities, start: start, end: end)
         guard duration.isFinite, duration >= 0, duration <= end.timeIntervalSince(start) else {
             throw .invalid("OBJ-22", "a workout's duration must be between 0 and end − start")
         }
@@ -152,7 +154,8 @@ extension HKWorkout {
             sourceRevision: sourceRevision,
             device: device,
             metadata: metadata,
-            statistics: statistics
+            statistics: statistics,
+            activities: activities
         )
     }
 }

@@ -57,7 +57,8 @@ extension HKSample {
                 sourceRevision: revision,
                 device: device,
                 metadata: typedMetadata,
-                statistics: workout.recordedStatistics
+                statistics: workout.recordedStatistics,
+                activities: workout.workoutActivities
             )
         default:
             return self

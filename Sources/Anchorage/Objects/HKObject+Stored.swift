@@ -101,11 +101,12 @@ extension HKWorkout {
     ///
     /// `statistics` are the per-type statistics recorded with the workout
     /// (made with ``HKStatistics/recorded(quantityType:startDate:endDate:sum:average:minimum:maximum:)``),
-    /// which ``HKWorkout/statistics(for:)`` answers from.
+    /// which ``HKWorkout/statistics(for:)`` answers from; `workoutActivities`
+    /// its parts (``HKWorkoutActivity``).
     ///
     /// - Throws: ``HKError`` for totals in the wrong units, a duration
     ///   longer than the interval, events outside it, two statistics of one
-    ///   type, or invalid metadata.
+    ///   type, activities outside it, or invalid metadata.
     public static func stored(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -117,6 +118,7 @@ extension HKWorkout {
         totalSwimmingStrokeCount: HKQuantity? = nil,
         totalFlightsClimbed: HKQuantity? = nil,
         statistics: [HKStatistics] = [],
+        workoutActivities: [HKWorkoutActivity] = [],
         uuid: UUID,
         sourceRevision: HKSourceRevision,
         device: HKDevice? = nil,
@@ -138,7 +140,8 @@ extension HKWorkout {
             sourceRevision: sourceRevision,
             device: device,
             metadata: try HKMetadata(validatingTyped: metadata),
-            statistics: statistics
+            statistics: statistics,
+            activities: workoutActivities
         )
     }
 }

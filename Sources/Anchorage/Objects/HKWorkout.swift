@@ -27,6 +27,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// The statistics recorded with the workout, one per quantity type, in
     /// order of type identifier (see ``allStatistics``).
     let recordedStatistics: [HKStatistics]
+    /// The workout's parts (a triathlon's legs, a structured run's
+    /// intervals), in order of start date; empty for a workout of one part.
+    public let workoutActivities: [HKWorkoutActivity]
 
     struct Totals: Sendable, Hashable {
         var energyBurned: HKQuantity?
@@ -46,11 +49,13 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         sourceRevision: HKSourceRevision,
         device: HKDevice?,
         metadata: HKMetadata,
-        statistics: [HKStatistics] = []
+        statistics: [HKStatistics] = [],
+        activities: [HKWorkoutActivity] = []
     ) {
         self.recordedStatistics = statistics.sorted {
             $0.quantityType.identifier < $1.quantityType.identifier
         }
+        self.workoutActivities = Self.ordered(activities)
         self.workoutActivityType = activityType
         self.workoutEvents = events
         self.duration = duration
@@ -270,13 +275,20 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     /// Creates a workout, throwing when an argument is invalid.
     ///
-    /// - Parameter duration: an explicit active time (the legacy form); `nil`
-    ///   or 0 computes it from the events (OBJ-22).
+    /// - Parameters:
+    ///   - duration: an explicit active time (the legacy form); `nil` or 0
+    ///     computes it from the events (OBJ-22).
+    ///   - statistics: per-type statistics recorded with the workout (see
+    ///     ``HKStatistics/recorded(quantityType:startDate:endDate:sum:average:minimum:maximum:)``).
+    ///   - workoutActivities: the workout's parts, each ended and inside the
+    ///     workout's interval.
     /// - Throws: ``HKError``: `OBJ-7` (dates), `OBJ-21` (a total in a unit of
-    ///   the wrong kind, or not a finite non-negative amount), `OBJ-22` (a
-    ///   duration out of range), `OBJ-23` (events out of the interval, out of
-    ///   order, pauses and resumes not alternating, an instant event with a
-    ///   length), or a metadata rule.
+    ///   the wrong kind, or not a finite non-negative amount; two statistics
+    ///   of one type; an activity that has not ended, lies outside the
+    ///   workout or appears twice), `OBJ-22` (a duration out of range),
+    ///   `OBJ-23` (events out of the interval, out of order, pauses and
+    ///   resumes not alternating, an instant event with a length), or a
+    ///   metadata rule.
     public static func validated(
         activityType: HKWorkoutActivityType,
         start: Date,
@@ -287,6 +299,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         totalSwimmingStrokeCount: HKQuantity? = nil,
         totalFlightsClimbed: HKQuantity? = nil,
         duration: TimeInterval? = nil,
+        statistics: [HKStatistics] = [],
+        workoutActivities: [HKWorkoutActivity] = [],
         device: HKDevice? = nil,
         metadata: [String: Any]? = nil
     ) throws(HKError) -> HKWorkout {
@@ -304,6 +318,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             totals: totals,
             metadata: metadata
         )
+        try checkStatistics(statistics)
+        try checkActivities(workoutActivities, start: start, end: end)
         return HKWorkout(
             activityType: activityType,
             start: start,
@@ -314,7 +330,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             uuid: .random(),
             sourceRevision: .local,
             device: device,
-            metadata: checked.0
+            metadata: checked.0,
+            statistics: statistics,
+            activities: workoutActivities
         )
     }
 
@@ -356,6 +374,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// alternate starting with a pause; only laps and segments have a length
     /// (OBJ-23).
     static func checkEvents(_ events: [HKWorkoutEvent], start: Date, end: Date) throws(HKError) {
+        guard events.count <= maximumEvents else {
+            throw .invalid("OBJ-23", "a workout may have at most \(maximumEvents) events")
+        }
         var previous: Date?
         var paused = false
         for (index, event) in events.enumerated() {

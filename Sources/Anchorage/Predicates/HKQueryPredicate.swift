@@ -16,12 +16,34 @@ public final class HKQueryPredicate: NSPredicate {
     }
 
     public override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+        if let activity = object as? HKWorkoutActivity { return objectPredicate.evaluate(activity) }
         guard let object = object as? HKObject else { return false }
         return objectPredicate.evaluate(object)
     }
 
     public override var description: String {
         "HKQueryPredicate(\(objectPredicate))"
+    }
+}
+
+/// What `HKQuery.predicateForWorkouts(activityPredicate:)` returns: the
+/// activity predicate as given, converted when a query runs (so a predicate
+/// the store cannot evaluate fails the query with `PRED-14`, as any other).
+final class WorkoutActivitiesPredicate: NSPredicate {
+    let activityPredicate: NSPredicate
+
+    init(_ activityPredicate: NSPredicate) {
+        self.activityPredicate = activityPredicate
+        super.init(value: true)
+    }
+
+    required init?(coder: NSCoder) {
+        nil
+    }
+
+    override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+        guard let object = object as? HKObject, let typed = try? ObjectPredicate(self) else { return false }
+        return typed.evaluate(object)
     }
 }
 
@@ -44,6 +66,9 @@ extension ObjectPredicate {
     private static func converting(_ predicate: NSPredicate, depth: Int) throws(HKError) -> ObjectPredicate {
         guard depth < 64 else { throw .invalid("PRED-14", "the predicate is nested more than 64 levels deep") }
         if let typed = predicate as? HKQueryPredicate { return typed.objectPredicate }
+        if let wrapper = predicate as? WorkoutActivitiesPredicate {
+            return .anyActivity(try converting(wrapper.activityPredicate, depth: depth + 1))
+        }
         if let compound = predicate as? NSCompoundPredicate {
             var parts: [ObjectPredicate] = []
             for part in compound.subpredicates {

@@ -10,6 +10,34 @@ extension ObjectPredicate: Codable {
         case constant, and, or, not, uuidIn, sourceIn, sourceRevisionIn, deviceIn, deviceProperty
         case metadataExists, metadataIn, metadataCompare, quantityCompare, categoryValueCompare, categoryValueIn
         case dateRange, workoutActivityType, workoutCompare, inWorkout, noCorrelation
+        case workoutStatistic, anyActivity, activityType, activityDuration, activityDateRange, activityStatistic
+        case effortRelated
+    }
+
+    private struct StatisticComparison: Codable {
+        var type: String
+        var statistic: RecordedStatistic
+        var `operator`: ComparisonOperator
+        var value: HKQuantity
+
+        func quantityType() throws(HKError) -> HKQuantityType {
+            guard let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type))
+            else { throw .invalid("PRED-13", "'\(type.prefix(100))' is not a quantity type identifier") }
+            guard quantityType.is(compatibleWith: value.unit) else {
+                throw .invalid("PRED-13", "\(type) statistics cannot compare with \(value.unit.unitString)")
+            }
+            return quantityType
+        }
+    }
+
+    private struct DurationComparison: Codable {
+        var `operator`: ComparisonOperator
+        var seconds: Double
+    }
+
+    private struct EffortRelation: Codable {
+        var workout: UUID
+        var activity: UUID?
     }
 
     private struct KeyValues: Codable {
@@ -48,6 +76,28 @@ extension ObjectPredicate: Codable {
         var start: String?
         var end: String?
         var options: [String]?
+
+        init(start: Date?, end: Date?, options: HKQueryOptions) {
+            var names: [String] = []
+            if options.contains(.strictStartDate) { names.append("strictStartDate") }
+            if options.contains(.strictEndDate) { names.append("strictEndDate") }
+            self.start = start.map(ISO8601.format)
+            self.end = end.map(ISO8601.format)
+            self.options = names.isEmpty ? nil : names
+        }
+
+        func queryOptions() throws(HKError) -> HKQueryOptions {
+            var result: HKQueryOptions = []
+            for option in options ?? [] {
+                switch option {
+                case "strictStartDate": result.insert(.strictStartDate)
+                case "strictEndDate": result.insert(.strictEndDate)
+                default:
+                    throw .invalid("PRED-4", "'\(option.prefix(40))' is not strictStartDate or strictEndDate")
+                }
+            }
+            return result
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,16 +141,11 @@ extension ObjectPredicate: Codable {
         case .categoryValueIn: self = .categoryValueIn(Set(try container.decode([Int].self, forKey: key)))
         case .dateRange:
             let value = try container.decode(DateRange.self, forKey: key)
-            var options: HKQueryOptions = []
-            for option in value.options ?? [] {
-                switch option {
-                case "strictStartDate": options.insert(.strictStartDate)
-                case "strictEndDate": options.insert(.strictEndDate)
-                default:
-                    throw HKError.invalid("PRED-4", "'\(option.prefix(40))' is not strictStartDate or strictEndDate")
-                }
-            }
-            self = .dateRange(start: try Self.date(value.start), end: try Self.date(value.end), options: options)
+            self = .dateRange(
+                start: try Self.date(value.start),
+                end: try Self.date(value.end),
+                options: try value.queryOptions()
+            )
         case .workoutActivityType:
             let raw = try container.decode(UInt.self, forKey: key)
             guard let type = HKWorkoutActivityType(rawValue: raw) else {
@@ -112,6 +157,42 @@ extension ObjectPredicate: Codable {
             self = .workoutCompare(property: value.property, operator: value.operator, value: value.value)
         case .inWorkout: self = .inWorkout(try container.decode(UUID.self, forKey: key))
         case .noCorrelation: self = .noCorrelation
+        case .workoutStatistic:
+            let value = try container.decode(StatisticComparison.self, forKey: key)
+            self = .workoutStatistic(
+                type: try value.quantityType(),
+                statistic: value.statistic,
+                operator: value.operator,
+                value: value.value
+            )
+        case .anyActivity: self = .anyActivity(try container.decode(ObjectPredicate.self, forKey: key))
+        case .activityType:
+            let raw = try container.decode(UInt.self, forKey: key)
+            guard let type = HKWorkoutActivityType(rawValue: raw) else {
+                throw HKError.invalid("PRED-13", "\(raw) is not a workout activity type")
+            }
+            self = .activityType(type)
+        case .activityDuration:
+            let value = try container.decode(DurationComparison.self, forKey: key)
+            self = .activityDuration(operator: value.operator, seconds: value.seconds)
+        case .activityDateRange:
+            let value = try container.decode(DateRange.self, forKey: key)
+            self = .activityDateRange(
+                start: try Self.date(value.start),
+                end: try Self.date(value.end),
+                options: try value.queryOptions()
+            )
+        case .activityStatistic:
+            let value = try container.decode(StatisticComparison.self, forKey: key)
+            self = .activityStatistic(
+                type: try value.quantityType(),
+                statistic: value.statistic,
+                operator: value.operator,
+                value: value.value
+            )
+        case .effortRelated:
+            let value = try container.decode(EffortRelation.self, forKey: key)
+            self = .effortRelated(workout: value.workout, activity: value.activity)
         }
     }
 
@@ -147,17 +228,7 @@ extension ObjectPredicate: Codable {
             try container.encode(ValueComparison(operator: op, value: value), forKey: .categoryValueCompare)
         case .categoryValueIn(let values): try container.encode(values.sorted(), forKey: .categoryValueIn)
         case .dateRange(let start, let end, let options):
-            var names: [String] = []
-            if options.contains(.strictStartDate) { names.append("strictStartDate") }
-            if options.contains(.strictEndDate) { names.append("strictEndDate") }
-            try container.encode(
-                DateRange(
-                    start: start.map(ISO8601.format),
-                    end: end.map(ISO8601.format),
-                    options: names.isEmpty ? nil : names
-                ),
-                forKey: .dateRange
-            )
+            try container.encode(DateRange(start: start, end: end, options: options), forKey: .dateRange)
         case .workoutActivityType(let type): try container.encode(type.rawValue, forKey: .workoutActivityType)
         case .workoutCompare(let property, let op, let value):
             try container.encode(
@@ -166,6 +237,24 @@ extension ObjectPredicate: Codable {
             )
         case .inWorkout(let uuid): try container.encode(uuid, forKey: .inWorkout)
         case .noCorrelation: try container.encode(true, forKey: .noCorrelation)
+        case .workoutStatistic(let type, let statistic, let op, let value):
+            try container.encode(
+                StatisticComparison(type: type.identifier, statistic: statistic, operator: op, value: value),
+                forKey: .workoutStatistic
+            )
+        case .anyActivity(let predicate): try container.encode(predicate, forKey: .anyActivity)
+        case .activityType(let type): try container.encode(type.rawValue, forKey: .activityType)
+        case .activityDuration(let op, let seconds):
+            try container.encode(DurationComparison(operator: op, seconds: seconds), forKey: .activityDuration)
+        case .activityDateRange(let start, let end, let options):
+            try container.encode(DateRange(start: start, end: end, options: options), forKey: .activityDateRange)
+        case .activityStatistic(let type, let statistic, let op, let value):
+            try container.encode(
+                StatisticComparison(type: type.identifier, statistic: statistic, operator: op, value: value),
+                forKey: .activityStatistic
+            )
+        case .effortRelated(let workout, let activity):
+            try container.encode(EffortRelation(workout: workout, activity: activity), forKey: .effortRelated)
         }
     }
 }

@@ -5,14 +5,19 @@ public struct PredicateContext: Sendable {
     public var isCorrelationMember: @Sendable (UUID) -> Bool
     /// Whether the object `uuid` is associated with the workout `workout`.
     public var isAssociated: @Sendable (_ uuid: UUID, _ workout: UUID) -> Bool
+    /// Whether the sample `uuid` is related as effort to the workout
+    /// `workout` (and to its activity `activity`, when not `nil`).
+    public var isEffortRelated: @Sendable (_ uuid: UUID, _ workout: UUID, _ activity: UUID?) -> Bool
 
     /// A context; by default nothing belongs to a correlation or a workout.
     public init(
         isCorrelationMember: @escaping @Sendable (UUID) -> Bool = { _ in false },
-        isAssociated: @escaping @Sendable (UUID, UUID) -> Bool = { _, _ in false }
+        isAssociated: @escaping @Sendable (UUID, UUID) -> Bool = { _, _ in false },
+        isEffortRelated: @escaping @Sendable (UUID, UUID, UUID?) -> Bool = { _, _, _ in false }
     ) {
         self.isCorrelationMember = isCorrelationMember
         self.isAssociated = isAssociated
+        self.isEffortRelated = isEffortRelated
     }
 
     /// The context of the model alone.
@@ -82,26 +87,105 @@ extension ObjectPredicate {
             return context.isAssociated(object.uuid, workout)
         case .noCorrelation:
             return !context.isCorrelationMember(object.uuid)
+        case .workoutStatistic(let type, let statistic, let op, let value):
+            guard let workout = object as? HKWorkout else { return false }
+            return Self.compare(workout.statistics(for: type), statistic, op, value)
+        case .anyActivity(let predicate):
+            guard let workout = object as? HKWorkout else { return false }
+            return workout.workoutActivities.contains { predicate.evaluate($0) }
+        case .activityType, .activityDuration, .activityDateRange, .activityStatistic:
+            // Conditions on activities, not objects (see `validate(for:)`).
+            return false
+        case .effortRelated(let workout, let activity):
+            return context.isEffortRelated(object.uuid, workout, activity)
         }
+    }
+
+    /// Whether the workout activity `activity` matches: the `activity…`
+    /// conditions combined with `and`, `or`, `not` and `constant`; any other
+    /// condition does not match an activity.
+    ///
+    /// ```swift
+    /// let cycling = HKQuery.predicateForWorkoutActivities(workoutActivityType: .cycling)
+    /// cycling.objectPredicate.evaluate(race.workoutActivities[1])   // true
+    /// ```
+    public func evaluate(_ activity: HKWorkoutActivity) -> Bool {
+        switch self {
+        case .constant(let value):
+            return value
+        case .and(let predicates):
+            return predicates.allSatisfy { $0.evaluate(activity) }
+        case .or(let predicates):
+            return predicates.contains { $0.evaluate(activity) }
+        case .not(let predicate):
+            return !predicate.evaluate(activity)
+        case .activityType(let type):
+            return activity.configuration.activityType == type
+        case .activityDuration(let op, let seconds):
+            return op.holds(activity.duration, seconds)
+        case .activityDateRange(let start, let end, let options):
+            return Self.dateMatches(
+                startDate: activity.startDate,
+                endDate: activity.endDate ?? activity.startDate,
+                start: start,
+                end: end,
+                options: options
+            )
+        case .activityStatistic(let type, let statistic, let op, let value):
+            return Self.compare(activity.statistics(for: type), statistic, op, value)
+        default:
+            return false
+        }
+    }
+
+    /// Compares one value of recorded statistics with `value` after unit
+    /// conversion; absent statistics or values never match.
+    static func compare(
+        _ statistics: HKStatistics?,
+        _ statistic: RecordedStatistic,
+        _ op: ComparisonOperator,
+        _ value: HKQuantity
+    ) -> Bool {
+        guard let statistics else { return false }
+        let quantity: HKQuantity? =
+            switch statistic {
+            case .sum: statistics.sumQuantity()
+            case .average: statistics.averageQuantity()
+            case .minimum: statistics.minimumQuantity()
+            case .maximum: statistics.maximumQuantity()
+            }
+        guard let quantity, let converted = quantity.unit.convert(quantity.value, to: value.unit) else { return false }
+        return op.holds(converted, value.value)
     }
 
     /// The date rules PRED-1..6.
     static func dateMatches(_ sample: HKSample, start: Date?, end: Date?, options: HKQueryOptions) -> Bool {
+        dateMatches(startDate: sample.startDate, endDate: sample.endDate, start: start, end: end, options: options)
+    }
+
+    /// The date rules PRED-1..6 for an interval.
+    static func dateMatches(
+        startDate: Date,
+        endDate: Date,
+        start: Date?,
+        end: Date?,
+        options: HKQueryOptions
+    ) -> Bool {
         let strictStart = options.contains(.strictStartDate)
         let strictEnd = options.contains(.strictEndDate)
         if !strictStart && !strictEnd {
             // Overlap (PRED-1): ends at or after start, starts before end.
-            if let start, sample.endDate < start { return false }
-            if let end, sample.startDate >= end { return false }
+            if let start, endDate < start { return false }
+            if let end, startDate >= end { return false }
             return true
         }
         if strictStart {
-            if let start, sample.startDate < start { return false }
-            if let end, sample.startDate >= end { return false }
+            if let start, startDate < start { return false }
+            if let end, startDate >= end { return false }
         }
         if strictEnd {
-            if let start, sample.endDate < start { return false }
-            if let end, sample.endDate >= end { return false }
+            if let start, endDate < start { return false }
+            if let end, endDate >= end { return false }
         }
         return true
     }
@@ -135,6 +219,13 @@ extension ObjectPredicate {
             for predicate in predicates { try predicate.validate(for: type) }
         case .not(let predicate):
             try predicate.validate(for: type)
+        case .anyActivity(let predicate):
+            try predicate.validateActivityCondition()
+        case .activityType, .activityDuration, .activityDateRange, .activityStatistic:
+            throw .invalid(
+                "PRED-13",
+                "a workout activity predicate selects workouts only inside predicateForWorkouts(activityPredicate:)"
+            )
         case .quantityCompare(_, let quantity):
             if let quantityType = type as? HKQuantityType, !quantityType.is(compatibleWith: quantity.unit) {
                 throw .invalid(
@@ -144,6 +235,26 @@ extension ObjectPredicate {
             }
         default:
             break
+        }
+    }
+}
+
+extension ObjectPredicate {
+    /// Checks a predicate given to ``anyActivity(_:)``: only activity
+    /// conditions, combined.
+    func validateActivityCondition() throws(HKError) {
+        switch self {
+        case .and(let predicates), .or(let predicates):
+            for predicate in predicates { try predicate.validateActivityCondition() }
+        case .not(let predicate):
+            try predicate.validateActivityCondition()
+        case .constant, .activityType, .activityDuration, .activityDateRange, .activityStatistic:
+            break
+        default:
+            throw .invalid(
+                "PRED-13",
+                "predicateForWorkouts(activityPredicate:) takes a predicate made by predicateForWorkoutActivities…"
+            )
         }
     }
 }

@@ -53,6 +53,52 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     case inWorkout(UUID)
     /// Samples that belong to no correlation (OBJ-20).
     case noCorrelation
+    /// Workouts whose recorded statistic of `type` compares so with
+    /// `value`; workouts without that statistic never match (PRED-13).
+    case workoutStatistic(
+        type: HKQuantityType,
+        statistic: RecordedStatistic,
+        operator: ComparisonOperator,
+        value: HKQuantity
+    )
+    /// Workouts with at least one activity that matches `predicate`, which
+    /// combines the `activity…` conditions with `and`, `or`, `not` and
+    /// `constant` (`HKQuery.predicateForWorkouts(activityPredicate:)`).
+    case anyActivity(ObjectPredicate)
+    /// Workout activities of an activity type (inside ``anyActivity(_:)``).
+    case activityType(HKWorkoutActivityType)
+    /// Workout activities whose duration compares so with `seconds`
+    /// (inside ``anyActivity(_:)``).
+    case activityDuration(operator: ComparisonOperator, seconds: TimeInterval)
+    /// Workout activities in a date range, by the rules of samples
+    /// (PRED-1..6; inside ``anyActivity(_:)``).
+    case activityDateRange(start: Date?, end: Date?, options: HKQueryOptions)
+    /// Workout activities whose recorded statistic of `type` compares so
+    /// with `value` (inside ``anyActivity(_:)``).
+    case activityStatistic(
+        type: HKQuantityType,
+        statistic: RecordedStatistic,
+        operator: ComparisonOperator,
+        value: HKQuantity
+    )
+    /// Samples related as effort scores to the workout `workout`, and to its
+    /// activity `activity` when one is given
+    /// (`HKHealthStore.relateWorkoutEffortSample(_:with:activity:completion:)`).
+    case effortRelated(workout: UUID, activity: UUID?)
+
+    /// Which value of a recorded statistic a predicate compares.
+    public enum RecordedStatistic: String, Sendable, Hashable, Codable, CaseIterable {
+        case sum, average, minimum, maximum
+    }
+
+    /// Whether the condition is about workout activities (valid only
+    /// inside ``anyActivity(_:)``).
+    var isActivityCondition: Bool {
+        switch self {
+        case .activityType, .activityDuration, .activityDateRange, .activityStatistic: true
+        default: false
+        }
+    }
 
     /// A revision to match: the source's bundle identifier and optional
     /// version, product type and operating system version; `nil` matches

@@ -35,6 +35,20 @@ public struct HKStatisticsQueryDescriptor: Sendable, HKAsyncQuery {
             caller: healthStore.caller
         )
     }
+
+    /// The statistics computed from the matching samples, never from the
+    /// views: the baseline the benchmarks measure the views against.
+    @_spi(Benchmarks) public func referenceResult(for healthStore: HKHealthStore) async throws -> HKStatistics? {
+        let engine = try healthStore.openEngine()
+        let type = try predicate.quantityType()
+        try options.validate(for: type)
+        return try engine.referenceStatistics(
+            of: type,
+            predicate: try predicate.typed.get(),
+            options: options,
+            caller: healthStore.caller
+        )
+    }
 }
 
 /// The async form of ``HKStatisticsCollectionQuery`` (ST-44).

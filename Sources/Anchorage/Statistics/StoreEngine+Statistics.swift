@@ -24,8 +24,26 @@ extension StoreEngine {
         }
     }
 
-    /// The statistics of every matching sample, or `nil` when none matches.
+    /// The statistics of every matching sample, or `nil` when none matches:
+    /// from the statistics views when they can answer exactly
+    /// (``viewStatistics(of:predicate:options:caller:)``), else from the
+    /// matching samples.
     func statistics(
+        of type: HKQuantityType,
+        predicate: ObjectPredicate?,
+        options: HKStatisticsOptions,
+        caller: Caller
+    ) throws(HKError) -> HKStatistics? {
+        if let viewed = try viewStatistics(of: type, predicate: predicate, options: options, caller: caller) {
+            counters.viewedStatistics()
+            return viewed.statistics
+        }
+        return try referenceStatistics(of: type, predicate: predicate, options: options, caller: caller)
+    }
+
+    /// The statistics of every matching sample computed from the samples
+    /// (the reference evaluator), or `nil` when none matches.
+    func referenceStatistics(
         of type: HKQuantityType,
         predicate: ObjectPredicate?,
         options: HKStatisticsOptions,

@@ -5,8 +5,8 @@ import LMDB
 extension HKHealthStore {
     /// One hex line summarising the store's visible state: the visible
     /// objects (by id and the digest of the save that is shown), the
-    /// tombstones, the grants, the source priorities, the characteristics
-    /// and each day's activity summary. It does not depend on the order entries arrived in,
+    /// tombstones, the grants, the source priorities, the characteristics,
+    /// the workout effort relations and each day's activity summary. It does not depend on the order entries arrived in,
     /// so peers that converged print the same digest, and any visible change
     /// changes it. Purging a payload keeps it (the entry's digest stays).
     /// Owner only. (An Anchorage addition.)
@@ -78,6 +78,14 @@ extension StoreEngine {
             let entry = try index.lookup.entry(at: seq, in: txn)
         {
             hasher.update(data: [UInt8(ascii: "U")] + entry.payloadDigest.bytes)
+        }
+        // Effort relations (the deciding entry's position differs from peer
+        // to peer; what it decided does not).
+        try txn.withCursor(on: index.efforts) { cursor in
+            try cursor.scan { key, value in
+                hasher.update(data: [UInt8(ascii: "E")] + Array(key) + Array(value.dropFirst(8)))
+                return true
+            }
         }
         // The visible activity summary of each day.
         try txn.withCursor(on: index.settings) { cursor in

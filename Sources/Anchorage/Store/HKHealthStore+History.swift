@@ -11,6 +11,11 @@ public struct HKObjectHistoryEntry: Sendable, Hashable, Codable {
         case delete
         /// Linked it to a workout or a correlation, or linked samples to it.
         case association
+        /// Related it (a workout effort score) to a workout, or an effort
+        /// score to it (a workout).
+        case relateEffort
+        /// Ended such a relation.
+        case unrelateEffort
     }
 
     /// The entry's anchor in this store (`HKQueryAnchor(string:)` takes it).
@@ -33,7 +38,8 @@ public struct HKObjectHistoryEntry: Sendable, Hashable, Codable {
 
 extension HKHealthStore {
     /// Every entry of the log that touched the object `id` — saves,
-    /// deletes, replacements by sync identifier, associations — in log
+    /// deletes, replacements by sync identifier, associations, effort
+    /// relations — in log
     /// order, with its anchor, dot, origin time and principal. Reads the
     /// whole log, a page at a time. Owner only. (An Anchorage addition.)
     ///
@@ -79,6 +85,12 @@ extension HKHealthStore {
     }
 
     private static func action(of entry: LogEntry, on id: UUID) -> HKObjectHistoryEntry.Action? {
+        if entry.kind == StoreKind.effort {
+            guard let effort = entry.payload?.withUnsafeBytes({ EffortRecord($0) }),
+                effort.workout == id || effort.sample == id
+            else { return nil }
+            return effort.operation == .relate ? .relateEffort : .unrelateEffort
+        }
         if entry.id == id { return entry.operation == .save ? .save : .delete }
         guard entry.kind == StoreKind.link, let payload = entry.payload,
             let link = payload.withUnsafeBytes({ LinkRecord($0) }),

@@ -162,7 +162,7 @@ extension HKHealthStore {
         guard !samples.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "OBJ-24", "there are no samples to add to the workout")
         }
-        try await openEngine().save(samples, caller: caller, linkingTo: workout.uuid)
+        try await openEngine().save(samples, caller: caller, linkingTo: .workout(workout.uuid))
     }
 
     /// Associates samples with a saved workout and calls `completion`.

@@ -5,7 +5,7 @@ import LMDB
 extension HealthIndex: Projection {
     static let projectionName = "healthkit-index"
     var name: String { Self.projectionName }
-    var version: Int { 5 }
+    var version: Int { 6 }
     var databases: [Database] { all }
 
     /// Applies a batch; per-source counts and per-kind durations are summed
@@ -49,6 +49,8 @@ extension HealthIndex: Projection {
             try applySetting(entry, key: Self.preferredUnitsSetting, in: txn)
         case StoreKind.link:
             try applyLink(entry, in: txn)
+        case StoreKind.effort:
+            try applyEffort(entry, in: txn)
         case StoreKind.activitySummary:
             try applyActivitySummary(entry, in: txn)
         default:
@@ -108,6 +110,14 @@ extension HealthIndex: Projection {
             _ = try txn.removeValue(forKey: IndexKey.pair(id, sample), in: workoutSamples)
             _ = try txn.removeValue(forKey: IndexKey.pair(sample, id), in: sampleWorkouts)
         }
+        for workout in try pairs(startingWith: id, in: sampleEfforts, txn: txn) {
+            _ = try txn.removeValue(forKey: IndexKey.pair(id, workout), in: sampleEfforts)
+            _ = try txn.removeValue(forKey: IndexKey.pair(workout, id), in: efforts)
+        }
+        for sample in try pairs(startingWith: id, in: efforts, txn: txn) {
+            _ = try txn.removeValue(forKey: IndexKey.pair(id, sample), in: efforts)
+            _ = try txn.removeValue(forKey: IndexKey.pair(sample, id), in: sampleEfforts)
+        }
     }
 
     /// The second uuids of the pair rows whose first uuid is `first`.
@@ -145,6 +155,40 @@ extension HealthIndex: Projection {
         }
     }
 
+    /// An effort relation: the latest entry about the pair wins, by origin
+    /// time then dot. A pair whose workout or sample is known to be deleted
+    /// is left out (deleting either removed the pair's row); one whose
+    /// objects have not arrived yet is kept, so the result does not depend
+    /// on the order entries arrive in.
+    private func applyEffort(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
+        guard let payload = entry.payload, let effort = payload.withUnsafeBytes({ EffortRecord($0) }) else { return }
+        for id in [effort.workout, effort.sample] {
+            if let record = try record(id, in: txn), !record.isLive { return }
+        }
+        let key = IndexKey.pair(effort.workout, effort.sample)
+        if let seq = try txn.withValue(forKey: key, in: efforts, { $0.uint64(at: 0) }),
+            let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
+        {
+            return
+        }
+        try txn.put(entry.seq.bigEndianBytes + effort.state, forKey: key, in: efforts)
+        try txn.put([], forKey: IndexKey.pair(effort.sample, effort.workout), in: sampleEfforts)
+    }
+
+    /// The relation of `sample` to `workout` as an effort score, or `nil`
+    /// when the pair is not related.
+    func effortRelation(
+        of sample: UUID,
+        to workout: UUID,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> EffortRelation? {
+        try txn.withValue(forKey: IndexKey.pair(workout, sample), in: efforts) { value in
+            guard value.count >= 9, value[8] == 1 else { return nil }
+            guard value.count == 25 else { return EffortRelation(activity: nil) }
+            return EffortRelation(activity: UUID(indexBytes: UnsafeRawBufferPointer(rebasing: value[9..<25])))
+        } ?? nil
+    }
+
     private func applyAuthorization(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws {
         guard let payload = entry.payload,
             let record = payload.withUnsafeBytes({ AuthorizationRecord.decode($0) })
@@ -168,6 +212,12 @@ extension HealthIndex: Projection {
             try txn.put([decision.status.rawValue] + entry.seq.bigEndianBytes, forKey: key, in: grants)
         }
     }
+}
+
+/// A sample related as effort to a workout: to one of its activities, or
+/// to the whole workout when `activity` is `nil`.
+struct EffortRelation: Hashable, Sendable {
+    var activity: UUID?
 }
 
 /// Per-batch sums of the small aggregate tables, written once per batch.

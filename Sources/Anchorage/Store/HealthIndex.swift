@@ -18,6 +18,8 @@ import LMDB
 /// | `hk.members` | correlation uuid ‖ member uuid | – |
 /// | `hk.workout-samples` | workout uuid ‖ sample uuid | – |
 /// | `hk.sample-workouts` | sample uuid ‖ workout uuid | – |
+/// | `hk.efforts` | workout uuid ‖ sample uuid | seq of the deciding effort entry ‖ related (1) ‖ activity uuid (when related to one) |
+/// | `hk.sample-efforts` | sample uuid ‖ workout uuid | – |
 /// | `hk.grants` | bundle id length (1) ‖ bundle id ‖ kind ‖ access | status ‖ seq |
 /// | `hk.settings` | name | seq of the entry holding the setting |
 /// | `hk.conflicts` | uuid ‖ seq of the losing save | seq of the winning save (two different saves of one id) |
@@ -33,6 +35,8 @@ struct HealthIndex: Sendable {
     let members: Database
     let workoutSamples: Database
     let sampleWorkouts: Database
+    let efforts: Database
+    let sampleEfforts: Database
     let grants: Database
     let settings: Database
     let conflicts: Database
@@ -54,6 +58,8 @@ struct HealthIndex: Sendable {
         members = try txn.openStoreDatabase("hk.members")
         workoutSamples = try txn.openStoreDatabase("hk.workout-samples")
         sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts")
+        efforts = try txn.openStoreDatabase("hk.efforts")
+        sampleEfforts = try txn.openStoreDatabase("hk.sample-efforts")
         grants = try txn.openStoreDatabase("hk.grants")
         settings = try txn.openStoreDatabase("hk.settings")
         conflicts = try txn.openStoreDatabase("hk.conflicts")
@@ -64,7 +70,7 @@ struct HealthIndex: Sendable {
     var all: [Database] {
         [
             objects, typeTime, typeSeq, kindStats, sources, syncIDs, syncCandidates, memberOf, members,
-            workoutSamples, sampleWorkouts, grants, settings, conflicts,
+            workoutSamples, sampleWorkouts, efforts, sampleEfforts, grants, settings, conflicts,
         ]
     }
 

@@ -17,6 +17,8 @@ enum StoreKind {
     static let sourcePriority: EntryKind = 9004
     /// The units the person prefers to see quantities in, set by the owner.
     static let preferredUnits: EntryKind = 9005
+    /// A workout effort score related to (or unrelated from) a workout.
+    static let effort: EntryKind = 9006
     /// A day's activity summary (the activity summary type's code).
     static let activitySummary = EntryKind(rawValue: TypeCatalog.activitySummary.kindCode)
 

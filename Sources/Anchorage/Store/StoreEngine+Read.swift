@@ -155,11 +155,25 @@ extension StoreEngine {
                 associations.insert([sample, workout])
             }
         }
+        // Effort relations of the samples at hand, by (sample, workout).
+        var efforts: [[UUID]: EffortRelation] = [:]
+        for workout in Set(predicate.effortWorkouts) {
+            for sample in samples {
+                if let relation = try index.effortRelation(of: sample.uuid, to: workout, in: txn) {
+                    efforts[[sample.uuid, workout]] = relation
+                }
+            }
+        }
         let memberSet = members
         let associationSet = associations
+        let effortMap = efforts
         return PredicateContext(
             isCorrelationMember: { memberSet.contains($0) },
-            isAssociated: { associationSet.contains([$0, $1]) }
+            isAssociated: { associationSet.contains([$0, $1]) },
+            isEffortRelated: { sample, workout, activity in
+                guard let relation = effortMap[[sample, workout]] else { return false }
+                return activity == nil || relation.activity == activity
+            }
         )
     }
 }
@@ -179,10 +193,20 @@ extension ObjectPredicate {
     /// Whether evaluating needs the store's membership knowledge.
     var needsStoreContext: Bool {
         switch self {
-        case .noCorrelation, .inWorkout: return true
+        case .noCorrelation, .inWorkout, .effortRelated: return true
         case .and(let parts), .or(let parts): return parts.contains { $0.needsStoreContext }
         case .not(let part): return part.needsStoreContext
         default: return false
+        }
+    }
+
+    /// The workouts named by `effortRelated` predicates.
+    var effortWorkouts: [UUID] {
+        switch self {
+        case .effortRelated(let workout, _): return [workout]
+        case .and(let parts), .or(let parts): return parts.flatMap(\.effortWorkouts)
+        case .not(let part): return part.effortWorkouts
+        default: return []
         }
     }
 

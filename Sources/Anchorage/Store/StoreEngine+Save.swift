@@ -42,6 +42,20 @@ struct WritePlan: Sendable {
     }
 }
 
+/// What a save joins its samples to, besides saving them.
+enum SampleLink: Sendable {
+    /// Associated with a saved workout (OBJ-24).
+    case workout(UUID)
+    /// Related as effort scores to a saved workout, or one of its activities.
+    case effort(workout: UUID, activity: UUID?)
+
+    var workout: UUID {
+        switch self {
+        case .workout(let workout), .effort(let workout, _): workout
+        }
+    }
+}
+
 extension StoreEngine {
     /// Plans with `plan` in a read transaction and appends the result as one
     /// batch, planning again when a concurrent batch invalidated the plan.
@@ -72,9 +86,9 @@ extension StoreEngine {
         throw HKError(.errorDatabaseInaccessible, "the store is too busy: the save kept conflicting with others; retry")
     }
 
-    /// Saves `objects` all-or-nothing (OBJ-31..33); with `workout`, also
-    /// links every sample of the call to it, saving those not saved yet
-    /// (OBJ-24).
+    /// Saves `objects` all-or-nothing (OBJ-31..33); with `link`, also
+    /// links every sample of the call to its workout (OBJ-24) or relates it
+    /// as an effort score, saving those not saved yet.
     ///
     /// With `skippingKnown`, objects whose uuid the store already knows
     /// (saved, or deleted) are left out instead of failing the call, and a
@@ -84,7 +98,7 @@ extension StoreEngine {
     func save(
         _ objects: [HKObject],
         caller: Caller,
-        linkingTo workout: UUID? = nil,
+        linkingTo link: SampleLink? = nil,
         skippingKnown: Bool = false
     ) async throws(HKError) -> Int {
         guard !objects.isEmpty else {
@@ -107,7 +121,7 @@ extension StoreEngine {
                 prepared,
                 encoded: encoded,
                 caller: caller,
-                linkingTo: workout,
+                linkingTo: link,
                 skippingKnown: skippingKnown,
                 in: txn
             )
@@ -154,10 +168,11 @@ extension StoreEngine {
         _ prepared: [(sample: HKSample, members: [HKSample])],
         encoded: [([[UInt8]], [UInt8])],
         caller: Caller,
-        linkingTo workout: UUID?,
+        linkingTo link: SampleLink?,
         skippingKnown: Bool,
         in txn: borrowing ReadTransaction
     ) throws -> WritePlan {
+        let workout = link?.workout
         var plan = WritePlan()
         var pendingSync: [[UInt8]: (id: UUID, version: Double)] = [:]
         var linked: [UUID] = []
@@ -236,9 +251,17 @@ extension StoreEngine {
                 try inheritLinks(from: replacedID, to: sample.uuid, into: &plan, in: txn)
             }
         }
-        if let workout, !linked.isEmpty {
-            let link = LinkRecord(role: .workout, container: workout, members: linked)
-            plan.events.append(.save(id: .random(), kind: StoreKind.link, payload: link.bytes))
+        switch link {
+        case .workout(let workout)? where !linked.isEmpty:
+            let record = LinkRecord(role: .workout, container: workout, members: linked)
+            plan.events.append(.save(id: .random(), kind: StoreKind.link, payload: record.bytes))
+        case .effort(let workout, let activity)?:
+            for sample in linked {
+                let record = EffortRecord(operation: .relate, workout: workout, sample: sample, activity: activity)
+                plan.events.append(.save(id: .random(), kind: StoreKind.effort, payload: record.bytes))
+            }
+        default:
+            break
         }
         return plan
     }

@@ -115,14 +115,22 @@ final class StoreEngine: Sendable {
     }
 }
 
-/// Counts index rows read by queries: a hook for tests and benchmarks that
-/// check a query reads what the index promises, not the whole store.
+/// Counts index rows read by queries, and statistics queries the views
+/// answered: a hook for tests and benchmarks that check a query reads what
+/// the index promises, not the whole store.
 final class IndexCounters: Sendable {
     private let rows = Atomic<Int>(0)
+    private let viewed = Atomic<Int>(0)
 
     func count(_ n: Int = 1) { rows.add(n, ordering: .relaxed) }
 
     var rowsRead: Int { rows.load(ordering: .relaxed) }
+
+    /// Notes a statistics query answered from the views.
+    func viewedStatistics() { viewed.add(1, ordering: .relaxed) }
+
+    /// How many statistics queries the views answered.
+    var statisticsFromViews: Int { viewed.load(ordering: .relaxed) }
 }
 
 extension HKError {

@@ -131,7 +131,7 @@ struct ObjectsConformance {
         same(exactType(HKCorrelation.objects(for:)), ((HKCorrelation) -> (HKObjectType) -> Set<HKSample>).self)
     }
 
-    @Test("HKWorkout: 16 of 18 members as HealthKit declares them")
+    @Test("HKWorkout: 17 of 18 members as HealthKit declares them")
     func hkWorkout() {
         // class HKWorkout : HKSample, NSSecureCoding, Hashable, Sendable
         do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKWorkout.self) }
@@ -155,6 +155,8 @@ struct ObjectsConformance {
         let _: KeyPath<HKWorkout, TimeInterval> = \HKWorkout.duration
         // var workoutActivityType: HKWorkoutActivityType { get }
         let _: KeyPath<HKWorkout, HKWorkoutActivityType> = \HKWorkout.workoutActivityType
+        // var workoutActivities: [HKWorkoutActivity] { get }
+        let _: KeyPath<HKWorkout, [HKWorkoutActivity]> = \HKWorkout.workoutActivities
         // var workoutEvents: [HKWorkoutEvent]? { get }
         let _: KeyPath<HKWorkout, [HKWorkoutEvent]?> = \HKWorkout.workoutEvents
         // func statistics(for quantityType: HKQuantityType) -> HKStatistics?
@@ -397,12 +399,45 @@ struct ObjectsConformance {
 
     @Test("HKWorkoutActivity: 10 of 10 members as HealthKit declares them")
     func hkWorkoutActivity() {
-        // Not built yet: every member is listed in docs/healthkit-compatibility.md.
+        // class HKWorkoutActivity : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKWorkoutActivity.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKWorkoutActivity.self) }
+        // init(workoutConfiguration: HKWorkoutConfiguration, start startDate: Date, end endDate: Date?, metadata: [String : Any]?)
+        same(exactType(HKWorkoutActivity.init(workoutConfiguration:start:end:metadata:)), ((HKWorkoutConfiguration, Date, Date?, [String : Any]?) -> HKWorkoutActivity).self)
+        // var uuid: UUID { get }
+        let _: KeyPath<HKWorkoutActivity, UUID> = \HKWorkoutActivity.uuid
+        // @NSCopying var workoutConfiguration: HKWorkoutConfiguration { get }
+        let _: KeyPath<HKWorkoutActivity, HKWorkoutConfiguration> = \HKWorkoutActivity.workoutConfiguration
+        // var startDate: Date { get }
+        let _: KeyPath<HKWorkoutActivity, Date> = \HKWorkoutActivity.startDate
+        // var endDate: Date? { get }
+        let _: KeyPath<HKWorkoutActivity, Date?> = \HKWorkoutActivity.endDate
+        // var metadata: [String : Any]? { get }
+        let _: KeyPath<HKWorkoutActivity, [String : Any]?> = \HKWorkoutActivity.metadata
+        // var duration: TimeInterval { get }
+        let _: KeyPath<HKWorkoutActivity, TimeInterval> = \HKWorkoutActivity.duration
+        // var workoutEvents: [HKWorkoutEvent] { get }
+        let _: KeyPath<HKWorkoutActivity, [HKWorkoutEvent]> = \HKWorkoutActivity.workoutEvents
+        // var allStatistics: [HKQuantityType : HKStatistics] { get }
+        let _: KeyPath<HKWorkoutActivity, [HKQuantityType : HKStatistics]> = \HKWorkoutActivity.allStatistics
+        // func statistics(for quantityType: HKQuantityType) -> HKStatistics?
+        same(exactType(HKWorkoutActivity.statistics(for:)), ((HKWorkoutActivity) -> (HKQuantityType) -> HKStatistics?).self)
     }
 
     @Test("HKWorkoutConfiguration: 5 of 5 members as HealthKit declares them")
     func hkWorkoutConfiguration() {
-        // Not built yet: every member is listed in docs/healthkit-compatibility.md.
+        // class HKWorkoutConfiguration : NSObject, NSCopying, NSSecureCoding, Hashable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKWorkoutConfiguration.self) }
+        // init()
+        same(exactType(HKWorkoutConfiguration.init), (() -> HKWorkoutConfiguration).self)
+        // var activityType: HKWorkoutActivityType { get set }
+        let _: ReferenceWritableKeyPath<HKWorkoutConfiguration, HKWorkoutActivityType> = \HKWorkoutConfiguration.activityType
+        // var locationType: HKWorkoutSessionLocationType { get set }
+        let _: ReferenceWritableKeyPath<HKWorkoutConfiguration, HKWorkoutSessionLocationType> = \HKWorkoutConfiguration.locationType
+        // var swimmingLocationType: HKWorkoutSwimmingLocationType { get set }
+        let _: ReferenceWritableKeyPath<HKWorkoutConfiguration, HKWorkoutSwimmingLocationType> = \HKWorkoutConfiguration.swimmingLocationType
+        // @NSCopying var lapLength: HKQuantity? { get set }
+        let _: ReferenceWritableKeyPath<HKWorkoutConfiguration, HKQuantity?> = \HKWorkoutConfiguration.lapLength
     }
 
     @Test("HKWorkoutSessionLocationType: 4 of 4 members as HealthKit declares them")

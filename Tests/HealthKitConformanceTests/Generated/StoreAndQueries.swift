@@ -9,7 +9,7 @@ import Testing
 @Suite("HealthKit's interface, as declared: StoreAndQueries")
 struct StoreAndQueriesConformance {
 
-    @Test("HKHealthStore: 43 of 60 members as HealthKit declares them")
+    @Test("HKHealthStore: 45 of 60 members as HealthKit declares them")
     func hkHealthStore() {
         // class HKHealthStore : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHealthStore.self) }
@@ -96,6 +96,10 @@ struct StoreAndQueriesConformance {
         same(exactType(HKHealthStore.add(_:to:completion:)), ((HKHealthStore) -> ([HKSample], HKWorkout, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
         // func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws
         same(exactType(HKHealthStore.addSamples(_:to:)), ((HKHealthStore) -> ([HKSample], HKWorkout) async throws -> Void).self)
+        // func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.relateWorkoutEffortSample(_:with:activity:completion:)), ((HKHealthStore) -> (HKSample, HKWorkout, HKWorkoutActivity?, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.unrelateWorkoutEffortSample(_:from:activity:completion:)), ((HKHealthStore) -> (HKSample, HKWorkout, HKWorkoutActivity?, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
         @available(*, deprecated, message: "uses members HealthKit deprecates")
         func deprecatedMembers() {
             // @available(*, deprecated) func dateOfBirth() throws -> Date
@@ -159,7 +163,7 @@ struct StoreAndQueriesConformance {
         same(exactType(HKAuthorizationRequestStatus.init(rawValue:)), ((Int) -> HKAuthorizationRequestStatus?).self)
     }
 
-    @Test("HKQuery: 26 of 58 members as HealthKit declares them")
+    @Test("HKQuery: 39 of 58 members as HealthKit declares them")
     func hkQuery() {
         // class HKQuery : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuery.self) }
@@ -202,8 +206,18 @@ struct StoreAndQueriesConformance {
         let _: (HKWorkout) -> NSPredicate = HKQuery.predicateForObjects(from:)
         // class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate
         same(exactType(HKQuery.predicateForWorkouts(with:)), ((HKWorkoutActivityType) -> NSPredicate).self)
+        // class func predicateForWorkouts(activityPredicate: NSPredicate) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkouts(activityPredicate:)), ((NSPredicate) -> NSPredicate).self)
         // class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, duration: TimeInterval) -> NSPredicate
         same(exactType(HKQuery.predicateForWorkouts(with:duration:)), ((ComparisonOperator, TimeInterval) -> NSPredicate).self)
+        // class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, averageQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkouts(operatorType:quantityType:averageQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, maximumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkouts(operatorType:quantityType:maximumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, minimumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkouts(operatorType:quantityType:minimumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, sumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkouts(operatorType:quantityType:sumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
         // class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, totalDistance: HKQuantity) -> NSPredicate
         same(exactType(HKQuery.predicateForWorkouts(with:totalDistance:)), ((ComparisonOperator, HKQuantity) -> NSPredicate).self)
         // class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, totalEnergyBurned: HKQuantity) -> NSPredicate
@@ -212,6 +226,22 @@ struct StoreAndQueriesConformance {
         same(exactType(HKQuery.predicateForWorkouts(with:totalFlightsClimbed:)), ((ComparisonOperator, HKQuantity) -> NSPredicate).self)
         // class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, totalSwimmingStrokeCount: HKQuantity) -> NSPredicate
         same(exactType(HKQuery.predicateForWorkouts(with:totalSwimmingStrokeCount:)), ((ComparisonOperator, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(workoutActivityType: HKWorkoutActivityType) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(workoutActivityType:)), ((HKWorkoutActivityType) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, duration: TimeInterval) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(operatorType:duration:)), ((ComparisonOperator, TimeInterval) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(start startDate: Date?, end endDate: Date?, options: HKQueryOptions = []) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(start:end:options:)), ((Date?, Date?, HKQueryOptions) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, averageQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(operatorType:quantityType:averageQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, maximumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(operatorType:quantityType:maximumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, minimumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(operatorType:quantityType:minimumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, sumQuantity: HKQuantity) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutActivities(operatorType:quantityType:sumQuantity:)), ((ComparisonOperator, HKQuantityType, HKQuantity) -> NSPredicate).self)
+        // class func predicateForWorkoutEffortSamplesRelated(workout: HKWorkout, activity: HKWorkoutActivity?) -> NSPredicate
+        same(exactType(HKQuery.predicateForWorkoutEffortSamplesRelated(workout:activity:)), ((HKWorkout, HKWorkoutActivity?) -> NSPredicate).self)
         // class func predicateForActivitySummary(with dateComponents: DateComponents) -> NSPredicate
         same(exactType(HKQuery.predicateForActivitySummary(with:)), ((DateComponents) -> NSPredicate).self)
         // class func predicate(forActivitySummariesBetweenStart startDateComponents: DateComponents, end endDateComponents: DateComponents) -> NSPredicate
@@ -219,6 +249,7 @@ struct StoreAndQueriesConformance {
         // Called without their default arguments, in a closure that never runs.
         _ = { () async throws -> Void in
             let _: NSPredicate = HKQuery.predicateForSamples(withStart: placeholder(), end: placeholder())
+            let _: NSPredicate = HKQuery.predicateForWorkoutActivities(start: placeholder(), end: placeholder())
         }
     }
 

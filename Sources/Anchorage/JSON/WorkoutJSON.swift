@@ -1,0 +1,138 @@
+import Foundation
+
+/// A workout's recorded statistics in JSON: `{"type": "HKQuantityType…",
+/// "start": …, "end": …, "sum": {"unit": …, "value": …}}`, with `average`,
+/// `minimum` and `maximum` beside or instead of `sum`, in the type's
+/// canonical unit.
+struct StatisticsJSON: Codable {
+    var type: String
+    var start: String
+    var end: String
+    var sum: HKQuantity?
+    var average: HKQuantity?
+    var minimum: HKQuantity?
+    var maximum: HKQuantity?
+
+    init(_ statistics: HKStatistics) {
+        type = statistics.quantityType.identifier
+        start = ISO8601.format(statistics.startDate)
+        end = ISO8601.format(statistics.endDate)
+        let values = statistics.recordedValues
+        let unit = statistics.quantityType.canonicalUnit
+        sum = values.sum.map { HKQuantity(unit: unit, doubleValue: $0) }
+        average = values.average.map { HKQuantity(unit: unit, doubleValue: $0) }
+        minimum = values.minimum.map { HKQuantity(unit: unit, doubleValue: $0) }
+        maximum = values.maximum.map { HKQuantity(unit: unit, doubleValue: $0) }
+    }
+
+    func statistics() throws(HKError) -> HKStatistics {
+        guard let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type))
+        else { throw .invalid("OBJ-21", "a workout statistic's type \(type.prefix(100)) is not a quantity type") }
+        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end) else {
+            throw .invalid("OBJ-7", "a workout statistic needs ISO 8601 start and end dates")
+        }
+        return try HKStatistics.recorded(
+            quantityType: quantityType,
+            startDate: startDate,
+            endDate: endDate,
+            sum: sum,
+            average: average,
+            minimum: minimum,
+            maximum: maximum
+        )
+    }
+}
+
+/// A workout event in JSON: `{"type": 1, "start": …, "end": …, "metadata": …}`.
+struct EventJSON: Codable {
+    var type: Int
+    var start: String
+    var end: String
+    var metadata: [String: HKMetadataValue]?
+
+    init(_ event: HKWorkoutEvent) {
+        type = event.type.rawValue
+        start = ISO8601.format(event.dateInterval.start)
+        end = ISO8601.format(event.dateInterval.end)
+        metadata = event.typedMetadata.isEmpty ? nil : event.typedMetadata.values
+    }
+
+    func event() throws(HKError) -> HKWorkoutEvent {
+        guard let kind = HKWorkoutEventType(rawValue: type) else {
+            throw .invalid("OBJ-23", "\(type) is not a workout event type")
+        }
+        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end), startDate <= endDate else {
+            throw .invalid("OBJ-23", "a workout event needs ISO 8601 start and end dates, start not after end")
+        }
+        return HKWorkoutEvent(
+            type: kind,
+            dateInterval: DateInterval(start: startDate, end: endDate),
+            typedMetadata: try HKMetadata(validatingTyped: metadata ?? [:])
+        )
+    }
+}
+
+/// A workout activity in JSON: `{"uuid": …, "workoutActivityType": 13,
+/// "locationType": 2, "swimmingLocationType": 0, "lapLength": …, "start": …,
+/// "end": …, "duration": …, "workoutEvents": […], "statistics": […],
+/// "metadata": {…}}`; only `uuid`, `workoutActivityType`, `start` and `end`
+/// are required.
+struct ActivityJSON: Codable {
+    var uuid: UUID
+    var workoutActivityType: UInt
+    var locationType: Int?
+    var swimmingLocationType: Int?
+    var lapLength: HKQuantity?
+    var start: String
+    var end: String
+    var duration: Double?
+    var workoutEvents: [EventJSON]?
+    var statistics: [StatisticsJSON]?
+    var metadata: [String: HKMetadataValue]?
+
+    init(_ activity: HKWorkoutActivity) {
+        let configuration = activity.configuration
+        uuid = activity.uuid
+        workoutActivityType = configuration.activityType.rawValue
+        locationType = configuration.locationType.rawValue
+        swimmingLocationType = configuration.swimmingLocationType.rawValue
+        lapLength = configuration.lapLength
+        start = ISO8601.format(activity.startDate)
+        end = ISO8601.format(activity.endDate ?? activity.startDate)
+        duration = activity.duration
+        workoutEvents = activity.workoutEvents.isEmpty ? nil : activity.workoutEvents.map(EventJSON.init)
+        statistics = activity.recordedStatistics.isEmpty ? nil : activity.recordedStatistics.map(StatisticsJSON.init)
+        metadata = activity.typedMetadata.isEmpty ? nil : activity.typedMetadata.values
+    }
+
+    func activity() throws(HKError) -> HKWorkoutActivity {
+        guard let type = HKWorkoutActivityType(rawValue: workoutActivityType) else {
+            throw .invalid("OBJ-21", "\(workoutActivityType) is not a workout activity type")
+        }
+        guard let location = HKWorkoutSessionLocationType(rawValue: locationType ?? 0),
+            let swimming = HKWorkoutSwimmingLocationType(rawValue: swimmingLocationType ?? 0)
+        else { throw .invalid("OBJ-21", "an activity's location type is not known") }
+        guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end) else {
+            throw .invalid("OBJ-7", "a workout activity needs ISO 8601 start and end dates")
+        }
+        var events: [HKWorkoutEvent] = []
+        for event in workoutEvents ?? [] { events.append(try event.event()) }
+        var recorded: [HKStatistics] = []
+        for item in statistics ?? [] { recorded.append(try item.statistics()) }
+        return try HKWorkoutActivity.rebuilt(
+            uuid: uuid,
+            configuration: .init(
+                activityType: type,
+                locationType: location,
+                swimmingLocationType: swimming,
+                lapLength: lapLength
+            ),
+            start: startDate,
+            end: endDate,
+            duration: duration,
+            events: events,
+            statistics: recorded,
+            metadata: try HKMetadata(validatingTyped: metadata ?? [:])
+        )
+    }
+}
