@@ -11,10 +11,6 @@ private let combinableOptions: HKStatisticsOptions = [
 ]
 
 extension StoreEngine {
-    /// How many quarter hours an end of the views' stretch may move inward
-    /// past samples that cross it.
-    static let edgeMoves = 16
-
     /// The outcome of trying the views for an ``HKStatisticsQuery``.
     struct ViewedSingle {
         /// The statistics, or `nil` when no sample matches.
@@ -25,21 +21,29 @@ extension StoreEngine {
     /// `nil` when they cannot answer it exactly.
     ///
     /// HealthKit counts a matching cumulative sample in full, whatever part
-    /// of it lies in the predicate's range (ST-21), while a view bucket
-    /// holds each sample's share of it. So the views answer the stretch
-    /// `[a, b)` of whole 15-minute buckets inside the range only where no
-    /// visible sample crosses `a` or `b` (each end moves inward up to
-    /// ``edgeMoves`` quarter hours to find such a place): every sample there
-    /// is then wholly inside and its share is all of it. The samples in the slivers left at
-    /// the edges (before `a`, from `b`) are read and evaluated as the
-    /// reference evaluator does, and the two parts combined; their samples
-    /// lie in disjoint stretches of time, so merged sums add (ST-24).
-    /// The statistics' interval is the matching samples' earliest start to
-    /// latest end (ST-6), found in the type/time index.
+    /// of it lies in the predicate's range `[s, e)` (ST-21), while the views
+    /// hold each sample's share of each quarter hour. Time is additive for
+    /// every combinable value (merged sums too, ST-24: they are cut at every
+    /// sample boundary), so the matching samples' statistics over their
+    /// whole span are those of five disjoint stretches, added up:
+    ///
+    /// - before `s`: the matching samples that start before it (they reach
+    ///   it), over `[their earliest start, s)`;
+    /// - `[s, a)` and `[b, e)`: the slivers at the edges, from the samples
+    ///   reaching them, each sample prorated;
+    /// - `[a, b)`, the whole quarter hours inside the range: from the views;
+    /// - from `e`: the matching samples that end after it, over
+    ///   `[e, their latest end]`.
+    ///
+    /// Each sample's shares add up to all of it. The statistics' interval is
+    /// the matching samples' earliest start to latest end (ST-6), found in
+    /// the type/time index.
     ///
     /// Eligible as collection queries are (``ViewEligibility``), for the
-    /// ``combinableOptions``. The cost is that of the slivers' samples, the
-    /// view rows covering the range, and the index rows near its ends.
+    /// ``combinableOptions``, unless a sample longer than a day reaches
+    /// `[a, b)` (the views keep those out of their rows). The cost is that
+    /// of the view rows covering the range, the samples in the slivers and
+    /// across the ends, and a few index rows per duration tier.
     func viewStatistics(
         of type: HKQuantityType,
         predicate: ObjectPredicate?,
@@ -47,86 +51,90 @@ extension StoreEngine {
         caller: Caller
     ) throws(HKError) -> ViewedSingle? {
         guard !options.isEmpty, combinableOptions.isSuperset(of: options) else { return nil }
-        let found = try read {
-            txn -> (inner: HKStatistics?, extent: ClosedRange<Double>?, edges: [StatisticsSample])? in
+        let found = try read { txn -> (parts: [HKStatistics], span: ClosedRange<Double>?)? in
             var session = ReadSession(caller: caller)
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             let kind = EntryKind(rawValue: type.kindCode)
             guard eligibility.viewable, let extent = try views.extent(of: kind, in: txn) else { return nil }
             let fine = 900.0
-            let lower = eligibility.start.map { $0.timeIntervalSinceReferenceDate }
-            let upper = eligibility.end.map { $0.timeIntervalSinceReferenceDate }
-            var a = ((lower ?? extent.lowerBound.timeIntervalSinceReferenceDate) / fine).rounded(.up) * fine
-            var b =
+            let lower = eligibility.start?.timeIntervalSinceReferenceDate
+            let upper = eligibility.end?.timeIntervalSinceReferenceDate
+            let a = ((lower ?? extent.lowerBound.timeIntervalSinceReferenceDate) / fine).rounded(.up) * fine
+            let b =
                 upper.map { ($0 / fine).rounded(.down) * fine }
                 ?? ((extent.upperBound.timeIntervalSinceReferenceDate / fine).rounded(.down) + 1) * fine
-            guard a.isFinite, b.isFinite, b - a < Double(Int32.max) else { return nil }
-            // A visible sample across either end would be split by the
-            // views: move the end a quarter hour inward, a few times, until
-            // none crosses it (the sliver grows by what it passes).
-            var moves = 0
-            while a < b, try isCrossed(a, type: type, in: txn, session: &session) {
-                guard moves < Self.edgeMoves else { return nil }
-                a += fine
-                moves += 1
-            }
-            moves = 0
-            while a < b, try isCrossed(b, type: type, in: txn, session: &session) {
-                guard moves < Self.edgeMoves else { return nil }
-                b -= fine
-                moves += 1
-            }
-            guard a < b else { return nil }
-            let (start, end) = (Date(timeIntervalSinceReferenceDate: a), Date(timeIntervalSinceReferenceDate: b))
+            guard a.isFinite, b.isFinite, a < b, b - a < Double(Int32.max) else { return nil }
+            // Without a bound, the data's own extent bounds the range.
+            let s = lower ?? a
+            let e = upper ?? b
             let grid = try BucketGrid(
-                anchor: start,
+                anchor: Date(timeIntervalSinceReferenceDate: a),
                 intervalComponents: DateComponents(second: Int(b - a)),
                 timeZone: TimeZone(identifier: "UTC")!
             )
             guard let answer = try views.buckets([0], of: type, grid: grid, options: options, in: txn),
                 answer.unanswered.isEmpty
             else { return nil }
-            // The slivers: samples ending by `a` (counted in full), and from `b`.
             let ranking = try views.ranking(of: kind, in: txn)
-            var edges: [StatisticsSample] = []
-            let slivers: [(ObjectPredicate, (HKSample) -> Bool)] = [
-                (.dateRange(start: eligibility.start, end: start, options: []), { $0.startDate < start }),
-                (.dateRange(start: end, end: eligibility.end, options: []), { $0.startDate >= end }),
-            ]
-            for (part, keep) in slivers where part != .dateRange(start: end, end: end, options: []) {
-                for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: part, in: txn, session: &session)
-                where keep(sample) {
-                    guard let quantitySample = sample as? HKQuantitySample else { continue }
-                    edges.append(StatisticsSample(quantitySample, seq: seq, unit: type.canonicalUnit, ranking: ranking))
+            func read(_ from: Double, _ to: Double) -> ObjectPredicate {
+                .dateRange(
+                    start: Date(timeIntervalSinceReferenceDate: from),
+                    end: Date(timeIntervalSinceReferenceDate: to),
+                    options: []
+                )
+            }
+            let before = try statisticsInputs(of: type, read(s, s), ranking: ranking, in: txn, session: &session)
+                .filter { $0.start < s }
+            let after = try statisticsInputs(of: type, read(e, e), ranking: ranking, in: txn, session: &session)
+                .filter { $0.end > e && $0.start < e }
+            var stretches: [(StatisticsWindow, [StatisticsSample])] = []
+            if let first = before.map(\.start).min() {
+                stretches.append((StatisticsWindow(start: first, end: s, closed: false), before))
+            }
+            if s < a {
+                let group = try statisticsInputs(of: type, read(s, a), ranking: ranking, in: txn, session: &session)
+                stretches.append((StatisticsWindow(start: s, end: a, closed: false), group))
+            }
+            if b < e {
+                let group = try statisticsInputs(of: type, read(b, e), ranking: ranking, in: txn, session: &session)
+                stretches.append((StatisticsWindow(start: b, end: e, closed: false), group))
+            }
+            if let last = after.map(\.end).max() {
+                stretches.append((StatisticsWindow(start: e, end: last, closed: true), after))
+            }
+            var parts = answer.buckets[0].map { [$0] } ?? []
+            for (window, group) in stretches {
+                if let part = ReferenceStatistics.statistics(group, in: window, type: type, options: options) {
+                    parts.append(part)
                 }
             }
-            let inner = answer.buckets[0]
-            let innerExtent = inner == nil ? nil : try sampleExtent(of: kind, from: a, before: b, in: txn)
-            return (inner, innerExtent, edges)
+            var span = try sampleExtent(of: kind, from: s, before: e, in: txn)
+            for sample in before + after {
+                span =
+                    min(
+                        span?.lowerBound ?? sample.start,
+                        sample.start
+                    )...max(span?.upperBound ?? sample.end, sample.end)
+            }
+            return (parts, span)
         }
-        guard let (inner, innerExtent, edges) = found else { return nil }
-        let outer = ReferenceStatistics.single(edges, type: type, options: options)
-        guard let inner, let innerExtent else { return ViewedSingle(statistics: outer) }
-        var startDate = innerExtent.lowerBound
-        var endDate = innerExtent.upperBound
-        var merged = inner.merged
+        guard let (parts, span) = found else { return nil }
+        guard let first = parts.first, let span else { return ViewedSingle(statistics: nil) }
+        var merged = first.merged
         var bySource: [HKSource: StatisticsValues] = [:]
-        for source in inner.sources ?? [] { bySource[source] = inner.bySource[source.bundleIdentifier] }
-        if let outer {
-            startDate = min(startDate, outer.startDate.timeIntervalSinceReferenceDate)
-            endDate = max(endDate, outer.endDate.timeIntervalSinceReferenceDate)
-            merged = Self.combined(merged, outer.merged)
-            for source in outer.sources ?? [] {
-                guard let values = outer.bySource[source.bundleIdentifier] else { continue }
+        for (position, part) in parts.enumerated() {
+            if position > 0 { merged = Self.combined(merged, part.merged) }
+            for source in part.sources ?? [] {
+                guard let values = part.bySource[source.bundleIdentifier] else { continue }
                 bySource[source] = bySource[source].map { Self.combined($0, values) } ?? values
             }
         }
         return ViewedSingle(
             statistics: HKStatistics(
                 quantityType: type,
-                startDate: Date(timeIntervalSinceReferenceDate: startDate),
-                endDate: Date(timeIntervalSinceReferenceDate: endDate),
+                startDate: Date(timeIntervalSinceReferenceDate: span.lowerBound),
+                endDate: Date(timeIntervalSinceReferenceDate: span.upperBound),
                 options: options,
                 merged: merged,
                 bySource: bySource
@@ -134,21 +142,21 @@ extension StoreEngine {
         )
     }
 
-    /// Whether a visible sample of `type` starts before `seconds` and ends
-    /// after it.
-    private func isCrossed(
-        _ seconds: Double,
-        type: HKQuantityType,
+    /// The visible samples of `type` matching `predicate`, as statistics inputs.
+    private func statisticsInputs(
+        of type: HKQuantityType,
+        _ predicate: ObjectPredicate,
+        ranking: SourceRanking,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
-    ) throws -> Bool {
-        let edge = Date(timeIntervalSinceReferenceDate: seconds)
-        return try matchingSamplesWithSeqs(
-            of: type,
-            predicate: .dateRange(start: edge, end: edge, options: []),
-            in: txn,
-            session: &session
-        ).contains { $0.sample.startDate < edge && $0.sample.endDate > edge }
+    ) throws -> [StatisticsSample] {
+        try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session).compactMap {
+            seq,
+            sample in
+            (sample as? HKQuantitySample).map {
+                StatisticsSample($0, seq: seq, unit: type.canonicalUnit, ranking: ranking)
+            }
+        }
     }
 
     /// The values of two sets of samples in disjoint stretches of time.
