@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AnchorageLog
@@ -82,12 +83,27 @@ struct CrashTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Drain the pipe while the child runs, so it never blocks on a full pipe.
-        let reader = Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }
+        // Drain the pipe while the child runs, so it never blocks on a full
+        // pipe; on a thread of its own, so the blocking read does not hold
+        // one of the few threads that run the other suites' tasks.
+        let output = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            output.withLock { $0 = data }
+            drained.signal()
+        }
+        reader.start()
         try await Task.sleep(for: delay)
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return await reader.value
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                drained.wait()
+                continuation.resume()
+            }
+        }
+        return output.withLock { $0 }
     }
 
     /// `ack <anchor> <operation> <uuid>` lines, by sequence number.

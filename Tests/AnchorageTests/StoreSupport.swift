@@ -193,8 +193,9 @@ final class Collector<Value: Sendable>: Sendable {
     var count: Int { values.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, polling, for at most `seconds`.
-func eventually(timeout seconds: Double = 10, _ condition: () -> Bool) async throws {
+/// Waits until `condition` holds, polling, for at most `seconds` (a loaded
+/// machine runs other suites beside the caller).
+func eventually(timeout seconds: Double = 60, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < deadline else { return }
