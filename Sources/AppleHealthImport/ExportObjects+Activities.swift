@@ -18,9 +18,9 @@ extension ExportObjects {
         _ element: ExportElement,
         workoutType: HKWorkoutActivityType,
         start: Date,
-        end: Date
+        end: Date,
+        workoutMetadata: [String: HKMetadataValue]
     ) -> [HKWorkoutActivity] {
-        let workoutMetadata = Self.metadata(element.metadata)
         var result: [HKWorkoutActivity] = []
         var seen = Set<UUID>()
         for child in element.children(.workoutActivity) where result.count < HKWorkout.maximumActivities {

@@ -152,7 +152,14 @@ struct ExportObjects {
         }
         let statistics = workoutStatistics(element)
         let events = try events(of: element)
-        let activities = workoutActivities(element, workoutType: activity, start: start, end: end)
+        let metadata = Self.metadata(element.metadata)
+        let activities = workoutActivities(
+            element,
+            workoutType: activity,
+            start: start,
+            end: end,
+            workoutMetadata: metadata
+        )
         do {
             return try HKWorkout.stored(
                 activityType: activity,
@@ -167,7 +174,7 @@ struct ExportObjects {
                 uuid: identifier(of: element),
                 sourceRevision: source(element),
                 device: device(element),
-                metadata: Self.metadata(element.metadata)
+                metadata: metadata
             )
         } catch {
             throw Rejection(reason: Self.reason(error))

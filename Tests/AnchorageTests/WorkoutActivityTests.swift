@@ -92,6 +92,31 @@ struct WorkoutActivityTests {
         #expect(PayloadCodec.encode(decoded) == PayloadCodec.encode(race))
     }
 
+    @Test("OBJ-21: an activity's JSON needs only its uuid, type and dates; unknown location types are refused")
+    func minimalJSON() throws {
+        func workout(_ activity: String) throws -> HKWorkout? {
+            let json = """
+                {"kind": "workout", "uuid": "6A0E5C2B-1F0B-4C5E-9A52-8C5D1F2E3A4B", "type": "HKWorkoutTypeIdentifier",
+                 "startDate": "2026-01-09T23:05:00Z", "endDate": "2026-01-10T00:05:00Z", "workoutActivityType": 37,
+                 "workoutActivities": [\(activity)]}
+                """
+            return try JSONDecoder().decode(HealthObject.self, from: Data(json.utf8)).object as? HKWorkout
+        }
+        let minimal = try #require(
+            try workout(
+                #"{"uuid": "7D3C1B8A-52E4-4F0B-9A61-2E8D4C6B1F03", "workoutActivityType": 13, "start": "2026-01-09T23:05:00Z", "end": "2026-01-09T23:35:00Z"}"#
+            )
+        )
+        let activity = try #require(minimal.workoutActivities.first)
+        #expect(activity.workoutConfiguration == HKWorkoutConfiguration().with(type: .cycling))
+        #expect(activity.duration == 1_800)
+        #expect(throws: HKError.self) {
+            try workout(
+                #"{"uuid": "7D3C1B8A-52E4-4F0B-9A61-2E8D4C6B1F03", "workoutActivityType": 13, "locationType": 0, "start": "2026-01-09T23:05:00Z", "end": "2026-01-09T23:35:00Z"}"#
+            )
+        }
+    }
+
     @Test("OBJ-21: HealthKit's initializer makes an activity of a configuration; an unended one has no duration")
     func healthKitInitializer() throws {
         let yoga = configuration(.yoga)
@@ -333,5 +358,14 @@ struct WorkoutActivityTests {
                 )
             }
         }
+    }
+}
+
+extension HKWorkoutConfiguration {
+    /// This configuration with another activity type.
+    func with(type: HKWorkoutActivityType) -> HKWorkoutConfiguration {
+        let copy = copy()
+        copy.activityType = type
+        return copy
     }
 }

@@ -117,6 +117,22 @@ struct WorkoutEffortTests {
             }
             #expect(try await samples(in: store, of: HKQuantityType(.workoutEffortScore)).isEmpty)
             #expect(try await samples(in: store, of: stepType).isEmpty)
+
+            // A score made up with the uuid of a saved step sample relates nothing.
+            let walk = steps(120)
+            try await store.save(walk)
+            let forged = try HKQuantitySample.stored(
+                type: HKQuantityType(.workoutEffortScore),
+                quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: 9),
+                start: start,
+                end: end,
+                uuid: walk.uuid,
+                sourceRevision: walk.sourceRevision
+            )
+            await expectCode(.errorInvalidArgument) {
+                try await store.relateWorkoutEffortSample(forged, with: workout, activity: nil)
+            }
+            #expect(try await related(store, workout).isEmpty)
         }
     }
 

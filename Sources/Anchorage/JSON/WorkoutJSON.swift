@@ -109,9 +109,15 @@ struct ActivityJSON: Codable {
         guard let type = HKWorkoutActivityType(rawValue: workoutActivityType) else {
             throw .invalid("OBJ-21", "\(workoutActivityType) is not a workout activity type")
         }
-        guard let location = HKWorkoutSessionLocationType(rawValue: locationType ?? 0),
-            let swimming = HKWorkoutSwimmingLocationType(rawValue: swimmingLocationType ?? 0)
-        else { throw .invalid("OBJ-21", "an activity's location type is not known") }
+        // Absent location types are unknown, as in a new HKWorkoutConfiguration.
+        let location = locationType.map { HKWorkoutSessionLocationType(rawValue: $0) } ?? .unknown
+        let swimming = swimmingLocationType.map { HKWorkoutSwimmingLocationType(rawValue: $0) } ?? .unknown
+        guard let location, let swimming else {
+            throw .invalid(
+                "OBJ-21",
+                "an activity's locationType is 1, 2 or 3 and its swimmingLocationType 0, 1 or 2"
+            )
+        }
         guard let startDate = ISO8601.parse(start), let endDate = ISO8601.parse(end) else {
             throw .invalid("OBJ-7", "a workout activity needs ISO 8601 start and end dates")
         }

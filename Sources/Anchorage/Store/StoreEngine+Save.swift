@@ -190,6 +190,15 @@ extension StoreEngine {
                 guard record.isLive else {
                     throw HKError(.errorInvalidArgument, rule: "OBJ-24", "the sample \(sample.uuid) was deleted")
                 }
+                // The stored sample decides, so a sample made up with the
+                // uuid of another type's sample links nothing.
+                guard record.kind.rawValue == sample.sampleType.kindCode else {
+                    throw HKError(
+                        .errorInvalidArgument,
+                        rule: "OBJ-24",
+                        "the sample \(sample.uuid) is saved as another type than \(sample.sampleType.identifier)"
+                    )
+                }
                 try checkShare(sample.sampleType, caller: caller, in: txn)
                 linked.append(sample.uuid)
                 plan.liveIDs.append(sample.uuid)
