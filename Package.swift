@@ -3,7 +3,9 @@
 // Anchorage: HealthKit's data model and queries on Linux, rebuilt as an
 // event-sourced store on LMDB. The module layout follows DESIGN.md:
 //
-//   CLMDB → LMDB → AnchorageLog → (Anchorage, AnchorageSync) → AnchorageServer
+//   AnchorageModel (no storage)
+//   CLMDB → LMDB → AnchorageLog → (Anchorage = AnchorageLog + AnchorageModel,
+//   AnchorageSync) → AppleHealthImport, AnchorageServer → AnchorageCLI
 //
 // A module imports only the layers beneath it.
 
@@ -31,11 +33,13 @@ let package = Package(
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
+        .library(name: "AnchorageModel", targets: ["AnchorageModel"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
+        .library(name: "AnchorageStoreTesting", targets: ["AnchorageStoreTesting"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
         .executable(name: "AnchorageBench", targets: ["AnchorageBench"]),
     ],
@@ -81,10 +85,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // HealthKit's data model and queries, on the log.
+        // HealthKit's data model without storage: types, units, objects,
+        // predicates, sorting, the payload codec, JSON, errors, text forms,
+        // the statistics types and the reference evaluator. Imports no
+        // project module, so the compiler keeps it free of LMDB.
+        .target(
+            name: "AnchorageModel",
+            swiftSettings: strictSettings
+        ),
+        // The store on the log: HKHealthStore, queries, statistics views.
+        // Re-exports AnchorageModel, so ports write one import.
         .target(
             name: "Anchorage",
             dependencies: [
+                "AnchorageModel",
                 "AnchorageLog",
                 "LMDB",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -180,10 +194,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Test helpers for Anchorage and for code built on it.
+        // Test helpers that need no store: seeded generators, random objects,
+        // field-by-field object comparison, temporary directories and a
+        // clock tests move by hand. Builds without LMDB.
         .target(
             name: "AnchorageTesting",
-            dependencies: ["Anchorage"],
+            dependencies: ["AnchorageModel"],
+            swiftSettings: strictSettings
+        ),
+        // Test helpers on a store: temporary stores and generated histories
+        // checked against the reference evaluator.
+        .target(
+            name: "AnchorageStoreTesting",
+            dependencies: ["Anchorage", "AnchorageLog", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         // `Scripts/bench` runs this in release mode.
@@ -232,9 +255,15 @@ let package = Package(
             dependencies: ["LMDB"],
             swiftSettings: lmdbSettings
         ),
+        // The model's tests: no store, so no LMDB in their build.
+        .testTarget(
+            name: "AnchorageModelTests",
+            dependencies: ["AnchorageModel", "AnchorageTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "AnchorageTests",
-            dependencies: ["Anchorage", "AnchorageLog", "LMDB"],
+            dependencies: ["Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -242,7 +271,7 @@ let package = Package(
             dependencies: [
                 "AnchorageCLI",
                 "Anchorage",
-                "AnchorageTesting",
+                "AnchorageStoreTesting",
                 "AnchorageServer",
                 "LMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -256,6 +285,7 @@ let package = Package(
                 "anchorage",
                 "AnchorageServer",
                 "Anchorage",
+                "AnchorageStoreTesting",
                 "AnchorageTesting",
                 "AnchorageLog",
                 "AnchorageSync",
@@ -273,17 +303,23 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageSyncTests",
-            dependencies: ["AnchorageSync", "Anchorage", "AnchorageLog"],
+            dependencies: ["AnchorageTesting", "AnchorageSync", "Anchorage", "AnchorageLog"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppleHealthImportTests",
             dependencies: [
+                "AnchorageTesting",
                 "AppleHealthImport",
                 "Anchorage",
                 "AnchorageLog",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // README's module table against this manifest and the sources' imports.
+        .testTarget(
+            name: "RepositoryTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -302,6 +338,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageLogTests",
             dependencies: [
+                "AnchorageTesting",
                 "AnchorageLog",
                 "LogCrashWriter",
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,4 @@
-// HealthKit brings Foundation with it (Date, UUID, NSPredicate,
-// NSSortDescriptor…), so code ported by changing `import HealthKit` to
-// `import Anchorage` keeps compiling.
-@_exported public import Foundation
+// The HealthKit model lives in AnchorageModel; the store, queries and
+// statistics views live here. Re-exporting the model keeps ports at one
+// import: code that said `import HealthKit` says `import Anchorage`.
+@_exported public import AnchorageModel

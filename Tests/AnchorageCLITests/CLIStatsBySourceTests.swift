@@ -1,5 +1,5 @@
 import Anchorage
-import AnchorageTesting
+import AnchorageStoreTesting
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import Testing
 

@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import AnchorageTesting
 #endif
 
 /// Kills a child process that appends in a loop (Tests/LogCrashWriter) with

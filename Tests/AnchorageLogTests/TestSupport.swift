@@ -1,16 +1,7 @@
 import AnchorageLog
+import AnchorageTesting
 import Foundation
 import Testing
-
-/// Runs `body` with a new, empty directory that is removed afterwards.
-@discardableResult
-func withTemporaryDirectory<R>(_ body: (URL) async throws -> R) async rethrows -> R {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("anchorage-tests-\(UUID().uuidString)", isDirectory: true)
-    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory)
-}
 
 /// Runs `body` with a log opened in a new temporary directory, closing it
 /// afterwards.
@@ -39,24 +30,6 @@ var fastConfiguration: EventLog.Configuration {
     var configuration = EventLog.Configuration()
     configuration.durability = .none
     return configuration
-}
-
-/// A deterministic random number generator (SplitMix64), so a failing
-/// generated history can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 extension LogEvent {

@@ -1,6 +1,6 @@
 import Anchorage
 import AnchorageServer
-import AnchorageTesting
+import AnchorageStoreTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -85,7 +85,7 @@ struct ServerWebhookTests {
             $0.webhookHosts = ["127.0.0.1"]
             $0.webhookInitialBackoff = .milliseconds(50)
             $0.webhookMaximumBackoff = .milliseconds(400)
-            $0.webhookTimeout = .seconds(2)
+            $0.webhookTimeout = .seconds(30)
         }
     }
 

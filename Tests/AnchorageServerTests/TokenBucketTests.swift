@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
@@ -47,7 +48,7 @@ struct TokenBucketTests {
         arguments: [1, 2, 3]
     )
     func bounded(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let rate = Double(random.next() % 5_000 + 100)
         let burst = Double(random.next() % 20_000 + 1)
         let wait = Duration.milliseconds(Int64(random.next() % 5_000))
@@ -96,18 +97,5 @@ struct TokenBucketTests {
         #expect(quota.reserve(1, by: "app:a") == .proceed(after: .milliseconds(1)))
         let unlimited = PrincipalQuota(rate: 0, burst: 1, maximumWait: .zero)
         for _ in 0..<100 { #expect(unlimited.reserve(1e12, by: "owner") == .proceed(after: .zero)) }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that failures reproduce.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49EB_133B_D1EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageSync
+import AnchorageTesting
 import Crypto
 import Foundation
 import Synchronization
@@ -92,7 +93,7 @@ struct BatchTests {
     func damaged() async throws {
         try await Self.withLogs { a, b in
             let bytes = try Self.pullBytes(from: a, for: b)
-            var random = SeededRandom(state: 5)
+            var random = SeededGenerator(seed: 5)
             for _ in 0..<200 {
                 var changed = bytes
                 let position = Int.random(in: 0..<bytes.count, using: &random)

@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageSync
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct EffortReplicationTests {
     }
 
     static func run(_ cluster: Cluster, seed: UInt64) async throws {
-        var random = SeededRandom(state: seed)
+        var random = SeededGenerator(seed: seed)
         let start = Cluster.day.addingTimeInterval(3_600)
         let end = start.addingTimeInterval(3_600)
         let legs = (0..<2).map { index in

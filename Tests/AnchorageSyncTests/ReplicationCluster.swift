@@ -6,19 +6,6 @@ import Testing
 
 @testable import Anchorage
 
-/// A seeded generator (SplitMix64), so a failing history can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Peers in one process, each an owner store and an app's handle on it.
 final class Cluster: Sendable {
     static let day = Date(timeIntervalSince1970: 1_714_521_600)  // 2024-05-01T00:00:00Z

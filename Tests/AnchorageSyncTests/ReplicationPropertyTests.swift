@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageSync
+import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
@@ -32,7 +33,7 @@ struct ReplicationPropertyTests {
     }
 
     static func run(_ cluster: Cluster, seed: UInt64) async throws {
-        var random = SeededRandom(state: seed)
+        var random = SeededGenerator(seed: seed)
         try await cluster.authorize()
         var consumers = (0..<cluster.count).map { _ in FeedConsumer() }
         for _ in 0..<140 {
@@ -114,7 +115,7 @@ struct ReplicationPropertyTests {
     }
 
     /// Saves one to three step samples, some carrying sync identifiers.
-    static func save(on peer: Int, _ cluster: Cluster, _ random: inout SeededRandom) async throws {
+    static func save(on peer: Int, _ cluster: Cluster, _ random: inout SeededGenerator) async throws {
         let store = Bool.random(using: &random) ? cluster.owners[peer] : cluster.apps[peer]
         var samples: [HKQuantitySample] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -141,14 +142,14 @@ struct ReplicationPropertyTests {
     }
 
     /// Deletes one sample the peer shows, whichever peer saved it.
-    static func deleteOne(on peer: Int, _ cluster: Cluster, _ random: inout SeededRandom) async throws {
+    static func deleteOne(on peer: Int, _ cluster: Cluster, _ random: inout SeededGenerator) async throws {
         let shown = try await visibleSteps(cluster.owners[peer]).sorted { $0.id.uuidString < $1.id.uuidString }
         guard let victim = shown.randomElement(using: &random) else { return }
         _ = try await cluster.owners[peer].deleteObjects(withUUIDs: [victim.id])
     }
 
     /// A pull or push between `peer` and another, perhaps damaged on the way.
-    static func exchange(from peer: Int, _ cluster: Cluster, _ random: inout SeededRandom) async {
+    static func exchange(from peer: Int, _ cluster: Cluster, _ random: inout SeededGenerator) async {
         var other = Int.random(in: 0..<(cluster.count - 1), using: &random)
         if other >= peer { other += 1 }
         let direction: SyncDirection = [.pull, .push, .both].randomElement(using: &random)!
@@ -181,7 +182,7 @@ struct ReplicationPropertyTests {
     }
 
     /// Delivers a batch seen earlier again: late, repeated, out of order.
-    static func redeliver(_ cluster: Cluster, _ random: inout SeededRandom) async {
+    static func redeliver(_ cluster: Cluster, _ random: inout SeededGenerator) async {
         let batches = cluster.captured.withLock { $0 }
         guard let (target, bytes) = batches.randomElement(using: &random) else { return }
         do {

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -129,7 +130,7 @@ struct ActivitySummaryTests {
 
             try await store.saveActivitySummaries([try day(9, energy: 700)])
             let app = HKSource(name: "App", bundleIdentifier: "com.example.rings")
-            let appStore = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let appStore = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             let asApp = HKActivitySummaryQueryDescriptor(predicate: nil)
             await expectCode(.errorAuthorizationNotDetermined) { try await asApp.result(for: appStore) }
             await expectCode(.errorAuthorizationDenied) {

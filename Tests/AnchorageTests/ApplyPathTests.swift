@@ -1,4 +1,6 @@
 import AnchorageLog
+import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import LMDB
 import Testing

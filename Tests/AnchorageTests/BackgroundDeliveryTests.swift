@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Synchronization
 import Testing
@@ -112,7 +113,7 @@ struct BackgroundDeliveryTests {
     }
 
     static func configuration(_ clock: ManualStoreClock) -> HKHealthStore.Configuration {
-        var configuration = testConfiguration()
+        var configuration = HKHealthStore.Configuration.forTests
         configuration.observerQueriesFireOnStart = false
         configuration.clock = clock.storeClock
         configuration.backgroundDeliveryRetryWait = .seconds(30)
@@ -228,7 +229,7 @@ struct BackgroundDeliveryTests {
     @Test("enabling needs a sample type the app asked to read; disabling ends it, for one type or all")
     func enableAndDisable() async throws {
         try await withTemporaryStore { owner, directory in
-            let store = HKHealthStore(directory: directory, principal: Self.app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: Self.app, configuration: .forTests)
             await expectCode(.errorAuthorizationNotDetermined) {
                 try await store.enableBackgroundDelivery(for: stepType, frequency: .daily)
             }

@@ -1,4 +1,6 @@
 import AnchorageLog
+import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -123,7 +125,7 @@ struct ChangeFeedTests {
         try await withTemporaryStore { store, directory in
             try await store.saveActivitySummaries([try summary(day: 9, energy: 700)])
             let app = HKSource(name: "App", bundleIdentifier: "com.example.rings")
-            let appStore = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let appStore = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             let feed = ChangeFeedDescriptor(predicates: [], activitySummaries: true, anchor: nil)
             await expectCode(.errorAuthorizationNotDetermined) { try await feed.result(for: appStore) }
             try await store.setAuthorization(for: app, read: [HKObjectType.activitySummaryType()], granted: false)

@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ struct HealthKitSurfaceTests {
             let app = HKHealthStore(
                 directory: directory,
                 principal: HKSource(name: "Scale", bundleIdentifier: "com.example.scale"),
-                configuration: testConfiguration()
+                configuration: .forTests
             )
             await expectCode(.errorAuthorizationNotDetermined) { try await app.preferredUnits(for: [mass]) }
             try await app.requestAuthorization(toShare: [], read: [mass])

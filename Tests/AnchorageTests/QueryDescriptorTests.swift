@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -83,7 +84,7 @@ struct QueryDescriptorTests {
 
     @Test("OBS-1: an observer query of several descriptors says which types changed in each batch")
     func observerOfDescriptors() async throws {
-        var configuration = testConfiguration()
+        var configuration = HKHealthStore.Configuration.forTests
         configuration.observerQueriesFireOnStart = false
         try await withTemporaryStore(configuration: configuration) { store, _ in
             let seen = Collector<Set<String>>()
@@ -148,7 +149,7 @@ struct QueryDescriptorTests {
             let app = HKHealthStore(
                 directory: directory,
                 principal: HKSource(name: "Alpha Steps", bundleIdentifier: "com.example.alpha"),
-                configuration: testConfiguration()
+                configuration: .forTests
             )
             try await app.requestAuthorization(toShare: [stepType], read: [stepType])
             try await store.setAuthorization(for: app.principal!, toShare: [stepType], read: [stepType], granted: true)

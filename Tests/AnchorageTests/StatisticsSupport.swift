@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ let beatsPerMinute = HKUnit.count().unitDivided(by: .minute())
 /// A store configuration whose statistics tile days in `timeZone`, and
 /// whose apps get what they ask for.
 func statisticsConfiguration(timeZone: TimeZone = utc) -> HKHealthStore.Configuration {
-    var configuration = testConfiguration()
+    var configuration = HKHealthStore.Configuration.forTests
     configuration.timeZone = timeZone
     configuration.authorizationPolicy = .grantAll
     return configuration

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct StoreAuthorizationTests {
     @Test("Requests are recorded and decided by the owner (AUTH-1, AUTH-3, AUTH-6, AUTH-11)")
     func requestsAndDecisions() async throws {
         try await withTemporaryStore { owner, directory in
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             defer { Task { await store.close() } }
             #expect(store.authorizationStatus(for: stepType) == .notDetermined)
             #expect(
@@ -46,7 +47,7 @@ struct StoreAuthorizationTests {
     @Test("Bad requests: nothing, correlation types, read-only types (AUTH-1, CQ-6, AUTH-8)")
     func badRequests() async throws {
         try await withTemporaryStore { _, directory in
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             await expectCode(.errorInvalidArgument) { try await store.requestAuthorization(toShare: nil, read: nil) }
             await expectCode(.errorInvalidArgument) {
                 try await store.requestAuthorization(toShare: nil, read: [HKCorrelationType(.food)])
@@ -60,7 +61,7 @@ struct StoreAuthorizationTests {
 
     @Test("Read denial is hidden: only the app's own samples, on every query kind (AUTH-4, AUTH-5, AUTH-7, SRC-2)")
     func hiddenReadDenial() async throws {
-        var configuration = testConfiguration()
+        var configuration = HKHealthStore.Configuration.forTests
         configuration.authorizationPolicy = .denyAll
         try await withTemporaryStore(configuration: configuration) {
             (owner: HKHealthStore, directory: URL) async throws in
@@ -86,7 +87,7 @@ struct StoreAuthorizationTests {
     @Test("Correlations need share access to every member; readers see readable members only (CQ-4, CQ-5)")
     func correlationMembers() async throws {
         try await withTemporaryStore { owner, directory in
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             try await owner.setAuthorization(for: app, toShare: [energyType], read: [energyType], granted: true)
             await expectCode(.errorAuthorizationNotDetermined) {
                 try await store.save(food("toast", kilocalories: 200, protein: 8))
@@ -138,7 +139,7 @@ extension StoreAuthorizationTests {
             #expect(try owner.bloodType().bloodType == .oPositive)
             #expect(try owner.dateOfBirthComponents().year == 1990)
 
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             await expectCode(.errorAuthorizationNotDetermined) { try store.bloodType() }
             await expectCode(.errorAuthorizationDenied) { try await store.setCharacteristics(me) }
             try await store.requestAuthorization(
@@ -159,7 +160,7 @@ extension StoreAuthorizationTests {
     @Test("An app deletes its own correlations; share grants of the members suffice (OBJ-34, CQ-4)")
     func deletingOwnCorrelation() async throws {
         try await withTemporaryStore { (owner: HKHealthStore, directory: URL) async throws in
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             try await owner.setAuthorization(
                 for: app,
                 toShare: [energyType, proteinType],
@@ -180,7 +181,7 @@ extension StoreAuthorizationTests {
     @Test("Deleting by uuid what the app cannot read deletes nothing and reveals nothing (AUTH-4, AUTH-5, OBJ-34)")
     func deletingWhatCannotBeRead() async throws {
         try await withTemporaryStore { (owner: HKHealthStore, directory: URL) async throws in
-            let store = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let store = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             try await owner.setAuthorization(for: app, toShare: [stepType], granted: true)
             let pulse = heartRate(60)
             let walk = steps(100)

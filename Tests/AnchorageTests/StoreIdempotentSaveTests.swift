@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Testing
 

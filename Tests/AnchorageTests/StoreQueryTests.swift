@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -209,7 +210,7 @@ struct StoreQueryTests {
         try await withTemporaryStore { store, directory in
             let app = HKSource(name: "Pedometer", bundleIdentifier: "com.example.pedometer")
             try await store.setAuthorization(for: app, toShare: [stepType], granted: true)
-            let appStore = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let appStore = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             try await appStore.save(steps(10, atMinute: 100))
             try await store.save(steps(20))
             #expect(
@@ -313,7 +314,7 @@ extension StoreQueryTests {
             )
             defer { try? FileManager.default.removeItem(at: copy) }
             try store.engine().log.backup(to: copy)
-            let restored = HKHealthStore(directory: copy, configuration: testConfiguration())
+            let restored = HKHealthStore(directory: copy, configuration: .forTests)
             await expectCode(.errorInvalidArgument) {
                 try await anchoredPage(in: restored, of: stepType, anchor: page.anchor)
             }

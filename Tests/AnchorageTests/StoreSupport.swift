@@ -6,33 +6,6 @@ import Testing
 
 @testable import Anchorage
 
-/// A store in a fresh temporary directory, removed after `body`.
-func withTemporaryStore<R>(
-    configuration: HKHealthStore.Configuration = testConfiguration(),
-    _ body: (HKHealthStore, URL) async throws -> R
-) async throws -> R {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("anchorage-store-\(UUID().uuidString)")
-    let store = HKHealthStore(directory: directory, configuration: configuration)
-    do {
-        let result = try await body(store, directory)
-        await store.close()
-        try? FileManager.default.removeItem(at: directory)
-        return result
-    } catch {
-        await store.close()
-        try? FileManager.default.removeItem(at: directory)
-        throw error
-    }
-}
-
-/// Commits without fsync: tests check logic, not durability.
-func testConfiguration() -> HKHealthStore.Configuration {
-    var configuration = HKHealthStore.Configuration()
-    configuration.log.durability = .none
-    return configuration
-}
-
 let stepType = HKQuantityType(.stepCount)
 let heartRateType = HKQuantityType(.heartRate)
 let energyType = HKQuantityType(.dietaryEnergyConsumed)

@@ -1,3 +1,4 @@
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -140,7 +141,7 @@ struct StoreTests {
 
             let app = HKSource(name: "App", bundleIdentifier: "com.example.app")
             try await store.setAuthorization(for: app, toShare: [stepType], read: [stepType], granted: true)
-            let appStore = HKHealthStore(directory: directory, principal: app, configuration: testConfiguration())
+            let appStore = HKHealthStore(directory: directory, principal: app, configuration: .forTests)
             let own = steps(4, atMinute: 30)
             try await appStore.save(own)
             await expectCode(.errorAuthorizationDenied) { try await appStore.delete(b) }
@@ -210,7 +211,7 @@ struct StoreTests {
 
     @Test("Samples ending before the earliest permitted date are refused (OBJ-9)")
     func earliestPermittedDate() async throws {
-        var configuration = testConfiguration()
+        var configuration = HKHealthStore.Configuration.forTests
         configuration.earliestPermittedSampleDate = minutes(10)
         try await withTemporaryStore(configuration: configuration) { (store: HKHealthStore, _: URL) async throws in
             #expect(store.earliestPermittedSampleDate() == minutes(10))
@@ -224,7 +225,7 @@ struct StoreTests {
     @Test("One engine per directory; an unopenable store reports errorDatabaseInaccessible")
     func opening() async throws {
         try await withTemporaryStore { store, directory in
-            let second = HKHealthStore(directory: directory, configuration: testConfiguration())
+            let second = HKHealthStore(directory: directory, configuration: .forTests)
             #expect(try second.engine() === store.engine())
             try await second.save(steps(5))
             #expect(try await samples(in: store, of: stepType).count == 1)
@@ -248,12 +249,12 @@ extension StoreTests {
             "anchorage-reopen-\(UUID().uuidString)"
         )
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = HKHealthStore(directory: directory, configuration: testConfiguration())
+        let first = HKHealthStore(directory: directory, configuration: .forTests)
         let sample = steps(42)
         try await first.save(sample)
         await first.close()
         await expectCode(.errorDatabaseInaccessible) { try await first.save(steps(1)) }
-        let second = HKHealthStore(directory: directory, configuration: testConfiguration())
+        let second = HKHealthStore(directory: directory, configuration: .forTests)
         #expect(try await samples(in: second, of: stepType).map(\.uuid) == [sample.uuid])
         await second.close()
     }
@@ -270,7 +271,7 @@ extension StoreTests {
             )
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
             defer { try? FileManager.default.removeItem(at: link) }
-            let other = HKHealthStore(directory: link, configuration: testConfiguration())
+            let other = HKHealthStore(directory: link, configuration: .forTests)
             #expect(other.openError?.code == .errorDatabaseInaccessible)
             #expect(other.openError?.message.contains("in use") == true)
             await expectCode(.errorDatabaseInaccessible) { try await other.save(steps(2)) }

@@ -1,3 +1,5 @@
+import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 

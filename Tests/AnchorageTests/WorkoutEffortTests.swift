@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -166,7 +167,7 @@ struct WorkoutEffortTests {
             let app = HKHealthStore(
                 directory: directory,
                 principal: HKSource(name: "Coach", bundleIdentifier: "com.example.coach"),
-                configuration: testConfiguration()
+                configuration: .forTests
             )
             defer { Task { await app.close() } }
             await expectCode(.errorAuthorizationNotDetermined) {

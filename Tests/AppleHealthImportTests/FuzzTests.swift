@@ -1,20 +1,9 @@
 import Anchorage
+import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AppleHealthImport
-
-/// A seeded generator, so a failing mutation can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Mutated exports: bytes flipped, cut, duplicated and inserted, in the
 /// prologue and in the body. The reader and the object builder must only
@@ -54,7 +43,7 @@ struct FuzzTests {
         }
     }
 
-    static func mutate(_ original: [UInt8], bodyStart: Int, using random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ original: [UInt8], bodyStart: Int, using random: inout SeededGenerator) -> [UInt8] {
         var bytes = original
         // Half the mutations land in the prologue, half in the body.
         func position() -> Int {
@@ -97,7 +86,7 @@ struct FuzzTests {
         let original = Array(try Data(contentsOf: fixtureFile("export-v12-malformed-dtd.xml")))
         let start = try #require(byteOffset(of: "<HealthData ", in: original))
         #expect(Self.read(original, chunk: 4_096) == nil, "the unmutated file reads")
-        var random = SplitMix64(state: 0x15)
+        var random = SeededGenerator(seed: 0x15)
         var outcomes: [ImportError.Code?: Int] = [:]
         for _ in 0..<10_000 {
             let bytes = Self.mutate(original, bodyStart: start, using: &random)
@@ -119,7 +108,7 @@ struct FuzzTests {
     func mutationsIntoStore() async throws {
         let original = Array(try Data(contentsOf: fixtureFile("export-v14.xml")))
         let bodyStart = original.count / 3
-        var random = SplitMix64(state: 0x16)
+        var random = SeededGenerator(seed: 0x16)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withImportStore { store in

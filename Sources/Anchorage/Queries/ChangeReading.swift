@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageModel
 import LMDB
 
 /// What the descriptors of changes since an anchor share

@@ -1,3 +1,5 @@
+import AnchorageModel
+
 /// A stream fed by `body` on a task of its own: the async sequences of the
 /// long-running descriptors (`results(for:)`). The stream ends when `body`
 /// returns, when the consumer stops iterating (the task is cancelled), or

@@ -1,4 +1,5 @@
 import AnchorageLog
+public import AnchorageModel
 public import Foundation
 import Synchronization
 

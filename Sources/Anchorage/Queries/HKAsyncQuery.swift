@@ -1,3 +1,5 @@
+import AnchorageModel
+
 /// A query descriptor that runs once and returns its result.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// The correlations of a type (blood pressure, food) matching a predicate

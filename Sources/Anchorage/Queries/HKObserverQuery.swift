@@ -1,4 +1,5 @@
 import AnchorageLog
+public import AnchorageModel
 public import Foundation
 
 /// What an observer query's handler calls when it has processed an update

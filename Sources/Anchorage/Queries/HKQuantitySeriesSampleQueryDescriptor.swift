@@ -1,4 +1,5 @@
-public import Foundation
+public import AnchorageModel
+import Foundation
 
 /// The quantities of quantity samples, one by one. A sample here holds one
 /// quantity over its interval (its ``HKQuantitySample/count`` is 1), so each

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageModel
 import Foundation
 
 /// No limit: every matching object (SQ-2).

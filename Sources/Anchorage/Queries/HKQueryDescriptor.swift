@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// A sample type and a predicate: one of the parts of a query over several

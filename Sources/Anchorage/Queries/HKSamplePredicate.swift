@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// A sample type and a predicate, typed by the sample class the descriptor

@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// A snapshot of the samples of one type matching a predicate (SQ-1..3).

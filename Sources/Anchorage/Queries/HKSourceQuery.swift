@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// The sources that saved samples of a type matching a predicate (SRC-1);

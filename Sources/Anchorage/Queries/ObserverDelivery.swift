@@ -1,3 +1,4 @@
+import AnchorageModel
 import Synchronization
 
 /// The background delivery of one observer query: it calls the query's

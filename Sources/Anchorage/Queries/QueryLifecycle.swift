@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 import Synchronization
 

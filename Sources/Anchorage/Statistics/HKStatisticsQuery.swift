@@ -1,3 +1,4 @@
+public import AnchorageModel
 public import Foundation
 
 /// The statistics of every sample of a quantity type that matches a

@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 
 /// The payload of a source priority entry (kind 9004): the owner's order of

@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 
 /// The value of an `st.samples` row (its key is kind ‖ start ‖ seq): end

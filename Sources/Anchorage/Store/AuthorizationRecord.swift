@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 
 /// The payload of an authorization entry: an app's request, or the owner's

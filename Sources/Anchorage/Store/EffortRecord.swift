@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 
 /// The payload of an effort entry: a workout effort score sample related

@@ -1,3 +1,4 @@
+import AnchorageModel
 import Foundation
 
 // HealthKit's members that have a plain answer on a node: no health

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageModel
 import Crypto
 import LMDB
 

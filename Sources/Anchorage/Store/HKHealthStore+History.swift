@@ -1,5 +1,6 @@
 public import AnchorageLog
-public import Foundation
+public import AnchorageModel
+import Foundation
 
 /// One entry of the log that touched an object, for audits.
 public struct HKObjectHistoryEntry: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 public import AnchorageLog
+import AnchorageModel
 import LMDB
 
 extension HKHealthStore {

@@ -1,5 +1,6 @@
 import AnchorageLog
-public import Foundation
+public import AnchorageModel
+import Foundation
 import LMDB
 
 extension HKHealthStore {

@@ -1,5 +1,6 @@
 import AnchorageLog
-public import Foundation
+public import AnchorageModel
+import Foundation
 
 extension HKHealthStore {
     /// Builds a new store in `directory` whose state is exactly this

@@ -1,4 +1,5 @@
 public import AnchorageLog
+import AnchorageModel
 
 extension HKHealthStore {
     /// What a store's engine has done since it was opened: for operators'

@@ -1,3 +1,5 @@
+import AnchorageModel
+
 extension HKHealthStore {
     /// Relates a workout effort score sample to a saved workout, or to one
     /// of its activities; a sample not saved yet is saved by the same batch.

@@ -1,5 +1,6 @@
 public import AnchorageLog
-public import Foundation
+public import AnchorageModel
+import Foundation
 
 /// The store: HealthKit's `HKHealthStore`, backed by an Anchorage event log.
 ///

@@ -1,3 +1,5 @@
+import AnchorageModel
+
 /// How often background delivery may call an app's observer queries for a
 /// type: at once after each change, or at most once an hour, day or week,
 /// with everything that changed since (see

@@ -1,3 +1,5 @@
+import AnchorageModel
+
 /// The time a store's timers count on: a monotonic reading and a way to
 /// wait. Tests substitute a clock they move by hand, so nothing depends on
 /// how fast the machine is.

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageModel
 import Foundation
 import LMDB
 import Synchronization
@@ -73,10 +74,15 @@ final class StoreEngine: Sendable {
             } catch let error as LogError where error.code == .storeInUse {
                 throw HKError(
                     .errorDatabaseInaccessible,
-                    "the store at \(path) is in use by another process; one process opens a store at a time"
+                    "the store at \(path) is in use by another process; one process opens a store at a time",
+                    underlyingError: error
                 )
             } catch {
-                throw HKError(.errorDatabaseInaccessible, "the store at \(path) could not be opened: \(error)")
+                throw HKError(
+                    .errorDatabaseInaccessible,
+                    "the store at \(path) could not be opened: \(error)",
+                    underlyingError: error
+                )
             }
         }
     }
@@ -139,6 +145,6 @@ extension HKError {
     static func wrapping(_ error: any Error) -> HKError {
         if let error = error as? HKError { return error }
         if error is CancellationError { return HKError(.errorUserCanceled, "the operation was cancelled") }
-        return HKError(.errorDatabaseInaccessible, "the store failed: \(error)")
+        return HKError(.errorDatabaseInaccessible, "the store failed: \(error)", underlyingError: error)
     }
 }

@@ -1,0 +1,61 @@
+public import AnchorageLog
+import AnchorageModel
+import Foundation
+
+/// Writes log entries as the JSON lines of `anchorage export`: each
+/// entry's header, its object's JSON form (docs/json-format.md) and its
+/// exact stored bytes (base64), so that `anchorage import-log` rebuilds an
+/// identical log. Written as bytes; the object is decoded once, for its
+/// JSON form.
+///
+/// ```swift
+/// var writer = LogExportWriter()
+/// var bytes: [UInt8] = []
+/// for entry in page.entries { try writer.append(entry, anchor: log.anchor(atSeq: entry.seq), to: &bytes) }
+/// ```
+public struct LogExportWriter {
+    private var objects = HealthObjectWriter()
+    private var decoder = PayloadDecoder()
+
+    /// A writer with empty memos.
+    public init() {}
+
+    /// Appends `entry` as one line, with its newline.
+    public mutating func append(_ entry: LogEntry, anchor: Anchor, to bytes: inout [UInt8]) throws {
+        func text(_ value: String) {
+            bytes.append(contentsOf: value.utf8)
+        }
+        func number(_ value: some BinaryInteger) {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        text(#"{"anchor":""#)
+        text(anchor.stringValue)
+        text(#"","seq":"#)
+        number(entry.seq)
+        text(#","origin":""#)
+        text(entry.dot.origin.description)
+        text(#"","counter":"#)
+        number(entry.dot.counter)
+        text(#","time":"#)
+        number(entry.timestamp)
+        text(entry.operation == .save ? #","operation":"save","kind":"# : #","operation":"delete","kind":"#)
+        number(entry.kind.rawValue)
+        text(#","id":""#)
+        text(entry.id.uuidString)
+        text(#"","payloadDigest":""#)
+        text(entry.payloadDigest.description)
+        text(#"","link":""#)
+        text(entry.link.description)
+        text(#"""#)
+        if entry.isPurged { text(#","purged":true"#) }
+        if let payload = entry.payload,
+            let object = payload.withUnsafeBytes({ try? decoder.decode($0) })
+        {
+            text(#","object":"#)
+            try objects.append(object, to: &bytes)
+        }
+        text(#","entry":""#)
+        text(Data(entry.encoded()).base64EncodedString())
+        text("\"}\n")
+    }
+}

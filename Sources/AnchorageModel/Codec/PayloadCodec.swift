@@ -1,0 +1,181 @@
+/// The binary form of objects stored in the log (docs/payload-format.md):
+/// compact, versioned, exact to the bit for every field.
+///
+/// ```swift
+/// let bytes = PayloadCodec.encode(sample)
+/// let back = try PayloadCodec.decode(bytes)     // == sample, field for field
+/// ```
+///
+/// Decoding treats its input as untrusted: it never stops the program and
+/// never allocates more than the input's size justifies; anything wrong is
+/// an ``HKError`` naming the rule (`PAYLOAD-1` unknown version, `PAYLOAD-2`
+/// malformed bytes, `PAYLOAD-3` a limit exceeded, or an object rule such as
+/// `OBJ-7`). To decode many payloads use a ``PayloadDecoder``, which
+/// remembers the last source revision and unit it saw.
+public enum PayloadCodec {
+    /// The version of the format this library writes.
+    public static let formatVersion: UInt8 = 1
+
+    /// Object kinds in the payload header.
+    package enum Kind: UInt8 {
+        case quantitySample = 1
+        case categorySample = 2
+        case correlation = 3
+        case workout = 4
+    }
+
+    /// The bytes of `object`.
+    public static func encode(_ object: HKObject) -> [UInt8] {
+        if let sample = object as? HKQuantitySample, sample.device == nil, sample.typedMetadata.isEmpty {
+            // The common case, written straight into an array of its exact size.
+            let size = plainQuantitySampleSize(sample)
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                var writer = PayloadWriter(into: UnsafeMutableRawBufferPointer(buffer))
+                writePlainQuantitySample(sample, into: &writer)
+                initialized = writer.count
+            }
+        }
+        return encodeGeneral(object)
+    }
+
+    /// The bytes of `object` through the general writer (every kind).
+    package static func encodeGeneral(_ object: HKObject) -> [UInt8] {
+        var writer = PayloadWriter(capacity: 64 + object.sourceRevision.payloadBlock.count)
+        write(object, into: &writer)
+        return writer.finish()
+    }
+
+    /// Writes a quantity sample without device or metadata: the same bytes
+    /// as ``write(_:into:)``, without its type tests.
+    @inline(__always)
+    private static func writePlainQuantitySample(_ sample: HKQuantitySample, into writer: inout PayloadWriter) {
+        writer.byte(formatVersion)
+        writer.byte(Kind.quantitySample.rawValue)
+        writer.uuid(sample.uuid)
+        writer.byte(0)
+        writer.block(sample.sourceRevision.payloadBlock)
+        writer.varint(UInt64(sample.sampleType.kindCode))
+        writer.date(sample.startDate)
+        writer.date(sample.endDate)
+        writer.double(sample.quantity.value)
+        writer.block(sample.quantity.unit.storage.utf8)
+    }
+
+    /// The payload size of a quantity sample without device or metadata.
+    private static func plainQuantitySampleSize(_ sample: HKQuantitySample) -> Int {
+        let revision = sample.sourceRevision.payloadBlock.count
+        let unit = sample.quantity.unit.storage.utf8.count
+        return 2 + 16 + 1 + PayloadWriter.varintSize(UInt64(revision)) + revision
+            + PayloadWriter.varintSize(UInt64(sample.sampleType.kindCode)) + 16 + 8
+            + PayloadWriter.varintSize(UInt64(unit)) + unit
+    }
+
+    /// Decodes one payload.
+    public static func decode(_ bytes: [UInt8]) throws(HKError) -> HKObject {
+        var decoder = PayloadDecoder()
+        return try decoder.decode(bytes)
+    }
+
+    package static func write(_ object: HKObject, into writer: inout PayloadWriter) {
+        writer.byte(formatVersion)
+        switch object {
+        case is HKQuantitySample: writer.byte(Kind.quantitySample.rawValue)
+        case is HKCategorySample: writer.byte(Kind.categorySample.rawValue)
+        case is HKCorrelation: writer.byte(Kind.correlation.rawValue)
+        case is HKWorkout: writer.byte(Kind.workout.rawValue)
+        default: preconditionFailure("only samples have payloads")
+        }
+        writer.uuid(object.uuid)
+        var flags: UInt8 = 0
+        if object.device != nil { flags |= 1 }
+        if !object.typedMetadata.isEmpty { flags |= 2 }
+        writer.byte(flags)
+        writer.block(object.sourceRevision.payloadBlock)
+        if let device = object.device { writeDevice(device, into: &writer) }
+        if !object.typedMetadata.isEmpty { writeMetadata(object.typedMetadata, into: &writer) }
+        let sample = object as! HKSample
+        writer.varint(UInt64(sample.sampleType.kindCode))
+        writer.date(sample.startDate)
+        writer.date(sample.endDate)
+        switch sample {
+        case let quantitySample as HKQuantitySample:
+            writer.double(quantitySample.quantity.value)
+            writer.block(quantitySample.quantity.unit.storage.utf8)
+        case let categorySample as HKCategorySample:
+            writer.signed(Int64(categorySample.value))
+        case let correlation as HKCorrelation:
+            let members = correlation.objects.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+            writer.varint(UInt64(members.count))
+            for member in members {
+                writer.lengthPrefixed { block in write(member, into: &block) }
+            }
+        case let workout as HKWorkout:
+            writeWorkout(workout, into: &writer)
+        default:
+            preconditionFailure("only samples have payloads")
+        }
+    }
+
+    /// The bytes of a source revision's block (without its length).
+    package static func revisionBlock(
+        name: String,
+        bundleIdentifier: String,
+        version: String?,
+        productType: String?,
+        operatingSystemVersion os: OperatingSystemVersion
+    ) -> [UInt8] {
+        var writer = PayloadWriter(capacity: 64)
+        writer.string(name)
+        writer.string(bundleIdentifier)
+        var flags: UInt8 = 0
+        if version != nil { flags |= 1 }
+        if productType != nil { flags |= 2 }
+        writer.byte(flags)
+        if let version { writer.string(version) }
+        if let productType { writer.string(productType) }
+        writer.signed(Int64(os.majorVersion))
+        writer.signed(Int64(os.minorVersion))
+        writer.signed(Int64(os.patchVersion))
+        return writer.finish()
+    }
+
+    package static func writeDevice(_ device: HKDevice, into writer: inout PayloadWriter) {
+        let properties = device.properties
+        var mask: UInt8 = 0
+        for (index, property) in properties.enumerated() where property != nil { mask |= 1 << index }
+        writer.byte(mask)
+        for property in properties { if let property { writer.string(property) } }
+    }
+
+    package static func writeMetadata(_ metadata: HKMetadata, into writer: inout PayloadWriter) {
+        writer.varint(UInt64(metadata.values.count))
+        for key in metadata.values.keys.sorted() {
+            writer.string(key)
+            writeMetadataValue(metadata.values[key]!, into: &writer)
+        }
+    }
+
+    package static func writeMetadataValue(_ value: HKMetadataValue, into writer: inout PayloadWriter) {
+        switch value {
+        case .string(let text):
+            writer.byte(1)
+            writer.string(text)
+        case .integer(let number):
+            writer.byte(2)
+            writer.signed(number)
+        case .double(let number):
+            writer.byte(3)
+            writer.double(number)
+        case .bool(let flag):
+            writer.byte(4)
+            writer.byte(flag ? 1 : 0)
+        case .date(let date):
+            writer.byte(5)
+            writer.date(date)
+        case .quantity(let quantity):
+            writer.byte(6)
+            writer.double(quantity.value)
+            writer.string(quantity.unit.unitString)
+        }
+    }
+}

@@ -1,0 +1,199 @@
+/// Any health object in its JSON form (docs/json-format.md): the form the
+/// HTTP API and the command line read and write.
+///
+/// ```swift
+/// let json = try JSONEncoder().encode(HealthObject(sample))
+/// let back = try JSONDecoder().decode(HealthObject.self, from: json).object
+/// ```
+///
+/// Decoding checks every rule the throwing initializers check; bad input is
+/// a thrown ``HKError`` or `DecodingError`, never a stopped program.
+public struct HealthObject: Codable, Sendable {
+    /// The object.
+    public let object: HKObject
+
+    /// Wraps an object.
+    public init(_ object: HKObject) {
+        self.object = object
+    }
+
+    /// The object kinds the JSON names.
+    package enum Kind: String, Codable {
+        case quantitySample, categorySample, correlation, workout
+    }
+
+    package enum CodingKeys: String, CodingKey {
+        case kind, uuid, type, startDate, endDate, quantity, value, objects
+        case workoutActivityType, duration, workoutEvents
+        case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
+        case workoutActivities
+        case sourceRevision, device, metadata
+    }
+
+    /// How deep correlations may nest in input (they may not nest at all;
+    /// this bounds the work before that rule is checked).
+    package static let maximumMembers = 10_000
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(object.uuid, forKey: .uuid)
+        try container.encode(object.sourceRevision, forKey: .sourceRevision)
+        try container.encodeIfPresent(object.device, forKey: .device)
+        if !object.typedMetadata.isEmpty {
+            try container.encode(object.typedMetadata.values, forKey: .metadata)
+        }
+        guard let sample = object as? HKSample else { return }
+        try container.encode(sample.sampleType.identifier, forKey: .type)
+        try container.encode(ISO8601.format(sample.startDate), forKey: .startDate)
+        try container.encode(ISO8601.format(sample.endDate), forKey: .endDate)
+        switch sample {
+        case let quantitySample as HKQuantitySample:
+            try container.encode(Kind.quantitySample, forKey: .kind)
+            try container.encode(quantitySample.quantity, forKey: .quantity)
+        case let categorySample as HKCategorySample:
+            try container.encode(Kind.categorySample, forKey: .kind)
+            try container.encode(categorySample.value, forKey: .value)
+        case let correlation as HKCorrelation:
+            try container.encode(Kind.correlation, forKey: .kind)
+            let members = correlation.objects.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
+            try container.encode(members.map(HealthObject.init), forKey: .objects)
+        case let workout as HKWorkout:
+            try container.encode(Kind.workout, forKey: .kind)
+            try container.encode(workout.workoutActivityType.rawValue, forKey: .workoutActivityType)
+            try container.encode(workout.duration, forKey: .duration)
+            try container.encodeIfPresent(workout.workoutEvents?.map(EventJSON.init), forKey: .workoutEvents)
+            try container.encodeIfPresent(workout.totalEnergyBurned, forKey: .totalEnergyBurned)
+            try container.encodeIfPresent(workout.totalDistance, forKey: .totalDistance)
+            try container.encodeIfPresent(workout.totalSwimmingStrokeCount, forKey: .totalSwimmingStrokeCount)
+            try container.encodeIfPresent(workout.totalFlightsClimbed, forKey: .totalFlightsClimbed)
+            if !workout.recordedStatistics.isEmpty {
+                try container.encode(workout.recordedStatistics.map(StatisticsJSON.init), forKey: .statistics)
+            }
+            if !workout.workoutActivities.isEmpty {
+                try container.encode(workout.workoutActivities.map(ActivityJSON.init), forKey: .workoutActivities)
+            }
+        default:
+            break
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        object = try Self.decode(decoder, asMember: false)
+    }
+
+    /// Decodes an object; a correlation's member may not itself be a
+    /// correlation or workout (OBJ-18), checked before going deeper.
+    package static func decode(_ decoder: any Decoder, asMember: Bool) throws -> HKObject {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(Kind.self, forKey: .kind)
+        if asMember && (kind == .correlation || kind == .workout) {
+            throw HKError.invalid("OBJ-18", "a correlation may contain only quantity and category samples")
+        }
+        let uuid = try container.decode(UUID.self, forKey: .uuid)
+        let revision = try container.decodeIfPresent(HKSourceRevision.self, forKey: .sourceRevision) ?? .local
+        let device = try container.decodeIfPresent(HKDevice.self, forKey: .device)
+        let metadata = try HKMetadata(
+            validatingTyped: container.decodeIfPresent([String: HKMetadataValue].self, forKey: .metadata) ?? [:]
+        )
+        let identifier = try container.decode(String.self, forKey: .type)
+        let start = try JSONDates.decode(container, .startDate)
+        let end = try JSONDates.decode(container, .endDate)
+        switch kind {
+        case .quantitySample:
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType else {
+                throw HKError.invalid("OBJ-11", "'\(identifier.prefix(120))' is not a quantity type identifier")
+            }
+            return try HKQuantitySample.rebuilt(
+                type: type,
+                quantity: container.decode(HKQuantity.self, forKey: .quantity),
+                start: start,
+                end: end,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: device,
+                metadata: metadata
+            )
+        case .categorySample:
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKCategoryType else {
+                throw HKError.invalid("OBJ-13", "'\(identifier.prefix(120))' is not a category type identifier")
+            }
+            return try HKCategorySample.rebuilt(
+                type: type,
+                value: container.decode(Int.self, forKey: .value),
+                start: start,
+                end: end,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: device,
+                metadata: metadata
+            )
+        case .correlation:
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKCorrelationType else {
+                throw HKError.invalid("OBJ-15", "'\(identifier.prefix(120))' is not a correlation type identifier")
+            }
+            let members = try container.decode([MemberObject].self, forKey: .objects)
+            guard members.count <= Self.maximumMembers else {
+                throw HKError.invalid("OBJ-15", "a correlation may hold at most \(Self.maximumMembers) samples")
+            }
+            var samples = Set<HKSample>()
+            for member in members {
+                guard let sample = member.object as? HKSample, samples.insert(sample).inserted else {
+                    throw HKError.invalid("OBJ-19", "a correlation lists the same sample twice")
+                }
+            }
+            return try HKCorrelation.rebuilt(
+                type: type,
+                start: start,
+                end: end,
+                objects: samples,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: device,
+                metadata: metadata
+            )
+        case .workout:
+            guard identifier == HKWorkoutTypeIdentifier else {
+                throw HKError.invalid("OBJ-21", "a workout's type is \(HKWorkoutTypeIdentifier)")
+            }
+            let raw = try container.decode(UInt.self, forKey: .workoutActivityType)
+            guard let activity = HKWorkoutActivityType(rawValue: raw) else {
+                throw HKError.invalid("OBJ-21", "\(raw) is not a workout activity type")
+            }
+            let events = try container.decodeIfPresent([EventJSON].self, forKey: .workoutEvents)?.map { try $0.event() }
+            let totals = HKWorkout.Totals(
+                energyBurned: try container.decodeIfPresent(HKQuantity.self, forKey: .totalEnergyBurned),
+                distance: try container.decodeIfPresent(HKQuantity.self, forKey: .totalDistance),
+                swimmingStrokeCount: try container.decodeIfPresent(HKQuantity.self, forKey: .totalSwimmingStrokeCount),
+                flightsClimbed: try container.decodeIfPresent(HKQuantity.self, forKey: .totalFlightsClimbed)
+            )
+            let duration =
+                try container.decodeIfPresent(Double.self, forKey: .duration)
+                ?? HKWorkout.activeDuration(start: start, end: end, events: events ?? [], explicit: nil)
+            return try HKWorkout.rebuilt(
+                activityType: activity,
+                start: start,
+                end: end,
+                events: events,
+                duration: duration,
+                totals: totals,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: device,
+                metadata: metadata,
+                statistics: try container.decodeIfPresent([StatisticsJSON].self, forKey: .statistics)?
+                    .map { try $0.statistics() } ?? [],
+                activities: try container.decodeIfPresent([ActivityJSON].self, forKey: .workoutActivities)?
+                    .map { try $0.activity() } ?? []
+            )
+        }
+    }
+}
+
+/// A correlation member in JSON: a quantity or category sample.
+package struct MemberObject: Decodable {
+    package let object: HKObject
+
+    package init(from decoder: any Decoder) throws {
+        object = try HealthObject.decode(decoder, asMember: true)
+    }
+}

@@ -1,0 +1,114 @@
+/// A stored piece of health data: the root of the object hierarchy.
+///
+/// Objects are immutable (OBJ-5) and identified by a ``uuid`` that is never
+/// reused (OBJ-1); two objects are equal when their uuids are.
+public class HKObject: Hashable, @unchecked Sendable {
+    // @unchecked: every stored property of this class and its subclasses is
+    // a `let` of a Sendable type.
+
+    /// The object's identity (OBJ-1).
+    public let uuid: UUID
+    /// Who saved the object and in which version; assigned by the store at
+    /// save time (OBJ-2).
+    public let sourceRevision: HKSourceRevision
+    /// The device that produced the data, if the caller said (OBJ-3).
+    public let device: HKDevice?
+    /// The validated metadata.
+    package let typedMetadata: HKMetadata
+
+    package init(uuid: UUID, sourceRevision: HKSourceRevision, device: HKDevice?, metadata: HKMetadata) {
+        self.uuid = uuid
+        self.sourceRevision = sourceRevision
+        self.device = device
+        self.typedMetadata = metadata
+    }
+
+    /// The app that saved the object.
+    @available(*, deprecated, message: "use sourceRevision.source")
+    public var source: HKSource { sourceRevision.source }
+
+    /// The metadata, as HealthKit's dictionary of `String`, number, `Bool`,
+    /// `Date` and ``HKQuantity`` values (OBJ-4); `nil` when there is none.
+    public var metadata: [String: Any]? { typedMetadata.anyDictionary }
+
+    /// The metadata with its kinds preserved.
+    public var metadataValues: [String: HKMetadataValue] { typedMetadata.values }
+
+    public static func == (lhs: HKObject, rhs: HKObject) -> Bool {
+        lhs.uuid == rhs.uuid
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uuid)
+    }
+}
+
+/// An object with a type and a time interval (OBJ-7).
+public class HKSample: HKObject, @unchecked Sendable {
+    /// The sample's type.
+    public let sampleType: HKSampleType
+    /// When the measurement starts.
+    public let startDate: Date
+    /// When it ends; equal to ``startDate`` for a point-in-time reading.
+    public let endDate: Date
+
+    package init(
+        sampleType: HKSampleType,
+        startDate: Date,
+        endDate: Date,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice?,
+        metadata: HKMetadata
+    ) {
+        self.sampleType = sampleType
+        self.startDate = startDate
+        self.endDate = endDate
+        super.init(uuid: uuid, sourceRevision: sourceRevision, device: device, metadata: metadata)
+    }
+
+    /// Whether the sample has a non-zero duration.
+    public var hasUndeterminedDuration: Bool { false }
+
+    /// Checks the interval of a new sample: finite dates, start ≤ end (OBJ-7).
+    package static func checkInterval(start: Date, end: Date) throws(HKError) {
+        guard start.timeIntervalSinceReferenceDate.isFinite, end.timeIntervalSinceReferenceDate.isFinite else {
+            throw .invalid("OBJ-7", "a sample's dates must be valid dates")
+        }
+        guard start <= end else {
+            throw .invalid("OBJ-7", "a sample's start date must not be after its end date")
+        }
+    }
+}
+
+/// A record that an object was deleted (OBJ-26): its uuid and, when the
+/// object had them, its sync identifier and version.
+public final class HKDeletedObject: Hashable, @unchecked Sendable {
+    /// The deleted object's identity.
+    public let uuid: UUID
+    package let typedMetadata: HKMetadata
+
+    package init(uuid: UUID, metadata: HKMetadata) {
+        self.uuid = uuid
+        self.typedMetadata = metadata
+    }
+
+    /// The deletion record of `object`, keeping only its sync metadata (OBJ-26).
+    package convenience init(deleting object: HKObject) {
+        var kept: [String: HKMetadataValue] = [:]
+        kept[HKMetadataKeySyncIdentifier] = object.typedMetadata[HKMetadataKeySyncIdentifier]
+        kept[HKMetadataKeySyncVersion] = object.typedMetadata[HKMetadataKeySyncVersion]
+        self.init(uuid: object.uuid, metadata: HKMetadata(values: kept))
+    }
+
+    /// The sync identifier and version of the deleted object, if it had them.
+    public var metadata: [String: Any]? { typedMetadata.anyDictionary }
+
+    public static func == (lhs: HKDeletedObject, rhs: HKDeletedObject) -> Bool {
+        lhs.uuid == rhs.uuid && lhs.typedMetadata == rhs.typedMetadata
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uuid)
+    }
+}

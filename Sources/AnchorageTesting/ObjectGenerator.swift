@@ -1,0 +1,293 @@
+public import AnchorageModel
+import Foundation
+
+/// Random objects of every kind, with metadata, devices and revisions.
+public struct ObjectGenerator {
+    public var random: SeededGenerator
+
+    public init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+
+    public mutating func bool() -> Bool { Bool.random(using: &random) }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    public mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
+
+    public mutating func text() -> String {
+        let pieces = ["a", "Zürich", "🙂", "b-c", "ø", "long text ", "日本", "x"]
+        return (0..<int(0...4)).map { _ in pieces[int(0...pieces.count - 1)] }.joined()
+    }
+
+    public mutating func date() -> Date {
+        // Any date from 1900 to 2100, with a random fraction.
+        Date(timeIntervalSinceReferenceDate: double(-3_200_000_000...3_100_000_000))
+    }
+
+    public mutating func revision() -> HKSourceRevision {
+        HKSourceRevision(
+            source: HKSource(name: text(), bundleIdentifier: "com.example." + String(int(0...3))),
+            version: bool() ? String(int(1...9)) + "." + String(int(0...9)) : nil,
+            productType: bool() ? "iPhone\(int(10...16)),\(int(1...3))" : nil,
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: int(0...18),
+                minorVersion: int(0...9),
+                patchVersion: int(0...9)
+            )
+        )
+    }
+
+    public mutating func device() -> HKDevice? {
+        guard bool() else { return nil }
+        func maybe(_ g: inout ObjectGenerator) -> String? { g.bool() ? g.text() : nil }
+        return HKDevice(
+            name: maybe(&self),
+            manufacturer: maybe(&self),
+            model: maybe(&self),
+            hardwareVersion: maybe(&self),
+            firmwareVersion: maybe(&self),
+            softwareVersion: maybe(&self),
+            localIdentifier: maybe(&self),
+            udiDeviceIdentifier: maybe(&self)
+        )
+    }
+
+    package mutating func metadata() -> HKMetadata {
+        var values: [String: HKMetadataValue] = [:]
+        for index in 0..<int(0...4) {
+            let key = "key\(index)-" + text()
+            switch int(0...5) {
+            case 0: values[key] = .string(text())
+            case 1: values[key] = .integer(Int64.random(in: Int64.min...Int64.max, using: &random))
+            case 2: values[key] = .double(double(-1e12...1e12))
+            case 3: values[key] = .bool(bool())
+            case 4: values[key] = .date(date())
+            default: values[key] = .quantity(HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: double(0...200)))
+            }
+        }
+        if bool() {
+            values[HKMetadataKeySyncIdentifier] = .string(text())
+            values[HKMetadataKeySyncVersion] = .integer(Int64(int(0...100)))
+        }
+        return HKMetadata(values: values)
+    }
+
+    public static let units: [HKQuantityTypeIdentifier: [HKUnit]] = [
+        .stepCount: [.count()],
+        .heartRate: [HKUnit(from: "count/min"), HKUnit(from: "count/s"), .hertz()],
+        .bodyMass: [.gramUnit(with: .kilo), .pound(), .stone()],
+        .bloodGlucose: [HKUnit(from: "mg/dL"), HKUnit(from: "mmol<180.15588000005408>/L")],
+        .activeEnergyBurned: [.kilocalorie(), .jouleUnit(with: .kilo), .largeCalorie()],
+        .bodyTemperature: [.degreeCelsius(), .degreeFahrenheit()],
+        .dietaryWater: [.literUnit(with: .milli), .fluidOunceUS()],
+        .environmentalAudioExposure: [.decibelAWeightedSoundPressureLevel()],
+        .distanceWalkingRunning: [.meter(), .mile(), .meterUnit(with: .kilo)],
+    ]
+
+    public mutating func quantitySample(type identifier: HKQuantityTypeIdentifier? = nil) -> HKQuantitySample {
+        let keys = Array(Self.units.keys).sorted { $0.rawValue < $1.rawValue }
+        let identifier = identifier ?? keys[int(0...keys.count - 1)]
+        let type = HKQuantityType(identifier)
+        let units = Self.units[identifier] ?? [type.canonicalUnit]
+        let start = date()
+        return try! HKQuantitySample.rebuilt(
+            type: type,
+            quantity: HKQuantity(unit: units[int(0...units.count - 1)], doubleValue: double(0...10_000)),
+            start: start,
+            end: start.addingTimeInterval(double(0...86_400)),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    public mutating func categorySample() -> HKCategorySample {
+        let types = TypeCatalog.categoryTypes.values.filter {
+            $0.identifier != HKCategoryTypeIdentifier.menstrualFlow.rawValue
+        }
+        .sorted { $0.kindCode < $1.kindCode }
+        let type = types[int(0...types.count - 1)]
+        let start = date()
+        return try! HKCategorySample.rebuilt(
+            type: type,
+            value: int(type.legalValues.lowerBound...type.legalValues.upperBound),
+            start: start,
+            end: start.addingTimeInterval(double(0...36_000)),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    public mutating func correlation() -> HKCorrelation {
+        let start = date()
+        if bool() {
+            let systolic = quantitySampleOf(.bloodPressureSystolic, at: start)
+            let diastolic = quantitySampleOf(.bloodPressureDiastolic, at: start)
+            return try! HKCorrelation.rebuilt(
+                type: HKCorrelationType(.bloodPressure),
+                start: start,
+                end: start,
+                objects: [systolic, diastolic],
+                uuid: UUID(),
+                sourceRevision: revision(),
+                device: device(),
+                metadata: metadata()
+            )
+        }
+        let foods: [HKSample] = (0..<int(1...4)).map { _ in
+            quantitySampleOf([.dietaryEnergyConsumed, .dietaryProtein, .dietaryFatTotal][int(0...2)], at: start)
+        }
+        return try! HKCorrelation.rebuilt(
+            type: HKCorrelationType(.food),
+            start: start,
+            end: start.addingTimeInterval(600),
+            objects: Set(foods),
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata()
+        )
+    }
+
+    private mutating func quantitySampleOf(_ identifier: HKQuantityTypeIdentifier, at start: Date) -> HKQuantitySample {
+        let type = HKQuantityType(identifier)
+        return try! HKQuantitySample.rebuilt(
+            type: type,
+            quantity: HKQuantity(unit: type.canonicalUnit, doubleValue: double(0...300)),
+            start: start,
+            end: start,
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: nil,
+            metadata: .empty
+        )
+    }
+
+    public mutating func workout() -> HKWorkout {
+        let start = date()
+        let length = double(600...7_200)
+        let end = start.addingTimeInterval(length)
+        var events: [HKWorkoutEvent] = []
+        var cursor = start
+        var paused = false
+        for _ in 0..<int(0...6) {
+            cursor = cursor.addingTimeInterval(double(0...length / 8))
+            guard cursor <= end else { break }
+            let type: HKWorkoutEventType = [.pause, .resume, .lap, .marker, .segment][int(0...4)]
+            if type == .pause && paused || type == .resume && !paused { continue }
+            if type == .pause { paused = true }
+            if type == .resume { paused = false }
+            let eventEnd =
+                type == .lap || type == .segment ? min(end, cursor.addingTimeInterval(double(0...60))) : cursor
+            events.append(
+                HKWorkoutEvent(
+                    type: type,
+                    dateInterval: DateInterval(start: cursor, end: eventEnd),
+                    typedMetadata: bool() ? metadata() : .empty
+                )
+            )
+        }
+        let totals = HKWorkout.Totals(
+            energyBurned: bool() ? HKQuantity(unit: .kilocalorie(), doubleValue: double(0...2_000)) : nil,
+            distance: bool() ? HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: double(0...42)) : nil,
+            swimmingStrokeCount: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...3_000))) : nil,
+            flightsClimbed: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...100))) : nil
+        )
+        return try! HKWorkout.rebuilt(
+            activityType: HKWorkoutActivityType.allCases[int(0...HKWorkoutActivityType.allCases.count - 1)],
+            start: start,
+            end: end,
+            events: events,
+            duration: try! HKWorkout.activeDuration(start: start, end: end, events: events, explicit: nil),
+            totals: totals,
+            uuid: UUID(),
+            sourceRevision: revision(),
+            device: device(),
+            metadata: metadata(),
+            statistics: Self.statistics(start: start, end: end, totals: totals, events: events.count),
+            activities: Self.activities(start: start, end: end, events: events.count)
+        )
+    }
+
+    /// Activities derived from a workout's other fields (the random stream
+    /// stays as it was): with 2 or 5 events, a ride then a run splitting
+    /// the workout at its middle, the ride with a distance and the run with
+    /// a lap and metadata.
+    public static func activities(start: Date, end: Date, events: Int) -> [HKWorkoutActivity] {
+        guard events % 3 == 2 else { return [] }
+        let middle = start.addingTimeInterval(end.timeIntervalSince(start) / 2)
+        let ride = HKWorkoutConfiguration()
+        ride.activityType = .cycling
+        ride.locationType = .outdoor
+        let run = HKWorkoutConfiguration()
+        run.activityType = .running
+        return [
+            try! HKWorkoutActivity.validated(
+                workoutConfiguration: ride,
+                start: start,
+                end: middle,
+                statistics: [
+                    try! .recorded(
+                        quantityType: HKQuantityType(.distanceCycling),
+                        startDate: start,
+                        endDate: middle,
+                        sum: HKQuantity(unit: .meter(), doubleValue: middle.timeIntervalSince(start) * 7.5)
+                    )
+                ]
+            ),
+            try! HKWorkoutActivity.validated(
+                workoutConfiguration: run,
+                start: middle,
+                end: end,
+                workoutEvents: [
+                    HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: middle, end: end), metadata: nil)
+                ],
+                metadata: [HKMetadataKeyIndoorWorkout: false, "split": "second half"]
+            ),
+        ]
+    }
+
+    /// Recorded statistics derived from a workout's other fields (so the
+    /// random stream stays what other tests were written against): the
+    /// energy total as a sum, and with an odd number of events a heart rate.
+    package static func statistics(start: Date, end: Date, totals: HKWorkout.Totals, events: Int) -> [HKStatistics] {
+        var result: [HKStatistics] = []
+        if let energy = totals.energyBurned {
+            result.append(
+                try! HKStatistics.recorded(
+                    quantityType: HKQuantityType(.activeEnergyBurned),
+                    startDate: start,
+                    endDate: end,
+                    sum: energy
+                )
+            )
+        }
+        if events % 2 == 1 {
+            let perMinute = HKUnit.count().unitDivided(by: .minute())
+            let seconds = end.timeIntervalSince(start)
+            result.append(
+                try! HKStatistics.recorded(
+                    quantityType: HKQuantityType(.heartRate),
+                    startDate: start,
+                    endDate: start.addingTimeInterval(seconds / 2),
+                    average: HKQuantity(
+                        unit: perMinute,
+                        doubleValue: 100 + seconds.truncatingRemainder(dividingBy: 50)
+                    ),
+                    minimum: HKQuantity(unit: perMinute, doubleValue: 60),
+                    maximum: HKQuantity(unit: perMinute, doubleValue: 190.5)
+                )
+            )
+        }
+        return result
+    }
+
+    public mutating func object() -> HKSample {
+        switch int(0...9) {
+        case 0...4: quantitySample()
+        case 5...6: categorySample()
+        case 7: correlation()
+        default: workout()
+        }
+    }
+}

@@ -1,0 +1,59 @@
+public import AnchorageModel
+import Foundation
+
+/// Every stored field of two objects is equal (objects themselves compare
+/// by uuid only).
+public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
+    guard type(of: a) == type(of: b), a.uuid == b.uuid, a.sourceRevision == b.sourceRevision, a.device == b.device,
+        a.typedMetadata == b.typedMetadata
+    else { return false }
+    if let a = a as? HKSample, let b = b as? HKSample {
+        guard a.sampleType == b.sampleType,
+            a.startDate.timeIntervalSinceReferenceDate.bitPattern
+                == b.startDate.timeIntervalSinceReferenceDate.bitPattern,
+            a.endDate.timeIntervalSinceReferenceDate.bitPattern == b.endDate.timeIntervalSinceReferenceDate.bitPattern
+        else { return false }
+    }
+    switch (a, b) {
+    case let (a as HKQuantitySample, b as HKQuantitySample):
+        return a.quantity.unit == b.quantity.unit && a.quantity.value.bitPattern == b.quantity.value.bitPattern
+            && a.count == b.count
+    case let (a as HKCategorySample, b as HKCategorySample):
+        return a.value == b.value
+    case let (a as HKCorrelation, b as HKCorrelation):
+        guard a.objects.count == b.objects.count else { return false }
+        let byUUID = Dictionary(uniqueKeysWithValues: b.objects.map { ($0.uuid, $0) })
+        return a.objects.allSatisfy { member in byUUID[member.uuid].map { identical(member, $0) } ?? false }
+    case let (a as HKWorkout, b as HKWorkout):
+        return a.workoutActivityType == b.workoutActivityType && a.duration.bitPattern == b.duration.bitPattern
+            && a.totals == b.totals && a.workoutEvents == b.workoutEvents
+            && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
+            && a.workoutActivities.count == b.workoutActivities.count
+            && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
+    default:
+        return false
+    }
+}
+
+/// Every stored field of two workout activities is equal.
+public func identical(_ a: HKWorkoutActivity, _ b: HKWorkoutActivity) -> Bool {
+    a.uuid == b.uuid && a.configuration == b.configuration && a.startDate == b.startDate && a.endDate == b.endDate
+        && a.duration.bitPattern == b.duration.bitPattern && a.workoutEvents == b.workoutEvents
+        && a.typedMetadata == b.typedMetadata
+        && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
+}
+
+/// A recorded statistic's fields, to compare two workouts' statistics.
+package struct StatisticsFields: Equatable {
+    package var type: String
+    package var start: Date
+    package var end: Date
+    package var values: StatisticsValues
+
+    package init(_ statistics: HKStatistics) {
+        type = statistics.quantityType.identifier
+        start = statistics.startDate
+        end = statistics.endDate
+        values = statistics.recordedValues
+    }
+}

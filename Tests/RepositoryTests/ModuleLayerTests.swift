@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// The layering README.md promises, checked against Package.swift and the
+/// sources: the module table lists every target, and a module imports only
+/// the modules above it in the table.
+@Suite("Module layers")
+struct ModuleLayerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The first column of README.md's module table, in order.
+    static func readmeModules() throws -> [String] {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.components(separatedBy: "| Module | What it is |")[1]
+            .components(separatedBy: "\n\n")[0]
+        return table.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: true)
+            guard let first = cells.first, first.contains("`") else { return nil }
+            return first.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+        }
+    }
+
+    /// The names of Package.swift's targets that are not tests.
+    static func packageTargets() throws -> Set<String> {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var names = Set<String>()
+        for kind in [".target(", ".executableTarget(", ".systemLibrary("] {
+            for piece in manifest.components(separatedBy: kind).dropFirst() {
+                guard let start = piece.range(of: "name: \""),
+                    let end = piece[start.upperBound...].firstIndex(of: "\"")
+                else { continue }
+                names.insert(String(piece[start.upperBound..<end]))
+            }
+        }
+        return names
+    }
+
+    @Test("README's module table lists exactly Package.swift's targets")
+    func tableMatchesManifest() throws {
+        let listed = try Self.readmeModules()
+        #expect(Set(listed).count == listed.count, "a module is listed twice")
+        #expect(Set(listed) == (try Self.packageTargets()))
+    }
+
+    @Test("every module imports only modules above it in the table")
+    func importsGoDown() throws {
+        let order = try Self.readmeModules()
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var violations: [String] = []
+        var checked = 0
+        for module in order {
+            let folder = module == "LogCrashWriter" ? "Tests/LogCrashWriter" : "Sources/\(module)"
+            let directory = Self.root.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+            else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ")
+                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                        words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
+                    else { continue }
+                    let imported = String(words[at + 1])
+                    guard let importedRank = rank[imported] else { continue }
+                    checked += 1
+                    if importedRank >= rank[module]! {
+                        violations.append("\(folder)/\(file.lastPathComponent) imports \(imported)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 100, "the scan found the project's imports")
+        #expect(violations == [])
+    }
+}
