@@ -87,16 +87,8 @@ public struct ObjectGenerator {
         let type = HKQuantityType(identifier)
         let units = Self.units[identifier] ?? [type.canonicalUnit]
         let start = date()
-        return try! HKQuantitySample.rebuilt(
-            type: type,
-            quantity: HKQuantity(unit: units[int(0...units.count - 1)], doubleValue: double(0...10_000)),
-            start: start,
-            end: start.addingTimeInterval(double(0...86_400)),
-            uuid: UUID(),
-            sourceRevision: revision(),
-            device: device(),
-            metadata: metadata()
-        )
+        let quantity = HKQuantity(unit: units[int(0...units.count - 1)], doubleValue: double(0...10_000))
+        return try! HKQuantitySample.make(type: type, quantity: quantity, fields(start, double(0...86_400)))
     }
 
     public mutating func categorySample() -> HKCategorySample {
@@ -106,16 +98,8 @@ public struct ObjectGenerator {
         .sorted { $0.kindCode < $1.kindCode }
         let type = types[int(0...types.count - 1)]
         let start = date()
-        return try! HKCategorySample.rebuilt(
-            type: type,
-            value: int(type.legalValues.lowerBound...type.legalValues.upperBound),
-            start: start,
-            end: start.addingTimeInterval(double(0...36_000)),
-            uuid: UUID(),
-            sourceRevision: revision(),
-            device: device(),
-            metadata: metadata()
-        )
+        let value = int(type.legalValues.lowerBound...type.legalValues.upperBound)
+        return try! HKCategorySample.make(type: type, value: value, fields(start, double(0...36_000)))
     }
 
     public mutating func correlation() -> HKCorrelation {
@@ -123,25 +107,24 @@ public struct ObjectGenerator {
         if bool() {
             let systolic = quantitySampleOf(.bloodPressureSystolic, at: start)
             let diastolic = quantitySampleOf(.bloodPressureDiastolic, at: start)
-            return try! HKCorrelation.rebuilt(
+            return try! HKCorrelation.make(
                 type: HKCorrelationType(.bloodPressure),
-                start: start,
-                end: start,
                 objects: [systolic, diastolic],
-                uuid: UUID(),
-                sourceRevision: revision(),
-                device: device(),
-                metadata: metadata()
+                fields(start, 0)
             )
         }
         let foods: [HKSample] = (0..<int(1...4)).map { _ in
             quantitySampleOf([.dietaryEnergyConsumed, .dietaryProtein, .dietaryFatTotal][int(0...2)], at: start)
         }
-        return try! HKCorrelation.rebuilt(
-            type: HKCorrelationType(.food),
+        return try! HKCorrelation.make(type: HKCorrelationType(.food), objects: Set(foods), fields(start, 600))
+    }
+
+    /// A sample's common fields from `start` for `length` seconds, with a
+    /// new uuid and a random revision, device and metadata.
+    package mutating func fields(_ start: Date, _ length: TimeInterval) -> SampleFields {
+        SampleFields(
             start: start,
-            end: start.addingTimeInterval(600),
-            objects: Set(foods),
+            end: start.addingTimeInterval(length),
             uuid: UUID(),
             sourceRevision: revision(),
             device: device(),
@@ -151,9 +134,8 @@ public struct ObjectGenerator {
 
     private mutating func quantitySampleOf(_ identifier: HKQuantityTypeIdentifier, at start: Date) -> HKQuantitySample {
         let type = HKQuantityType(identifier)
-        return try! HKQuantitySample.rebuilt(
-            type: type,
-            quantity: HKQuantity(unit: type.canonicalUnit, doubleValue: double(0...300)),
+        let quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: double(0...300))
+        let fields = SampleFields(
             start: start,
             end: start,
             uuid: UUID(),
@@ -161,6 +143,7 @@ public struct ObjectGenerator {
             device: nil,
             metadata: .empty
         )
+        return try! HKQuantitySample.make(type: type, quantity: quantity, fields)
     }
 
     public mutating func workout() -> HKWorkout {
@@ -193,20 +176,15 @@ public struct ObjectGenerator {
             swimmingStrokeCount: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...3_000))) : nil,
             flightsClimbed: bool() ? HKQuantity(unit: .count(), doubleValue: Double(int(0...100))) : nil
         )
-        return try! HKWorkout.rebuilt(
+        let parts = HKWorkout.Parts(
             activityType: HKWorkoutActivityType.allCases[int(0...HKWorkoutActivityType.allCases.count - 1)],
-            start: start,
-            end: end,
             events: events,
             duration: try! HKWorkout.activeDuration(start: start, end: end, events: events, explicit: nil),
             totals: totals,
-            uuid: UUID(),
-            sourceRevision: revision(),
-            device: device(),
-            metadata: metadata(),
             statistics: Self.statistics(start: start, end: end, totals: totals, events: events.count),
             activities: Self.activities(start: start, end: end, events: events.count)
         )
+        return try! HKWorkout.make(parts, fields(start, length))
     }
 
     /// Activities derived from a workout's other fields (the random stream

@@ -25,15 +25,17 @@ struct CodecTests {
         var decoder = PayloadDecoder()
         for _ in 0..<500 {
             let full = generator.quantitySample()
-            let plain = try HKQuantitySample.rebuilt(
+            let plain = try HKQuantitySample.make(
                 type: full.quantityType,
                 quantity: full.quantity,
-                start: full.startDate,
-                end: full.endDate,
-                uuid: full.uuid,
-                sourceRevision: full.sourceRevision,
-                device: nil,
-                metadata: .empty
+                SampleFields(
+                    start: full.startDate,
+                    end: full.endDate,
+                    uuid: full.uuid,
+                    sourceRevision: full.sourceRevision,
+                    device: nil,
+                    metadata: .empty
+                )
             )
             let bytes = PayloadCodec.encode(plain)
             #expect(bytes == PayloadCodec.encodeGeneral(plain))
@@ -119,18 +121,20 @@ struct CodecTests {
 
     @Test("payloads of quantity samples are compact")
     func compact() throws {
-        let steps = try HKQuantitySample.rebuilt(
+        let steps = try HKQuantitySample.make(
             type: HKQuantityType(.stepCount),
             quantity: HKQuantity(unit: .count(), doubleValue: 1_200),
-            start: day,
-            end: minutes(10),
-            uuid: UUID(),
-            sourceRevision: HKSourceRevision(
-                source: HKSource(name: "Health", bundleIdentifier: "com.apple.health"),
-                version: "17"
-            ),
-            device: nil,
-            metadata: .empty
+            SampleFields(
+                start: day,
+                end: minutes(10),
+                uuid: UUID(),
+                sourceRevision: HKSourceRevision(
+                    source: HKSource(name: "Health", bundleIdentifier: "com.apple.health"),
+                    version: "17"
+                ),
+                device: nil,
+                metadata: .empty
+            )
         )
         let bytes = PayloadCodec.encode(steps)
         // header 2, uuid 16, flags 1, revision 1 + (7 + 17 + 1 + 3 + 3), type 2, dates 16, value 8, unit 6.

@@ -22,18 +22,20 @@ struct JSONTests {
 
     @Test("the documented shape of a quantity sample")
     func shape() throws {
-        let sample = try HKQuantitySample.rebuilt(
+        let sample = try HKQuantitySample.make(
             type: HKQuantityType(.heartRate),
             quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 72),
-            start: day,
-            end: day.addingTimeInterval(0.25),
-            uuid: UUID(uuidString: "6A0E5C2B-1F0B-4C5E-9A52-8C5D1F2E3A4B")!,
-            sourceRevision: HKSourceRevision(
-                source: HKSource(name: "Watch", bundleIdentifier: "com.example.watch"),
-                version: "9"
-            ),
-            device: nil,
-            metadata: HKMetadata(values: [HKMetadataKeyHeartRateMotionContext: .integer(1)])
+            SampleFields(
+                start: day,
+                end: day.addingTimeInterval(0.25),
+                uuid: UUID(uuidString: "6A0E5C2B-1F0B-4C5E-9A52-8C5D1F2E3A4B")!,
+                sourceRevision: HKSourceRevision(
+                    source: HKSource(name: "Watch", bundleIdentifier: "com.example.watch"),
+                    version: "9"
+                ),
+                device: nil,
+                metadata: HKMetadata(values: [HKMetadataKeyHeartRateMotionContext: .integer(1)])
+            )
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

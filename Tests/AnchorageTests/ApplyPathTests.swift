@@ -79,12 +79,14 @@ struct ApplyPathTests {
                                     HKQuantitySample(
                                         type: stepType,
                                         quantity: model.quantity,
-                                        start: model.startDate,
-                                        end: model.endDate,
-                                        uuid: shared[task % shared.count],
-                                        sourceRevision: model.sourceRevision,
-                                        device: nil,
-                                        metadata: HKMetadata(values: [:])
+                                        fields: SampleFields(
+                                            start: model.startDate,
+                                            end: model.endDate,
+                                            uuid: shared[task % shared.count],
+                                            sourceRevision: model.sourceRevision,
+                                            device: nil,
+                                            metadata: HKMetadata(values: [:])
+                                        )
                                     )
                                 )) != nil
                             if saved { acknowledged.append(shared[task % shared.count]) }

@@ -120,15 +120,10 @@ struct PredicateTests {
             productType: "iPhone15,2",
             operatingSystemVersion: OperatingSystemVersion(majorVersion: 17, minorVersion: 1, patchVersion: 0)
         )
-        let object = try HKQuantitySample.rebuilt(
+        let object = try HKQuantitySample.make(
             type: HKQuantityType(.stepCount),
             quantity: HKQuantity(unit: .count(), doubleValue: 1),
-            start: day,
-            end: day,
-            uuid: UUID(),
-            sourceRevision: revision,
-            device: nil,
-            metadata: .empty
+            SampleFields(start: day, end: day, uuid: UUID(), sourceRevision: revision, device: nil, metadata: .empty)
         )
         #expect(
             try matches(

@@ -246,12 +246,7 @@ extension HKQuantitySample {
         self.init(
             type: stepType,
             quantity: HKQuantity(unit: .count(), doubleValue: 0),
-            start: day,
-            end: day,
-            uuid: id,
-            sourceRevision: .local,
-            device: nil,
-            metadata: .empty
+            fields: SampleFields(start: day, end: day, uuid: id, sourceRevision: .local, device: nil, metadata: .empty)
         )
     }
 }

@@ -6,12 +6,7 @@ extension PayloadDecoder {
     /// statistics and activities.
     package mutating func readWorkout(
         _ reader: inout PayloadReader,
-        start: Date,
-        end: Date,
-        uuid: UUID,
-        revision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
+        _ fields: SampleFields
     ) throws(HKError) -> HKWorkout {
         let raw = try reader.varint("the activity type")
         guard raw <= UInt64(UInt.max), let activity = HKWorkoutActivityType(rawValue: UInt(raw)) else {
@@ -40,10 +35,8 @@ extension PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "a workout lists no statistics and no activities follow")
             }
         }
-        return try HKWorkout.rebuilt(
+        let parts = HKWorkout.Parts(
             activityType: activity,
-            start: start,
-            end: end,
             events: events,
             duration: duration,
             totals: HKWorkout.Totals(
@@ -52,13 +45,10 @@ extension PayloadDecoder {
                 swimmingStrokeCount: totals[2],
                 flightsClimbed: totals[3]
             ),
-            uuid: uuid,
-            sourceRevision: revision,
-            device: device,
-            metadata: metadata,
             statistics: statistics,
             activities: activities
         )
+        return try HKWorkout.make(parts, fields)
     }
 
     /// A count of events, then per event its type, interval and metadata.

@@ -83,8 +83,14 @@ public struct PayloadDecoder {
         guard code <= UInt64(UInt32.max), let type = TypeCatalog.sampleType(forKindCode: UInt32(code)) else {
             throw .invalid("PAYLOAD-2", "type code \(code) is not a sample type")
         }
-        let start = try reader.date("the start date")
-        let end = try reader.date("the end date")
+        let fields = SampleFields(
+            start: try reader.date("the start date"),
+            end: try reader.date("the end date"),
+            uuid: uuid,
+            sourceRevision: revision,
+            device: device,
+            metadata: metadata
+        )
         switch kind {
         case .quantitySample:
             guard let quantityType = type as? HKQuantityType else {
@@ -93,7 +99,7 @@ public struct PayloadDecoder {
             let value = try reader.double("the quantity's value")
             let unit = try readUnit(&reader)
             let quantity = HKQuantity(unit: unit, doubleValue: value)
-            try HKSample.checkInterval(start: start, end: end)
+            try fields.checkInterval()
             // Type and unit were found compatible before: only the value needs checking.
             if lastCompatibleCode != quantityType.kindCode || lastCompatibleUnit?.storage !== unit.storage
                 || !value.isFinite
@@ -103,16 +109,7 @@ public struct PayloadDecoder {
                 lastCompatibleUnit = unit
             }
             try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
-            return HKQuantitySample.ofAggregationStyle(
-                type: quantityType,
-                quantity: quantity,
-                start: start,
-                end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return HKQuantitySample.concrete(type: quantityType, quantity: quantity, fields)
         case .categorySample:
             guard let categoryType = type as? HKCategoryType else {
                 throw .invalid("PAYLOAD-2", "a category sample's type \(type) is not a category type")
@@ -121,16 +118,7 @@ public struct PayloadDecoder {
             guard let small = Int(exactly: value) else {
                 throw .invalid("OBJ-13", "the category value is out of range")
             }
-            return try HKCategorySample.rebuilt(
-                type: categoryType,
-                value: small,
-                start: start,
-                end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return try HKCategorySample.make(type: categoryType, value: small, fields)
         case .correlation:
             guard let correlationType = type as? HKCorrelationType else {
                 throw .invalid("PAYLOAD-2", "a correlation's type \(type) is not a correlation type")
@@ -146,29 +134,12 @@ public struct PayloadDecoder {
                     throw .invalid("OBJ-19", "a correlated sample is malformed or listed twice")
                 }
             }
-            return try HKCorrelation.rebuilt(
-                type: correlationType,
-                start: start,
-                end: end,
-                objects: members,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return try HKCorrelation.make(type: correlationType, objects: members, fields)
         case .workout:
             guard type is HKWorkoutType else {
                 throw .invalid("PAYLOAD-2", "a workout's type \(type) is not the workout type")
             }
-            return try readWorkout(
-                &reader,
-                start: start,
-                end: end,
-                uuid: uuid,
-                revision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return try readWorkout(&reader, fields)
         }
     }
 
@@ -190,19 +161,20 @@ public struct PayloadDecoder {
         let value = try reader.double("the quantity's value")
         let unit = try readUnit(&reader)
         guard let known = lastCompatibleUnit, known.storage === unit.storage, value.isFinite else { return nil }
-        try HKSample.checkInterval(start: start, end: end)
-        let metadata = HKMetadata(values: [:])
-        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
-        let quantity = HKQuantity(unit: unit, doubleValue: value)
-        return HKQuantitySample.ofAggregationStyle(
-            type: quantityType,
-            quantity: quantity,
+        let fields = SampleFields(
             start: start,
             end: end,
             uuid: uuid,
             sourceRevision: revision,
             device: nil,
-            metadata: metadata
+            metadata: .empty
+        )
+        try fields.checkInterval()
+        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: fields.metadata)
+        return HKQuantitySample.concrete(
+            type: quantityType,
+            quantity: HKQuantity(unit: unit, doubleValue: value),
+            fields
         )
     }
 

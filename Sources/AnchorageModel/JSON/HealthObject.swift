@@ -96,37 +96,29 @@ public struct HealthObject: Codable, Sendable {
             validatingTyped: container.decodeIfPresent([String: HKMetadataValue].self, forKey: .metadata) ?? [:]
         )
         let identifier = try container.decode(String.self, forKey: .type)
-        let start = try JSONDates.decode(container, .startDate)
-        let end = try JSONDates.decode(container, .endDate)
+        let fields = SampleFields(
+            start: try JSONDates.decode(container, .startDate),
+            end: try JSONDates.decode(container, .endDate),
+            uuid: uuid,
+            sourceRevision: revision,
+            device: device,
+            metadata: metadata
+        )
         switch kind {
         case .quantitySample:
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType else {
                 throw HKError.invalid("OBJ-11", "'\(identifier.prefix(120))' is not a quantity type identifier")
             }
-            return try HKQuantitySample.rebuilt(
+            return try HKQuantitySample.make(
                 type: type,
                 quantity: container.decode(HKQuantity.self, forKey: .quantity),
-                start: start,
-                end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
+                fields
             )
         case .categorySample:
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKCategoryType else {
                 throw HKError.invalid("OBJ-13", "'\(identifier.prefix(120))' is not a category type identifier")
             }
-            return try HKCategorySample.rebuilt(
-                type: type,
-                value: container.decode(Int.self, forKey: .value),
-                start: start,
-                end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return try HKCategorySample.make(type: type, value: container.decode(Int.self, forKey: .value), fields)
         case .correlation:
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKCorrelationType else {
                 throw HKError.invalid("OBJ-15", "'\(identifier.prefix(120))' is not a correlation type identifier")
@@ -141,16 +133,7 @@ public struct HealthObject: Codable, Sendable {
                     throw HKError.invalid("OBJ-19", "a correlation lists the same sample twice")
                 }
             }
-            return try HKCorrelation.rebuilt(
-                type: type,
-                start: start,
-                end: end,
-                objects: samples,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata
-            )
+            return try HKCorrelation.make(type: type, objects: samples, fields)
         case .workout:
             guard identifier == HKWorkoutTypeIdentifier else {
                 throw HKError.invalid("OBJ-21", "a workout's type is \(HKWorkoutTypeIdentifier)")
@@ -168,23 +151,18 @@ public struct HealthObject: Codable, Sendable {
             )
             let duration =
                 try container.decodeIfPresent(Double.self, forKey: .duration)
-                ?? HKWorkout.activeDuration(start: start, end: end, events: events ?? [], explicit: nil)
-            return try HKWorkout.rebuilt(
+                ?? HKWorkout.activeDuration(start: fields.start, end: fields.end, events: events ?? [], explicit: nil)
+            let parts = HKWorkout.Parts(
                 activityType: activity,
-                start: start,
-                end: end,
                 events: events,
                 duration: duration,
                 totals: totals,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: device,
-                metadata: metadata,
                 statistics: try container.decodeIfPresent([StatisticsJSON].self, forKey: .statistics)?
                     .map { try $0.statistics() } ?? [],
                 activities: try container.decodeIfPresent([ActivityJSON].self, forKey: .workoutActivities)?
                     .map { try $0.activity() } ?? []
             )
+            return try HKWorkout.make(parts, fields)
         }
     }
 }

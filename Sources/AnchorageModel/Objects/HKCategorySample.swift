@@ -10,26 +10,9 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     /// The value; its meaning depends on the type.
     public let value: Int
 
-    package init(
-        type: HKCategoryType,
-        value: Int,
-        start: Date,
-        end: Date,
-        uuid: UUID,
-        sourceRevision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
-    ) {
+    package init(type: HKCategoryType, value: Int, fields: SampleFields) {
         self.value = value
-        super.init(
-            sampleType: type,
-            startDate: start,
-            endDate: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: metadata
-        )
+        super.init(sampleType: type, fields: fields)
     }
 
     /// The sample's category type.
@@ -55,22 +38,12 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let checked: HKMetadata
-        do {
-            checked = try Self.check(type: type, value: value, start: start, end: end, metadata: metadata)
-        } catch {
-            programmerError(error)
+        let fields = checkedOrStop { () throws(HKError) in
+            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+            try Self.check(type: type, value: value, fields)
+            return fields
         }
-        self.init(
-            type: type,
-            value: value,
-            start: start,
-            end: end,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        self.init(type: type, value: value, fields: fields)
     }
 
     /// Creates a sample, throwing when an argument is invalid.
@@ -86,31 +59,28 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         device: HKDevice? = nil,
         metadata: [String: Any]? = nil
     ) throws(HKError) -> HKCategorySample {
-        let checked = try check(type: type, value: value, start: start, end: end, metadata: metadata)
-        return HKCategorySample(
-            type: type,
-            value: value,
-            start: start,
-            end: end,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        try make(type: type, value: value, .new(start: start, end: end, device: device, metadata: metadata))
     }
 
-    package static func check(
+    /// The one checked door every category sample is built through.
+    package static func make(
         type: HKCategoryType,
         value: Int,
-        start: Date,
-        end: Date,
-        metadata: [String: Any]?
-    ) throws(HKError) -> HKMetadata {
-        try checkInterval(start: start, end: end)
+        _ fields: SampleFields
+    ) throws(HKError) -> HKCategorySample {
+        try check(type: type, value: value, fields)
+        return HKCategorySample(type: type, value: value, fields: fields)
+    }
+
+    /// The rules a category sample's fields must keep (OBJ-7, OBJ-13).
+    package static func check(type: HKCategoryType, value: Int, _ fields: SampleFields) throws(HKError) {
+        try fields.checkInterval()
         try checkValue(type: type, value: value)
-        let checked = try HKMetadata(validating: metadata)
-        try checkRequiredMetadata(type: type, metadata: checked)
-        return checked
+        try checkRequiredMetadata(type: type, metadata: fields.metadata)
+    }
+
+    package override func with(_ fields: SampleFields) -> HKSample {
+        HKCategorySample(type: categoryType, value: value, fields: fields)
     }
 
     /// The value must be one the type allows (OBJ-13).

@@ -11,26 +11,9 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     /// The samples the correlation groups.
     public let objects: Set<HKSample>
 
-    package init(
-        type: HKCorrelationType,
-        start: Date,
-        end: Date,
-        objects: Set<HKSample>,
-        uuid: UUID,
-        sourceRevision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
-    ) {
+    package init(type: HKCorrelationType, objects: Set<HKSample>, fields: SampleFields) {
         self.objects = objects
-        super.init(
-            sampleType: type,
-            startDate: start,
-            endDate: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: metadata
-        )
+        super.init(sampleType: type, fields: fields)
     }
 
     /// The correlation's type.
@@ -67,22 +50,12 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let checked: HKMetadata
-        do {
-            checked = try Self.check(type: type, start: start, end: end, objects: objects, metadata: metadata)
-        } catch {
-            programmerError(error)
+        let fields = checkedOrStop { () throws(HKError) in
+            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+            try Self.check(type: type, objects: objects, fields)
+            return fields
         }
-        self.init(
-            type: type,
-            start: start,
-            end: end,
-            objects: objects,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        self.init(type: type, objects: objects, fields: fields)
     }
 
     /// Creates a correlation, throwing when an argument is invalid.
@@ -99,29 +72,33 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         device: HKDevice? = nil,
         metadata: [String: Any]? = nil
     ) throws(HKError) -> HKCorrelation {
-        let checked = try check(type: type, start: start, end: end, objects: objects, metadata: metadata)
-        return HKCorrelation(
-            type: type,
-            start: start,
-            end: end,
-            objects: objects,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        try make(type: type, objects: objects, .new(start: start, end: end, device: device, metadata: metadata))
     }
 
-    package static func check(
+    /// The one checked door every correlation is built through.
+    package static func make(
         type: HKCorrelationType,
-        start: Date,
-        end: Date,
         objects: Set<HKSample>,
-        metadata: [String: Any]?
-    ) throws(HKError) -> HKMetadata {
-        try checkInterval(start: start, end: end)
+        _ fields: SampleFields
+    ) throws(HKError) -> HKCorrelation {
+        try check(type: type, objects: objects, fields)
+        return HKCorrelation(type: type, objects: objects, fields: fields)
+    }
+
+    /// The rules a correlation's fields must keep (OBJ-7, OBJ-16..18).
+    package static func check(type: HKCorrelationType, objects: Set<HKSample>, _ fields: SampleFields) throws(HKError) {
+        try fields.checkInterval()
         try checkMembers(type: type, objects: objects)
-        return try HKMetadata(validating: metadata)
+    }
+
+    package override func with(_ fields: SampleFields) -> HKSample {
+        HKCorrelation(type: correlationType, objects: objects, fields: fields)
+    }
+
+    /// The same correlation with other members (restamped, or only the
+    /// visible ones), unchecked.
+    package func with(_ fields: SampleFields, objects: Set<HKSample>) -> HKCorrelation {
+        HKCorrelation(type: correlationType, objects: objects, fields: fields)
     }
 
     /// The membership rules of OBJ-16..18.

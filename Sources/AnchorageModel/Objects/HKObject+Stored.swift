@@ -27,16 +27,7 @@ extension HKQuantitySample {
         device: HKDevice? = nil,
         metadata: [String: HKMetadataValue] = [:]
     ) throws(HKError) -> HKQuantitySample {
-        try rebuilt(
-            type: type,
-            quantity: quantity,
-            start: start,
-            end: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: try HKMetadata(validatingTyped: metadata)
-        )
+        try make(type: type, quantity: quantity, .given(start, end, uuid, sourceRevision, device, metadata))
     }
 }
 
@@ -55,16 +46,7 @@ extension HKCategorySample {
         device: HKDevice? = nil,
         metadata: [String: HKMetadataValue] = [:]
     ) throws(HKError) -> HKCategorySample {
-        try rebuilt(
-            type: type,
-            value: value,
-            start: start,
-            end: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: try HKMetadata(validatingTyped: metadata)
-        )
+        try make(type: type, value: value, .given(start, end, uuid, sourceRevision, device, metadata))
     }
 }
 
@@ -83,16 +65,7 @@ extension HKCorrelation {
         device: HKDevice? = nil,
         metadata: [String: HKMetadataValue] = [:]
     ) throws(HKError) -> HKCorrelation {
-        try rebuilt(
-            type: type,
-            start: start,
-            end: end,
-            objects: objects,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: try HKMetadata(validatingTyped: metadata)
-        )
+        try make(type: type, objects: objects, .given(start, end, uuid, sourceRevision, device, metadata))
     }
 }
 
@@ -124,10 +97,8 @@ extension HKWorkout {
         device: HKDevice? = nil,
         metadata: [String: HKMetadataValue] = [:]
     ) throws(HKError) -> HKWorkout {
-        try rebuilt(
+        let parts = Parts(
             activityType: activityType,
-            start: start,
-            end: end,
             events: workoutEvents,
             duration: duration,
             totals: Totals(
@@ -136,12 +107,9 @@ extension HKWorkout {
                 swimmingStrokeCount: totalSwimmingStrokeCount,
                 flightsClimbed: totalFlightsClimbed
             ),
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: try HKMetadata(validatingTyped: metadata),
             statistics: statistics,
             activities: workoutActivities
         )
+        return try make(parts, .given(start, end, uuid, sourceRevision, device, metadata))
     }
 }

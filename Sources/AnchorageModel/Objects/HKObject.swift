@@ -52,19 +52,22 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// When it ends; equal to ``startDate`` for a point-in-time reading.
     public let endDate: Date
 
-    package init(
-        sampleType: HKSampleType,
-        startDate: Date,
-        endDate: Date,
-        uuid: UUID,
-        sourceRevision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
-    ) {
+    package init(sampleType: HKSampleType, fields: SampleFields) {
         self.sampleType = sampleType
-        self.startDate = startDate
-        self.endDate = endDate
-        super.init(uuid: uuid, sourceRevision: sourceRevision, device: device, metadata: metadata)
+        self.startDate = fields.start
+        self.endDate = fields.end
+        super.init(
+            uuid: fields.uuid,
+            sourceRevision: fields.sourceRevision,
+            device: fields.device,
+            metadata: fields.metadata
+        )
+    }
+
+    /// The same sample with other common fields, unchecked: each kind
+    /// overrides it (restamping a revision, replacing members).
+    package func with(_ fields: SampleFields) -> HKSample {
+        preconditionFailure("\(type(of: self)) does not override with(_:)")
     }
 
     /// Whether the sample has a non-zero duration.

@@ -18,27 +18,10 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     /// The number of values the sample stands for; always 1 (OBJ-12).
     public let count: Int
 
-    package init(
-        type: HKQuantityType,
-        quantity: HKQuantity,
-        start: Date,
-        end: Date,
-        uuid: UUID,
-        sourceRevision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata
-    ) {
+    package init(type: HKQuantityType, quantity: HKQuantity, fields: SampleFields) {
         self.quantity = quantity
         self.count = 1
-        super.init(
-            sampleType: type,
-            startDate: start,
-            endDate: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: metadata
-        )
+        super.init(sampleType: type, fields: fields)
     }
 
     /// The sample's quantity type.
@@ -70,25 +53,17 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let checked: HKMetadata
-        do {
-            checked = try Self.check(type: type, quantity: quantity, start: start, end: end, metadata: metadata)
-        } catch {
-            programmerError(error)
+        let fields = checkedOrStop { () throws(HKError) in
+            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+            try Self.check(type: type, quantity: quantity, fields)
+            return fields
         }
-        self.init(
-            type: type,
-            quantity: quantity,
-            start: start,
-            end: end,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        self.init(type: type, quantity: quantity, fields: fields)
     }
 
-    /// Creates a sample, throwing when an argument is invalid.
+    /// Creates a sample, throwing when an argument is invalid; it is a
+    /// ``HKCumulativeQuantitySample`` or ``HKDiscreteQuantitySample`` as the
+    /// type's aggregation style says (OBJ-12).
     ///
     /// - Throws: ``HKError`` naming the rule: `OBJ-7` (dates), `OBJ-10`
     ///   (unit not compatible with the type, value not finite), `OBJ-4`,
@@ -101,31 +76,39 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         device: HKDevice? = nil,
         metadata: [String: Any]? = nil
     ) throws(HKError) -> HKQuantitySample {
-        let checked = try check(type: type, quantity: quantity, start: start, end: end, metadata: metadata)
-        return HKQuantitySample(
-            type: type,
-            quantity: quantity,
-            start: start,
-            end: end,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked
-        )
+        try make(type: type, quantity: quantity, .new(start: start, end: end, device: device, metadata: metadata))
     }
 
-    package static func check(
+    /// The one checked door every quantity sample is built through: the
+    /// rules of OBJ-7, OBJ-10 and OBJ-4, then the concrete class the type's
+    /// aggregation style calls for (OBJ-12).
+    package static func make(
         type: HKQuantityType,
         quantity: HKQuantity,
-        start: Date,
-        end: Date,
-        metadata: [String: Any]?
-    ) throws(HKError) -> HKMetadata {
-        try checkInterval(start: start, end: end)
+        _ fields: SampleFields
+    ) throws(HKError) -> HKQuantitySample {
+        try check(type: type, quantity: quantity, fields)
+        return concrete(type: type, quantity: quantity, fields)
+    }
+
+    /// The rules a quantity sample's fields must keep.
+    package static func check(type: HKQuantityType, quantity: HKQuantity, _ fields: SampleFields) throws(HKError) {
+        try fields.checkInterval()
         try checkQuantity(type: type, quantity: quantity)
-        let checked = try HKMetadata(validating: metadata)
-        try checkRequiredMetadata(type: type, metadata: checked)
-        return checked
+        try checkRequiredMetadata(type: type, metadata: fields.metadata)
+    }
+
+    /// The sample of the concrete class `type`'s aggregation style calls for
+    /// (OBJ-12), from fields the caller has already checked.
+    package static func concrete(type: HKQuantityType, quantity: HKQuantity, _ fields: SampleFields) -> HKQuantitySample
+    {
+        type.aggregationStyle == .cumulative
+            ? HKCumulativeQuantitySample(type: type, quantity: quantity, fields: fields)
+            : HKDiscreteQuantitySample(type: type, quantity: quantity, fields: fields)
+    }
+
+    package override func with(_ fields: SampleFields) -> HKSample {
+        Self.concrete(type: quantityType, quantity: quantity, fields)
     }
 
     /// The quantity's unit must suit the type and its value be finite (OBJ-10, UNIT-19).

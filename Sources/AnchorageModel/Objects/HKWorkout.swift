@@ -50,40 +50,114 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         }
     }
 
-    package init(
-        activityType: HKWorkoutActivityType,
-        start: Date,
-        end: Date,
-        events: [HKWorkoutEvent]?,
-        duration: TimeInterval,
-        totals: Totals,
-        uuid: UUID,
-        sourceRevision: HKSourceRevision,
-        device: HKDevice?,
-        metadata: HKMetadata,
-        statistics: [HKStatistics] = [],
-        activities: [HKWorkoutActivity] = []
-    ) {
-        self.recordedStatistics = statistics.sorted {
+    /// A workout's own fields, beside the common ``SampleFields``.
+    package struct Parts: Sendable {
+        package var activityType: HKWorkoutActivityType
+        /// `nil` or empty when there are none.
+        package var events: [HKWorkoutEvent]?
+        package var duration: TimeInterval
+        package var totals: Totals
+        package var statistics: [HKStatistics]
+        package var activities: [HKWorkoutActivity]
+
+        package init(
+            activityType: HKWorkoutActivityType,
+            events: [HKWorkoutEvent]?,
+            duration: TimeInterval,
+            totals: Totals,
+            statistics: [HKStatistics] = [],
+            activities: [HKWorkoutActivity] = []
+        ) {
+            self.activityType = activityType
+            self.events = events
+            self.duration = duration
+            self.totals = totals
+            self.statistics = statistics
+            self.activities = activities
+        }
+    }
+
+    package init(_ parts: Parts, fields: SampleFields) {
+        self.recordedStatistics = parts.statistics.sorted {
             $0.quantityType.identifier < $1.quantityType.identifier
         }
-        self.workoutActivities = Self.ordered(activities)
-        self.workoutActivityType = activityType
-        self.workoutEvents = events
-        self.duration = duration
-        self.totalEnergyBurned = totals.energyBurned
-        self.totalDistance = totals.distance
-        self.totalSwimmingStrokeCount = totals.swimmingStrokeCount
-        self.totalFlightsClimbed = totals.flightsClimbed
-        super.init(
-            sampleType: TypeCatalog.workout,
-            startDate: start,
-            endDate: end,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: metadata
+        self.workoutActivities = Self.ordered(parts.activities)
+        self.workoutActivityType = parts.activityType
+        self.workoutEvents = parts.events.flatMap { $0.isEmpty ? nil : $0 }
+        self.duration = parts.duration
+        self.totalEnergyBurned = parts.totals.energyBurned
+        self.totalDistance = parts.totals.distance
+        self.totalSwimmingStrokeCount = parts.totals.swimmingStrokeCount
+        self.totalFlightsClimbed = parts.totals.flightsClimbed
+        super.init(sampleType: TypeCatalog.workout, fields: fields)
+    }
+
+    /// The workout's own fields.
+    package var parts: Parts {
+        Parts(
+            activityType: workoutActivityType,
+            events: workoutEvents,
+            duration: duration,
+            totals: totals,
+            statistics: recordedStatistics,
+            activities: workoutActivities
         )
+    }
+
+    /// The one checked door every workout is built through.
+    package static func make(_ parts: Parts, _ fields: SampleFields) throws(HKError) -> HKWorkout {
+        try check(parts, fields)
+        return HKWorkout(parts, fields: fields)
+    }
+
+    /// The rules a workout's fields must keep: the interval (OBJ-7), totals,
+    /// statistics and activities (OBJ-21), the duration (OBJ-22) and the
+    /// events (OBJ-23); the metadata was checked with `fields`.
+    package static func check(_ parts: Parts, _ fields: SampleFields) throws(HKError) {
+        try fields.checkInterval()
+        try checkTotals(parts.totals)
+        try checkStatistics(parts.statistics)
+        try checkEvents(parts.events ?? [], start: fields.start, end: fields.end)
+        try checkActivities(parts.activities, start: fields.start, end: fields.end)
+        guard parts.duration.isFinite, parts.duration >= 0, parts.duration <= fields.end.timeIntervalSince(fields.start)
+        else {
+            throw .invalid("OBJ-22", "a workout's duration must be between 0 and end − start")
+        }
+    }
+
+    /// A caller's workout parts: the duration computed from the events, or
+    /// an explicit one checked (OBJ-22), then every rule of ``check(_:_:)``.
+    package static func newParts(
+        activityType: HKWorkoutActivityType,
+        events: [HKWorkoutEvent]?,
+        duration: TimeInterval?,
+        totals: Totals,
+        statistics: [HKStatistics] = [],
+        activities: [HKWorkoutActivity] = [],
+        _ fields: SampleFields
+    ) throws(HKError) -> Parts {
+        try fields.checkInterval()
+        try checkTotals(totals)
+        try checkEvents(events ?? [], start: fields.start, end: fields.end)
+        let parts = Parts(
+            activityType: activityType,
+            events: events,
+            duration: try activeDuration(
+                start: fields.start,
+                end: fields.end,
+                events: events ?? [],
+                explicit: duration
+            ),
+            totals: totals,
+            statistics: statistics,
+            activities: activities
+        )
+        try check(parts, fields)
+        return parts
+    }
+
+    package override func with(_ fields: SampleFields) -> HKSample {
+        HKWorkout(parts, fields: fields)
     }
 
     package var totals: Totals {
@@ -258,31 +332,18 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let checked: (HKMetadata, TimeInterval)
-        do {
-            checked = try Self.check(
-                start: start,
-                end: end,
+        let (parts, fields) = checkedOrStop { () throws(HKError) in
+            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+            let parts = try Self.newParts(
+                activityType: activityType,
                 events: events,
                 duration: duration,
                 totals: totals,
-                metadata: metadata
+                fields
             )
-        } catch {
-            programmerError(error)
+            return (parts, fields)
         }
-        self.init(
-            activityType: activityType,
-            start: start,
-            end: end,
-            events: events.flatMap { $0.isEmpty ? nil : $0 },
-            duration: checked.1,
-            totals: totals,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked.0
-        )
+        self.init(parts, fields: fields)
     }
 
     /// Creates a workout, throwing when an argument is invalid.
@@ -316,51 +377,22 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         device: HKDevice? = nil,
         metadata: [String: Any]? = nil
     ) throws(HKError) -> HKWorkout {
-        let totals = Totals(
-            energyBurned: totalEnergyBurned,
-            distance: totalDistance,
-            swimmingStrokeCount: totalSwimmingStrokeCount,
-            flightsClimbed: totalFlightsClimbed
-        )
-        let checked = try check(
-            start: start,
-            end: end,
+        let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+        let parts = try newParts(
+            activityType: activityType,
             events: workoutEvents,
             duration: duration,
-            totals: totals,
-            metadata: metadata
-        )
-        try checkStatistics(statistics)
-        try checkActivities(workoutActivities, start: start, end: end)
-        return HKWorkout(
-            activityType: activityType,
-            start: start,
-            end: end,
-            events: workoutEvents.flatMap { $0.isEmpty ? nil : $0 },
-            duration: checked.1,
-            totals: totals,
-            uuid: .random(),
-            sourceRevision: .local,
-            device: device,
-            metadata: checked.0,
+            totals: Totals(
+                energyBurned: totalEnergyBurned,
+                distance: totalDistance,
+                swimmingStrokeCount: totalSwimmingStrokeCount,
+                flightsClimbed: totalFlightsClimbed
+            ),
             statistics: statistics,
-            activities: workoutActivities
+            activities: workoutActivities,
+            fields
         )
-    }
-
-    package static func check(
-        start: Date,
-        end: Date,
-        events: [HKWorkoutEvent]?,
-        duration: TimeInterval?,
-        totals: Totals,
-        metadata: [String: Any]?
-    ) throws(HKError) -> (HKMetadata, TimeInterval) {
-        try checkInterval(start: start, end: end)
-        try checkTotals(totals)
-        try checkEvents(events ?? [], start: start, end: end)
-        let computed = try activeDuration(start: start, end: end, events: events ?? [], explicit: duration)
-        return (try HKMetadata(validating: metadata), computed)
+        return HKWorkout(parts, fields: fields)
     }
 
     /// Totals must be finite, non-negative amounts of the right kind (OBJ-21).

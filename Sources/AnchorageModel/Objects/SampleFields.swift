@@ -1,0 +1,103 @@
+import Foundation
+
+/// What every sample has besides its kind's own fields: its interval,
+/// identity, source, device and metadata — the field list written once.
+///
+/// Each sample class is built through one checked door that takes these
+/// fields (`HKQuantitySample.make(type:quantity:_:)`,
+/// `HKCategorySample.make(type:value:_:)`, `HKCorrelation.make(type:objects:_:)`,
+/// `HKWorkout.make(_:_:)`); HealthKit's initializers, the throwing
+/// `validated`/`stored` forms, the payload codec, JSON and the importer all
+/// go through it.
+package struct SampleFields: Sendable {
+    package var start: Date
+    package var end: Date
+    package var uuid: UUID
+    package var sourceRevision: HKSourceRevision
+    package var device: HKDevice?
+    package var metadata: HKMetadata
+
+    package init(
+        start: Date,
+        end: Date,
+        uuid: UUID,
+        sourceRevision: HKSourceRevision,
+        device: HKDevice?,
+        metadata: HKMetadata
+    ) {
+        self.start = start
+        self.end = end
+        self.uuid = uuid
+        self.sourceRevision = sourceRevision
+        self.device = device
+        self.metadata = metadata
+    }
+
+    /// The fields of a sample a caller makes: a new uuid, the local
+    /// revision (the store stamps the saving app's, OBJ-2), and HealthKit's
+    /// untyped metadata checked (OBJ-4, OBJ-6, OBJ-33).
+    package static func new(
+        start: Date,
+        end: Date,
+        device: HKDevice?,
+        metadata: [String: Any]?
+    ) throws(HKError) -> SampleFields {
+        SampleFields(
+            start: start,
+            end: end,
+            uuid: .random(),
+            sourceRevision: .local,
+            device: device,
+            metadata: try HKMetadata(validating: metadata)
+        )
+    }
+
+    /// Fields given in full by an importer, a replica or a service, with
+    /// typed metadata checked (OBJ-4).
+    package static func given(
+        _ start: Date,
+        _ end: Date,
+        _ uuid: UUID,
+        _ sourceRevision: HKSourceRevision,
+        _ device: HKDevice?,
+        _ metadata: [String: HKMetadataValue]
+    ) throws(HKError) -> SampleFields {
+        SampleFields(
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: try HKMetadata(validatingTyped: metadata)
+        )
+    }
+
+    /// Finite dates, start ≤ end (OBJ-7).
+    package func checkInterval() throws(HKError) {
+        try HKSample.checkInterval(start: start, end: end)
+    }
+}
+
+/// Runs a check for one of HealthKit's initializers, which stop the program
+/// on invalid arguments; each has a throwing twin.
+package func checkedOrStop<T>(_ body: () throws(HKError) -> T) -> T {
+    do {
+        return try body()
+    } catch {
+        programmerError(error)
+    }
+}
+
+extension HKSample {
+    /// The sample's common fields.
+    package var fields: SampleFields {
+        SampleFields(
+            start: startDate,
+            end: endDate,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: typedMetadata
+        )
+    }
+}
