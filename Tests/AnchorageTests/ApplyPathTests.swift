@@ -44,7 +44,7 @@ struct ApplyPathTests {
     /// peer's entries (a few at a time, some out of order) all at once, so
     /// that group commits mix requests that fail with ones that ran.
     static func contend(_ store: HKHealthStore, replicated: [LogEntry], round: Int) async throws {
-        let engine = try store.engine()
+        let engine = try await store.engine()
         let shared = (0..<30).map { _ in UUID() }
         let acknowledged = Collector<UUID>()
         try await withThrowingTaskGroup(of: Void.self) { group in

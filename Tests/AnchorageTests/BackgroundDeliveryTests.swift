@@ -149,7 +149,7 @@ struct BackgroundDeliveryTests {
 
             // Acknowledged through the head: a restart with nothing new is
             // told nothing; the next change is its next call.
-            let engine = try owner.engine()
+            let engine = try await owner.engine()
             let caller = Caller(revision: HKSourceRevision(source: Self.app, version: nil))
             func acknowledged() -> UInt64? {
                 (try? engine.deliveryRegistrations(of: caller, for: [stepType]))?[stepType.identifier]?.acknowledged

@@ -22,7 +22,7 @@ struct ErrorCauseTests {
     )
     func storageCause(returnCode: Int32, code: LMDBError.Code) async throws {
         try await withTemporaryStore { store, _ in
-            let engine = try store.engine()
+            let engine = try await store.engine()
             try engine.log.store().environment.faults.inject(returnCode, into: "mdb_txn_commit")
             await #expect {
                 try await store.save(steps(1, atMinute: 0))

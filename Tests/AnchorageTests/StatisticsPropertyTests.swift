@@ -160,7 +160,7 @@ struct StatisticsPropertyTests {
             var random = SeededGenerator(seed: seed)
             var apps: [HKHealthStore] = []
             for bundle in Self.bundles { apps.append(try await appStore(directory, bundle)) }
-            let engine = try owner.engine()
+            let engine = try await owner.engine()
             var served = 0
             var asked = 0
             for _ in 0..<4 {
@@ -289,7 +289,7 @@ extension StatisticsPropertyTests {
         let reopened = try viewDump(again)
         try await again.rebuildIndices()
         #expect(try viewDump(again) == reopened)
-        let engine = try again.engine()
+        let engine = try await again.engine()
         let grid = try BucketGrid(anchor: Self.base, intervalComponents: DateComponents(day: 1), timeZone: utc)
         let viewed = try #require(
             try engine.viewCollection(

@@ -41,7 +41,7 @@ struct StatisticsRangeTests {
             var random = SeededGenerator(seed: seed)
             var apps: [HKHealthStore] = []
             for bundle in StatisticsPropertyTests.bundles { apps.append(try await appStore(directory, bundle)) }
-            let engine = try owner.engine()
+            let engine = try await owner.engine()
             var checked = 0
             for _ in 0..<3 {
                 try await StatisticsPropertyTests.history(owner: owner, apps: apps, count: 40, random: &random)

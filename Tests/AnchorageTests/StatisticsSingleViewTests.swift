@@ -55,7 +55,7 @@ struct StatisticsSingleViewTests {
             var random = SeededGenerator(seed: seed)
             var apps: [HKHealthStore] = []
             for bundle in StatisticsPropertyTests.bundles { apps.append(try await appStore(directory, bundle)) }
-            let engine = try owner.engine()
+            let engine = try await owner.engine()
             var asked = 0
             let servedBefore = engine.counters.statisticsFromViews
             for _ in 0..<3 {
@@ -107,7 +107,7 @@ struct StatisticsSingleViewTests {
                 to: base.addingTimeInterval(86_400 + 5_400)
             )
             try await store.save(batch + [long])
-            let engine = try store.engine()
+            let engine = try await store.engine()
             let range = ObjectPredicate.dateRange(
                 start: base.addingTimeInterval(86_400),
                 end: base.addingTimeInterval(9 * 86_400 + 123),

@@ -208,7 +208,7 @@ struct StorePropertyTests {
                     batch = []
                 }
             }
-            let engine = try store.engine()
+            let engine = try await store.engine()
             let before = engine.counters.rowsRead
             let range = HKQuery.predicateForSamples(withStart: minutes(50_000), end: minutes(51_000))
             let found = try await samples(in: store, of: stepType, predicate: range)

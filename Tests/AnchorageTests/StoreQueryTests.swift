@@ -313,7 +313,7 @@ extension StoreQueryTests {
                 "anchorage-copy-\(UUID().uuidString)"
             )
             defer { try? FileManager.default.removeItem(at: copy) }
-            try store.engine().log.backup(to: copy)
+            try await store.engine().log.backup(to: copy)
             let restored = HKHealthStore(directory: copy, configuration: .forTests)
             await expectCode(.errorInvalidArgument) {
                 try await anchoredPage(in: restored, of: stepType, anchor: page.anchor)

@@ -226,7 +226,7 @@ struct StoreTests {
     func opening() async throws {
         try await withTemporaryStore { store, directory in
             let second = HKHealthStore(directory: directory, configuration: .forTests)
-            #expect(try second.engine() === store.engine())
+            #expect(try await second.engine() === store.engine())
             try await second.save(steps(5))
             #expect(try await samples(in: store, of: stepType).count == 1)
             await second.close()

@@ -150,7 +150,7 @@ struct WorkoutEffortTests {
             try await store.delete([workout])
             #expect(try await related(store, workout).isEmpty)
             #expect(try await samples(in: store, of: HKQuantityType(.workoutEffortScore)).map(\.uuid) == [second.uuid])
-            let engine = try store.engine()
+            let engine = try await store.engine()
             let rows = try engine.read { txn in
                 try engine.index.pairs(startingWith: second.uuid, in: engine.index.sampleEfforts, txn: txn)
             }

@@ -50,7 +50,7 @@ extension ChangeReading {
     func follow(_ healthStore: HKHealthStore) -> AsyncThrowingStream<Changes, any Error> {
         let descriptor = self
         return followingStream(of: Changes.self) { continuation in
-            let engine = try healthStore.openEngine()
+            let engine = try await healthStore.openEngine()
             // Subscribe before reading, so no commit falls between the two.
             let batches = engine.log.committedBatches()
             let start = try descriptor.anchor?.position(in: engine) ?? 0

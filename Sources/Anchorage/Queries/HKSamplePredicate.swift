@@ -99,7 +99,7 @@ extension HKSampleQueryDescriptor: HKAsyncQuery {
     /// - Throws: ``HKError`` for a bad predicate or limit, missing read
     ///   authorization, or a store that cannot be read.
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
-        let engine = try healthStore.openEngine()
+        let engine = try await healthStore.openEngine()
         if let limit, limit < 0 {
             throw HKError(.errorInvalidArgument, rule: "SQ-2", "the limit is \(limit); use nil or a positive number")
         }

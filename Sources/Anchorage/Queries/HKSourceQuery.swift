@@ -64,7 +64,7 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: Sendable, HKAsyncQuery 
     /// - Throws: ``HKError`` for a bad predicate, missing read authorization
     ///   or a store that cannot be read.
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
-        let engine = try healthStore.openEngine()
+        let engine = try await healthStore.openEngine()
         let typed = try predicate.typed.get()
         let sources = try engine.read { txn in
             var session = ReadSession(caller: healthStore.caller)

@@ -37,7 +37,7 @@ extension HKHealthStore {
                 throw HKError.invalid("ST-27", "\(bundle) is listed twice")
             }
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let record = SourcePriorityRecord(type: type.kindCode, sources: bundleIdentifiers)
         do {
             try await engine.log.append([

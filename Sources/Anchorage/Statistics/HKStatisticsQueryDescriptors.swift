@@ -26,7 +26,7 @@ public struct HKStatisticsQueryDescriptor: Sendable, HKAsyncQuery {
     /// - Throws: ``HKError``: `errorInvalidArgument` for options that do not
     ///   suit the type (ST-1) or a predicate that cannot be used.
     public func result(for healthStore: HKHealthStore) async throws -> HKStatistics? {
-        let engine = try healthStore.openEngine()
+        let engine = try await healthStore.openEngine()
         let type = try predicate.quantityType()
         try options.validate(for: type)
         return try engine.statistics(
@@ -40,7 +40,7 @@ public struct HKStatisticsQueryDescriptor: Sendable, HKAsyncQuery {
     /// The statistics computed from the matching samples, never from the
     /// views: the baseline the benchmarks measure the views against.
     @_spi(Benchmarks) public func referenceResult(for healthStore: HKHealthStore) async throws -> HKStatistics? {
-        let engine = try healthStore.openEngine()
+        let engine = try await healthStore.openEngine()
         let type = try predicate.quantityType()
         try options.validate(for: type)
         return try engine.referenceStatistics(

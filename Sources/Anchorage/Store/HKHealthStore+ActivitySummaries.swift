@@ -35,7 +35,7 @@ extension HKHealthStore {
             }
             records.append(record)
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let stored = try engine.read { txn in
             try records.map { record in try engine.activitySummary(on: ActivityDay(text: record.day)!, in: txn) }
         }

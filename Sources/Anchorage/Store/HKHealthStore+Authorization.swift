@@ -55,7 +55,7 @@ extension HKHealthStore {
         if let readOnly = share.first(where: { Self.readOnlyTypes.contains($0.identifier) }) {
             throw HKError(.errorInvalidArgument, rule: "AUTH-8", "\(readOnly.identifier) cannot be shared by apps")
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         guard let revision = caller.revision else { return }
         let principal = revision.source.bundleIdentifier
         let decided: AuthorizationRecord.Status =
@@ -111,7 +111,7 @@ extension HKHealthStore {
     )
         async throws -> HKAuthorizationRequestStatus
     {
-        let engine = try openEngine()
+        let engine = try await openEngine()
         guard let principal = caller.bundleIdentifier else { return .unnecessary }
         let wanted =
             typesToShare.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) }

@@ -44,7 +44,7 @@ extension HKHealthStore {
                 "background delivery is for sample types; \(type.identifier) is not one"
             )
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let head = try engine.read { txn -> UInt64 in
             if let principal = caller.bundleIdentifier {
                 let kind = EntryKind(rawValue: sampleType.kindCode)
@@ -102,7 +102,7 @@ extension HKHealthStore {
 
     /// Ends every background delivery of this app.
     public func disableAllBackgroundDelivery() async throws {
-        let engine = try openEngine()
+        let engine = try await openEngine()
         do {
             let names = try engine.log.cursors(
                 withPrefix: DeliveryRegistration.namePrefix(principal: caller.bundleIdentifier)

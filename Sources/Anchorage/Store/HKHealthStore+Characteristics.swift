@@ -18,7 +18,7 @@ extension HKHealthStore {
         guard caller.isOwner else {
             throw HKError(.errorAuthorizationDenied, rule: "OBJ-29", "only the store's owner sets characteristics")
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = Array(try encoder.encode(characteristics))

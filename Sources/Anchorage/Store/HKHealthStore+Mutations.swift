@@ -103,7 +103,7 @@ extension HKHealthStore {
     /// an Anchorage extension, since deleting a correlation alone keeps its
     /// members (OBJ-36).
     public func deleteCorrelationAndMembers(_ correlation: HKCorrelation) async throws {
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let members = try engine.read { txn in
             try engine.index.pairs(startingWith: correlation.uuid, in: engine.index.members, txn: txn)
         }
@@ -117,7 +117,7 @@ extension HKHealthStore {
     /// let removed = try await store.deleteObjects(of: steps, predicate: HKQuery.predicateForSamples(withStart: a, end: b))
     /// ```
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
-        let engine = try openEngine()
+        let engine = try await openEngine()
         guard let sampleType = objectType as? HKSampleType else {
             throw HKError(.errorInvalidArgument, rule: "OBJ-35", "\(objectType.identifier) has no samples to delete")
         }

@@ -17,7 +17,7 @@ extension HKHealthStore {
     /// - Throws: `errorAuthorizationNotDetermined` when the app has asked
     ///   to neither read nor share one of the types.
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let stored = try engine.read { txn -> [String: String] in
             if let principal = caller.bundleIdentifier {
                 for type in quantityTypes {
@@ -72,7 +72,7 @@ extension HKHealthStore {
         for (type, unit) in units where !type.is(compatibleWith: unit) {
             throw HKError.invalid("UNIT-17", "\(unit.unitString) is not a unit of \(type.identifier)")
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         var merged = try engine.read { txn in try Self.storedPreferredUnits(engine, in: txn) }
         for (type, unit) in units { merged[type.identifier] = unit.unitString }
         let encoder = JSONEncoder()

@@ -25,7 +25,7 @@ extension HKHealthStore {
         guard caller.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner purges deleted samples")
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let cutoff = Int64((date.timeIntervalSince1970 * 1_000_000_000).rounded(.down))
         let seqs = try engine.read { txn in
             var seqs: [UInt64] = []

@@ -19,16 +19,16 @@ extension HKHealthStore {
             }
             return
         }
-        let engine: StoreEngine
-        do {
-            engine = try openEngine()
-        } catch {
-            query.deliver { query.fail(error) }
-            return
-        }
         queries.add(query)
         let task = Task { [self] in
-            await query.run(in: self, engine: engine)
+            // The engine once the store's open is done, without blocking the
+            // caller of execute(_:) or a thread of the pool meanwhile.
+            do throws(HKError) {
+                let engine = try await openEngine()
+                await query.run(in: self, engine: engine)
+            } catch {
+                query.deliver { query.fail(error) }
+            }
             queries.remove(query)
         }
         query.lifecycle.attach(task)

@@ -29,7 +29,7 @@ extension HKHealthStore {
         guard caller.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner replays its log")
         }
-        let engine = try openEngine()
+        let engine = try await openEngine()
         let target = try anchor.position(in: engine)
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
             throw HKError(.errorInvalidArgument, "\(directory.path) already holds a store; replay into a new directory")

@@ -81,7 +81,9 @@ public final class HKHealthStore: Sendable {
     /// The environment variable naming the default store's directory.
     public static let storeEnvironmentVariable = "ANCHORAGE_STORE"
 
-    let opened: Result<StoreEngine, HKError>
+    /// The engine, or why the store could not be opened, once the open
+    /// (on a thread of its own) is done.
+    let opening: StoreOpening
     let caller: Caller
     let queries = QueryRegistry()
 
@@ -122,11 +124,7 @@ public final class HKHealthStore: Sendable {
 
     /// Opens the store acting as an app revision (source and version).
     public init(directory: URL, principalRevision: HKSourceRevision?, configuration: Configuration = Configuration()) {
-        do throws(HKError) {
-            opened = .success(try StoreEngine.open(directory: directory, configuration: configuration))
-        } catch {
-            opened = .failure(error)
-        }
+        opening = StoreOpening(directory: directory, configuration: configuration)
         caller = Caller(revision: principalRevision)
     }
 
@@ -137,13 +135,20 @@ public final class HKHealthStore: Sendable {
     public var principal: HKSource? { caller.revision?.source }
 
     /// The engine, or the error that kept the store from opening.
+    /// Synchronous operations block until the open is done.
     func engine() throws(HKError) -> StoreEngine {
-        try opened.get()
+        try opening.wait().get()
+    }
+
+    /// The engine, or the error that kept the store from opening; suspends
+    /// until the open is done.
+    func engine() async throws(HKError) -> StoreEngine {
+        try await opening.value().get()
     }
 
     /// Why the store could not be opened, if it could not.
     public var openError: HKError? {
-        if case .failure(let error) = opened { return error }
+        if case .failure(let error) = opening.wait() { return error }
         return nil
     }
 
@@ -158,7 +163,7 @@ public final class HKHealthStore: Sendable {
     /// `errorDatabaseInaccessible`.
     public func close() async {
         for query in queries.stopAll() { query.stopRunning() }
-        guard case .success(let engine) = opened, queries.markClosed() else { return }
+        guard case .success(let engine) = await opening.value(), queries.markClosed() else { return }
         await engine.release()
     }
 
@@ -168,5 +173,14 @@ public final class HKHealthStore: Sendable {
             throw HKError(.errorDatabaseInaccessible, "the store was closed")
         }
         return try engine()
+    }
+
+    /// The engine, unless this store was closed; suspends until the open
+    /// is done.
+    func openEngine() async throws(HKError) -> StoreEngine {
+        guard !queries.isClosed else {
+            throw HKError(.errorDatabaseInaccessible, "the store was closed")
+        }
+        return try await engine()
     }
 }

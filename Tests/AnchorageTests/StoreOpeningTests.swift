@@ -1,0 +1,63 @@
+import AnchorageStoreTesting
+import AnchorageTesting
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Anchorage
+
+/// Opening a store runs on a thread of its own and holds no lock of the
+/// process while it runs: a slow open (a replay of stale projections) holds
+/// up neither `HKHealthStore.init`, nor other stores, nor the caller's
+/// thread; operations on the store wait for it.
+@Suite("Opening stores", .serialized, .timeLimit(.minutes(1)))
+struct StoreOpeningTests {
+    @Test("while one directory's open is held up, init returns, another store works, and the first works once let go")
+    func slowOpenHoldsUpNothingElse() async throws {
+        try await withTemporaryDirectory { base in
+            let slow = base.appendingPathComponent("slow")
+            let other = base.appendingPathComponent("other")
+            let gate = DispatchSemaphore(value: 0)
+            let entered = DispatchSemaphore(value: 0)
+            let slowPath = slow.standardizedFileURL.path
+            StoreEngine.willOpen.withLock {
+                $0 = { path in
+                    guard path == slowPath else { return }
+                    entered.signal()
+                    gate.wait()
+                }
+            }
+            defer { StoreEngine.willOpen.withLock { $0 = nil } }
+
+            let held = HKHealthStore(directory: slow, configuration: .forTests)  // returns while the open waits
+            #expect(entered.wait(timeout: .now() + 60) == .success, "the open started on its own thread")
+            let second = HKHealthStore(directory: slow, configuration: .forTests)  // shares the same open
+            let saving = Task { try await held.save(steps(1, atMinute: 0)) }
+
+            let free = HKHealthStore(directory: other, configuration: .forTests)
+            try await free.save(steps(2, atMinute: 0))
+            #expect(try await samples(in: free, of: stepType).count == 1, "another directory opens and works meanwhile")
+
+            gate.signal()
+            try await saving.value
+            #expect(try await samples(in: second, of: stepType).count == 1, "the waiting store shares the engine")
+            let (first, shared) = (try await held.engine(), try await second.engine())
+            #expect(first === shared)
+            for store in [held, second, free] { await store.close() }
+        }
+    }
+
+    @Test("a store that cannot be opened reports why from every operation, synchronous or not")
+    func failedOpen() async throws {
+        try await withTemporaryDirectory { base in
+            let file = base.appendingPathComponent("a-file")
+            try Data("not a directory".utf8).write(to: file)
+            let store = HKHealthStore(directory: file, configuration: .forTests)
+            #expect(store.openError?.code == .errorDatabaseInaccessible)
+            await expectCode(.errorDatabaseInaccessible) { try await store.save(steps(1, atMinute: 0)) }
+            #expect(throws: HKError.self) { try store.currentAnchor() }
+            await store.close()
+        }
+    }
+}
