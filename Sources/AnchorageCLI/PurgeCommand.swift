@@ -1,6 +1,5 @@
 import Anchorage
 import AnchorageLog
-import AnchorageServer
 import ArgumentParser
 import Foundation
 

@@ -136,7 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration,
                 logger: logger
             )
-        } catch let error as TextFormError {
+        } catch let error as NodeConfigurationError {
             throw ValidationError(error.description)
         } catch {
             throw CommandFailure(description: "cannot open the store: \(error)")

@@ -1,5 +1,4 @@
 import Anchorage
-import AnchorageServer
 import ArgumentParser
 import Foundation
 

@@ -73,13 +73,16 @@ public struct AccessPolicy: Sendable {
 
     /// Reads a token file.
     ///
-    /// - Throws: ``TextFormError`` saying which token is wrong and why.
+    /// - Throws: ``NodeConfigurationError`` saying which token is wrong and why.
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TextFormError("cannot read the token file \(url.path): \(error.localizedDescription)")
+            throw NodeConfigurationError(
+                "cannot read the token file \(url.path): \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         try self.init(json: data)
     }
@@ -90,26 +93,28 @@ public struct AccessPolicy: Sendable {
         do {
             file = try JSONDecoder().decode(TokenFile.self, from: data)
         } catch {
-            throw TextFormError("the token file is not valid: \(error)")
+            throw NodeConfigurationError("the token file is not valid: \(error)", underlyingError: error)
         }
         var tokens: [Token] = []
         var seen = Set<String>()
         for (index, entry) in file.tokens.enumerated() {
             let position = "token \(index + 1)"
             guard entry.token.utf8.count >= 16 else {
-                throw TextFormError("\(position): a token has at least 16 characters")
+                throw NodeConfigurationError("\(position): a token has at least 16 characters")
             }
-            guard seen.insert(entry.token).inserted else { throw TextFormError("\(position) repeats an earlier token") }
+            guard seen.insert(entry.token).inserted else {
+                throw NodeConfigurationError("\(position) repeats an earlier token")
+            }
             if entry.owner == true {
                 guard entry.principal == nil, (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
-                    throw TextFormError("\(position): an owner token has no principal, read or share")
+                    throw NodeConfigurationError("\(position): an owner token has no principal, read or share")
                 }
                 tokens.append(.owner(entry.token, replicates: entry.replicate == true))
                 continue
             }
             if entry.replicate == true && entry.principal == nil {
                 guard (entry.read ?? []).isEmpty, (entry.share ?? []).isEmpty else {
-                    throw TextFormError(
+                    throw NodeConfigurationError(
                         "\(position): a peer token (replicate without a principal) has no read or share"
                     )
                 }
@@ -117,23 +122,29 @@ public struct AccessPolicy: Sendable {
                 continue
             }
             guard entry.replicate != true else {
-                throw TextFormError("\(position): an app's token cannot replicate; give peers a token of their own")
+                throw NodeConfigurationError(
+                    "\(position): an app's token cannot replicate; give peers a token of their own"
+                )
             }
             guard let principal = entry.principal, !principal.bundleIdentifier.isEmpty,
                 principal.bundleIdentifier.utf8.count <= 255
             else {
-                throw TextFormError("\(position): name a principal with a bundleIdentifier, or set \"owner\": true")
+                throw NodeConfigurationError(
+                    "\(position): name a principal with a bundleIdentifier, or set \"owner\": true"
+                )
             }
-            let read = try (entry.read ?? []).map { name throws(TextFormError) -> HKObjectType in
+            let read = try (entry.read ?? []).map { name throws(NodeConfigurationError) -> HKObjectType in
                 if TextForms.isActivitySummary(name) {
                     return HKObjectType.activitySummaryType()
                 }
-                return try TextForms.sampleType(name)
+                return try Self.sampleType(name, position)
             }
-            let share = try (entry.share ?? []).map { name throws(TextFormError) -> HKSampleType in
-                let type = try TextForms.sampleType(name)
+            let share = try (entry.share ?? []).map { name throws(NodeConfigurationError) -> HKSampleType in
+                let type = try Self.sampleType(name, position)
                 guard !(type is HKCorrelationType) else {
-                    throw TextFormError("\(position): correlation types cannot be shared; share their members' types")
+                    throw NodeConfigurationError(
+                        "\(position): correlation types cannot be shared; share their members' types"
+                    )
                 }
                 return type
             }
@@ -168,5 +179,19 @@ public struct AccessPolicy: Sendable {
         }
 
         var tokens: [Entry]
+    }
+}
+
+extension AccessPolicy {
+    /// The sample type a token file names, or why the file is not valid.
+    fileprivate static func sampleType(
+        _ name: String,
+        _ position: String
+    ) throws(NodeConfigurationError) -> HKSampleType {
+        do {
+            return try TextForms.sampleType(name)
+        } catch {
+            throw NodeConfigurationError("\(position): \(error.description)", underlyingError: error)
+        }
     }
 }

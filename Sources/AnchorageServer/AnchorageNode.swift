@@ -46,7 +46,7 @@ public final class AnchorageNode: Sendable {
     /// `storeConfiguration` applies when this opens the store first in the
     /// process.
     ///
-    /// - Throws: ``TextFormError`` when the configuration is unsafe (no
+    /// - Throws: ``NodeConfigurationError`` when the configuration is unsafe (no
     ///   tokens on a non-loopback address without the explicit override),
     ///   or the store's ``HKError`` when it cannot be opened.
     public init(
@@ -57,7 +57,7 @@ public final class AnchorageNode: Sendable {
     ) async throws {
         if configuration.accessPolicy.tokens.isEmpty && !configuration.listensOnLoopbackOnly {
             guard configuration.allowsUnauthenticatedRemoteAccess else {
-                throw TextFormError(
+                throw NodeConfigurationError(
                     "refusing to listen on \(configuration.host) without tokens: anyone reaching it could read and "
                         + "write everything; give a token file, listen on 127.0.0.1, or allow it explicitly"
                 )
@@ -110,8 +110,9 @@ public final class AnchorageNode: Sendable {
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKey, format: .pem))
             )
         } catch {
-            throw TextFormError(
-                "cannot load the TLS certificate \(tls.certificateChain) and key \(tls.privateKey): \(error)"
+            throw NodeConfigurationError(
+                "cannot load the TLS certificate \(tls.certificateChain) and key \(tls.privateKey): \(error)",
+                underlyingError: error
             )
         }
         return try .tls(.http1(configuration: http1), tlsConfiguration: configuration)

@@ -1,3 +1,4 @@
+package import Anchorage
 public import AnchorageSync
 public import Foundation
 
@@ -92,6 +93,9 @@ public struct NodeConfiguration: Sendable {
     /// The clock the shares (statistics buckets, writes) refill by; tests
     /// move one by hand so that turns do not depend on how fast a machine is.
     package var shareClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// The clock webhook back-off and delivery intervals wait on; tests move
+    /// one by hand.
+    package var clock: StoreClock = .continuous
 
     /// Bounds on replication requests from peers.
     public var syncLimits = SyncLimits()

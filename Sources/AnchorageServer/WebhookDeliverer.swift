@@ -109,7 +109,7 @@ final class WebhookDeliverer: Service, Sendable {
         }
         var waiting = batches.makeAsyncIterator()
         var failures = 0
-        var lastDelivery: ContinuousClock.Instant?
+        var lastDelivery: Duration?
         while !Task.isCancelled {
             do {
                 let since = try webhook.anchor.map { try HKQueryAnchor(string: $0) }
@@ -126,11 +126,12 @@ final class WebhookDeliverer: Service, Sendable {
                     continue
                 }
                 if let lastDelivery {
-                    let due = lastDelivery + webhook.frequency.minimumInterval
-                    if ContinuousClock.now < due { try await Task.sleep(until: due) }
+                    let waited = configuration.clock.now() - lastDelivery
+                    let interval = webhook.frequency.minimumInterval
+                    if waited < interval { try await configuration.clock.sleep(interval - waited) }
                 }
                 try await post(page, since: webhook.anchor, for: webhook, with: client)
-                lastDelivery = .now
+                lastDelivery = configuration.clock.now()
                 failures = 0
                 webhook.anchor = page.newAnchor.stringValue
                 try await webhooks.save(webhook)
@@ -155,7 +156,7 @@ final class WebhookDeliverer: Service, Sendable {
                     status.lastError = message
                     status.nextAttempt = Date().addingTimeInterval(Self.seconds(wait))
                 }
-                do { try await Task.sleep(for: wait) } catch { return }
+                do { try await configuration.clock.sleep(wait) } catch { return }
             }
         }
     }

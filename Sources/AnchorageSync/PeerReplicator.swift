@@ -35,6 +35,9 @@ public final class PeerReplicator: Sendable {
         /// peer counts as gone; a live wait gets this on top of
         /// ``liveWait``.
         public var requestTimeout: Duration = .seconds(30)
+        /// The clock back-off and timeouts wait on; tests give one they move
+        /// by hand.
+        public var clock: any Clock<Duration> = ContinuousClock()
 
         public init() {}
     }
@@ -104,7 +107,7 @@ public final class PeerReplicator: Sendable {
                 backoff.reset()
                 state.withLock { $0.state = .waiting }
                 let (transport, wait) = (self.transport, configuration.liveWait)
-                _ = try await withTimeout(wait + configuration.requestTimeout, "a live wait") {
+                _ = try await withTimeout(wait + configuration.requestTimeout, on: configuration.clock, "a live wait") {
                     try await transport.waitForChange(after: round.through, timeout: wait)
                 }
                 state.withLock { $0.lastContact = Date() }
@@ -138,7 +141,7 @@ public final class PeerReplicator: Sendable {
 
     private func pause(_ backoff: inout Backoff, _ random: inout SystemRandomNumberGenerator) async {
         state.withLock { $0.state = .backingOff }
-        try? await Task.sleep(for: backoff.next(using: &random))
+        try? await configuration.clock.sleep(for: backoff.next(using: &random))
     }
 
     /// One round, recorded in the status and the log.
@@ -171,7 +174,9 @@ public final class PeerReplicator: Sendable {
 
     /// One pull through the transport, with the request timeout.
     private func pull(_ request: PullRequest, _ transport: any PeerTransport) async throws -> [UInt8] {
-        try await withTimeout(configuration.requestTimeout, "a pull") { try await transport.pull(request) }
+        try await withTimeout(configuration.requestTimeout, on: configuration.clock, "a pull") {
+            try await transport.pull(request)
+        }
     }
 
     /// Drives a ``SyncSession`` with the transport and the local log.
@@ -187,7 +192,11 @@ public final class PeerReplicator: Sendable {
             switch action {
             case .identify:
                 let mine = try PeerIdentity(of: log)
-                let peer = try await withTimeout(configuration.requestTimeout, "the identity exchange") {
+                let peer = try await withTimeout(
+                    configuration.requestTimeout,
+                    on: configuration.clock,
+                    "the identity exchange"
+                ) {
                     try await transport.identity(mine)
                 }
                 state.withLock { $0.lastContact = Date() }
@@ -249,7 +258,8 @@ public final class PeerReplicator: Sendable {
                 )
                 let encoded = try EntryBatch.read(from: log, request: request)
                 do {
-                    let receipt = try await withTimeout(configuration.requestTimeout, "a push") {
+                    let receipt = try await withTimeout(configuration.requestTimeout, on: configuration.clock, "a push")
+                    {
                         try await transport.push(encoded.bytes)
                     }
                     action = session.pushed(receipt, hasMore: encoded.hasMore)

@@ -13,10 +13,13 @@ public struct SyncEndpoint: Sendable {
     public let log: EventLog
     /// The limits applied to requests.
     public var limits: SyncLimits
+    /// The clock a wait for changes counts its timeout on.
+    public var clock: any Clock<Duration>
 
-    public init(log: EventLog, limits: SyncLimits = SyncLimits()) {
+    public init(log: EventLog, limits: SyncLimits = SyncLimits(), clock: any Clock<Duration> = ContinuousClock()) {
         self.log = log
         self.limits = limits
+        self.clock = clock
     }
 
     /// This store's identity, with its checkpoint for the asker.
@@ -53,13 +56,14 @@ public struct SyncEndpoint: Sendable {
         let timeout = min(timeout, limits.maximumWait)
         let current = log.head.seq
         guard current <= head else { return current }
+        let clock = self.clock
         return await withTaskGroup(of: UInt64?.self) { group in
             group.addTask {
                 for await anchor in log.headChanges() where anchor.seq > head { return anchor.seq }
                 return nil
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 return nil
             }
             let first = await group.next() ?? nil

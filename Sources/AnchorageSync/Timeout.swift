@@ -1,7 +1,8 @@
 /// Runs `operation`, failing with ``SyncError/Code/timedOut`` if it has not
-/// finished after `timeout`; the operation is cancelled then.
+/// finished after `timeout` on `clock`; the operation is cancelled then.
 func withTimeout<R: Sendable>(
     _ timeout: Duration,
+    on clock: any Clock<Duration> = ContinuousClock(),
     _ what: @autoclosure () -> String,
     _ operation: @escaping @Sendable () async throws -> R
 ) async throws -> R {
@@ -9,7 +10,7 @@ func withTimeout<R: Sendable>(
     return try await withThrowingTaskGroup(of: R.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await clock.sleep(for: timeout)
             throw SyncError(.timedOut, "the peer did not answer \(description) within \(timeout)")
         }
         defer { group.cancelAll() }

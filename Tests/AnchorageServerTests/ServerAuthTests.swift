@@ -198,7 +198,7 @@ struct ServerAuthTests {
         configuration.host = "0.0.0.0"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-open-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        await #expect(throws: TextFormError.self) {
+        await #expect(throws: NodeConfigurationError.self) {
             _ = try await AnchorageNode(directory: directory, configuration: configuration)
         }
         configuration.allowsUnauthenticatedRemoteAccess = true
@@ -229,7 +229,7 @@ struct ServerAuthTests {
             "not json",
         ]
         for text in bad {
-            #expect(throws: TextFormError.self) { try AccessPolicy(json: Data(text.utf8)) }
+            #expect(throws: NodeConfigurationError.self) { try AccessPolicy(json: Data(text.utf8)) }
         }
     }
 }

@@ -74,7 +74,7 @@ struct ServerSyncTests {
         let app =
             #"{"tokens":[{"token":"app-secret-0123456789","replicate":true,"#
             + #""principal":{"bundleIdentifier":"com.example.app"},"read":["stepCount"]}]}"#
-        #expect(throws: TextFormError.self) { try AccessPolicy(json: Data(app.utf8)) }
+        #expect(throws: NodeConfigurationError.self) { try AccessPolicy(json: Data(app.utf8)) }
     }
 
     @Test(

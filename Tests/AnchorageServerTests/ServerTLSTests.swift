@@ -103,7 +103,7 @@ struct ServerTLSTests {
         do {
             _ = try await AnchorageNode(directory: directory, configuration: configuration)
             Issue.record("a node started without its certificate")
-        } catch let error as TextFormError {
+        } catch let error as NodeConfigurationError {
             #expect(error.description.contains("cannot load the TLS certificate"))
         }
     }

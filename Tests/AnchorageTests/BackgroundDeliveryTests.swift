@@ -1,65 +1,10 @@
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
 
 @testable import Anchorage
-
-/// A ``StoreClock`` that moves only when the test moves it; sleepers wake
-/// when it passes their deadline, or when their task is cancelled.
-final class ManualStoreClock: Sendable {
-    private struct Sleeper {
-        let deadline: Duration
-        let continuation: CheckedContinuation<Void, Never>
-        let id: Int
-    }
-    private let state = Mutex<(now: Duration, sleepers: [Sleeper], nextID: Int)>((.zero, [], 0))
-
-    var storeClock: StoreClock {
-        StoreClock(now: { self.state.withLock { $0.now } }, sleep: { try await self.sleep($0) })
-    }
-
-    /// How many tasks are waiting on the clock.
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
-
-    /// How long from now each sleeper waits still.
-    var remaining: [Duration] { state.withLock { state in state.sleepers.map { $0.deadline - state.now } } }
-
-    func advance(by duration: Duration) {
-        let woken = state.withLock { state -> [Sleeper] in
-            state.now += duration
-            let due = state.sleepers.filter { $0.deadline <= state.now }
-            state.sleepers.removeAll { $0.deadline <= state.now }
-            return due
-        }
-        for sleeper in woken { sleeper.continuation.resume() }
-    }
-
-    private func sleep(_ duration: Duration) async throws {
-        let id = state.withLock { state -> Int in
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    let deadline = state.now + duration
-                    if deadline <= state.now || Task.isCancelled { return true }
-                    state.sleepers.append(Sleeper(deadline: deadline, continuation: continuation, id: id))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let cancelled = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            cancelled?.continuation.resume()
-        }
-        try Task.checkCancellation()
-    }
-}
 
 @Suite("Background delivery: what a node means by it")
 struct BackgroundDeliveryTests {
@@ -112,10 +57,10 @@ struct BackgroundDeliveryTests {
         }
     }
 
-    static func configuration(_ clock: ManualStoreClock) -> HKHealthStore.Configuration {
+    static func configuration(_ clock: TestClock) -> HKHealthStore.Configuration {
         var configuration = HKHealthStore.Configuration.forTests
         configuration.observerQueriesFireOnStart = false
-        configuration.clock = clock.storeClock
+        configuration.clock = StoreClock(clock)
         configuration.backgroundDeliveryRetryWait = .seconds(30)
         return configuration
     }
@@ -124,7 +69,7 @@ struct BackgroundDeliveryTests {
         "OBS-2: an app that is down while changes happen is told once when it comes back, and each change reaches it once"
     )
     func downThenBack() async throws {
-        let clock = ManualStoreClock()
+        let clock = TestClock()
         try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
             let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
             try await store.enableBackgroundDelivery(for: stepType, frequency: .immediate)
@@ -170,7 +115,7 @@ struct BackgroundDeliveryTests {
 
     @Test("OBS-2: an update the app does not acknowledge is delivered again, waiting twice as long each time")
     func retriesUntilAcknowledged() async throws {
-        let clock = ManualStoreClock()
+        let clock = TestClock()
         try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
             let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
             try await store.enableBackgroundDelivery(for: stepType, frequency: .immediate)
@@ -193,7 +138,7 @@ struct BackgroundDeliveryTests {
             clock.advance(by: .seconds(60))
             try await eventually { calls.count == 3 }
             // Acknowledged: no timer is left, and the position is stored.
-            try await eventually { clock.sleeping == 0 }
+            try await eventually { clock.sleeperCount == 0 }
             #expect(calls.count == 3)
             store.stop(query)
             await store.close()
@@ -202,7 +147,7 @@ struct BackgroundDeliveryTests {
 
     @Test("OBS-2: an hourly registration coalesces the changes of an hour into one call")
     func hourly() async throws {
-        let clock = ManualStoreClock()
+        let clock = TestClock()
         try await withTemporaryStore(configuration: Self.configuration(clock)) { owner, directory in
             let store = try await Self.appStore(directory, owner: owner, configuration: Self.configuration(clock))
             try await store.enableBackgroundDelivery(for: stepType, frequency: .hourly)
@@ -216,7 +161,7 @@ struct BackgroundDeliveryTests {
             let third = steps(3, atMinute: 2)
             try await owner.save([second])
             try await owner.save([third])
-            try await eventually { clock.sleeping >= 1 }
+            try await eventually { clock.sleeperCount >= 1 }
             #expect(app.calls.count == 1, "within the hour, nothing more")
             clock.advance(by: .seconds(3_600))
             try await eventually { app.calls.count == 2 }

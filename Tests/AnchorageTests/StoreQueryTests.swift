@@ -177,9 +177,23 @@ struct StoreQueryTests {
             #expect(Array(updates.all.prefix(20)) == batches)
             #expect(deletions.all.last?.count == 1)
             store.stop(query)
-            try await store.save(steps(99))
-            try await Task.sleep(nanoseconds: 50_000_000)
+            // A second query sees the next save: by then the store has told
+            // every running query of it, and the stopped one was not called.
+            let sentinel = Collector<UUID>()
+            let watcher = HKAnchoredObjectQuery(type: stepType, predicate: nil, anchor: nil, limit: 0) {
+                _,
+                _,
+                _,
+                _,
+                _ in
+            }
+            watcher.updateHandler = { _, added, _, _, _ in for sample in added ?? [] { sentinel.append(sample.uuid) } }
+            store.execute(watcher)
+            let last = steps(99)
+            try await store.save(last)
+            try await eventually { sentinel.all.contains(last.uuid) }
             #expect(updates.count == 21, "no call after stop (Q-1)")
+            store.stop(watcher)
         }
     }
 
@@ -199,8 +213,11 @@ struct StoreQueryTests {
             try await store.save(heartRate(70, atMinute: 5))
             try await store.save(steps(4, atMinute: 10))
             try await eventually { calls.count == 3 }
-            try await Task.sleep(nanoseconds: 50_000_000)
-            #expect(calls.all == [1, 1, 1])
+            // One more batch that matches: its call comes after any call the
+            // batches before it caused, so four calls in all means none was extra.
+            try await store.save(steps(5, atMinute: 20))
+            try await eventually { calls.count >= 4 }
+            #expect(calls.all == [1, 1, 1, 1])
             store.stop(query)
         }
     }

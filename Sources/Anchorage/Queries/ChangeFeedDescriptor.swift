@@ -86,29 +86,18 @@ extension ChangeFeedDescriptor: ChangeReading {
         Result(addedSamples: [], deletedObjects: [], activitySummaries: [], newAnchor: anchor)
     }
 
-    func changes(
-        _ engine: StoreEngine,
-        caller: Caller,
-        after start: UInt64,
-        through upper: UInt64,
-        limit: Int?,
-        in txn: borrowing ReadTransaction
-    ) throws -> Result {
-        var session = ReadSession(caller: caller)
-        let merged = try engine.mergedChanges(
-            of: predicates.map { predicate in (predicate.sampleType, try predicate.typed.get()) },
-            activitySummaries: activitySummaries,
-            after: start,
-            through: upper,
-            limit: limit,
-            in: txn,
-            session: &session
-        )
-        return Result(
+    var readsActivitySummaries: Bool { activitySummaries }
+
+    func typedPredicates() throws -> [(type: HKSampleType, predicate: ObjectPredicate?)] {
+        try predicates.map { predicate in (predicate.sampleType, try predicate.typed.get()) }
+    }
+
+    static func result(_ merged: MergedChanges, newAnchor anchor: HKQueryAnchor) -> Result {
+        Result(
             addedSamples: merged.added,
             deletedObjects: merged.deleted,
             activitySummaries: merged.summaries,
-            newAnchor: engine.queryAnchor(merged.last)
+            newAnchor: anchor
         )
     }
 }

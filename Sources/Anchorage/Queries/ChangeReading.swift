@@ -10,16 +10,13 @@ protocol ChangeReading: Sendable {
 
     var anchor: HKQueryAnchor? { get }
     var limit: Int? { get }
+    /// The sample types read, each with its predicate.
+    func typedPredicates() throws -> [(type: HKSampleType, predicate: ObjectPredicate?)]
+    /// Whether activity summaries are read too.
+    var readsActivitySummaries: Bool { get }
 
-    /// The changes after `start` through `upper`, at most about `limit`.
-    func changes(
-        _ engine: StoreEngine,
-        caller: Caller,
-        after start: UInt64,
-        through upper: UInt64,
-        limit: Int?,
-        in txn: borrowing ReadTransaction
-    ) throws -> Changes
+    /// The descriptor's result from merged changes ending at `anchor`.
+    static func result(_ merged: MergedChanges, newAnchor anchor: HKQueryAnchor) -> Changes
 
     /// Whether `changes` reports nothing.
     static func isEmpty(_ changes: Changes) -> Bool
@@ -29,6 +26,29 @@ protocol ChangeReading: Sendable {
 }
 
 extension ChangeReading {
+    /// The merged changes of every predicate in anchor order after `start`
+    /// through `upper`, cut at about `limit`.
+    func changes(
+        _ engine: StoreEngine,
+        caller: Caller,
+        after start: UInt64,
+        through upper: UInt64,
+        limit: Int?,
+        in txn: borrowing ReadTransaction
+    ) throws -> Changes {
+        var session = ReadSession(caller: caller)
+        let merged = try engine.mergedChanges(
+            of: try typedPredicates(),
+            activitySummaries: readsActivitySummaries,
+            after: start,
+            through: upper,
+            limit: limit,
+            in: txn,
+            session: &session
+        )
+        return Self.result(merged, newAnchor: engine.queryAnchor(merged.last))
+    }
+
     /// One page since ``anchor`` (AQ-18, AQ-19).
     func readPage(for healthStore: HKHealthStore) throws -> Changes {
         let engine = try healthStore.openEngine()

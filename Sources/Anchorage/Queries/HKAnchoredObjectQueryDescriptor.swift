@@ -62,29 +62,17 @@ extension HKAnchoredObjectQueryDescriptor: ChangeReading {
         Result(addedSamples: [], deletedObjects: [], newAnchor: anchor)
     }
 
-    /// The merged changes of every predicate in anchor order, cut at `limit`.
-    func changes(
-        _ engine: StoreEngine,
-        caller: Caller,
-        after start: UInt64,
-        through upper: UInt64,
-        limit: Int?,
-        in txn: borrowing ReadTransaction
-    ) throws -> Result {
-        var session = ReadSession(caller: caller)
-        let merged = try engine.mergedChanges(
-            of: predicates.map { predicate in (predicate.sampleType, try predicate.typed.get()) },
-            activitySummaries: false,
-            after: start,
-            through: upper,
-            limit: limit,
-            in: txn,
-            session: &session
-        )
-        return Result(
+    var readsActivitySummaries: Bool { false }
+
+    func typedPredicates() throws -> [(type: HKSampleType, predicate: ObjectPredicate?)] {
+        try predicates.map { predicate in (predicate.sampleType, try predicate.typed.get()) }
+    }
+
+    static func result(_ merged: MergedChanges, newAnchor anchor: HKQueryAnchor) -> Result {
+        Result(
             addedSamples: merged.added as? [Sample] ?? merged.added.compactMap { $0 as? Sample },
             deletedObjects: merged.deleted,
-            newAnchor: engine.queryAnchor(merged.last)
+            newAnchor: anchor
         )
     }
 }

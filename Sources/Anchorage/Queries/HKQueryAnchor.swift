@@ -141,10 +141,3 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, 
         return logAnchor.seq
     }
 }
-
-extension StoreEngine {
-    /// The anchor of position `seq`.
-    func queryAnchor(_ seq: UInt64) -> HKQueryAnchor {
-        HKQueryAnchor(log.anchor(atSeq: seq))
-    }
-}

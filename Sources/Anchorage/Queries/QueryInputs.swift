@@ -33,10 +33,3 @@ enum QueryInputs {
         return sorts
     }
 }
-
-extension StoreEngine {
-    /// The log's last position as `txn` sees it, as an ``HKError``.
-    func head(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64 {
-        try log.lastSeq(in: txn)
-    }
-}

@@ -6,7 +6,7 @@ import AnchorageModel
 ///
 /// ```swift
 /// var configuration = HKHealthStore.Configuration()
-/// configuration.clock = StoreClock(now: { manual.now }, sleep: { try await manual.sleep(for: $0) })
+/// configuration.clock = StoreClock(testClock)   // AnchorageTesting's TestClock
 /// ```
 public struct StoreClock: Sendable {
     /// Time since an arbitrary origin; it never goes back.
@@ -20,9 +20,12 @@ public struct StoreClock: Sendable {
         self.sleep = sleep
     }
 
+    /// A store clock reading and sleeping on `clock`.
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        self.init(now: { origin.duration(to: clock.now) }, sleep: { try await clock.sleep(for: $0) })
+    }
+
     /// The system's monotonic clock.
-    public static let continuous: StoreClock = {
-        let origin = ContinuousClock.now
-        return StoreClock(now: { ContinuousClock.now - origin }, sleep: { try await Task.sleep(for: $0) })
-    }()
+    public static let continuous = StoreClock(ContinuousClock())
 }

@@ -1,5 +1,4 @@
-public import Anchorage
-import Foundation
+public import Foundation
 
 /// Samples to save together, as `POST /v1/samples` and `anchorage save`
 /// read them: a JSON array of objects in the form of docs/json-format.md,

@@ -10,6 +10,14 @@ import Synchronization
 /// A second `HKHealthStore(directory:)` of the same directory shares the
 /// engine; another process gets `errorDatabaseInaccessible` ("in use")
 /// because the log holds an exclusive lock on the directory.
+///
+/// Its work is split by responsibility, one file each in `Engine/`:
+/// opening and sharing (this file), access and grants (`+Access`,
+/// `+Authorization`), writes (`+Save`, `+Effort`), reads (`+Read`,
+/// `+Queries`, `+SortedSamples`, `+ActivitySummaries`), the change feed and
+/// anchors (`+Changes`, `+Follow`, `+Anchors`), background delivery
+/// (`+Delivery`), statistics (`+Statistics`, `+SingleStatistics`, `+Views`)
+/// and the state digest (`+Digest`).
 final class StoreEngine: Sendable {
     let log: EventLog
     let index: HealthIndex

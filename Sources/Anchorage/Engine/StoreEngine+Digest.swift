@@ -1,0 +1,81 @@
+import AnchorageLog
+import AnchorageModel
+import Crypto
+import LMDB
+
+extension StoreEngine {
+    /// The digest of ``HKHealthStore/stateDigest()``, in one snapshot. Every
+    /// part is read in key order, so the result depends only on what is
+    /// visible.
+    func stateDigest(in txn: borrowing ReadTransaction) throws -> String {
+        var hasher = SHA256()
+        try txn.withCursor(on: index.objects) { cursor in
+            try cursor.scan { key, value in
+                guard let record = ObjectRecord(value) else { return true }
+                switch record.state {
+                case .live:
+                    guard let entry = try index.lookup.entry(at: record.saveSeq, in: txn) else { return true }
+                    hasher.update(data: [UInt8(ascii: "L")] + Array(key) + record.kind.rawValue.bigEndianBytes)
+                    hasher.update(data: entry.payloadDigest.bytes)
+                case .deleted:
+                    hasher.update(data: [UInt8(ascii: "D")] + Array(key))
+                case .superseded:
+                    break
+                }
+                return true
+            }
+        }
+        try txn.withCursor(on: index.grants) { cursor in
+            try cursor.scan { key, value in
+                hasher.update(data: [UInt8(ascii: "G"), UInt8(truncatingIfNeeded: key.count)] + Array(key))
+                hasher.update(data: [value.first ?? 0])
+                return true
+            }
+        }
+        try txn.withCursor(on: views.priorities) { cursor in
+            try cursor.scan { key, value in
+                guard value.count > 8 else { return true }
+                hasher.update(data: [UInt8(ascii: "P")] + Array(key) + EntryDigest.of(Array(value[8...])).bytes)
+                return true
+            }
+        }
+        if let seq = try txn.withValue(
+            forKey: HealthIndex.characteristicsSetting,
+            in: index.settings,
+            { $0.uint64(at: 0) }
+        ),
+            let entry = try index.lookup.entry(at: seq, in: txn)
+        {
+            hasher.update(data: [UInt8(ascii: "C")] + entry.payloadDigest.bytes)
+        }
+        if let seq = try txn.withValue(
+            forKey: HealthIndex.preferredUnitsSetting,
+            in: index.settings,
+            { $0.uint64(at: 0) }
+        ),
+            let entry = try index.lookup.entry(at: seq, in: txn)
+        {
+            hasher.update(data: [UInt8(ascii: "U")] + entry.payloadDigest.bytes)
+        }
+        // Effort relations (the deciding entry's position differs from peer
+        // to peer; what it decided does not).
+        try txn.withCursor(on: index.efforts) { cursor in
+            try cursor.scan { key, value in
+                hasher.update(data: [UInt8(ascii: "E")] + Array(key) + Array(value.dropFirst(8)))
+                return true
+            }
+        }
+        // The visible activity summary of each day.
+        try txn.withCursor(on: index.settings) { cursor in
+            let prefix = HealthIndex.activityPrefix
+            try cursor.scan(from: prefix) { key, value in
+                guard key.starts(with: prefix) else { return false }
+                guard let entry = try index.lookup.entry(at: value.uint64(at: 0), in: txn) else { return true }
+                hasher.update(data: [UInt8(ascii: "A")] + Array(key) + entry.payloadDigest.bytes)
+                return true
+            }
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+    }
+}
