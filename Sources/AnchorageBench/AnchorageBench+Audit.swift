@@ -7,10 +7,8 @@ extension AnchorageBench {
     /// chain, check the projections against a replay, rebuild them, and
     /// replay the store into a new one.
     func runAuditBenchmarks(work: URL, report: inout Report) async throws {
-        let count = min(samples, 1_000_000)
-        let directory = work.appendingPathComponent("audit")
-        progress("audit: saving \(count) step samples")
-        let store = try await StoreBenchmarks.filledStore(at: directory, samples: count)
+        let filled = try await filledStore("audit", in: work, for: "audit")
+        let (store, count) = (filled.store, filled.count)
         let log = try store.eventLog()
         var verify: [Double] = []
         var check: [Double] = []
@@ -19,28 +17,35 @@ extension AnchorageBench {
         var export: [Double] = []
         for run in 1...min(runs, 3) {
             progress("audit run \(run): verify, check, rebuild, replay")
-            var start = ContinuousClock.now
-            guard try log.verify().isIntact else { throw BenchFailure(message: "the store does not verify") }
-            verify.append(Double(count) / (ContinuousClock.now - start).seconds)
-            start = ContinuousClock.now
-            guard try await log.checkProjections() == nil else { throw BenchFailure(message: "projections disagree") }
-            check.append(Double(count) / (ContinuousClock.now - start).seconds)
-            start = ContinuousClock.now
-            try await log.rebuildProjections()
-            rebuild.append(Double(count) / (ContinuousClock.now - start).seconds)
+            verify.append(
+                try await rate(count) {
+                    guard try log.verify().isIntact else { throw BenchFailure(message: "the store does not verify") }
+                }
+            )
+            check.append(
+                try await rate(count) {
+                    guard try await log.checkProjections() == nil else {
+                        throw BenchFailure(message: "projections disagree")
+                    }
+                }
+            )
+            rebuild.append(try await rate(count) { try await log.rebuildProjections() })
             let target = work.appendingPathComponent("audit-replay-\(run)")
-            start = ContinuousClock.now
-            let replica = try await store.replay(to: try store.currentAnchor(), into: target)
-            replay.append(Double(count) / (ContinuousClock.now - start).seconds)
-            await replica.close()
+            replay.append(
+                try await rate(count) {
+                    let replica = try await store.replay(to: try store.currentAnchor(), into: target)
+                    await replica.close()
+                }
+            )
             try? FileManager.default.removeItem(at: target)
-            start = ContinuousClock.now
-            let lines = try Self.exportLines(log)
-            guard lines == count else { throw BenchFailure(message: "exported \(lines) entries of \(count)") }
-            export.append(Double(count) / (ContinuousClock.now - start).seconds)
+            export.append(
+                try await rate(count) {
+                    let lines = try Self.exportLines(log)
+                    guard lines == count else { throw BenchFailure(message: "exported \(lines) entries of \(count)") }
+                }
+            )
         }
-        await store.close()
-        try? FileManager.default.removeItem(at: directory)
+        await filled.discard()
         report.add(
             name: "audit: verify the hash chain and payload digests",
             unit: "entries/s",

@@ -10,11 +10,9 @@ extension AnchorageBench {
     /// a store as JSON pages, then as one NDJSON stream, against the same
     /// changes read in-process with anchored queries (the baseline).
     func runFeedBenchmarks(work: URL, report: inout Report) async throws {
-        let count = min(samples, 1_000_000)
-        let directory = work.appendingPathComponent("feed")
-        progress("feed: saving \(count) step samples")
-        let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
-        let (node, port, serving) = try await Self.startNode(at: directory) {
+        let filled = try await filledStore("feed", in: work, for: "feed")
+        let (filler, count) = (filled.store, filled.count)
+        let (node, port, serving) = try await Self.startNode(at: filled.directory) {
             $0.maximumPageSize = 10_000
         }
 
@@ -30,8 +28,7 @@ extension AnchorageBench {
         await node.stop()
         try await serving.value
         await node.close()
-        await filler.close()
-        try? FileManager.default.removeItem(at: directory)
+        await filled.discard()
         report.add(
             name: "change feed over loopback HTTP, JSON pages of 10,000 (vs in-process anchored queries)",
             unit: "entries/s",

@@ -11,11 +11,9 @@ extension AnchorageBench {
     /// in-process without HTTP; then live propagation, a save on one node
     /// until a long-running anchored query on the other sees it.
     func runSyncBenchmarks(work: URL, report: inout Report) async throws {
-        let count = min(samples, 1_000_000)
-        let directory = work.appendingPathComponent("sync-a")
-        progress("sync: saving \(count) step samples on A")
-        let filler = try await StoreBenchmarks.filledStore(at: directory, samples: count)
-        await filler.close()
+        let filled = try await filledStore("sync-a", in: work, for: "sync (on A)")
+        let (directory, count) = (filled.directory, filled.count)
+        await filled.store.close()
         let (node, port, serving) = try await Self.startNode(at: directory)
         let a = HKHealthStore(directory: directory)
 

@@ -78,32 +78,19 @@ struct AnchorageBench: AsyncParsableCommand {
 
         let parameters = LogBenchmarks.Parameters(entries: entries, batch: batch, payload: payload)
         var report = Report(parameters: parameters, runs: runs)
-        if suite == .all || suite == .log {
-            try await runLogBenchmarks(parameters: parameters, work: work, report: &report)
-        }
-        if suite == .all || suite == .model {
-            try runModelBenchmarks(report: &report)
-        }
-        if suite == .all || suite == .store {
-            try await runStoreBenchmarks(work: work, report: &report)
-        }
-        if suite == .all || suite == .statistics {
-            try await runStatisticsBenchmarks(work: work, report: &report)
-        }
-        if suite == .all || suite == .feed {
-            try await runFeedBenchmarks(work: work, report: &report)
-        }
-        if suite == .all || suite == .http {
-            try await runHTTPSaveBenchmarks(work: work, report: &report)
-        }
-        if suite == .all || suite == .hostile {
-            try await runHostileLoad(work: work, report: &report)
-        }
-        if suite == .all || suite == .audit {
-            try await runAuditBenchmarks(work: work, report: &report)
-        }
-        if suite == .all || suite == .sync {
-            try await runSyncBenchmarks(work: work, report: &report)
+        let suites: [(Suite, (inout Report) async throws -> Void)] = [
+            (.log, { try await runLogBenchmarks(parameters: parameters, work: work, report: &$0) }),
+            (.model, { try runModelBenchmarks(report: &$0) }),
+            (.store, { try await runStoreBenchmarks(work: work, report: &$0) }),
+            (.statistics, { try await runStatisticsBenchmarks(work: work, report: &$0) }),
+            (.feed, { try await runFeedBenchmarks(work: work, report: &$0) }),
+            (.http, { try await runHTTPSaveBenchmarks(work: work, report: &$0) }),
+            (.hostile, { try await runHostileLoad(work: work, report: &$0) }),
+            (.audit, { try await runAuditBenchmarks(work: work, report: &$0) }),
+            (.sync, { try await runSyncBenchmarks(work: work, report: &$0) }),
+        ]
+        for (name, runSuite) in suites where suite == .all || suite == name {
+            try await runSuite(&report)
         }
         if suite == .all || suite == .import || suite == .reading, let export {
             try runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)

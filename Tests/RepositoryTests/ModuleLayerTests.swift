@@ -73,4 +73,42 @@ struct ModuleLayerTests {
         #expect(checked > 100, "the scan found the project's imports")
         #expect(violations == [])
     }
+
+    @Test("the model, its test helpers and its tests build without LMDB or the log")
+    func modelBuildsWithoutStorage() throws {
+        let storage: Set<String> = ["CLMDB", "LMDB", "AnchorageLog", "Anchorage", "AnchorageStoreTesting"]
+        var scanned = 0
+        for folder in ["Sources/AnchorageModel", "Sources/AnchorageTesting", "Tests/AnchorageModelTests"] {
+            let directory = Self.root.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
+            for case let file as URL in files where file.pathExtension == "swift" {
+                scanned += 1
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ").map(String.init)
+                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count else { continue }
+                    #expect(!storage.contains(words[at + 1]), "\(folder)/\(file.lastPathComponent): \(line)")
+                }
+            }
+        }
+        #expect(scanned > 50)
+        // And the manifest gives them nothing else to link.
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for (target, allowed) in [
+            ("AnchorageModel", Set<String>()), ("AnchorageTesting", ["AnchorageModel"]),
+            ("AnchorageModelTests", ["AnchorageModel", "AnchorageTesting"]),
+        ] {
+            let declarations = manifest.components(separatedBy: ".target(").dropFirst()
+                .flatMap { $0.components(separatedBy: ".testTarget(") }
+            let declaration = try #require(declarations.first { $0.contains("name: \"\(target)\",") })
+            let dependencies =
+                declaration.components(separatedBy: "dependencies: [").dropFirst().first?
+                .components(separatedBy: "]")[0] ?? ""
+            let named = Set(
+                dependencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                    .filter { !$0.isEmpty }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            )
+            #expect(named == allowed, "\(target) depends on \(named)")
+        }
+    }
 }
