@@ -21,14 +21,14 @@ struct StoreOpeningTests {
             let gate = DispatchSemaphore(value: 0)
             let entered = DispatchSemaphore(value: 0)
             let slowPath = slow.standardizedFileURL.path
-            StoreEngine.willOpen.withLock {
+            StoreRegistry.willOpen.withLock {
                 $0 = { path in
                     guard path == slowPath else { return }
                     entered.signal()
                     gate.wait()
                 }
             }
-            defer { StoreEngine.willOpen.withLock { $0 = nil } }
+            defer { StoreRegistry.willOpen.withLock { $0 = nil } }
 
             let held = HKHealthStore(directory: slow, configuration: .forTests)  // returns while the open waits
             #expect(entered.wait(timeout: .now() + 60) == .success, "the open started on its own thread")

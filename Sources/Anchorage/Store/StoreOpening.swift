@@ -18,14 +18,14 @@ final class StoreOpening: Sendable {
     /// Opens `directory` now when this process has it open already (taking
     /// one more handle on that engine), or on a new thread otherwise.
     init(directory: URL, configuration: HKHealthStore.Configuration) {
-        if let engine = StoreEngine.existing(directory: directory) {
+        if let engine = StoreRegistry.existing(directory: directory) {
             outcome.withLock { $0 = .success(engine) }
             return
         }
         done.enter()
         let thread = Thread { [self] in
             let result = Result { () throws(HKError) in
-                try StoreEngine.open(directory: directory, configuration: configuration)
+                try StoreRegistry.open(directory: directory, configuration: configuration)
             }
             outcome.withLock { $0 = result }
             done.leave()
