@@ -161,16 +161,17 @@ public struct PayloadDecoder {
         let value = try reader.double("the quantity's value")
         let unit = try readUnit(&reader)
         guard let known = lastCompatibleUnit, known.storage === unit.storage, value.isFinite else { return nil }
+        try HKSample.checkInterval(start: start, end: end)
+        let metadata = HKMetadata(values: [:])
+        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
         let fields = SampleFields(
             start: start,
             end: end,
             uuid: uuid,
             sourceRevision: revision,
             device: nil,
-            metadata: .empty
+            metadata: metadata
         )
-        try fields.checkInterval()
-        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: fields.metadata)
         return HKQuantitySample.concrete(
             type: quantityType,
             quantity: HKQuantity(unit: unit, doubleValue: value),

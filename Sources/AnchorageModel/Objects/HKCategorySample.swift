@@ -10,7 +10,7 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     /// The value; its meaning depends on the type.
     public let value: Int
 
-    package init(type: HKCategoryType, value: Int, fields: SampleFields) {
+    package init(type: HKCategoryType, value: Int, fields: consuming SampleFields) {
         self.value = value
         super.init(sampleType: type, fields: fields)
     }

@@ -11,7 +11,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     /// The samples the correlation groups.
     public let objects: Set<HKSample>
 
-    package init(type: HKCorrelationType, objects: Set<HKSample>, fields: SampleFields) {
+    package init(type: HKCorrelationType, objects: Set<HKSample>, fields: consuming SampleFields) {
         self.objects = objects
         super.init(sampleType: type, fields: fields)
     }

@@ -6,22 +6,23 @@ public class HKObject: Hashable, @unchecked Sendable {
     // @unchecked: every stored property of this class and its subclasses is
     // a `let` of a Sendable type.
 
+    /// Everything the object holds besides its kind's own fields, stored
+    /// as one value: built once, moved in, never taken apart.
+    package let fields: SampleFields
+
+    package init(fields: consuming SampleFields) {
+        self.fields = fields
+    }
+
     /// The object's identity (OBJ-1).
-    public let uuid: UUID
+    public var uuid: UUID { fields.uuid }
     /// Who saved the object and in which version; assigned by the store at
     /// save time (OBJ-2).
-    public let sourceRevision: HKSourceRevision
+    public var sourceRevision: HKSourceRevision { fields.sourceRevision }
     /// The device that produced the data, if the caller said (OBJ-3).
-    public let device: HKDevice?
+    public var device: HKDevice? { fields.device }
     /// The validated metadata.
-    package let typedMetadata: HKMetadata
-
-    package init(uuid: UUID, sourceRevision: HKSourceRevision, device: HKDevice?, metadata: HKMetadata) {
-        self.uuid = uuid
-        self.sourceRevision = sourceRevision
-        self.device = device
-        self.typedMetadata = metadata
-    }
+    package var typedMetadata: HKMetadata { fields.metadata }
 
     /// The app that saved the object.
     @available(*, deprecated, message: "use sourceRevision.source")
@@ -48,20 +49,13 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// The sample's type.
     public let sampleType: HKSampleType
     /// When the measurement starts.
-    public let startDate: Date
+    public var startDate: Date { fields.start }
     /// When it ends; equal to ``startDate`` for a point-in-time reading.
-    public let endDate: Date
+    public var endDate: Date { fields.end }
 
-    package init(sampleType: HKSampleType, fields: SampleFields) {
+    package init(sampleType: HKSampleType, fields: consuming SampleFields) {
         self.sampleType = sampleType
-        self.startDate = fields.start
-        self.endDate = fields.end
-        super.init(
-            uuid: fields.uuid,
-            sourceRevision: fields.sourceRevision,
-            device: fields.device,
-            metadata: fields.metadata
-        )
+        super.init(fields: fields)
     }
 
     /// The same sample with other common fields, unchecked: each kind

@@ -18,7 +18,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     /// The number of values the sample stands for; always 1 (OBJ-12).
     public let count: Int
 
-    package init(type: HKQuantityType, quantity: HKQuantity, fields: SampleFields) {
+    package init(type: HKQuantityType, quantity: HKQuantity, fields: consuming SampleFields) {
         self.quantity = quantity
         self.count = 1
         super.init(sampleType: type, fields: fields)
@@ -85,7 +85,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     package static func make(
         type: HKQuantityType,
         quantity: HKQuantity,
-        _ fields: SampleFields
+        _ fields: consuming SampleFields
     ) throws(HKError) -> HKQuantitySample {
         try check(type: type, quantity: quantity, fields)
         return concrete(type: type, quantity: quantity, fields)

@@ -77,7 +77,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         }
     }
 
-    package init(_ parts: Parts, fields: SampleFields) {
+    package init(_ parts: Parts, fields: consuming SampleFields) {
         self.recordedStatistics = parts.statistics.sorted {
             $0.quantityType.identifier < $1.quantityType.identifier
         }

@@ -87,17 +87,3 @@ package func checkedOrStop<T>(_ body: () throws(HKError) -> T) -> T {
         programmerError(error)
     }
 }
-
-extension HKSample {
-    /// The sample's common fields.
-    package var fields: SampleFields {
-        SampleFields(
-            start: startDate,
-            end: endDate,
-            uuid: uuid,
-            sourceRevision: sourceRevision,
-            device: device,
-            metadata: typedMetadata
-        )
-    }
-}
