@@ -162,20 +162,21 @@ public struct PayloadDecoder {
         let unit = try readUnit(&reader)
         guard let known = lastCompatibleUnit, known.storage === unit.storage, value.isFinite else { return nil }
         try HKSample.checkInterval(start: start, end: end)
-        let metadata = HKMetadata(values: [:])
-        try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
-        let fields = SampleFields(
-            start: start,
-            end: end,
-            uuid: uuid,
-            sourceRevision: revision,
-            device: nil,
-            metadata: metadata
-        )
+        if quantityType.kindCode == TypeCatalog.insulinDeliveryCode {
+            // Insulin deliveries need a reason in their metadata, which a plain sample has not (OBJ-4).
+            try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: .empty)
+        }
         return HKQuantitySample.concrete(
             type: quantityType,
             quantity: HKQuantity(unit: unit, doubleValue: value),
-            fields
+            SampleFields(
+                start: start,
+                end: end,
+                uuid: uuid,
+                sourceRevision: revision,
+                device: nil,
+                metadata: HKMetadata(values: [:])
+            )
         )
     }
 

@@ -10,6 +10,7 @@ public class HKObject: Hashable, @unchecked Sendable {
     /// as one value: built once, moved in, never taken apart.
     package let fields: SampleFields
 
+    @inline(__always)
     package init(fields: consuming SampleFields) {
         self.fields = fields
     }
@@ -53,6 +54,7 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// When it ends; equal to ``startDate`` for a point-in-time reading.
     public var endDate: Date { fields.end }
 
+    @inline(__always)
     package init(sampleType: HKSampleType, fields: consuming SampleFields) {
         self.sampleType = sampleType
         super.init(fields: fields)

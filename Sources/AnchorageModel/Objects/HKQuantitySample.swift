@@ -18,6 +18,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     /// The number of values the sample stands for; always 1 (OBJ-12).
     public let count: Int
 
+    @inline(__always)
     package init(type: HKQuantityType, quantity: HKQuantity, fields: consuming SampleFields) {
         self.quantity = quantity
         self.count = 1
@@ -100,11 +101,16 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
 
     /// The sample of the concrete class `type`'s aggregation style calls for
     /// (OBJ-12), from fields the caller has already checked.
-    package static func concrete(type: HKQuantityType, quantity: HKQuantity, _ fields: SampleFields) -> HKQuantitySample
-    {
-        type.aggregationStyle == .cumulative
-            ? HKCumulativeQuantitySample(type: type, quantity: quantity, fields: fields)
-            : HKDiscreteQuantitySample(type: type, quantity: quantity, fields: fields)
+    @inline(__always)
+    package static func concrete(
+        type: HKQuantityType,
+        quantity: HKQuantity,
+        _ fields: consuming SampleFields
+    ) -> HKQuantitySample {
+        if type.aggregationStyle == .cumulative {
+            return HKCumulativeQuantitySample(type: type, quantity: quantity, fields: consume fields)
+        }
+        return HKDiscreteQuantitySample(type: type, quantity: quantity, fields: consume fields)
     }
 
     package override func with(_ fields: SampleFields) -> HKSample {
