@@ -88,7 +88,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case let error as TextFormError:
             return APIError(.badRequest, .invalidArgument, error.description)
         case let error as DecodingError:
-            return APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+            return APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         case let error as HTTPError:
             switch error.status {
             case .notFound: return APIError(.notFound, .notFound, "no such endpoint; see docs/http-api.md")

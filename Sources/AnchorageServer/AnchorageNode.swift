@@ -80,7 +80,7 @@ public final class AnchorageNode: Sendable {
         }
         self.transports = transports
         let owner = HKHealthStore(directory: directory, configuration: storeConfiguration)
-        if let error = owner.openError { throw error }
+        try await owner.opened()
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
         let log = try owner.eventLog()
         webhooks = WebhookDeliverer(access: access, log: log, configuration: configuration, logger: logger)

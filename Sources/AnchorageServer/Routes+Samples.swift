@@ -42,7 +42,7 @@ struct SampleRoutes: Sendable {
         do {
             objects = try SampleBatch(json: Data(bytes.readableBytesView)).objects
         } catch let error as DecodingError {
-            throw APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+            throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         } catch let error as SampleBatch.Empty {
             throw APIError.badRequest(error.description)
         }

@@ -36,7 +36,7 @@ struct WebhookRoutes: Sendable {
         do {
             registration = try JSONDecoder().decode(Registration.self, from: Data(bytes.readableBytesView))
         } catch let error as DecodingError {
-            throw APIError(.badRequest, .invalidJSON, DecodingErrorText.describe(error))
+            throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         }
         if let problem = hosts.problem(with: registration.url) {
             throw APIError(.badRequest, .invalidArgument, "url: \(problem)")

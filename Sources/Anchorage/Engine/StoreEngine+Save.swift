@@ -136,8 +136,10 @@ extension StoreEngine {
         return correlation.objects.sorted { $0.uuid.uuidString < $1.uuid.uuidString }
     }
 
-    /// Checks what needs no store: unique uuids in the call (OBJ-32) and the
-    /// earliest permitted date (OBJ-9).
+    /// Checks what needs no store: unique uuids in the call (OBJ-32), the
+    /// earliest permitted date (OBJ-9), and source and device texts short
+    /// enough for the payload format (OBJ-2, OBJ-3): a save the store could
+    /// not read back is refused, not stored out of sight.
     private func checkSaveable(_ samples: [HKSample]) throws(HKError) {
         var seen = Set<UUID>(minimumCapacity: samples.count)
         let earliest = configuration.earliestPermittedSampleDate
@@ -149,6 +151,7 @@ extension StoreEngine {
                     "the object \(sample.uuid) appears twice in one save"
                 )
             }
+            try SampleFields.checkTexts(sample.sourceRevision, sample.device)
             guard sample.endDate >= earliest else {
                 throw HKError(
                     .errorInvalidArgument,

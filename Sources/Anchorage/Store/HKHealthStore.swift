@@ -146,7 +146,20 @@ public final class HKHealthStore: Sendable {
         try await opening.value().get()
     }
 
-    /// Why the store could not be opened, if it could not.
+    /// Returns once the store is open, without holding a thread while it
+    /// opens (an open may rebuild stale indices over the whole log); throws
+    /// why it could not be opened.
+    ///
+    /// ```swift
+    /// let store = HKHealthStore(directory: url)
+    /// try await store.opened()   // before synchronous calls from async code
+    /// ```
+    public func opened() async throws(HKError) {
+        _ = try await engine()
+    }
+
+    /// Why the store could not be opened, if it could not; blocks until the
+    /// open is done (``opened()`` waits without blocking).
     public var openError: HKError? {
         if case .failure(let error) = opening.wait() { return error }
         return nil

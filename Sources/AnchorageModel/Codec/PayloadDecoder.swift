@@ -186,12 +186,14 @@ public struct PayloadDecoder {
             return last
         }
         var inner = PayloadReader(block)
-        let name = try inner.string("the source's name", limit: 4_096)
-        let bundle = try inner.string("the source's bundle identifier", limit: 4_096)
+        let name = try inner.string("the source's name", limit: HKSourceRevision.maximumTextLength)
+        let bundle = try inner.string("the source's bundle identifier", limit: HKSourceRevision.maximumTextLength)
         let flags = try inner.byte("the revision flags")
         guard flags & ~3 == 0 else { throw .invalid("PAYLOAD-2", "the revision flags \(flags) are not valid") }
-        let version = flags & 1 != 0 ? try inner.string("the source's version", limit: 4_096) : nil
-        let productType = flags & 2 != 0 ? try inner.string("the product type", limit: 4_096) : nil
+        let version =
+            flags & 1 != 0 ? try inner.string("the source's version", limit: HKSourceRevision.maximumTextLength) : nil
+        let productType =
+            flags & 2 != 0 ? try inner.string("the product type", limit: HKSourceRevision.maximumTextLength) : nil
         let major = try inner.signed("the OS version")
         let minor = try inner.signed("the OS version")
         let patch = try inner.signed("the OS version")
@@ -227,7 +229,7 @@ public struct PayloadDecoder {
         let start = reader.offset
         let present = try reader.byte("the device properties")
         for index in 0..<8 where present & (1 << index) != 0 {
-            _ = try reader.block("a device property", limit: 4_096)
+            _ = try reader.block("a device property", limit: HKSourceRevision.maximumTextLength)
         }
         let encoded = UnsafeRawBufferPointer(rebasing: reader.buffer[start..<reader.offset])
         if let last = lastDevice, last.bytes.elementsEqual(encoded) { return last.device }
@@ -241,7 +243,10 @@ public struct PayloadDecoder {
         let mask = try reader.byte("the device properties")
         var values: [String?] = []
         for index in 0..<8 {
-            values.append(mask & (1 << index) != 0 ? try reader.string("a device property", limit: 4_096) : nil)
+            values.append(
+                mask & (1 << index) != 0
+                    ? try reader.string("a device property", limit: HKSourceRevision.maximumTextLength) : nil
+            )
         }
         return HKDevice(
             name: values[0],

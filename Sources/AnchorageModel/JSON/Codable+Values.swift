@@ -187,7 +187,8 @@ package enum JSONDates {
 
 /// Bounds on strings from outside.
 package enum JSONStrings {
-    package static let maximumLength = 4_096
+    /// As long as a store holds (``HKSourceRevision/maximumTextLength``).
+    package static let maximumLength = HKSourceRevision.maximumTextLength
 
     package static func bounded(_ text: String) throws(HKError) -> String {
         guard text.utf8.count <= maximumLength else {

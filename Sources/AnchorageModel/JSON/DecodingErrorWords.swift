@@ -5,12 +5,6 @@ import Foundation
 public enum DecodingErrorWords {
     /// Where the JSON went wrong, in words.
     public static func describe(_ error: DecodingError) -> String {
-        DecodingErrorText.describe(error)
-    }
-}
-
-package enum DecodingErrorText {
-    package static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })

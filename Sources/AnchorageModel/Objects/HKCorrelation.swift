@@ -92,7 +92,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     }
 
     package override func with(_ fields: SampleFields) -> HKSample {
-        HKCorrelation(type: correlationType, objects: objects, fields: fields)
+        with(fields, objects: objects)
     }
 
     /// The same correlation with other members (restamped, or only the

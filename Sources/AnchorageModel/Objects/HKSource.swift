@@ -87,6 +87,18 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
         )
     }
 
+    /// The longest a source's name, bundle identifier, version or product
+    /// type, and any device property, may be in a store: 4,096 UTF-8 bytes
+    /// (the payload format's limit for these texts).
+    package static let maximumTextLength = 4_096
+
+    /// Whether every text of the revision fits a store (OBJ-2).
+    package var fitsPayload: Bool {
+        [source.name, source.bundleIdentifier, version, productType].allSatisfy {
+            ($0?.utf8.count ?? 0) <= Self.maximumTextLength
+        }
+    }
+
     /// The revision of this process, used for objects created here until a
     /// store assigns the saving principal's revision.
     package static let local = HKSourceRevision(source: .default(), version: nil)
@@ -180,6 +192,11 @@ public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
             localIdentifier: nil,
             udiDeviceIdentifier: nil
         )
+    }
+
+    /// Whether every property fits a store (OBJ-3).
+    package var fitsPayload: Bool {
+        properties.allSatisfy { ($0?.utf8.count ?? 0) <= HKSourceRevision.maximumTextLength }
     }
 
     /// The eight properties in order (for codecs and predicates).

@@ -116,8 +116,14 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     package static func check(_ parts: Parts, _ fields: SampleFields) throws(HKError) {
         try fields.checkInterval()
         try checkTotals(parts.totals)
-        try checkStatistics(parts.statistics)
         try checkEvents(parts.events ?? [], start: fields.start, end: fields.end)
+        try checkComposition(parts, fields)
+    }
+
+    /// The rules left once the interval, totals and events have passed:
+    /// statistics, activities and the duration's range.
+    private static func checkComposition(_ parts: Parts, _ fields: SampleFields) throws(HKError) {
+        try checkStatistics(parts.statistics)
         try checkActivities(parts.activities, start: fields.start, end: fields.end)
         guard parts.duration.isFinite, parts.duration >= 0, parts.duration <= fields.end.timeIntervalSince(fields.start)
         else {
@@ -126,7 +132,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     }
 
     /// A caller's workout parts: the duration computed from the events, or
-    /// an explicit one checked (OBJ-22), then every rule of ``check(_:_:)``.
+    /// an explicit one checked (OBJ-22), and every rule of ``check(_:_:)``,
+    /// each checked once.
     package static func newParts(
         activityType: HKWorkoutActivityType,
         events: [HKWorkoutEvent]?,
@@ -152,7 +159,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             statistics: statistics,
             activities: activities
         )
-        try check(parts, fields)
+        try checkComposition(parts, fields)
         return parts
     }
 

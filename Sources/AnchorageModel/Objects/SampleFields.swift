@@ -53,7 +53,8 @@ package struct SampleFields: Sendable {
     }
 
     /// Fields given in full by an importer, a replica or a service, with
-    /// typed metadata checked (OBJ-4).
+    /// typed metadata checked (OBJ-4) and source and device texts short
+    /// enough to store (OBJ-2, OBJ-3).
     package static func given(
         _ start: Date,
         _ end: Date,
@@ -62,7 +63,8 @@ package struct SampleFields: Sendable {
         _ device: HKDevice?,
         _ metadata: [String: HKMetadataValue]
     ) throws(HKError) -> SampleFields {
-        SampleFields(
+        try checkTexts(sourceRevision, device)
+        return SampleFields(
             start: start,
             end: end,
             uuid: uuid,
@@ -70,6 +72,24 @@ package struct SampleFields: Sendable {
             device: device,
             metadata: try HKMetadata(validatingTyped: metadata)
         )
+    }
+
+    /// Source and device texts a store can hold (OBJ-2, OBJ-3): longer ones
+    /// could be written but not read back.
+    package static func checkTexts(_ revision: HKSourceRevision, _ device: HKDevice?) throws(HKError) {
+        guard revision.fitsPayload else {
+            throw .invalid(
+                "OBJ-2",
+                "a source's name, bundle identifier, version and product type may be at most "
+                    + "\(HKSourceRevision.maximumTextLength) bytes each"
+            )
+        }
+        guard device?.fitsPayload ?? true else {
+            throw .invalid(
+                "OBJ-3",
+                "a device's properties may be at most \(HKSourceRevision.maximumTextLength) bytes each"
+            )
+        }
     }
 
     /// Finite dates, start ≤ end (OBJ-7).
