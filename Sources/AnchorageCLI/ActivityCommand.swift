@@ -34,7 +34,7 @@ struct ActivityCommand: AsyncParsableCommand {
         guard let first = TextForms.day(from, calendar: Self.calendar),
             let last = TextForms.day(to, calendar: Self.calendar)
         else { throw ValidationError("--from and --to must be days such as 2026-01-31") }
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         let summaries: [HKActivitySummary]
         do {
             summaries = try await HKActivitySummaryQueryDescriptor(

@@ -31,7 +31,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         do {
             let log = try store.eventLog()
             let report = try log.verify { checked in output.status("\rverified \(checked) entries…") }
@@ -73,7 +73,7 @@ struct DigestCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         do {
             CLIOutput.current.line(try store.stateDigest())
         } catch {

@@ -49,7 +49,7 @@ struct ChangesCommand: AsyncParsableCommand {
             .map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
         let summaries = types.contains { TextForms.isActivitySummary($0) }
         let output = CLIOutput.current
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         do {
             var anchor = try since.map(anchor)
             var remaining = limit

@@ -10,13 +10,16 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Create a store with twelve weeks of realistic data and run HealthKit's classic queries on it.",
         discussion: """
-            Running it again on the same day adds nothing: the demo's samples have ids derived from their content.
+            It also creates a second store beside the first (the same directory with "-peer" appended) and \
+            replicates with it. Running it again on the same day adds nothing to either store: the demo's \
+            samples have ids derived from their content, and the walk-throughs that save and delete (the \
+            anchored pulls, the replication) run only when the demo saved new data.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "How many days of data, ending yesterday.")
+    @Option(help: "How many days of data, ending yesterday: 7 to 3660.")
     var days = 84
 
     func validate() throws {
@@ -28,10 +31,11 @@ struct DemoCommand: AsyncParsableCommand {
         let zone = TimeZone.current
         let dataset = DemoDataset(days: days, zone: zone)
         let store = storeOptions.openStore()
+        let saved: Int
         do {
             output.line("Anchorage demo: store \(storeOptions.directory.path)")
             let objects = try dataset.objects()
-            let saved = try await store.saveIfAbsent(objects)
+            saved = try await store.saveIfAbsent(objects)
             output.line(
                 "Saved \(saved) new objects (\(objects.count - saved) already there): \(days) days of steps from a phone "
                     + "and a watch, heart rate, sleep, meals, blood pressure and runs."
@@ -39,21 +43,31 @@ struct DemoCommand: AsyncParsableCommand {
             output.line("")
             try await weeklySteps(store, dataset: dataset, output: output)
             try await highCalorieFoods(store, output: output)
-            try await anchoredPull(store, dataset: dataset, output: output)
+            if saved > 0 {
+                try await anchoredPull(store, dataset: dataset, output: output)
+            }
         } catch {
             await store.close()
             throw CommandFailure(description: "the demo failed: \(error)")
         }
         let peerDirectory = URL(fileURLWithPath: storeOptions.directory.path + "-peer")
-        let peer = HKHealthStore(directory: peerDirectory)
-        do {
-            try await replication(store, peer: peer, peerDirectory: peerDirectory, dataset: dataset, output: output)
-        } catch {
+        if saved > 0 {
+            let peer = HKHealthStore(directory: peerDirectory)
+            do {
+                try await replication(store, peer: peer, peerDirectory: peerDirectory, dataset: dataset, output: output)
+            } catch {
+                await peer.close()
+                await store.close()
+                throw CommandFailure(description: "the demo's replication failed: \(error)")
+            }
             await peer.close()
-            await store.close()
-            throw CommandFailure(description: "the demo's replication failed: \(error)")
+        } else {
+            output.line(
+                "3. and 4. (anchored pulls; replication with \(peerDirectory.path)) save and delete samples: they ran "
+                    + "when the demo filled this store, and run again only when it adds data. This run added nothing."
+            )
+            output.line("")
         }
-        await peer.close()
         await store.close()
         let first = dataset.calendar.date(byAdding: .day, value: -7, to: dataset.end)!
         let day = { (date: Date) in date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }

@@ -35,7 +35,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         do {
             let log = try store.eventLog()
             var anchor = try since.map { try Anchor(parsing: $0) }

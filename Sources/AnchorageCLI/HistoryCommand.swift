@@ -26,7 +26,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         let output = CLIOutput.current
         let steps: [HKObjectHistoryEntry]
         do {

@@ -54,14 +54,3 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension StoreOptions {
-    /// The store's directory.
-    var directory: URL {
-        store.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.defaultDirectory
-    }
-
-    func openStore() -> HKHealthStore {
-        HKHealthStore(directory: directory)
-    }
-}

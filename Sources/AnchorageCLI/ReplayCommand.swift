@@ -29,7 +29,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         do {
             let replica = try await store.replay(to: try HKQueryAnchor(string: to), into: URL(fileURLWithPath: into)) {
                 output.status("\rreplayed \($0) entries…")

@@ -49,7 +49,7 @@ struct SamplesCommand: AsyncParsableCommand {
         let end = to.flatMap { DateArgument.parse($0, in: zone) }
         let predicate =
             start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         let samples: [HKSample]
         do {
             samples = try await HKSampleQueryDescriptor(

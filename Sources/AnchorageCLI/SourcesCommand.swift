@@ -20,7 +20,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sampleType = try SampleTypeArgument.require(type)
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         let found: Result<Set<HKSource>, any Error> = await withCheckedContinuation { continuation in
             store.execute(
                 HKSourceQuery(sampleType: sampleType, samplePredicate: nil) { _, sources, error in

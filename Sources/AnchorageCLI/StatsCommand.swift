@@ -89,7 +89,7 @@ struct StatsCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--unit: \(error)")
         }
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStoreForReading()
         let collection: HKStatisticsCollection
         do {
             collection = try await HKStatisticsCollectionQueryDescriptor(

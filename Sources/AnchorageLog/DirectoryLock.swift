@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,16 +25,38 @@ final class DirectoryLock: Sendable {
         }
         guard Self.lock(fd) == 0 else {
             let code = errno
+            let holder = Self.holder(fd)
             close(fd)
             if code == EWOULDBLOCK {
-                throw LogError(
-                    .storeInUse,
-                    "the store at \(directory) is already open, in this process or another; close it first"
-                )
+                throw LogError(.storeInUse, "the store at \(directory) is \(holder)")
             }
             throw LogError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(code)))")
         }
         descriptor = fd
+        // Name the holder for whoever finds the store in use.
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+    }
+
+    /// Who holds the lock, in words: the process id its holder wrote, and
+    /// that process's command line.
+    private static func holder(_ fd: Int32) -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let text = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self) : ""
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else {
+            return "already open, in this process or another; close it first"
+        }
+        if pid == getpid() { return "in use in this process (opened through another path); close that store first" }
+        // The program and its subcommand only: other arguments may hold secrets.
+        let arguments =
+            (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
+            .split(separator: "\0") ?? []
+        var words = arguments.first.map { [String($0.split(separator: "/").last ?? $0)] } ?? []
+        if arguments.count > 1, arguments[1].allSatisfy({ $0.isLetter || $0 == "-" }), !arguments[1].hasPrefix("-") {
+            words.append(String(arguments[1]))
+        }
+        return "in use by process \(pid)" + (words.isEmpty ? "" : " (\(words.joined(separator: " ")))")
     }
 
     deinit {

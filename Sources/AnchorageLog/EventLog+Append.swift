@@ -65,7 +65,7 @@ extension EventLog {
             timestamp: timestamp,
             precondition: precondition
         )
-        let outcome = try await writer.submit(.append(prepared), entryCount: events.count, byteCount: bytes)
+        let outcome = try await writing().submit(.append(prepared), entryCount: events.count, byteCount: bytes)
         guard case .appended(let anchors) = outcome else { preconditionFailure("append produced \(outcome)") }
         return anchors
     }
@@ -146,7 +146,7 @@ extension EventLog {
             }
             bytes += payload.count
         }
-        let outcome = try await writer.submit(
+        let outcome = try await writing().submit(
             .apply(entries, checkpoint: checkpoint, from: from),
             entryCount: entries.count,
             byteCount: bytes
@@ -162,7 +162,7 @@ extension EventLog {
     /// projection; a changed ``Projection/version`` triggers it on open.
     @discardableResult
     public func rebuildProjections(progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
-        let outcome = try await writer.submit(.rebuildProjections(progress: progress), entryCount: 0, byteCount: 0)
+        let outcome = try await writing().submit(.rebuildProjections(progress: progress), entryCount: 0, byteCount: 0)
         guard case .rebuilt(let count) = outcome else { preconditionFailure("rebuild produced \(outcome)") }
         return count
     }

@@ -28,6 +28,15 @@ extension EventLog {
         public var maximumEntriesPerCommit: Int = 16_384
         /// Group commit budget in payload bytes.
         public var maximumBytesPerCommit: Int = 32 << 20
+        /// How often a log opened for reading looks for entries another
+        /// process committed, while ``EventLog/headChanges()`` or
+        /// ``EventLog/committedBatches()`` are followed (one short read
+        /// transaction each time).
+        public var readerPollInterval: Duration = .milliseconds(100)
+        /// Where a log opened for reading copies the store to check its
+        /// projections (``EventLog/checkProjections()``); the copy is
+        /// removed when the check ends.
+        public var scratchDirectory: URL = FileManager.default.temporaryDirectory
         /// The wall clock stamped on new entries.
         public var now: @Sendable () -> Date = { Date() }
         /// Where the log reports what it does (at `info` level or lower).

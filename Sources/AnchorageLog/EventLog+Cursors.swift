@@ -26,7 +26,7 @@ extension EventLog {
             }
             bytes += name.utf8.count + (value?.count ?? 0)
         }
-        let outcome = try await writer.submit(.setCursors(changes), entryCount: 0, byteCount: bytes)
+        let outcome = try await writing().submit(.setCursors(changes), entryCount: 0, byteCount: bytes)
         guard case .cursorsSet = outcome else { preconditionFailure("setting cursors produced \(outcome)") }
     }
 

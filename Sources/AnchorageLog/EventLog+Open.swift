@@ -41,7 +41,7 @@ extension EventLog {
     public static func open(
         at directory: URL,
         configuration: Configuration = Configuration(),
-        projections: ProjectionFactory = { _ in [] }
+        projections: @escaping ProjectionFactory = { _ in [] }
     ) throws -> EventLog {
         let path = directory.standardizedFileURL.path
         do {
@@ -55,12 +55,18 @@ extension EventLog {
             try bootstrap(in: txn, projections: projections)
         }
         let store = OpenStore(environment: environment, lock: lock)
-        let log = EventLog(directory: directory, configuration: configuration, store: store, boot: boot)
+        let log = EventLog(
+            directory: directory,
+            configuration: configuration,
+            store: store,
+            boot: boot,
+            projectionFactory: projections
+        )
         report(boot, path: path, logger: configuration.logger)
         return log
     }
 
-    private static func environmentConfiguration(_ configuration: Configuration) -> Environment.Configuration {
+    static func environmentConfiguration(_ configuration: Configuration) -> Environment.Configuration {
         var environment = Environment.Configuration()
         environment.mapSize = configuration.initialMapSize
         environment.maximumMapSize = configuration.maximumMapSize
@@ -74,7 +80,7 @@ extension EventLog {
         return environment
     }
 
-    private static func report(_ boot: LogBootstrap, path: String, logger: Logger) {
+    static func report(_ boot: LogBootstrap, path: String, logger: Logger) {
         let metadata: Logger.Metadata = [
             "anchorage.store.id": "\(boot.identity.storeID)",
             "anchorage.store.path": "\(path)",
@@ -107,16 +113,13 @@ extension EventLog {
             try txn.removeValue(forKey: MetaKey.reincarnate, in: databases.meta)
             reincarnated = true
         }
-        let projections = try factory(txn).orderedByConsumption()
+        let projections = try factory(txn.opener).orderedByConsumption()
         let names = projections.map(\.name)
         guard Set(names).count == names.count else {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
         }
         try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
-        let stale = try projections.filter { projection in
-            let recorded = try txn.value(forKey: MetaKey.projection(projection.name), in: databases.meta)
-            return recorded != UInt32(truncatingIfNeeded: projection.version).bigEndianBytes
-        }
+        let stale = try stale(projections, databases, in: txn)
         if !stale.isEmpty {
             _ = try ProjectionReplay.rebuild(stale, databases: databases, in: txn)
             for projection in stale {
@@ -143,6 +146,20 @@ extension EventLog {
         _ databases: LogDatabases,
         in txn: borrowing WriteTransaction
     ) throws -> (StoreIdentity, created: Bool) {
+        if let identity = try readIdentity(databases, in: txn) { return (identity, false) }
+        let storeID = StoreID()
+        let identity = StoreIdentity(storeID: storeID, incarnation: .random(in: 1...UInt64.max), originID: storeID)
+        try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
+        try txn.put(storeID.uuid.bytes, forKey: MetaKey.store, in: databases.meta)
+        try writeIdentity(identity, databases, in: txn)
+        return (identity, true)
+    }
+
+    /// The store's identity, or `nil` for a store not created yet.
+    static func readIdentity(
+        _ databases: LogDatabases,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> StoreIdentity? {
         guard let format = try txn.value(forKey: MetaKey.format, in: databases.meta) else {
             guard try txn.statistics(of: databases.log).entries == 0 else {
                 throw LogError(
@@ -150,12 +167,7 @@ extension EventLog {
                     "the store holds entries but no identity; it was not written by Anchorage"
                 )
             }
-            let storeID = StoreID()
-            let identity = StoreIdentity(storeID: storeID, incarnation: .random(in: 1...UInt64.max), originID: storeID)
-            try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
-            try txn.put(storeID.uuid.bytes, forKey: MetaKey.store, in: databases.meta)
-            try writeIdentity(identity, databases, in: txn)
-            return (identity, true)
+            return nil
         }
         guard let version = UInt32(bigEndianBytes: format), version == formatVersion else {
             throw LogError(
@@ -170,7 +182,7 @@ extension EventLog {
         else {
             throw LogError(.unsupportedFormat, "the store's identity records are missing or damaged")
         }
-        let identity = store.withUnsafeBytes { storeBytes in
+        return store.withUnsafeBytes { storeBytes in
             origin.withUnsafeBytes { originBytes in
                 StoreIdentity(
                     storeID: StoreID(UUID(loadingFrom: storeBytes, at: 0)),
@@ -179,7 +191,19 @@ extension EventLog {
                 )
             }
         }
-        return (identity, false)
+    }
+
+    /// The projections whose recorded version differs from theirs (or that
+    /// are new to the store).
+    static func stale(
+        _ projections: [any Projection],
+        _ databases: LogDatabases,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [any Projection] {
+        try projections.filter { projection in
+            let recorded = try txn.value(forKey: MetaKey.projection(projection.name), in: databases.meta)
+            return recorded != UInt32(truncatingIfNeeded: projection.version).bigEndianBytes
+        }
     }
 
     private static func writeIdentity(

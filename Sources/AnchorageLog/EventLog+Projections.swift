@@ -14,14 +14,17 @@ extension EventLog {
     /// Replays the whole log into every projection inside a write
     /// transaction, compares each projection database with what it held,
     /// and rolls the transaction back: `nil` when they all agree. Nothing
-    /// changes either way; appends wait while it runs.
+    /// changes either way; appends wait while it runs. A log opened for
+    /// reading replays into a temporary copy of the store instead (in
+    /// ``Configuration/scratchDirectory``, which needs room for it).
     ///
     /// ```swift
     /// if let disagreement = try await log.checkProjections() { print(disagreement) }
     /// ```
     public func checkProjections() async throws -> ProjectionDisagreement? {
+        if isReadOnly { return try await checkProjectionsInCopy() }
         do {
-            let outcome = try await writer.submit(.checkProjections, entryCount: 0, byteCount: 0)
+            let outcome = try await writing().submit(.checkProjections, entryCount: 0, byteCount: 0)
             preconditionFailure("a projection check produced \(outcome)")
         } catch let result as ProjectionCheckResult {
             return result.disagreement
@@ -41,7 +44,7 @@ extension EventLog {
     /// keep them until ``compact(at:)`` rewrites the file.
     @discardableResult
     public func purgePayloads(at seqs: [UInt64]) async throws -> Int {
-        let outcome = try await writer.submit(.purge(seqs), entryCount: 0, byteCount: 0)
+        let outcome = try await writing().submit(.purge(seqs), entryCount: 0, byteCount: 0)
         guard case .purged(let count) = outcome else { preconditionFailure("a purge produced \(outcome)") }
         return count
     }

@@ -105,7 +105,7 @@ extension EventLog {
                     + "start over without an anchor"
             )
         }
-        let head = published.value
+        let head = headSeq
         guard anchor.seq <= head else {
             throw LogError(
                 .anchorAhead,
@@ -157,6 +157,8 @@ extension EventLog {
     /// }
     /// ```
     public func headChanges() -> AsyncStream<Anchor> {
-        subscribers.subscribe(current: head)
+        let stream = subscribers.subscribe(current: head)
+        watchHeadIfReading()
+        return stream
     }
 }

@@ -19,7 +19,9 @@ extension EventLog {
     /// }
     /// ```
     public func committedBatches() -> AsyncStream<CommittedBatch> {
-        subscribers.subscribeToBatches()
+        let stream = subscribers.subscribeToBatches()
+        watchHeadIfReading()
+        return stream
     }
 
     /// Runs `body` in one short read transaction of the store: the log and

@@ -26,10 +26,12 @@ import Synchronization
 /// Open a store once (a second open of the same directory fails with
 /// ``LogError/Code/storeInUse``, in this process or another) and share the
 /// `EventLog` between tasks. ``close()`` commits what is queued and releases
-/// the store.
+/// the store. Any number of other processes may read it meanwhile through
+/// ``openForReading(at:configuration:projections:)``.
 ///
 /// ## Topics
 /// - ``open(at:configuration:projections:)``
+/// - ``openForReading(at:configuration:projections:)``
 /// - ``append(_:)``
 /// - ``apply(_:checkpoint:)``
 /// - ``entries(after:limit:kinds:)``
@@ -50,12 +52,22 @@ public final class EventLog: Sendable {
 
     let databases: LogDatabases
     let projections: [any Projection]
+    /// What made ``projections``; a log opened for reading uses it again
+    /// to check them in a copy.
+    let projectionFactory: ProjectionFactory
     let published: PublishedHead
     let subscribers = HeadSubscribers()
     let counters = LogCounters()
-    let writer: LogWriter
+    /// `nil` for a log opened for reading.
+    private let writer: LogWriter?
+    /// A log opened for reading looks for new entries while someone follows it.
+    let headWatch = Mutex<Task<Void, Never>?>(nil)
     /// `nil` once closed.
     private let openStore: Mutex<OpenStore?>
+
+    /// Whether this log was opened with ``openForReading(at:configuration:projections:)``:
+    /// it reads what another process writes, and refuses to write.
+    public var isReadOnly: Bool { writer == nil }
 
     var identity: StoreIdentity {
         StoreIdentity(storeID: storeID, incarnation: incarnation, originID: originID)
@@ -65,7 +77,9 @@ public final class EventLog: Sendable {
         directory: URL,
         configuration: Configuration,
         store: OpenStore,
-        boot: LogBootstrap
+        boot: LogBootstrap,
+        projectionFactory: @escaping ProjectionFactory,
+        readOnly: Bool = false
     ) {
         self.directory = directory
         self.configuration = configuration
@@ -74,34 +88,55 @@ public final class EventLog: Sendable {
         self.originID = boot.identity.originID
         self.databases = boot.databases
         self.projections = boot.projections
+        self.projectionFactory = projectionFactory
         self.published = PublishedHead(boot.state.head)
         self.openStore = Mutex(store)
-        self.writer = LogWriter(
-            state: boot.state,
-            store: store,
-            databases: boot.databases,
-            identity: boot.identity,
-            projections: boot.projections,
-            configuration: configuration,
-            published: published,
-            subscribers: subscribers,
-            counters: counters
-        )
-        writer.start()
+        if readOnly {
+            self.writer = nil
+        } else {
+            let writer = LogWriter(
+                state: boot.state,
+                store: store,
+                databases: boot.databases,
+                identity: boot.identity,
+                projections: boot.projections,
+                configuration: configuration,
+                published: published,
+                subscribers: subscribers,
+                counters: counters
+            )
+            self.writer = writer
+            writer.start()
+        }
     }
 
     deinit {
-        writer.shutdown()
+        writer?.shutdown()
+        headWatch.withLock { $0?.cancel() }
         subscribers.finish()
     }
 
     /// Commits every queued batch, ends the head-change streams and releases
     /// the store. Later calls fail with ``LogError/Code/closed``.
     public func close() async {
-        writer.shutdown()
-        await writer.waitForExit()
+        if let writer {
+            writer.shutdown()
+            await writer.waitForExit()
+        }
+        headWatch.withLock { $0?.cancel() }
         subscribers.finish()
         _ = openStore.withLock { $0.take() }
+    }
+
+    /// The writer, or ``LogError/Code/readOnly`` for a log opened for reading.
+    func writing() throws(LogError) -> LogWriter {
+        guard let writer else {
+            throw LogError(
+                .readOnly,
+                "the store at \(directory.path) was opened for reading; open it with EventLog.open(at:) to write"
+            )
+        }
+        return writer
     }
 
     /// The open store, or ``LogError/Code/closed``.
@@ -124,8 +159,17 @@ public final class EventLog: Sendable {
     }
 
     /// The anchor of the last durable entry (sequence number 0 when empty).
+    /// A log opened for reading looks it up in the store.
     public var head: Anchor {
-        anchor(published.value)
+        anchor(headSeq)
+    }
+
+    /// The last durable entry's sequence number: the writer's, or for a log
+    /// opened for reading, the store's now (kept as the published head).
+    var headSeq: UInt64 {
+        guard writer == nil, let seq = try? read({ txn in try lastSeq(in: txn) }) else { return published.value }
+        if seq > published.value { published.set(seq) }
+        return max(seq, published.value)
     }
 
     /// What the writer has done since the log was opened.

@@ -48,6 +48,9 @@ extension LogError {
             case unsupportedFormat
             case closed
             case checkpointMoved
+            case readOnly
+            case noStore
+            case needsWriter
         }
 
         let wrapped: Wrapped
@@ -89,6 +92,15 @@ extension LogError {
         /// for that peer ends (delayed, repeated or reordered); nothing of
         /// it was applied, and the puller starts again from the checkpoint.
         public static let checkpointMoved = Code(.checkpointMoved)
+        /// A write to a log opened for reading
+        /// (``EventLog/openForReading(at:configuration:projections:)``).
+        public static let readOnly = Code(.readOnly)
+        /// Opening for reading a directory that holds no store.
+        public static let noStore = Code(.noStore)
+        /// A store that a process that writes must open first, before it
+        /// can be read: a restored backup not yet opened, or projections of
+        /// another version to rebuild.
+        public static let needsWriter = Code(.needsWriter)
 
         /// Lets `catch LogError.Code.staleAnchor` match a ``LogError`` with that code.
         public static func ~= (pattern: Code, error: any Error) -> Bool {

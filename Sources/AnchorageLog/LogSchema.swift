@@ -34,13 +34,21 @@ struct LogDatabases: Sendable {
         return vector
     }
 
-    /// Opens (creating) the log's databases.
-    init(in txn: borrowing WriteTransaction) throws {
-        log = try txn.openDatabase(named: "log")!
-        meta = try txn.openDatabase(named: "meta")!
-        origins = try txn.openDatabase(named: "origins")!
-        checkpoints = try txn.openDatabase(named: "checkpoints")!
-        cursors = try txn.openDatabase(named: "cursors")!
+    /// Opens the log's databases: creating them in a write transaction;
+    /// in a read transaction, failing with `unsupportedFormat` if one is
+    /// missing.
+    init(in txn: borrowing some DatabaseOpening & ~Copyable) throws {
+        func open(_ name: String) throws -> Database {
+            guard let database = try txn.database(named: name) else {
+                throw LogError(.unsupportedFormat, "the store has no \(name) database; it was not written by Anchorage")
+            }
+            return database
+        }
+        log = try open("log")
+        meta = try open("meta")
+        origins = try open("origins")
+        checkpoints = try open("checkpoints")
+        cursors = try open("cursors")
     }
 }
 

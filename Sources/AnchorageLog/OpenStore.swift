@@ -6,9 +6,10 @@ import Synchronization
 /// once the store is really closed.
 final class OpenStore: Sendable {
     private let environmentSlot: Mutex<Environment?>
-    private let lock: DirectoryLock
+    /// `nil` for a store opened for reading: readers take no lock.
+    private let lock: DirectoryLock?
 
-    init(environment: Environment, lock: DirectoryLock) {
+    init(environment: Environment, lock: DirectoryLock?) {
         self.environmentSlot = Mutex(environment)
         self.lock = lock
     }

@@ -12,7 +12,7 @@ public import LMDB
 /// a store whose recorded ``version`` of the projection differs.
 ///
 /// Projections are created by the factory passed to ``EventLog/open(at:configuration:projections:)``,
-/// which runs in a write transaction so they can open their databases:
+/// which runs in the opening transaction so they can open their databases:
 ///
 /// ```swift
 /// struct CountByKind: Projection {
@@ -30,8 +30,8 @@ public import LMDB
 ///     }
 /// }
 ///
-/// let log = try EventLog.open(at: directory) { txn in
-///     [CountByKind(counts: try txn.openDatabase(named: "counts")!)]
+/// let log = try EventLog.open(at: directory) { opener in
+///     [CountByKind(counts: try opener.database(named: "counts")!)]
 /// }
 /// ```
 ///
@@ -74,8 +74,10 @@ extension Projection {
     public func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {}
 }
 
-/// Creates a log's projections inside the write transaction that opens it.
-public typealias ProjectionFactory = (borrowing WriteTransaction) throws -> [any Projection]
+/// Creates a log's projections inside the transaction that opens it: a
+/// write transaction (the opener creates their databases) or, for a log
+/// opened for reading, a read transaction (it finds them).
+public typealias ProjectionFactory = @Sendable (borrowing DatabaseOpener) throws -> [any Projection]
 
 extension [any Projection] {
     /// The projections in an order where each comes after those it

@@ -26,6 +26,29 @@ extension Environment {
         }
     }
 
+    /// Runs `body` in a read transaction that is committed when it returns,
+    /// so that the databases `body` opens (``ReadTransaction/openDatabase(named:)``)
+    /// stay open for later transactions: how a process that only reads,
+    /// such as one of an environment opened ``Options/readOnly``, opens its
+    /// databases.
+    ///
+    /// ```swift
+    /// let users = try environment.readOpeningDatabases { txn in try txn.openDatabase(named: "users") }
+    /// ```
+    public func readOpeningDatabases<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        while true {
+            let outcome: R? = try resizeLock.withSharedLock {
+                guard let pointer = try begin(flags: UInt32(MDB_RDONLY)) else { return nil }
+                let txn = ReadTransaction(handle: TransactionHandle(pointer: pointer, environment: self, failure: nil))
+                let result = try body(txn)
+                try txn.commit()
+                return .some(result)
+            }
+            if let outcome { return outcome }
+            try adoptGrownMap()
+        }
+    }
+
     /// Runs `body` in the write transaction, commits when it returns, and
     /// aborts when it throws.
     ///

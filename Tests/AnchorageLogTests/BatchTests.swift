@@ -98,7 +98,7 @@ extension BatchTests {
     func deferredWork() async throws {
         let holder = Mutex<DeferredCount?>(nil)
         try await withTemporaryLog(configuration: fastConfiguration) { txn in
-            let projection = DeferredCount(totals: try #require(try txn.openDatabase(named: "totals")))
+            let projection = DeferredCount(totals: try #require(try txn.database(named: "totals")))
             holder.withLock { $0 = projection }
             return [projection]
         } _: { log, _ in

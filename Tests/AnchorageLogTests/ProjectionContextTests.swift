@@ -51,7 +51,7 @@ struct ProjectionContextTests {
     func outputsAndInputs() async throws {
         let database = Mutex<Database?>(nil)
         let projections: ProjectionFactory = { txn in
-            let rows = try #require(try txn.openDatabase(named: "tally"))
+            let rows = try #require(try txn.database(named: "tally"))
             database.withLock { $0 = rows }
             return [Tally(rows: rows), Announcer()]
         }

@@ -12,9 +12,9 @@ struct KindIndex: Projection {
     let byID: Database
     var version: Int = 1
 
-    init(in txn: borrowing WriteTransaction, version: Int = 1) throws {
-        byKind = try txn.openDatabase(named: "test.byKind")!
-        byID = try txn.openDatabase(named: "test.byID")!
+    init(in txn: borrowing DatabaseOpener, version: Int = 1) throws {
+        byKind = try txn.database(named: "test.byKind")!
+        byID = try txn.database(named: "test.byID")!
         self.version = version
     }
 

@@ -8,7 +8,7 @@ import Testing
 @discardableResult
 func withTemporaryLog<R>(
     configuration: EventLog.Configuration = EventLog.Configuration(),
-    projections: ProjectionFactory = { _ in [] },
+    projections: @escaping ProjectionFactory = { _ in [] },
     _ body: (EventLog, URL) async throws -> R
 ) async throws -> R {
     try await withTemporaryDirectory { directory in

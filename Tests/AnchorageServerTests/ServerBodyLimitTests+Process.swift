@@ -43,7 +43,7 @@ extension ServerBodyLimitTests {
         // A body sent at once is saved.
         #expect(try #require(await ServeProcessTests.save(count: 1, port: node.port)).count == 1)
         #expect(await node.terminate() == 0, "\(node.standardError)")
-        let (status, output) = try SyncProcessTests.runAnchorage(["audit", "verify", "--store", store.path])
+        let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
         #expect(status == 0, "audit verify: \(output)")
 
         // Settings that make no sense are usage errors.
@@ -52,7 +52,7 @@ extension ServerBodyLimitTests {
             ("--body-rate-grace=-2", "--body-rate-grace"), ("--statistics-rate=-1", "--statistics-rate"),
             ("--write-rate=-5", "--write-rate"),
         ] {
-            let (code, text) = try SyncProcessTests.runAnchorage(["serve", "--store", store.path, wrong])
+            let (code, text) = try runAnchorage(["serve", "--store", store.path, wrong])
             #expect(code == 2, "\(wrong): \(text)")
             #expect(text.contains(option), "\(wrong): \(text)")
         }

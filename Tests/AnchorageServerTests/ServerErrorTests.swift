@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AnchorageServer
 import Foundation
 import HTTPTypes
@@ -103,6 +104,28 @@ struct ServerErrorTests {
                 #expect(response.status == .contentTooLarge)
                 #expect(response.errorCode == "bodyTooLarge")
                 try await expectNothingStored(client)
+            }
+        }
+    }
+
+    @Test("AQ-11: an anchor of this store past its head is 410 anchorNotValid, for pages, streams and webhooks")
+    func anchorsAhead() async throws {
+        try await withNode { node, directory in
+            try await node.application().test(.router) { client in
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1))]")
+                let owner = HKHealthStore(directory: directory)
+                let log = try owner.eventLog()
+                let ahead = Anchor(storeID: log.storeID, incarnation: log.incarnation, seq: 10_000_000).stringValue
+                await owner.close()
+                let response = try await client.send(.get, "/v1/changes?types=stepCount&since=\(ahead)")
+                #expect(response.status == .gone)
+                #expect(response.errorCode == "anchorNotValid")
+                let message = try #require(try response.object["message"] as? String)
+                #expect(message.contains("ends at entry 1") && message.contains("start over"))
+                let streamed = try await client.send(.get, "/v1/changes?types=stepCount&stream=ndjson&since=\(ahead)")
+                #expect(streamed.status == .gone)
+                let waited = try await client.send(.get, "/v1/changes?types=stepCount&wait=1&since=\(ahead)")
+                #expect(waited.status == .gone)
             }
         }
     }

@@ -226,7 +226,7 @@ extension SyncProcessTests {
         for node in nodes { #expect(await node.terminate() == 0, "\(node.standardError)") }
         // audit verify on every store: projections equal a replay of the log.
         for store in stores {
-            let (status, output) = try Self.runAnchorage(["audit", "verify", "--store", store.path])
+            let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
             #expect(status == 0, "audit verify on \(store.lastPathComponent): \(output)")
         }
     }
@@ -242,21 +242,5 @@ extension SyncProcessTests {
             "HKMetadataKeySyncVersion":{"integer":\(version)}}}
             """
         return (uuid, json)
-    }
-
-    /// Runs the `anchorage` binary beside the tests to the end; its status
-    /// and both outputs.
-    static func runAnchorage(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("anchorage")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }

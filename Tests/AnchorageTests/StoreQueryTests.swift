@@ -90,7 +90,7 @@ struct StoreQueryTests {
         }
     }
 
-    @Test("Foreign anchors are rejected; anchors beyond the head are echoed (AQ-11)")
+    @Test("Foreign anchors are rejected; integer anchors beyond the head are echoed (AQ-4, AQ-11)")
     func foreignAnchors() async throws {
         try await withTemporaryStore { store, _ in
             try await store.save(steps(1))

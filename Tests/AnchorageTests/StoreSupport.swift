@@ -176,9 +176,12 @@ func eventually(timeout seconds: Double = 60, _ condition: () -> Bool) async thr
     }
 }
 
-/// Expects `body` to throw an ``HKError`` with `code`.
+/// Expects `body` to throw an ``HKError`` with `code` (and `rule`, and a
+/// message containing `words`, when given).
 func expectCode<R>(
     _ code: HKError.Code,
+    rule: String? = nil,
+    saying words: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> R
 ) async {
@@ -187,6 +190,8 @@ func expectCode<R>(
         Issue.record("expected \(code), but nothing was thrown", sourceLocation: sourceLocation)
     } catch let error as HKError {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        if let rule { #expect(error.rule == rule, "\(error)", sourceLocation: sourceLocation) }
+        if let words { #expect(error.message.contains(words), "\(error)", sourceLocation: sourceLocation) }
     } catch {
         Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
     }

@@ -99,6 +99,13 @@ extension HKError {
     static func wrapping(_ error: any Error) -> HKError {
         if let error = error as? HKError { return error }
         if error is CancellationError { return HKError(.errorUserCanceled, "the operation was cancelled") }
+        if let error = error as? LogError, error.code == .readOnly {
+            return HKError(
+                .errorDatabaseInaccessible,
+                "the store was opened read-only (Configuration.readOnly); it cannot be written",
+                underlyingError: error
+            )
+        }
         return HKError(.errorDatabaseInaccessible, "the store failed: \(error)", underlyingError: error)
     }
 }

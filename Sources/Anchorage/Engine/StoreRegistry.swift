@@ -93,13 +93,23 @@ enum StoreRegistry {
     ) throws(HKError) -> StoreEngine {
         willOpen.withLock { $0 }?(path)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let holder = Mutex<(HealthIndex, StatisticsViews)?>(nil)
-            let log = try EventLog.open(at: directory, configuration: configuration.log) { txn in
+            let projections: ProjectionFactory = { txn in
                 let index = try HealthIndex(in: txn)
                 let views = try StatisticsViews(in: txn, index: index)
                 holder.withLock { $0 = (index, views) }
                 return configuration.maintainsStatisticsViews ? [index, views] : [index]
+            }
+            let log: EventLog
+            if configuration.readOnly {
+                log = try EventLog.openForReading(
+                    at: directory,
+                    configuration: configuration.log,
+                    projections: projections
+                )
+            } else {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                log = try EventLog.open(at: directory, configuration: configuration.log, projections: projections)
             }
             guard let (index, views) = holder.withLock({ $0 }) else {
                 throw HKError(.errorDatabaseInaccessible, "the store's indices were not opened")
@@ -111,9 +121,11 @@ enum StoreRegistry {
         } catch let error as LogError where error.code == .storeInUse {
             throw HKError(
                 .errorDatabaseInaccessible,
-                "the store at \(path) is in use by another process; one process opens a store at a time",
+                "\(error.message); one process writes a store at a time (others can open it with Configuration.readOnly)",
                 underlyingError: error
             )
+        } catch let error as LogError where error.code == .noStore || error.code == .needsWriter {
+            throw HKError(.errorDatabaseInaccessible, error.message, underlyingError: error)
         } catch {
             throw HKError(
                 .errorDatabaseInaccessible,

@@ -55,9 +55,10 @@ extension ChangeReading {
         if let limit, limit <= 0 {
             throw HKError(.errorInvalidArgument, rule: "AQ-18", "the limit is \(limit); use nil or a positive number")
         }
-        let start = try anchor?.position(in: engine) ?? 0
         return try engine.read { txn in
             let upper = try engine.head(in: txn)
+            let start = try anchor?.position(in: engine, head: upper) ?? 0
+            // An integer anchor past the end is echoed (AQ-4, AQ-11).
             if start > upper, let anchor { return Self.none(at: anchor) }
             return try changes(engine, caller: healthStore.caller, after: start, through: upper, limit: limit, in: txn)
         }
@@ -73,7 +74,9 @@ extension ChangeReading {
             let engine = try await healthStore.openEngine()
             // Subscribe before reading, so no commit falls between the two.
             let batches = engine.log.committedBatches()
-            let start = try descriptor.anchor?.position(in: engine) ?? 0
+            let start = try engine.read { txn in
+                try descriptor.anchor?.position(in: engine, head: engine.head(in: txn)) ?? 0
+            }
             func read(after: UInt64, through: UInt64?) throws -> (Changes, UInt64) {
                 try engine.read { txn in
                     let upper = try through ?? engine.head(in: txn)

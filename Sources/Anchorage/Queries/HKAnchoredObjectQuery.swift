@@ -138,9 +138,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             }
             // Subscribe before the snapshot, so no batch falls between them.
             let batches = updateHandler == nil ? nil : engine.log.committedBatches()
-            let start = try anchor?.position(in: engine) ?? 0
-            let (changes, upper) = try engine.read { txn in
+            let (start, changes, upper) = try engine.read { txn in
                 let upper = try engine.head(in: txn)
+                let start = try anchor?.position(in: engine, head: upper) ?? 0
                 var session = ReadSession(caller: store.caller)
                 let changes = try engine.mergedChanges(
                     of: targets.map { ($0.type, $0.predicate) },
@@ -151,9 +151,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
                     in: txn,
                     session: &session
                 )
-                return (changes, upper)
+                return (start, changes, upper)
             }
-            // An anchor beyond the store's position is echoed back (AQ-11).
+            // An integer anchor beyond the store's position is echoed back (AQ-4, AQ-11).
             let newAnchor = start > upper ? anchor! : engine.queryAnchor(changes.last)
             deliver {
                 if let legacyHandler {

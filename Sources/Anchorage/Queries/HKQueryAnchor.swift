@@ -140,4 +140,26 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, 
         }
         return logAnchor.seq
     }
+
+    /// The log position this anchor stands for in `engine`'s store, whose
+    /// log ends at `head`.
+    ///
+    /// - Throws: as ``position(in:)``, and `errorInvalidArgument` (AQ-11)
+    ///   for an anchor this store issued past its head: the store lost
+    ///   entries since (restored from an older copy of its files), and a
+    ///   consumer keeping the anchor would skip every later change. An
+    ///   integer anchor (AQ-4) past the head is not refused: it reports
+    ///   nothing and is echoed back, as in HealthKit.
+    func position(in engine: StoreEngine, head: UInt64) throws(HKError) -> UInt64 {
+        let seq = try position(in: engine)
+        guard logAnchor == nil || seq <= head else {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AQ-11",
+                "the anchor points at entry \(seq) but this store's log ends at entry \(head) (anchorAhead): "
+                    + "the store lost entries after issuing it; start over with a nil anchor"
+            )
+        }
+        return seq
+    }
 }

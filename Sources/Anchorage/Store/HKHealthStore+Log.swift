@@ -31,10 +31,11 @@ extension HKHealthStore {
     /// The position `anchor` stands for in this store, for comparing anchors
     /// with ``committedBatches()``.
     ///
-    /// - Throws: `errorInvalidArgument` for an anchor of another store or an
-    ///   earlier incarnation (AQ-11).
+    /// - Throws: `errorInvalidArgument` for an anchor of another store, an
+    ///   earlier incarnation, or past the end of this store's log (AQ-11).
     public func position(of anchor: HKQueryAnchor) throws -> UInt64 {
-        try anchor.position(in: openEngine())
+        let engine = try openEngine()
+        return try engine.read { txn in try anchor.position(in: engine, head: engine.head(in: txn)) }
     }
 }
 

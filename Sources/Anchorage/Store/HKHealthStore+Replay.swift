@@ -17,8 +17,9 @@ extension HKHealthStore {
     /// await past.close()
     /// ```
     ///
-    /// - Throws: `errorInvalidArgument` for an anchor of another store
-    ///   (AQ-11) or a directory that already holds a store;
+    /// - Throws: `errorInvalidArgument` for an anchor of another store or
+    ///   past the end of this one's log (AQ-11), or a directory that
+    ///   already holds a store;
     ///   `errorAuthorizationDenied` for an app's handle.
     public func replay(
         to anchor: HKQueryAnchor,
@@ -30,7 +31,7 @@ extension HKHealthStore {
             throw HKError(.errorAuthorizationDenied, "only the store's owner replays its log")
         }
         let engine = try await openEngine()
-        let target = try anchor.position(in: engine)
+        let target = try engine.read { txn in try anchor.position(in: engine, head: engine.head(in: txn)) }
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
             throw HKError(.errorInvalidArgument, "\(directory.path) already holds a store; replay into a new directory")
         }

@@ -18,9 +18,11 @@ import Foundation
 /// ```
 ///
 /// One engine serves a directory in a process: every `HKHealthStore` of the
-/// same directory shares it. Another process opening the directory gets
-/// `errorDatabaseInaccessible` ("in use") on every operation; stores are
-/// not shared between processes (run one node and talk to it instead).
+/// same directory shares it. One process writes a store at a time: another
+/// process opening the directory gets `errorDatabaseInaccessible` ("in use
+/// by process N") on every operation, unless it opens it for reading
+/// (``Configuration/readOnly``), which works beside the writer and sees
+/// each of its commits.
 ///
 /// A store opened without a principal acts as the data's **owner**: it reads
 /// and writes everything and decides authorization requests. A store opened
@@ -63,6 +65,19 @@ public final class HKHealthStore: Sendable {
         /// take the reference path with an empty source ranking, and the next
         /// open with the views on rebuilds them.
         @_spi(Benchmarks) public var maintainsStatisticsViews = true
+        /// Opens the store for reading only, beside the process that writes
+        /// it (such as a running node): queries, anchored queries and
+        /// change feeds see every commit of the writer, and follow it as it
+        /// commits; saves and deletes fail with `errorDatabaseInaccessible`.
+        /// A directory that holds no store is not created: every operation
+        /// reports that there is no store there.
+        ///
+        /// ```swift
+        /// var reading = HKHealthStore.Configuration()
+        /// reading.readOnly = true
+        /// let store = HKHealthStore(directory: url, configuration: reading)
+        /// ```
+        public var readOnly = false
 
         /// The defaults: durable commits, owner-decided authorization.
         public init() {}

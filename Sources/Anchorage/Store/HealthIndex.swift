@@ -46,8 +46,8 @@ struct HealthIndex: Sendable {
     /// What the index keeps between entries on the log's writer thread.
     let writer = IndexWriterContext()
 
-    /// Opens (creating) the index databases.
-    init(in txn: borrowing WriteTransaction) throws {
+    /// Opens the index databases (creating them in a write transaction).
+    init(in txn: borrowing some DatabaseOpening & ~Copyable) throws {
         objects = try txn.openStoreDatabase("hk.objects")
         typeTime = try txn.openStoreDatabase("hk.type-time")
         typeSeq = try txn.openStoreDatabase("hk.type-seq")
@@ -154,13 +154,18 @@ struct IndexOutput {
     var changes: [VisibilityChange] = []
 }
 
-extension WriteTransaction {
-    /// Opens (creating) one of the store's index or view databases.
+extension DatabaseOpening where Self: ~Copyable {
+    /// Opens one of the store's index or view databases (creating it in a
+    /// write transaction).
     ///
-    /// - Throws: ``HKError`` `errorDatabaseInaccessible` when it cannot.
+    /// - Throws: ``HKError`` `errorDatabaseInaccessible` when it cannot: in
+    ///   a read transaction, when a process that writes has not created it yet.
     func openStoreDatabase(_ name: String) throws -> Database {
-        guard let database = try openDatabase(named: name) else {
-            throw HKError(.errorDatabaseInaccessible, "the store's database \(name) could not be created")
+        guard let database = try database(named: name) else {
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "the store has no \(name) database yet; open it once with a command that writes (such as `anchorage rebuild`)"
+            )
         }
         return database
     }

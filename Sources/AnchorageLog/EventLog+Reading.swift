@@ -1,0 +1,145 @@
+public import Foundation
+import LMDB
+import Logging
+import Synchronization
+
+extension EventLog {
+    /// Opens the store in `directory` for reading, beside the process that
+    /// writes it (if any): LMDB gives every reader process its own
+    /// consistent snapshot per read transaction, and takes no lock of the
+    /// writer's, so a store being served can be queried, followed and
+    /// audited from other processes.
+    ///
+    /// ```swift
+    /// let log = try EventLog.openForReading(at: URL(filePath: "data/alice"))
+    /// for await head in log.headChanges() { print("the writer committed up to", head) }
+    /// ```
+    ///
+    /// The log sees what the writer commits as it commits it: every read
+    /// starts from the last commit, ``head`` is looked up in the store, and
+    /// ``headChanges()`` and ``committedBatches()`` look for new entries
+    /// every ``Configuration/readerPollInterval`` while someone follows
+    /// them (a batch then spans everything committed since the last look).
+    /// Writes (``append(_:)``, ``apply(_:checkpoint:)``, rebuilds, purges)
+    /// fail with ``LogError/Code/readOnly``; ``checkProjections()`` replays
+    /// the log into a temporary copy of the store.
+    ///
+    /// - Parameter projections: the same factory a writer passes; it runs in
+    ///   a read transaction, so it finds the projections' databases.
+    /// - Throws: ``LogError``: ``LogError/Code/noStore`` when `directory`
+    ///   holds no store (nothing is created), ``LogError/Code/needsWriter``
+    ///   for a restored backup not opened yet or projections of another
+    ///   version (a process that writes must open it first),
+    ///   ``LogError/Code/unsupportedFormat``; or `LMDBError` (permissions,
+    ///   corruption).
+    public static func openForReading(
+        at directory: URL,
+        configuration: Configuration = Configuration(),
+        projections: @escaping ProjectionFactory = { _ in [] }
+    ) throws -> EventLog {
+        let path = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
+            throw LogError(.noStore, "there is no store at \(path)")
+        }
+        var options = environmentConfiguration(configuration)
+        options.options.insert(.readOnly)
+        let environment = try Environment(path: path, configuration: options)
+        let boot = try environment.readOpeningDatabases { txn in
+            try bootstrapForReading(in: txn, path: path, projections: projections)
+        }
+        return EventLog(
+            directory: directory,
+            configuration: configuration,
+            store: OpenStore(environment: environment, lock: nil),
+            boot: boot,
+            projectionFactory: projections,
+            readOnly: true
+        )
+    }
+
+    /// Reads the store's identity and head and finds its projections,
+    /// refusing what only a writer can settle.
+    private static func bootstrapForReading(
+        in txn: borrowing ReadTransaction,
+        path: String,
+        projections factory: ProjectionFactory
+    ) throws -> LogBootstrap {
+        let databases = try LogDatabases(in: txn)
+        guard let identity = try readIdentity(databases, in: txn) else {
+            throw LogError(.noStore, "the store at \(path) was never written")
+        }
+        if try txn.contains(key: MetaKey.reincarnate, in: databases.meta) {
+            throw LogError(
+                .needsWriter,
+                "the store at \(path) is a restored backup that has not been opened for writing yet; "
+                    + "open it for writing once, then read it"
+            )
+        }
+        let projections = try factory(txn.opener).orderedByConsumption()
+        let stale = try stale(projections, databases, in: txn)
+        guard stale.isEmpty else {
+            throw LogError(
+                .needsWriter,
+                "the store's projections \(stale.map(\.name).joined(separator: ", ")) were built by another version "
+                    + "and must be rebuilt by opening the store for writing"
+            )
+        }
+        return LogBootstrap(
+            identity: identity,
+            databases: databases,
+            projections: projections,
+            state: try WriterState.load(identity: identity, databases: databases, in: txn),
+            created: false,
+            reincarnated: false,
+            rebuilt: []
+        )
+    }
+
+    /// For a log opened for reading, starts looking for entries another
+    /// process commits, once: each new head is published to the
+    /// subscribers as one batch. Nothing for a log that writes.
+    func watchHeadIfReading() {
+        guard isReadOnly else { return }
+        headWatch.withLock { task in
+            guard task == nil else { return }
+            // Read now, not in the task: a subscriber that reads the head
+            // after subscribing must hear of every later commit.
+            var last = headSeq
+            let interval = configuration.readerPollInterval
+            task = Task.detached { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self else { return }
+                    guard let seq = try? self.read({ txn in try self.lastSeq(in: txn) }), seq > last else { continue }
+                    if seq > self.published.value { self.published.set(seq) }
+                    let batch = CommittedBatch(first: self.anchor(last + 1), last: self.anchor(seq))
+                    self.subscribers.publish(self.anchor(seq), batches: [batch])
+                    last = seq
+                }
+            }
+        }
+    }
+
+    /// ``checkProjections()`` for a log opened for reading: the store is
+    /// copied (a consistent snapshot, ``backup(to:)``) into a directory in
+    /// ``Configuration/scratchDirectory``, and the copy replays its log into
+    /// its projections.
+    func checkProjectionsInCopy() async throws -> ProjectionDisagreement? {
+        let scratch = configuration.scratchDirectory
+            .appendingPathComponent("anchorage-check-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try backup(to: scratch)
+        var quiet = configuration
+        quiet.durability = .none
+        quiet.logger = Logger(label: "anchorage.log.check", factory: { _ in SwiftLogNoOpLogHandler() })
+        let copy = try EventLog.open(at: scratch, configuration: quiet, projections: projectionFactory)
+        do {
+            let disagreement = try await copy.checkProjections()
+            await copy.close()
+            return disagreement
+        } catch {
+            await copy.close()
+            throw error
+        }
+    }
+}

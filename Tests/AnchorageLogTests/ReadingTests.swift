@@ -1,0 +1,197 @@
+import AnchorageTesting
+import Foundation
+import LMDB
+import Synchronization
+import Testing
+
+@testable import AnchorageLog
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Logs opened for reading (`EventLog.openForReading`) beside a writer in
+/// another process: Tests/LogCrashWriter, which appends until it is killed.
+@Suite("Reading beside a writer")
+struct ReadingTests {
+    @Test("a log opened for reading follows another process's appends, batch by batch, and refuses to write")
+    func followsAnotherProcess() async throws {
+        try await withTemporaryDirectory { directory in
+            let child = try AppendingChild(directory: directory)
+            defer { child.kill() }
+            try await child.waitForAcks(10)
+            let reader = try EventLog.openForReading(at: directory)
+            #expect(reader.isReadOnly)
+
+            // The writer holds the store; a second writer is told who.
+            #expect {
+                _ = try EventLog.open(at: directory)
+            } throws: { error in
+                let error = error as? LogError
+                return error?.code == .storeInUse
+                    && error?.message.contains("in use by process \(child.pid) (LogCrashWriter)") == true
+            }
+
+            // Batches as the writer commits them: contiguous, growing.
+            let batches = reader.committedBatches()
+            let start = reader.head.seq
+            var covered = start
+            for await batch in batches {
+                #expect(batch.first.seq <= covered + 1 && batch.last.seq > covered, "\(batch) after \(covered)")
+                covered = batch.last.seq
+                if covered >= start + 200 { break }
+            }
+            #expect(reader.head.seq >= covered)
+
+            // A consistent snapshot: dense, and its chain verifies while the writer appends.
+            let entries = try readAll(reader, limit: 500)
+            #expect(entries.map(\.seq) == (0..<entries.count).map { UInt64($0 + 1) })
+            #expect(try reader.verify().isIntact)
+
+            await #expect {
+                try await reader.append([.save(id: UUID(), kind: 1, payload: [1])])
+            } throws: { error in
+                (error as? LogError)?.code == .readOnly
+            }
+
+            let acks = try await child.killAndCollectAcks()
+            let final = try readAll(reader, limit: 4_096)
+            #expect(reader.head.seq == UInt64(final.count))
+            for (seq, id) in acks {
+                #expect(seq <= UInt64(final.count) && final[Int(seq) - 1].id == id, "acknowledged entry \(seq)")
+            }
+            await reader.close()
+        }
+    }
+
+    @Test("opening for reading creates nothing, and refuses what only a writer can settle")
+    func refusals() async throws {
+        try await withTemporaryDirectory { directory in
+            let missing = directory.appendingPathComponent("missing")
+            #expect { _ = try EventLog.openForReading(at: missing) } throws: { ($0 as? LogError)?.code == .noStore }
+            #expect(!FileManager.default.fileExists(atPath: missing.path))
+
+            // A backup copy starts a new incarnation when first opened for writing.
+            let original = directory.appendingPathComponent("original")
+            let log = try EventLog.open(at: original, configuration: fastConfiguration)
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+            let copy = directory.appendingPathComponent("copy")
+            try log.backup(to: copy)
+            await log.close()
+            #expect { _ = try EventLog.openForReading(at: copy) } throws: { ($0 as? LogError)?.code == .needsWriter }
+            let restored = try EventLog.open(at: copy, configuration: fastConfiguration)
+            await restored.close()
+            let reader = try EventLog.openForReading(at: copy)
+            #expect(reader.head.seq == 1)
+            await reader.close()
+
+            // Projections of another version are rebuilt by a writer only.
+            let box = ProjectionBox()
+            let indexed = try EventLog.open(at: original, configuration: fastConfiguration) { txn in
+                [try KindIndex(in: txn)]
+            }
+            await indexed.close()
+            #expect {
+                _ = try EventLog.openForReading(at: original) { txn in [try KindIndex(in: txn, version: 2)] }
+            } throws: { ($0 as? LogError)?.code == .needsWriter }
+            let reading = try EventLog.openForReading(at: original) { txn in
+                let index = try KindIndex(in: txn)
+                box.index = index
+                return [index]
+            }
+            #expect(try KindIndex.dump(reading, box.index!).count == 4)
+            #expect(try await reading.checkProjections() == nil)
+            await reading.close()
+        }
+    }
+
+    @Test("a log opened for reading checks its projections in a copy, and finds a damaged one")
+    func checksProjectionsInACopy() async throws {
+        try await withTemporaryDirectory { directory in
+            let box = ProjectionBox()
+            let log = try EventLog.open(at: directory, configuration: fastConfiguration) { txn in
+                let index = try KindIndex(in: txn)
+                box.index = index
+                return [index]
+            }
+            try await log.append((0..<30).map { _ in .save(id: UUID(), kind: 3, payload: [7]) })
+            try log.store().environment.write { txn in try txn.removeAll(in: box.index!.byID) }
+            await log.close()
+
+            let scratch = directory.appendingPathComponent("scratch")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            var configuration = EventLog.Configuration()
+            configuration.scratchDirectory = scratch
+            let reader = try EventLog.openForReading(at: directory, configuration: configuration) { txn in
+                [try KindIndex(in: txn)]
+            }
+            let disagreement = try await reader.checkProjections()
+            #expect(disagreement?.projection == "kind-index" && disagreement?.database == "test.byID")
+            await reader.close()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the copy is removed")
+        }
+    }
+}
+
+/// Tests/LogCrashWriter appending to a store in a child process.
+final class AppendingChild: Sendable {
+    private let process: Process
+    private let output = Mutex(Data())
+
+    var pid: Int32 { process.processIdentifier }
+
+    init(directory: URL) throws {
+        let process = Process()
+        process.executableURL = try crashWriterExecutable()
+        process.arguments = [directory.path, "1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        self.process = process
+        try process.run()
+        // Drain on a thread of its own: the read blocks.
+        Thread { [self] in
+            while true {
+                let data = pipe.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                output.withLock { $0.append(data) }
+            }
+        }
+        .start()
+    }
+
+    /// Waits until the child acknowledged `count` entries (60 s at most).
+    func waitForAcks(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try acks().count < count {
+            guard ContinuousClock.now < deadline else { throw ChildTimedOut() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Kills the child and returns every entry it acknowledged, by seq.
+    func killAndCollectAcks() async throws -> [UInt64: UUID] {
+        kill()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(50))
+        return try acks()
+    }
+
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Complete `ack <anchor> <operation> <uuid>` lines.
+    private func acks() throws -> [UInt64: UUID] {
+        let text = String(decoding: output.withLock { $0 }, as: UTF8.self)
+        var acks: [UInt64: UUID] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("ack ") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let id = UUID(uuidString: String(fields[3])) else { continue }
+            acks[try Anchor(parsing: String(fields[1])).seq] = id
+        }
+        return acks
+    }
+}
+
+struct ChildTimedOut: Error {}

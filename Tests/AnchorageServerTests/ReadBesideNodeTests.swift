@@ -1,0 +1,125 @@
+import Anchorage
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Synchronization
+import Testing
+
+/// The README's quick start with two terminals: `anchorage serve` in one,
+/// the commands that only read in the other, against the same store.
+@Suite("Reading a served store from another process")
+struct ReadBesideNodeTests {
+    @Test(
+        "stats, samples, digest, export and audit verify run beside a node; changes --follow sees its saves; save names the node"
+    )
+    func quickStartInTwoTerminals() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-beside-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokens = directory.appendingPathComponent("tokens.json")
+        try Data(#"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true}]}"#.utf8).write(to: tokens)
+        let store = directory.appendingPathComponent("store").path
+        let node = try await ServeProcess(store: URL(fileURLWithPath: store), tokens: tokens)
+        var nodeStopped = false
+        defer { if !nodeStopped { node.process.terminate() } }
+        _ = try #require(await ServeProcessTests.save(count: 3, port: node.port))
+
+        let (statsStatus, stats) = try runAnchorage([
+            "stats", "--store", store, "--type", "stepCount", "--from", "2024-06-01", "--to", "2024-06-01", "--tz",
+            "UTC",
+        ])
+        #expect(statsStatus == 0, "\(stats)")
+        #expect(stats.contains("2024-06-01") && stats.contains("3"), "\(stats)")
+        let (samplesStatus, samples) = try runAnchorage(["samples", "--store", store, "--type", "stepCount"])
+        #expect(samplesStatus == 0 && samples.split(separator: "\n").count == 3, "\(samples)")
+        for command in [["digest"], ["export"], ["sources", "--type", "stepCount"], ["audit", "verify"]] {
+            let (status, output) = try runAnchorage(command + ["--store", store])
+            #expect(status == 0, "\(command): \(output)")
+        }
+
+        // A follower in another process sees a save the node makes.
+        let follower = FollowingProcess(arguments: ["changes", "--store", store, "--type", "stepCount", "--follow"])
+        defer { follower.stop() }
+        try follower.start()
+        try await follower.waitFor(lines: 3)
+        let saved = try #require(await ServeProcessTests.save(count: 1, port: node.port))
+        try await follower.waitFor(text: saved[0].uuidString)
+
+        // A command that writes is refused, naming the node's process.
+        let (saveStatus, refusal) = try runAnchorage(["save", "--store", store], input: "[\(stepJSON(5))]")
+        #expect(saveStatus == 1)
+        #expect(refusal.contains("in use by process \(node.process.processIdentifier) (anchorage serve)"), "\(refusal)")
+
+        follower.stop()
+        #expect(await node.terminate() == 0)
+        nodeStopped = true
+        let (auditStatus, audit) = try runAnchorage(["audit", "verify", "--store", store])
+        #expect(auditStatus == 0 && audit.contains("intact (4 entries"), "\(audit)")
+    }
+
+    @Test("commands that only read refuse a directory without a store, and create nothing")
+    func missingStore() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-missing-\(UUID())").path
+        for command in [
+            ["samples", "--type", "stepCount"], ["digest"], ["audit", "verify"], ["changes", "--type", "stepCount"],
+            ["history", UUID().uuidString],
+        ] {
+            let (status, output) = try runAnchorage(command + ["--store", missing])
+            #expect(status == 1, "\(command)")
+            #expect(output.contains("no store at \(missing); create one with `import`, `save` or `serve`"), "\(output)")
+            #expect(!FileManager.default.fileExists(atPath: missing), "\(command)")
+        }
+    }
+}
+
+/// An `anchorage` child process that keeps running (such as `changes
+/// --follow`), its standard output collected as it comes.
+final class FollowingProcess: Sendable {
+    private let process = Process()
+    private let output = Mutex("")
+
+    init(arguments: [String]) {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("anchorage")
+        process.arguments = arguments
+    }
+
+    func start() throws {
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        Thread { [self] in
+            while true {
+                let data = pipe.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        .start()
+    }
+
+    var text: String { output.withLock { $0 } }
+
+    func waitFor(lines: Int) async throws {
+        try await waitUntil { $0.split(separator: "\n").count >= lines }
+    }
+
+    func waitFor(text: String) async throws {
+        try await waitUntil { $0.contains(text) }
+    }
+
+    private func waitUntil(_ condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(text) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw ServeFailure(description: "the follower did not print what was expected: \(text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
+}
