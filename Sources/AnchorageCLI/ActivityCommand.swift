@@ -42,7 +42,7 @@ struct ActivityCommand: AsyncParsableCommand {
             ).result(for: store)
         } catch {
             await store.close()
-            throw CommandFailure(description: "the query failed: \(error)")
+            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
         await store.close()
         write(summaries, to: CLIOutput.current)

@@ -79,3 +79,35 @@ struct StoreOptions: ParsableArguments {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
 }
+
+extension AnchorageCommand {
+    /// What to print for a usage error (exit status 2): the message, then
+    /// the usage of the command it concerns — also when `command`'s `run()`
+    /// found it, where ArgumentParser would show the top-level usage.
+    ///
+    /// ```swift
+    /// catch { print(AnchorageCommand.usageMessage(for: error, from: type(of: command))) }
+    /// ```
+    public static func usageMessage(for error: any Error, from command: (any ParsableCommand.Type)?) -> String {
+        guard let command, command != AnchorageCommand.self else { return fullMessage(for: error) }
+        let name = command.configuration.commandName.map { "anchorage \($0)" } ?? "anchorage"
+        let words = message(for: error)
+        return """
+            Error: \(words)
+            Usage: \(usageString(for: command))
+              See '\(fullCommandName(of: command) ?? name) --help' for more information.
+            """
+    }
+
+    /// `anchorage audit verify` for AuditVerifyCommand: the names down the tree.
+    private static func fullCommandName(of command: any ParsableCommand.Type) -> String? {
+        func path(from node: any ParsableCommand.Type) -> [String]? {
+            if node == command { return [node.configuration.commandName ?? "anchorage"] }
+            for child in node.configuration.subcommands {
+                if let rest = path(from: child) { return [node.configuration.commandName ?? "anchorage"] + rest }
+            }
+            return nil
+        }
+        return path(from: AnchorageCommand.self)?.joined(separator: " ")
+    }
+}

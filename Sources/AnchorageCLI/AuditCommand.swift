@@ -57,7 +57,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             throw failure
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot verify the store: \(error)")
+            throw CommandFailure(description: "cannot verify the store: \(ErrorWords.describe(error))")
         }
         await store.close()
     }
@@ -78,7 +78,7 @@ struct DigestCommand: AsyncParsableCommand {
             CLIOutput.current.line(try store.stateDigest())
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot read the store: \(error)")
+            throw CommandFailure(description: "cannot read the store: \(ErrorWords.describe(error))")
         }
         await store.close()
     }
@@ -106,11 +106,11 @@ struct RebuildCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - start
             output.status("\r")
             output.line(
-                "rebuilt the indices and views from \(count) entries in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))"
+                "rebuilt the indices and views from \(count) entries in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s"
             )
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot rebuild the store's indices: \(error)")
+            throw CommandFailure(description: "cannot rebuild the store's indices: \(ErrorWords.describe(error))")
         }
         await store.close()
     }

@@ -26,7 +26,7 @@ struct ChangesCommand: AsyncParsableCommand {
     @Option(help: "Start after this anchor (default: the beginning).")
     var since: String?
 
-    @Option(help: "At most this many changes (default: all).")
+    @Option(parsing: .unconditional, help: "At most this many changes (default: all).")
     var limit: Int?
 
     @Flag(help: "Keep running and print new changes as they are committed.")
@@ -83,7 +83,7 @@ struct ChangesCommand: AsyncParsableCommand {
             throw error
         } catch {
             await store.close()
-            throw CommandFailure(description: "reading changes failed: \(error)")
+            throw CommandFailure(description: "reading changes failed: \(ErrorWords.describe(error))")
         }
         await store.close()
     }
@@ -92,7 +92,7 @@ struct ChangesCommand: AsyncParsableCommand {
         do {
             return try HKQueryAnchor(string: text)
         } catch {
-            throw ValidationError("--since: \(error)")
+            throw ValidationError("--since: \(ErrorWords.describe(error))")
         }
     }
 

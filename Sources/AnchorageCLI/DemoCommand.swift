@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "How many days of data, ending yesterday: 7 to 3660.")
+    @Option(parsing: .unconditional, help: "How many days of data, ending yesterday: 7 to 3660.")
     var days = 84
 
     func validate() throws {
@@ -48,7 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
         } catch {
             await store.close()
-            throw CommandFailure(description: "the demo failed: \(error)")
+            throw CommandFailure(description: "the demo failed: \(ErrorWords.describe(error))")
         }
         let peerDirectory = URL(fileURLWithPath: storeOptions.directory.path + "-peer")
         if saved > 0 {
@@ -58,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
             } catch {
                 await peer.close()
                 await store.close()
-                throw CommandFailure(description: "the demo's replication failed: \(error)")
+                throw CommandFailure(description: "the demo's replication failed: \(ErrorWords.describe(error))")
             }
             await peer.close()
         } else {

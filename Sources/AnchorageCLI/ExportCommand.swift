@@ -57,7 +57,7 @@ struct ExportCommand: AsyncParsableCommand {
             output.status("\rexported \(exported) entries\n")
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot export the log: \(error)")
+            throw CommandFailure(description: "cannot export the log: \(ErrorWords.describe(error))")
         }
         await store.close()
     }
@@ -133,7 +133,7 @@ struct ImportLogCommand: AsyncParsableCommand {
             throw failure
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot import the log: \(error)")
+            throw CommandFailure(description: "cannot import the log: \(ErrorWords.describe(error))")
         }
         await store.close()
     }

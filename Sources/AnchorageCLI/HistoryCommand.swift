@@ -33,7 +33,7 @@ struct HistoryCommand: AsyncParsableCommand {
             steps = try store.history(of: UUID(uuidString: uuid)!)
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot read the history: \(error)")
+            throw CommandFailure(description: "cannot read the history: \(ErrorWords.describe(error))")
         }
         await store.close()
         if format == "json" {
@@ -43,20 +43,20 @@ struct HistoryCommand: AsyncParsableCommand {
             output.line(String(decoding: try encoder.encode(steps), as: UTF8.self))
             return
         }
-        output.line("seq  action       origin                                counter  time                  principal")
+        // Left-aligned columns; the anchor last, to pass to `replay --to` or `changes --since`.
+        var rows = [["seq", "action", "origin", "counter", "time", "principal", "anchor"]]
         for step in steps {
             let action =
                 step.syncVersion.map { "\(step.action.rawValue) v\(StatsRow.number($0))" } ?? step.action.rawValue
-            output.line(
-                [
-                    String(step.seq).padding(toLength: 4, withPad: " ", startingAt: 0),
-                    action.padding(toLength: 12, withPad: " ", startingAt: 0),
-                    step.origin.description.padding(toLength: 37, withPad: " ", startingAt: 0),
-                    String(step.counter).padding(toLength: 8, withPad: " ", startingAt: 0),
-                    step.date.formatted(.iso8601).padding(toLength: 21, withPad: " ", startingAt: 0),
-                    step.source ?? "-",
-                ].joined(separator: " ")
-            )
+            rows.append([
+                String(step.seq), action, step.origin.description, String(step.counter),
+                step.date.formatted(.iso8601), step.source ?? "-", step.anchor,
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            let cells = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            output.line(String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
         }
     }
 }

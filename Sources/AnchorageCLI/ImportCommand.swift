@@ -35,7 +35,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         } catch {
             await store.close()
-            throw CommandFailure(description: "the import failed: \(error)")
+            throw CommandFailure(description: "the import failed: \(ErrorWords.describe(error))")
         }
         await store.close()
         output.line("saved: \(summary.saved)")

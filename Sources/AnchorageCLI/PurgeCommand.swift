@@ -36,13 +36,16 @@ struct PurgeCommand: AsyncParsableCommand {
             purged = try await store.purgeDeletedSamples(before: date)
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot purge: \(error)")
+            throw CommandFailure(description: "cannot purge: \(ErrorWords.describe(error))")
         }
         await store.close()
         do {
             try EventLog.compact(at: storeOptions.directory)
         } catch {
-            throw CommandFailure(description: "purged \(purged) samples, but the data file was not rewritten: \(error)")
+            throw CommandFailure(
+                description:
+                    "purged \(purged) samples, but the data file was not rewritten: \(ErrorWords.describe(error))"
+            )
         }
         CLIOutput.current.line("purged the data of \(purged) deleted samples; the data file was rewritten")
     }

@@ -23,7 +23,7 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             _ = try HKQueryAnchor(string: to)
         } catch {
-            throw ValidationError("--to: \(error)")
+            throw ValidationError("--to: \(ErrorWords.describe(error))")
         }
     }
 
@@ -40,7 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
             await replica.close()
         } catch {
             await store.close()
-            throw CommandFailure(description: "cannot replay the store: \(error)")
+            throw CommandFailure(description: "cannot replay the store: \(ErrorWords.describe(error))")
         }
         await store.close()
     }

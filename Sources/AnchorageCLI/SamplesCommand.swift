@@ -23,7 +23,7 @@ struct SamplesCommand: AsyncParsableCommand {
     @Option(help: "The time zone of day-only dates (default: this machine's).")
     var tz: String?
 
-    @Option(help: "At most this many samples.")
+    @Option(parsing: .unconditional, help: "At most this many samples.")
     var limit: Int?
 
     @Flag(help: "Newest first.")
@@ -59,7 +59,7 @@ struct SamplesCommand: AsyncParsableCommand {
             ).result(for: store)
         } catch {
             await store.close()
-            throw CommandFailure(description: "the query failed: \(error)")
+            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
         await store.close()
         let output = CLIOutput.current

@@ -28,7 +28,9 @@ struct SaveCommand: AsyncParsableCommand {
                 try file.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? FileHandle.standardInput.readToEnd()
                 ?? Data()
         } catch {
-            throw CommandFailure(description: "cannot read the input: \(error.localizedDescription)")
+            throw CommandFailure(
+                description: "cannot read \(file ?? "standard input"): \(FileErrorWords.describe(error))"
+            )
         }
         let batch: SampleBatch
         do {
@@ -36,25 +38,26 @@ struct SaveCommand: AsyncParsableCommand {
         } catch let error as DecodingError {
             throw CommandFailure(description: "the input is not valid: \(DecodingErrorWords.describe(error))")
         } catch {
-            throw CommandFailure(description: "the input is not valid: \(error)")
+            throw CommandFailure(description: "the input is not valid: \(ErrorWords.describe(error))")
         }
         let store = storeOptions.openStore()
         do {
             try await store.save(batch.objects)
         } catch {
             await store.close()
-            throw CommandFailure(description: "nothing was saved: \(error)")
+            throw CommandFailure(description: "nothing was saved: \(ErrorWords.describe(error))")
         }
         await store.close()
         CLIOutput.current.line("saved \(batch.objects.count)")
     }
 }
 
-/// `anchorage delete`: deletes samples by uuid, all or none.
+/// `anchorage delete`: deletes the samples the uuids name; the others are
+/// reported.
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete samples by uuid (all or none)."
+        abstract: "Delete samples by uuid: those found are deleted; exit status 1 if some uuids name no sample."
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -77,7 +80,7 @@ struct DeleteCommand: AsyncParsableCommand {
             deleted = try await store.deleteObjects(withUUIDs: ids)
         } catch {
             await store.close()
-            throw CommandFailure(description: "nothing was deleted: \(error)")
+            throw CommandFailure(description: "nothing was deleted: \(ErrorWords.describe(error))")
         }
         await store.close()
         CLIOutput.current.line("deleted \(deleted)")

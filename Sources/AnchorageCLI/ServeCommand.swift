@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The TCP port (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The TCP port (0 picks a free one).")
     var port = 8080
 
     @Option(help: "A JSON file of bearer tokens and their grants.")
@@ -31,16 +31,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Listen on a non-loopback address without tokens (anyone reaching it reads and writes everything).")
     var allowUnauthenticatedRemote = false
 
-    @Option(help: "The largest request body, in bytes.")
+    @Option(parsing: .unconditional, help: "The largest request body, in bytes.")
     var maxBodyBytes = 8 << 20
 
-    @Option(help: "The most seconds a request body may take to arrive (408 beyond it).")
+    @Option(parsing: .unconditional, help: "The most seconds a request body may take to arrive (408 beyond it).")
     var bodyTimeout: Double = 30
 
-    @Option(help: "The slowest a request body may arrive after --body-rate-grace, in bytes/s (0: no minimum).")
+    @Option(
+        parsing: .unconditional,
+        help: "The slowest a request body may arrive after --body-rate-grace, in bytes/s (0: no minimum)."
+    )
     var minBodyRate = 1_024
 
-    @Option(help: "The seconds a request body has before --min-body-rate applies.")
+    @Option(parsing: .unconditional, help: "The seconds a request body has before --min-body-rate applies.")
     var bodyRateGrace: Double = 10
 
     @Option(
@@ -124,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             do {
                 configuration.accessPolicy = try AccessPolicy(contentsOf: URL(fileURLWithPath: tokens))
             } catch {
-                throw ValidationError("--tokens: \(error)")
+                throw ValidationError("--tokens: \(ErrorWords.describe(error))")
             }
         }
         var logger = Logger(label: "anchorage")
@@ -139,7 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as NodeConfigurationError {
             throw ValidationError(error.description)
         } catch {
-            throw CommandFailure(description: "cannot open the store: \(error)")
+            throw CommandFailure(description: "cannot open the store: \(ErrorWords.describe(error))")
         }
         let output = CLIOutput.current
         let host = host
@@ -149,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
                 output.status("anchorage: serving \(storeOptions.directory.path) on \(scheme)://\(host):\(port)\n")
             }
         } catch {
-            throw CommandFailure(description: "the node stopped: \(error)")
+            throw CommandFailure(description: "the node stopped: \(ErrorWords.describe(error))")
         }
         output.status("anchorage: stopped\n")
     }

@@ -30,7 +30,9 @@ struct SourcesCommand: AsyncParsableCommand {
         }
         await store.close()
         guard case .success(let sources) = found else {
-            if case .failure(let error) = found { throw CommandFailure(description: "the query failed: \(error)") }
+            if case .failure(let error) = found {
+                throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
+            }
             return
         }
         let output = CLIOutput.current

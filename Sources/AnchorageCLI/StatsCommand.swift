@@ -37,7 +37,10 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(help: "The time zone of the buckets (default: this machine's).")
     var tz: String?
 
-    @Option(help: "The unit of the values (default: the type's canonical unit).")
+    @Option(
+        help:
+            "The unit of the values (default: a unit people read: count/min, kg, km, kcal; else the type's canonical unit)."
+    )
     var unit: String?
 
     @Option(help: "table, json or csv.")
@@ -60,6 +63,15 @@ struct StatsCommand: AsyncParsableCommand {
         _ = try parsedOptions()
         _ = try parsedInterval()
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
+        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
+        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
+            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
+        }
+        // As over HTTP: an empty range is a mistake, not an empty answer.
+        guard start <= end else { throw ValidationError("--from is after --to") }
+        if chart && format != .table {
+            throw ValidationError("--chart draws a table; leave out --format \(format.rawValue) or --chart")
+        }
     }
 
     func run() async throws {
@@ -100,7 +112,7 @@ struct StatsCommand: AsyncParsableCommand {
             ).result(for: store, from: start, to: end)
         } catch {
             await store.close()
-            throw CommandFailure(description: "the query failed: \(error)")
+            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
         await store.close()
         var rows: [StatsRow] = []

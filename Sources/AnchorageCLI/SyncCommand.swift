@@ -58,14 +58,16 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             transport = try HTTPPeerTransport(url: URL(string: peer)!, token: token, trustRoots: trustRoots)
         } catch {
-            throw ValidationError("--trust-roots: \(error)")
+            throw ValidationError(
+                "--trust-roots \(trustRoots ?? ""): \(ConnectionErrorWords.describe(error, loading: trustRoots ?? ""))"
+            )
         }
         let log: EventLog
         do {
             log = try store.eventLog()
         } catch {
             try? await transport.shutdown()
-            throw CommandFailure(description: "cannot open the store: \(error)")
+            throw CommandFailure(description: "cannot open the store: \(ErrorWords.describe(error))")
         }
         var logger = Logger(label: "anchorage.sync")
         // Once, a failure is the command's error; following, each is logged.
@@ -87,7 +89,7 @@ struct SyncCommand: AsyncParsableCommand {
             } catch {
                 await store.close()
                 try? await transport.shutdown()
-                throw CommandFailure(description: "sync with \(peer) failed: \(error)")
+                throw CommandFailure(description: "sync with \(peer) failed: \(ErrorWords.describe(error))")
             }
         case .follow:
             output.status("anchorage: following \(peer) (\(syncDirection.rawValue)); Ctrl-C stops\n")

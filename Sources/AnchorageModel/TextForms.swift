@@ -136,10 +136,10 @@ public enum TextForms {
         do {
             unit = try HKUnit.parse(text)
         } catch {
-            throw TextFormError("'\(text.prefix(60))' is not a unit: \(error)")
+            throw TextFormError("\(error.message) (\(error.rule ?? "UNIT-1"))")
         }
         guard type.is(compatibleWith: unit) else {
-            throw TextFormError("\(type.identifier) cannot be expressed in \(unit.unitString)")
+            throw TextFormError("\(type.identifier) cannot be expressed in \(unit.unitString) (UNIT-18)")
         }
         return unit
     }

@@ -18,7 +18,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case unauthenticated, authorizationDenied, notFound, methodNotAllowed, bodyTooLarge, requestTimeout
         case anchorNotValid, unavailable, internalError
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
-        case protocolViolation, rateLimited
+        case protocolViolation, rateLimited, unsupportedMediaType
     }
 
     public let status: HTTPResponse.Status
@@ -129,27 +129,33 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         }
     }
 
+    /// The answer to a store's error; the message ends with the broken
+    /// rule's id when there is one (`… (OBJ-7)`).
     static func from(_ error: HKError) -> APIError {
+        let message = error.rule.map { "\(error.message) (\($0))" } ?? error.message
         switch error.code {
         case .errorInvalidArgument:
             if error.rule == "AQ-11" {
-                return APIError(.gone, .anchorNotValid, error.message)
+                return APIError(.gone, .anchorNotValid, message)
             }
-            if error.rule?.hasPrefix("UNIT") == true || error.message.contains("does not accept the unit") {
-                return APIError(.badRequest, .incompatibleUnit, error.message)
+            // A unit string that does not parse is a bad value, not a unit of the wrong kind.
+            if error.rule != "UNIT-1"
+                && (error.rule?.hasPrefix("UNIT") == true || error.message.contains("does not accept the unit"))
+            {
+                return APIError(.badRequest, .incompatibleUnit, message)
             }
             if ["OBJ-11", "OBJ-13", "OBJ-15"].contains(error.rule) && error.message.contains("is not a") {
-                return APIError(.badRequest, .unknownType, error.message)
+                return APIError(.badRequest, .unknownType, message)
             }
-            return APIError(.badRequest, .invalidArgument, error.message)
+            return APIError(.badRequest, .invalidArgument, message)
         case .errorAuthorizationDenied, .errorAuthorizationNotDetermined, .errorRequiredAuthorizationDenied:
-            return APIError(.forbidden, .authorizationDenied, error.message)
+            return APIError(.forbidden, .authorizationDenied, message)
         case .errorNoData:
-            return APIError(.notFound, .notFound, error.message)
+            return APIError(.notFound, .notFound, message)
         case .errorDatabaseInaccessible, .errorHealthDataUnavailable, .errorHealthDataRestricted:
-            return APIError(.serviceUnavailable, .unavailable, error.message)
+            return APIError(.serviceUnavailable, .unavailable, message)
         default:
-            return APIError(.badRequest, .invalidArgument, error.message)
+            return APIError(.badRequest, .invalidArgument, message)
         }
     }
 }

@@ -80,7 +80,7 @@ public struct AccessPolicy: Sendable {
             data = try Data(contentsOf: url)
         } catch {
             throw NodeConfigurationError(
-                "cannot read the token file \(url.path): \(error.localizedDescription)",
+                "cannot read the token file \(url.path): \(FileErrorWords.describe(error))",
                 underlyingError: error
             )
         }
@@ -93,7 +93,11 @@ public struct AccessPolicy: Sendable {
         do {
             file = try JSONDecoder().decode(TokenFile.self, from: data)
         } catch {
-            throw NodeConfigurationError("the token file is not valid: \(error)", underlyingError: error)
+            throw NodeConfigurationError(
+                "the token file is not valid: \(FileErrorWords.describe(error)); it is JSON such as "
+                    + #"{"tokens":[{"token":"…","owner":true}]} (docs/http-api.md)"#,
+                underlyingError: error
+            )
         }
         var tokens: [Token] = []
         var seen = Set<String>()

@@ -76,7 +76,17 @@ public final class AnchorageNode: Sendable {
         )
         server = try Self.server(http1, tls: configuration.tls)
         let transports = try configuration.peers.map { peer in
-            try HTTPPeerTransport(url: peer.url, token: peer.token, trustRoots: peer.trustRoots)
+            do {
+                return try HTTPPeerTransport(url: peer.url, token: peer.token, trustRoots: peer.trustRoots)
+            } catch let error as SyncError {
+                throw NodeConfigurationError(error.message, underlyingError: error)
+            } catch {
+                throw NodeConfigurationError(
+                    "cannot load the trust roots \(peer.trustRoots ?? "") for the peer \(peer.url): "
+                        + ConnectionErrorWords.describe(error, loading: peer.trustRoots ?? ""),
+                    underlyingError: error
+                )
+            }
         }
         self.transports = transports
         let owner = HKHealthStore(directory: directory, configuration: storeConfiguration)
@@ -103,18 +113,28 @@ public final class AnchorageNode: Sendable {
     /// Plain HTTP/1.1, or HTTPS when certificate files are given.
     private static func server(_ http1: HTTP1Channel.Configuration, tls: TLSFiles?) throws -> HTTPServerBuilder {
         guard let tls else { return .http1(configuration: http1) }
-        let configuration: TLSConfiguration
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
         do {
-            configuration = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKey, format: .pem))
-            )
+            chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain)
         } catch {
             throw NodeConfigurationError(
-                "cannot load the TLS certificate \(tls.certificateChain) and key \(tls.privateKey): \(error)",
+                "cannot load the TLS certificate \(tls.certificateChain): \(ConnectionErrorWords.describe(error, loading: tls.certificateChain))",
                 underlyingError: error
             )
         }
+        do {
+            key = try NIOSSLPrivateKey(file: tls.privateKey, format: .pem)
+        } catch {
+            throw NodeConfigurationError(
+                "cannot load the TLS key \(tls.privateKey): \(ConnectionErrorWords.describe(error, loading: tls.privateKey))",
+                underlyingError: error
+            )
+        }
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) },
+            privateKey: .privateKey(key)
+        )
         return try .tls(.http1(configuration: http1), tlsConfiguration: configuration)
     }
 

@@ -35,7 +35,11 @@ struct SampleRoutes: Sendable {
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
-            throw APIError(.unsupportedMediaType, .badRequest, "send the samples as application/json")
+            throw APIError(
+                .unsupportedMediaType,
+                .unsupportedMediaType,
+                "the body is \(type); send the samples as JSON, with Content-Type: application/json"
+            )
         }
         let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
         let objects: [HKObject]

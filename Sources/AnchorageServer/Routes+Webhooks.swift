@@ -29,7 +29,11 @@ struct WebhookRoutes: Sendable {
             )
         }
         if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
-            throw APIError(.unsupportedMediaType, .badRequest, "send the registration as application/json")
+            throw APIError(
+                .unsupportedMediaType,
+                .unsupportedMediaType,
+                "the body is \(type); send the registration as JSON, with Content-Type: application/json"
+            )
         }
         let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
         let registration: Registration

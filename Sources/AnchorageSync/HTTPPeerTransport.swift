@@ -132,7 +132,10 @@ public final class HTTPPeerTransport: PeerTransport {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw SyncError(.unreachable, "the peer \(url) could not be reached: \(error)")
+            throw SyncError(
+                .unreachable,
+                "the peer \(url) could not be reached: \(ConnectionErrorWords.describe(error))"
+            )
         }
         guard response.status == .ok else { throw Self.error(status: response.status, body: bytes, url: url) }
         return bytes

@@ -75,10 +75,14 @@ extension StoreEngine {
             } catch is DuplicateObject where replanningDuplicates {
                 continue
             } catch let duplicate as DuplicateObject {
+                let deleted = (try? read { txn in try index.record(duplicate.id, in: txn)?.state == .deleted }) ?? false
                 throw HKError(
                     .errorInvalidArgument,
                     rule: "OBJ-32",
-                    "an object with uuid \(duplicate.id) already exists; objects cannot be saved twice"
+                    deleted
+                        ? "the object with uuid \(duplicate.id) was deleted, and a deleted uuid is never used again; "
+                            + "save the object under a new uuid"
+                        : "an object with uuid \(duplicate.id) already exists; objects cannot be saved twice"
                 )
             } catch {
                 throw HKError.wrapping(error)

@@ -52,11 +52,8 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, 
         do {
             self.init(try Anchor(parsing: string))
         } catch {
-            throw HKError(
-                .errorInvalidArgument,
-                rule: "AQ-11",
-                "'\(string.prefix(60))' is not an anchor: \(error.message)"
-            )
+            // The log's message names the text already.
+            throw HKError(.errorInvalidArgument, rule: "AQ-11", error.message)
         }
     }
 

@@ -44,7 +44,18 @@ extension HKMetadataValue: Codable {
     /// `{"string": "…"}`, `{"integer": 3}`, `{"double": 2.5}`, `{"bool": true}`,
     /// `{"date": "2026-11-22T10:00:00Z"}`, `{"quantity": {"value": 1, "unit": "kg"}}`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container: KeyedDecodingContainer<CodingKeys>
+        do {
+            container = try decoder.container(keyedBy: CodingKeys.self)
+        } catch DecodingError.typeMismatch {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: #"a metadata value is an object naming its kind, such as {"integer": 3}, "#
+                        + #"{"string": "…"}, {"double": 0.5}, {"bool": true}, {"date": "…"} or {"quantity": {…}}"#
+                )
+            )
+        }
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             throw HKError.invalid(
                 "OBJ-4",

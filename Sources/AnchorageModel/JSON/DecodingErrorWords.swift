@@ -12,7 +12,7 @@ public enum DecodingErrorWords {
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return "the body is not valid JSON" }
-            return "\(path(context)): \(context.debugDescription)"
+            return "\(path(context)): \(words(context.debugDescription))"
         case .keyNotFound(let key, let context):
             let at = context.codingPath.isEmpty ? "" : " in \(path(context))"
             return "missing field '\(key.stringValue)'\(at)"
@@ -28,9 +28,26 @@ public enum DecodingErrorWords {
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
-        case is Double.Type, is Int.Type, is Float.Type: "a number"
+        case is Double.Type, is Int.Type, is Int64.Type, is Float.Type: "a number"
         case is Bool.Type: "true or false"
+        // A keyed container is asked for as a dictionary: an object in JSON.
+        case is [String: Any].Type, is [String: any Sendable].Type: "an object"
         default: type is any Collection.Type ? "an array" : "an object"
         }
+    }
+
+    /// Foundation's own descriptions, which name Swift types, in words.
+    private static func words(_ description: String) -> String {
+        if description.hasPrefix("Attempted to decode UUID") {
+            return "not a uuid; write one as 32 hexadecimal digits in groups of 8-4-4-4-12, "
+                + "like 7C55AA60-944C-4B04-A52D-F02F2DF6D26E"
+        }
+        if description.hasPrefix("Cannot initialize ") {
+            return "not one of the values this field takes (docs/json-format.md lists them)"
+        }
+        if description.hasPrefix("Expected date string") || description.contains("ISO8601") {
+            return "not a date; write one in ISO 8601, like 2026-11-22T10:00:00Z"
+        }
+        return description
     }
 }

@@ -18,8 +18,22 @@ public struct HealthObject: Codable, Sendable {
     }
 
     /// The object kinds the JSON names.
-    package enum Kind: String, Codable {
+    package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout
+
+        package init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let kind = Kind(rawValue: text) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "'\(text.prefix(40))' is not a kind of object; use "
+                            + Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                    )
+                )
+            }
+            self = kind
+        }
     }
 
     package enum CodingKeys: String, CodingKey {

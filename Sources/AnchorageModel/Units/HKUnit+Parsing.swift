@@ -158,7 +158,12 @@ package struct UnitParser {
             if let mole = try resolveMole(rest, prefix: prefix, at: start) { return mole }
         }
         if token == "mol" { throw fail("a mole unit needs its molar mass, as in mol<180.16>", at: start) }
-        throw fail("'\(token)' is not a unit", at: start)
+        // A whole string that names nothing is not named twice in the message.
+        throw fail(
+            token == source
+                ? "no unit has that name (such as count, kg, km, kcal, count/min)" : "'\(token)' is not a unit",
+            at: token == source ? nil : start
+        )
     }
 
     /// `mol<M>` with a positive, finite molar mass; `nil` if `token` is not a mole.
