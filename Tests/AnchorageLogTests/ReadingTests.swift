@@ -14,10 +14,13 @@ import Glibc
 /// another process: Tests/LogCrashWriter, which appends until it is killed.
 @Suite("Reading beside a writer")
 struct ReadingTests {
-    @Test("a log opened for reading follows another process's appends, batch by batch, and refuses to write")
+    @Test(
+        "a log opened for reading follows another process's appends, batch by batch, across map growth, and refuses to write"
+    )
     func followsAnotherProcess() async throws {
         try await withTemporaryDirectory { directory in
-            let child = try AppendingChild(directory: directory)
+            // A 256 KiB map: the writer grows it several times while the reader follows.
+            let child = try AppendingChild(directory: directory, initialMapSize: 256 << 10)
             defer { child.kill() }
             try await child.waitForAcks(10)
             let reader = try EventLog.openForReading(at: directory)
@@ -39,9 +42,10 @@ struct ReadingTests {
             for await batch in batches {
                 #expect(batch.first.seq <= covered + 1 && batch.last.seq > covered, "\(batch) after \(covered)")
                 covered = batch.last.seq
-                if covered >= start + 200 { break }
+                if covered >= start + 5_000 { break }
             }
             #expect(reader.head.seq >= covered)
+            #expect(try reader.store().environment.mapSize > 256 << 10, "the reader adopted the grown map")
 
             // A consistent snapshot: dense, and its chain verifies while the writer appends.
             let entries = try readAll(reader, limit: 500)
@@ -140,10 +144,10 @@ final class AppendingChild: Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    init(directory: URL) throws {
+    init(directory: URL, initialMapSize: Int) throws {
         let process = Process()
         process.executableURL = try crashWriterExecutable()
-        process.arguments = [directory.path, "1"]
+        process.arguments = [directory.path, "1", "\(initialMapSize)"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

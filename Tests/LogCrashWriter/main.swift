@@ -1,6 +1,9 @@
 // A child process for AnchorageLogTests' crash-safety test.
 //
-//   LogCrashWriter <store directory> <tasks>
+//   LogCrashWriter <store directory> <tasks> [<initial map size in bytes>]
+//
+// (A small initial map makes the writer grow it while others read: the
+// reading tests use that.)
 //
 // Opens the log, prints "ready", then appends batches from several tasks at
 // once, forever, pausing up to 2 ms between batches (so kills land at varied
@@ -31,12 +34,14 @@ func emit(_ text: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let tasks = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: LogCrashWriter <directory> <tasks>\n".utf8))
+guard (3...4).contains(arguments.count), let tasks = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: LogCrashWriter <directory> <tasks> [<initial map size>]\n".utf8))
     exit(2)
 }
+var configuration = EventLog.Configuration()
+if arguments.count == 4, let size = Int(arguments[3]) { configuration.initialMapSize = size }
 
-let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]))
+let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]), configuration: configuration)
 emit("ready\n")
 
 await withThrowingTaskGroup(of: Void.self) { group in
