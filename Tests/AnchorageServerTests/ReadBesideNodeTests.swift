@@ -13,11 +13,10 @@ struct ReadBesideNodeTests {
         "stats, samples, digest, export and audit verify run beside a node; changes --follow sees its saves; save names the node"
     )
     func quickStartInTwoTerminals() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-beside-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokens = directory.appendingPathComponent("tokens.json")
-        try Data(#"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true}]}"#.utf8).write(to: tokens)
+        try await withOwnerTokens { directory, tokens in try await quickStart(directory, tokens) }
+    }
+
+    private func quickStart(_ directory: URL, _ tokens: URL) async throws {
         let store = directory.appendingPathComponent("store").path
         let node = try await ServeProcess(store: URL(fileURLWithPath: store), tokens: tokens)
         var nodeStopped = false

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -75,6 +76,16 @@ struct ServeFailure: Error, CustomStringConvertible {
     let description: String
 }
 
+/// Runs `body` with a new temporary directory holding `tokens.json`, whose
+/// one token (``ServeProcessTests/token``) is the owner's; removes it after.
+func withOwnerTokens<R>(_ body: (_ directory: URL, _ tokens: URL) async throws -> R) async throws -> R {
+    try await withTemporaryDirectory { directory in
+        let tokens = directory.appendingPathComponent("tokens.json")
+        try Data(#"{"tokens":[{"token":"\#(ServeProcessTests.token)","owner":true}]}"#.utf8).write(to: tokens)
+        return try await body(directory, tokens)
+    }
+}
+
 @Suite("anchorage serve, as a process")
 struct ServeProcessTests {
     static let token = "process-owner-token-0123456789"
@@ -98,11 +109,10 @@ struct ServeProcessTests {
         "saves over HTTP, a plain client follows the feed, SIGTERM stops it gracefully with no acknowledged write lost"
     )
     func serveFollowAndTerminate() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-serve-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokens = directory.appendingPathComponent("tokens.json")
-        try Data(#"{"tokens":[{"token":"\#(Self.token)","owner":true}]}"#.utf8).write(to: tokens)
+        try await withOwnerTokens { directory, tokens in try await serveFollowAndTerminate(directory, tokens) }
+    }
+
+    private func serveFollowAndTerminate(_ directory: URL, _ tokens: URL) async throws {
         let store = directory.appendingPathComponent("store")
         let node = try await ServeProcess(store: store, tokens: tokens)
         let port = node.port

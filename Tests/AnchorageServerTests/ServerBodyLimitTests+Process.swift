@@ -6,12 +6,11 @@ extension ServerBodyLimitTests {
         "anchorage serve --body-timeout, --min-body-rate, --body-rate-grace, --max-body-bytes: slow and oversized bodies"
     )
     func serveFlags() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-limits-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withOwnerTokens { directory, tokens in try await serveFlags(directory, tokens) }
+    }
+
+    private func serveFlags(_ directory: URL, _ tokens: URL) async throws {
         let token = ServeProcessTests.token
-        let tokens = directory.appendingPathComponent("tokens.json")
-        try Data(#"{"tokens":[{"token":"\#(token)","owner":true}]}"#.utf8).write(to: tokens)
         let store = directory.appendingPathComponent("store")
         let flags = [
             "--body-timeout", "2", "--min-body-rate", "1024", "--body-rate-grace", "1", "--max-body-bytes", "4096",

@@ -11,26 +11,23 @@ import Testing
 /// file (issue 17).
 @Suite("Bounded cost per request and per sample")
 struct ServerBoundedCostTests {
-    static let token = "bounded-cost-owner-token-0123456789"
+    static let token = ServeProcessTests.token
 
     /// A node process over a new store with one owner token.
     static func withServe<R>(_ body: (ServeProcess, URL) async throws -> R) async throws -> R {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cost-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokens = directory.appendingPathComponent("tokens.json")
-        try Data(#"{"tokens":[{"token":"\#(token)","owner":true}]}"#.utf8).write(to: tokens)
-        let store = directory.appendingPathComponent("store")
-        let node = try await ServeProcess(store: store, tokens: tokens)
-        do {
-            let result = try await body(node, store)
-            #expect(await node.terminate() == 0, "\(node.standardError)")
-            let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
-            #expect(status == 0, "audit verify: \(output)")
-            return result
-        } catch {
-            await node.killNow()
-            throw error
+        try await withOwnerTokens { directory, tokens in
+            let store = directory.appendingPathComponent("store")
+            let node = try await ServeProcess(store: store, tokens: tokens)
+            do {
+                let result = try await body(node, store)
+                #expect(await node.terminate() == 0, "\(node.standardError)")
+                let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
+                #expect(status == 0, "audit verify: \(output)")
+                return result
+            } catch {
+                await node.killNow()
+                throw error
+            }
         }
     }
 
