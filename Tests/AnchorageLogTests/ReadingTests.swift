@@ -74,6 +74,11 @@ struct ReadingTests {
             let missing = directory.appendingPathComponent("missing")
             #expect { _ = try EventLog.openForReading(at: missing) } throws: { ($0 as? LogError)?.code == .noStore }
             #expect(!FileManager.default.fileExists(atPath: missing.path))
+            // A data file without databases, as while a first open has not committed.
+            let empty = directory.appendingPathComponent("empty")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            do { _ = try Environment(path: empty.path) }
+            #expect { _ = try EventLog.openForReading(at: empty) } throws: { ($0 as? LogError)?.code == .noStore }
 
             // A backup copy starts a new incarnation when first opened for writing.
             let original = directory.appendingPathComponent("original")
