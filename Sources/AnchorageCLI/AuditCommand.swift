@@ -106,7 +106,7 @@ struct RebuildCommand: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - start
             output.status("\r")
             output.line(
-                "rebuilt the indices and views from \(count) entries in \(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)) s"
+                "rebuilt the indices and views from \(count) entries in \(String(format: "%.1f", elapsed / .seconds(1))) s"
             )
         } catch {
             await store.close()

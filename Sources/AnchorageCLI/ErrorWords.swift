@@ -14,7 +14,7 @@ enum ErrorWords {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as HKError:
-            error.rule.map { "\(error.message) (\($0))" } ?? error.message
+            error.messageWithRule
         case let error as LogError:
             error.message
         case let error as SyncError:

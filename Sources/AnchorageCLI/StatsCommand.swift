@@ -63,12 +63,7 @@ struct StatsCommand: AsyncParsableCommand {
         _ = try parsedOptions()
         _ = try parsedInterval()
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
-        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
-            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
-        }
-        // As over HTTP: an empty range is a mistake, not an empty answer.
-        guard start <= end else { throw ValidationError("--from is after --to") }
+        _ = try parsedRange(in: tz.flatMap(TimeZone.init(identifier:)) ?? .current)
         if chart && format != .table {
             throw ValidationError("--chart draws a table; leave out --format \(format.rawValue) or --chart")
         }
@@ -84,9 +79,7 @@ struct StatsCommand: AsyncParsableCommand {
             ? nil : HKQuery.predicateForObjects(from: Set(source.map { HKSource(name: $0, bundleIdentifier: $0) }))
         var components = try parsedInterval()
         components.timeZone = zone
-        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
-            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
-        }
+        let (start, end) = try parsedRange(in: zone)
         let anchorDate =
             try anchor.map { text in
                 guard let date = DateArgument.parse(text, in: zone) else {
@@ -127,6 +120,16 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     // MARK: Parsing
+
+    /// `--from` through `--to` in `zone`; as over HTTP, `--from` after
+    /// `--to` is a mistake, not an empty answer.
+    private func parsedRange(in zone: TimeZone) throws -> (start: Date, end: Date) {
+        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
+            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
+        }
+        guard start <= end else { throw ValidationError("--from is after --to") }
+        return (start, end)
+    }
 
     private func parsedType() throws -> HKQuantityType {
         do {

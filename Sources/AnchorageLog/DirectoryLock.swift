@@ -39,7 +39,8 @@ final class DirectoryLock: Sendable {
     }
 
     /// Who holds the lock, in words: the process id its holder wrote, and
-    /// that process's command line.
+    /// that process's program and subcommand (not its other arguments,
+    /// which may hold secrets).
     private static func holder(_ fd: Int32) -> String {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
@@ -48,7 +49,6 @@ final class DirectoryLock: Sendable {
             return "already open, in this process or another; close it first"
         }
         if pid == getpid() { return "in use in this process (opened through another path); close that store first" }
-        // The program and its subcommand only: other arguments may hold secrets.
         let arguments =
             (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
             .split(separator: "\0") ?? []

@@ -12,7 +12,7 @@ package struct EntryLookup: Sendable {
     private let log: Database
 
     /// Opens the log's database in the transaction that opens the projections.
-    package init(in txn: borrowing some DatabaseOpening & ~Copyable) throws {
+    package init(in txn: borrowing DatabaseOpener) throws {
         log = try LogDatabases(in: txn).log
     }
 

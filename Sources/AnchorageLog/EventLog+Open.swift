@@ -100,7 +100,7 @@ extension EventLog {
         in txn: borrowing WriteTransaction,
         projections factory: ProjectionFactory
     ) throws -> LogBootstrap {
-        let databases = try LogDatabases(in: txn)
+        let databases = try LogDatabases(in: txn.opener)
         var (identity, created) = try readOrCreateIdentity(databases, in: txn)
         var reincarnated = false
         if try txn.contains(key: MetaKey.reincarnate, in: databases.meta) {

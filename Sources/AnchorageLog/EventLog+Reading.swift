@@ -65,10 +65,10 @@ extension EventLog {
         projections factory: ProjectionFactory
     ) throws -> LogBootstrap {
         // A store whose first open has not committed yet holds no databases.
-        guard try txn.openDatabase(named: "meta") != nil else {
+        guard try txn.opener.database(named: "meta") != nil else {
             throw LogError(.noStore, "the store at \(path) holds nothing yet (is it being created?)")
         }
-        let databases = try LogDatabases(in: txn)
+        let databases = try LogDatabases(in: txn.opener)
         guard let identity = try readIdentity(databases, in: txn) else {
             throw LogError(.noStore, "the store at \(path) was never written")
         }

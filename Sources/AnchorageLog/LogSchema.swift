@@ -37,7 +37,7 @@ struct LogDatabases: Sendable {
     /// Opens the log's databases: creating them in a write transaction;
     /// in a read transaction, failing with `unsupportedFormat` if one is
     /// missing.
-    init(in txn: borrowing some DatabaseOpening & ~Copyable) throws {
+    init(in txn: borrowing DatabaseOpener) throws {
         func open(_ name: String) throws -> Database {
             guard let database = try txn.database(named: name) else {
                 throw LogError(.unsupportedFormat, "the store has no \(name) database; it was not written by Anchorage")

@@ -136,7 +136,7 @@ public enum TextForms {
         do {
             unit = try HKUnit.parse(text)
         } catch {
-            throw TextFormError("\(error.message) (\(error.rule ?? "UNIT-1"))")
+            throw TextFormError(error.messageWithRule)
         }
         guard type.is(compatibleWith: unit) else {
             throw TextFormError("\(type.identifier) cannot be expressed in \(unit.unitString) (UNIT-18)")

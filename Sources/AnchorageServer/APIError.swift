@@ -132,7 +132,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
     /// The answer to a store's error; the message ends with the broken
     /// rule's id when there is one (`… (OBJ-7)`).
     static func from(_ error: HKError) -> APIError {
-        let message = error.rule.map { "\(error.message) (\($0))" } ?? error.message
+        let message = error.messageWithRule
         switch error.code {
         case .errorInvalidArgument:
             if error.rule == "AQ-11" {

@@ -38,7 +38,7 @@ struct SampleRoutes: Sendable {
             throw APIError(
                 .unsupportedMediaType,
                 .unsupportedMediaType,
-                "the body is \(type); send the samples as JSON, with Content-Type: application/json"
+                "the body is \(type.prefix(100)); send the samples as JSON, with Content-Type: application/json"
             )
         }
         let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)

@@ -64,7 +64,7 @@ struct StatisticsRoutes: Sendable {
             do {
                 unit = try HKUnit.parse(text)
             } catch {
-                throw APIError(.badRequest, .invalidArgument, "unit: \(error.message) (\(error.rule ?? "UNIT-1"))")
+                throw APIError(.badRequest, .invalidArgument, "unit: \(error.messageWithRule)")
             }
             guard type.is(compatibleWith: unit) else {
                 throw APIError(

@@ -32,7 +32,7 @@ struct WebhookRoutes: Sendable {
             throw APIError(
                 .unsupportedMediaType,
                 .unsupportedMediaType,
-                "the body is \(type); send the registration as JSON, with Content-Type: application/json"
+                "the body is \(type.prefix(100)); send the registration as JSON, with Content-Type: application/json"
             )
         }
         let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)

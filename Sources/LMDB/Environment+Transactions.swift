@@ -27,13 +27,13 @@ extension Environment {
     }
 
     /// Runs `body` in a read transaction that is committed when it returns,
-    /// so that the databases `body` opens (``ReadTransaction/openDatabase(named:)``)
-    /// stay open for later transactions: how a process that only reads,
+    /// so that the databases `body` opens (through `txn.opener`, a
+    /// ``DatabaseOpener``) stay open for later transactions: how a process that only reads,
     /// such as one of an environment opened ``Options/readOnly``, opens its
     /// databases.
     ///
     /// ```swift
-    /// let users = try environment.readOpeningDatabases { txn in try txn.openDatabase(named: "users") }
+    /// let users = try environment.readOpeningDatabases { txn in try txn.opener.database(named: "users") }
     /// ```
     public func readOpeningDatabases<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         while true {

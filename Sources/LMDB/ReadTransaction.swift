@@ -30,21 +30,6 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
         discard self
         try environment.check(mdb_txn_commit(pointer), "mdb_txn_commit")
     }
-
-    /// Opens the existing database `name` (or the unnamed one for `nil`);
-    /// `nil` when there is none. A read transaction cannot create one.
-    ///
-    /// Databases opened here stay open only when the transaction is ended by
-    /// ``Environment/readOpeningDatabases(_:)``; see there.
-    ///
-    /// Related LMDB documentation: `mdb_dbi_open`.
-    public func openDatabase(named name: String?) throws -> Database? {
-        var dbi: MDB_dbi = 0
-        let environment = handle.environment
-        let rc = environment.call("mdb_dbi_open") { mdb_dbi_open(handle.pointer, name, 0, &dbi) }
-        guard try environment.checkFound(rc, "mdb_dbi_open", in: handle) else { return nil }
-        return Database(dbi: dbi, name: name)
-    }
 }
 
 @available(*, unavailable, message: "a transaction belongs to the closure that received it")

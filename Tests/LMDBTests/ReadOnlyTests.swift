@@ -19,7 +19,7 @@ struct ReadOnlyTests {
         configuration.options.insert(.readOnly)
         let reader = try Environment(path: path, configuration: configuration)
         let (rows, missing) = try reader.readOpeningDatabases { txn in
-            (try txn.openDatabase(named: "rows"), try txn.opener.database(named: "absent"))
+            (try txn.opener.database(named: "rows"), try txn.opener.database(named: "absent"))
         }
         #expect(missing == nil)
         let database = try #require(rows)

@@ -46,7 +46,7 @@ struct StatisticsViews: Sendable {
     /// The source number of every source's merged row.
     static let merged: UInt32 = 0
 
-    init(in txn: borrowing some DatabaseOpening & ~Copyable, index: HealthIndex) throws {
+    init(in txn: borrowing DatabaseOpener, index: HealthIndex) throws {
         samples = try txn.openStoreDatabase("st.samples")
         long = try txn.openStoreDatabase("st.long")
         sources = try txn.openStoreDatabase("st.sources")

@@ -47,7 +47,7 @@ struct HealthIndex: Sendable {
     let writer = IndexWriterContext()
 
     /// Opens the index databases (creating them in a write transaction).
-    init(in txn: borrowing some DatabaseOpening & ~Copyable) throws {
+    init(in txn: borrowing DatabaseOpener) throws {
         objects = try txn.openStoreDatabase("hk.objects")
         typeTime = try txn.openStoreDatabase("hk.type-time")
         typeSeq = try txn.openStoreDatabase("hk.type-seq")
@@ -154,7 +154,7 @@ struct IndexOutput {
     var changes: [VisibilityChange] = []
 }
 
-extension DatabaseOpening where Self: ~Copyable {
+extension DatabaseOpener {
     /// Opens one of the store's index or view databases (creating it in a
     /// write transaction).
     ///

@@ -112,6 +112,12 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(prefix): \(message)"
     }
 
+    /// The message followed by the broken rule's id, when there is one:
+    /// what the command line and the HTTP API show (`… (OBJ-7)`).
+    public var messageWithRule: String {
+        rule.map { "\(message) (\($0))" } ?? message
+    }
+
     /// The message, as HealthKit's `NSError` would show it.
     public var localizedDescription: String { message }
 }
