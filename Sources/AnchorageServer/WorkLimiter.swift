@@ -57,6 +57,11 @@ final class WorkLimiter: Sendable {
         }
     }
 
+    /// Free permits and tasks waiting for one, as tests observe them.
+    var permits: (available: Int, waiting: Int) {
+        state.withLock { ($0.available, $0.waiters.count) }
+    }
+
     private func release() {
         let next = state.withLock { state in
             guard !state.waiters.isEmpty else {

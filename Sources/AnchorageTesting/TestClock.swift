@@ -124,12 +124,10 @@ public final class TestClock: Clock, Sendable {
         _ what: String,
         until condition: ([Duration]) -> Bool
     ) async throws {
-        let start = ContinuousClock.now
-        while !condition(remaining) {
-            guard ContinuousClock.now - start < .seconds(timeout) else {
-                throw TestClockError(description: "no \(what) after \(timeout) s; waiting: \(remaining)")
-            }
-            try await Task.sleep(for: .milliseconds(1))
+        do {
+            try await waitUntil(what, timeout: timeout) { condition(remaining) }
+        } catch {
+            throw TestClockError(description: "no \(what) after \(timeout) s; waiting: \(remaining)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
@@ -42,16 +43,15 @@ struct WorkLimiterTests {
         let holders = (0..<2).map { _ in
             Task { try await limiter.run { for await _ in release.stream { break } } }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("both permits held") { limiter.permits == (0, 0) }
         let waiter = Task { try await limiter.run { counters.ran.withLock { $0 = true } } }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("one task waiting") { limiter.permits == (0, 1) }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         release.continuation.finish()
         for holder in holders { try await holder.value }
         #expect(!counters.ran.withLock { $0 })
-        // The permits came back: two more run together.
-        try await limiter.run {}
-        try await limiter.run {}
+        // The permits came back, and nobody waits.
+        #expect(limiter.permits == (2, 0))
     }
 }

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -8,7 +9,18 @@ import Testing
 /// a typed ``ImportError`` naming the place, nothing half-stored, and an
 /// import that can be run again to finish.
 @Suite("Bad and hostile exports")
-struct BadInputTests {
+final class BadInputTests {
+    /// Where this test's files go; removed when the test ends.
+    let folder = temporaryPath(prefix: "anchorage-import-files")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A minimal export body around `records`, after `prologue`.
     static func export(prologue: String = #"<?xml version="1.0" encoding="UTF-8"?>"#, _ records: String) -> [UInt8] {
         Array((prologue + "\n<HealthData locale=\"en_US\">\n" + records + "\n</HealthData>\n").utf8)
@@ -19,7 +31,7 @@ struct BadInputTests {
         + #"startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:05:00 +0000" value="12"/>"#
 
     func write(_ bytes: [UInt8], _ name: String = "export.xml") throws -> URL {
-        let url = try temporaryFolder().appendingPathComponent(name)
+        let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url
     }
@@ -116,8 +128,6 @@ struct BadInputTests {
 
     @Test("A zip without a data file, a zip bomb, and a file that is no zip nor XML")
     func badZips() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let empty = folder.appendingPathComponent("empty.zip")
         try writeZip(
             [

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -182,51 +183,51 @@ struct FixtureImportTests {
 
     @Test("A folder, an export.zip with a translated file name, Mac resource forks and export_cda.xml beside it")
     func zipAndFolder() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = Array(try Data(contentsOf: fixtureFile("export-v14.xml")))
-        let clinical = Array(
-            #"<?xml version="1.0" encoding="UTF-8"?><ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>"#
-                .utf8
-        )
-        let zip = folder.appendingPathComponent("export.zip")
-        try writeZip(
-            [
-                ("apple_health_export/", []),
-                ("apple_health_export/export_cda.xml", clinical),
-                ("__MACOSX/apple_health_export/._导出.xml", [0, 5, 22, 7, 0, 2]),
-                ("apple_health_export/导出.xml", data),
-                ("apple_health_export/workout-routes/route_2026-01-09_6.47pm.gpx", Array("<gpx/>".utf8)),
-                ("apple_health_export/electrocardiograms/ecg_2025-01-01.csv", Array("Name,x\n".utf8)),
-            ].filter { !$0.0.hasSuffix("/") },
-            to: zip
-        )
-        try await withImportStore { store in
-            let seen = Collector()
-            let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
-                seen.add(progress.bytesRead, of: progress.totalBytes)
-            }
-            #expect(summary.saved == 33)
-            #expect(summary.exportVersion == 14)
-            #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
-            try await expectAuditPasses(store)
-        }
-        // The same export unpacked: the folder, or its apple_health_export folder.
-        let unpacked = folder.appendingPathComponent("unpacked/apple_health_export")
-        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-        try Data(clinical).write(to: unpacked.appendingPathComponent("export_cda.xml"))
-        try Data(data).write(to: unpacked.appendingPathComponent("Export.xml"))
-        for place in [unpacked, unpacked.deletingLastPathComponent()] {
+        try await withTemporaryDirectory(prefix: "anchorage-import-files") { folder in
+            let data = Array(try Data(contentsOf: fixtureFile("export-v14.xml")))
+            let clinical = Array(
+                #"<?xml version="1.0" encoding="UTF-8"?><ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>"#
+                    .utf8
+            )
+            let zip = folder.appendingPathComponent("export.zip")
+            try writeZip(
+                [
+                    ("apple_health_export/", []),
+                    ("apple_health_export/export_cda.xml", clinical),
+                    ("__MACOSX/apple_health_export/._导出.xml", [0, 5, 22, 7, 0, 2]),
+                    ("apple_health_export/导出.xml", data),
+                    ("apple_health_export/workout-routes/route_2026-01-09_6.47pm.gpx", Array("<gpx/>".utf8)),
+                    ("apple_health_export/electrocardiograms/ecg_2025-01-01.csv", Array("Name,x\n".utf8)),
+                ].filter { !$0.0.hasSuffix("/") },
+                to: zip
+            )
             try await withImportStore { store in
-                let summary = try await HealthExportImporter(store: store).importExport(at: place)
-                #expect(summary.saved == 33, "\(place.path)")
+                let seen = Collector()
+                let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
+                    seen.add(progress.bytesRead, of: progress.totalBytes)
+                }
+                #expect(summary.saved == 33)
+                #expect(summary.exportVersion == 14)
+                #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
+                try await expectAuditPasses(store)
             }
-        }
-        // export_cda.xml alone says what to give instead.
-        try await withImportStore { store in
-            let error = try await importError(unpacked.appendingPathComponent("export_cda.xml"), into: store)
-            #expect(error?.code == .notAnExport)
-            #expect(error?.message.contains("export.xml") == true, "\(String(describing: error))")
+            // The same export unpacked: the folder, or its apple_health_export folder.
+            let unpacked = folder.appendingPathComponent("unpacked/apple_health_export")
+            try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+            try Data(clinical).write(to: unpacked.appendingPathComponent("export_cda.xml"))
+            try Data(data).write(to: unpacked.appendingPathComponent("Export.xml"))
+            for place in [unpacked, unpacked.deletingLastPathComponent()] {
+                try await withImportStore { store in
+                    let summary = try await HealthExportImporter(store: store).importExport(at: place)
+                    #expect(summary.saved == 33, "\(place.path)")
+                }
+            }
+            // export_cda.xml alone says what to give instead.
+            try await withImportStore { store in
+                let error = try await importError(unpacked.appendingPathComponent("export_cda.xml"), into: store)
+                #expect(error?.code == .notAnExport)
+                #expect(error?.message.contains("export.xml") == true, "\(String(describing: error))")
+            }
         }
     }
 }

@@ -109,19 +109,19 @@ struct FuzzTests {
         let original = Array(try Data(contentsOf: fixtureFile("export-v14.xml")))
         let bodyStart = original.count / 3
         var random = SeededGenerator(seed: 0x16)
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await withImportStore { store in
-            for index in 0..<40 {
-                let url = folder.appendingPathComponent("mutated-\(index).xml")
-                try Data(Self.mutate(original, bodyStart: bodyStart, using: &random)).write(to: url)
-                do {
-                    _ = try await HealthExportImporter(store: store, batchSize: 5).importExport(at: url)
-                } catch is ImportError {
-                    // Refused, in words; what was saved before stays valid.
+        try await withTemporaryDirectory(prefix: "anchorage-import-files") { folder in
+            try await withImportStore { store in
+                for index in 0..<40 {
+                    let url = folder.appendingPathComponent("mutated-\(index).xml")
+                    try Data(Self.mutate(original, bodyStart: bodyStart, using: &random)).write(to: url)
+                    do {
+                        _ = try await HealthExportImporter(store: store, batchSize: 5).importExport(at: url)
+                    } catch is ImportError {
+                        // Refused, in words; what was saved before stays valid.
+                    }
                 }
+                try await expectAuditPasses(store)
             }
-            try await expectAuditPasses(store)
         }
     }
 }

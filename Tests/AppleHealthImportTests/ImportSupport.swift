@@ -11,13 +11,6 @@ func fixtureFile(_ name: String) -> URL {
     fixture.deletingLastPathComponent().appendingPathComponent(name)
 }
 
-/// A new temporary directory, for files a test writes.
-func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-import-files-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// `audit verify` on a store: the hash chain and digests are intact, and
 /// every projection equals a replay of the log.
 func expectAuditPasses(_ store: HKHealthStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {

@@ -42,13 +42,13 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
-        do {
+        answer(self, completion) {
             let typed = try QueryInputs.predicate(predicate, for: correlationType)
             var members: [(type: HKSampleType, predicate: ObjectPredicate)] = []
             for (type, predicate) in samplePredicates ?? [:] {
                 members.append((type, try QueryInputs.predicate(predicate, for: type) ?? .constant(true)))
             }
-            let correlations = try engine.read { txn in
+            return try engine.read { txn in
                 var session = ReadSession(caller: store.caller)
                 return try engine.correlations(
                     of: correlationType,
@@ -58,9 +58,6 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
                     session: &session
                 )
             }
-            deliver { completion(self, correlations, nil) }
-        } catch {
-            deliver { fail(HKError.wrapping(error)) }
         }
     }
 }

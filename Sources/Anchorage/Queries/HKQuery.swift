@@ -39,6 +39,22 @@ public class HKQuery: @unchecked Sendable {
         lifecycle.deliver(body)
     }
 
+    /// Runs a one-shot query's work and hands what it returns to `handler`,
+    /// or what it throws (as an ``HKError``) through ``fail(_:)``; both
+    /// through ``deliver(_:)``.
+    func answer<Query: HKQuery, Value>(
+        _ query: Query,
+        _ handler: (Query, Value?, (any Error)?) -> Void,
+        work: () throws -> Value
+    ) {
+        do {
+            let value = try work()
+            deliver { handler(query, value, nil) }
+        } catch {
+            deliver { fail(HKError.wrapping(error)) }
+        }
+    }
+
     /// Stops the query: no handler is called after this returns (besides one
     /// already running), and a long-running query ends.
     func stopRunning() {

@@ -83,14 +83,11 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
-        do {
+        answer(self, resultsHandler) {
             let targets = try HKQueryDescriptor.targets(queryDescriptors, or: sampleType, predicate: predicate)
             let limit = try QueryInputs.limit(limit)
             let sorts = try QueryInputs.sortDescriptors(sortDescriptors)
-            let samples = try engine.sortedSamples(of: targets, sorts: sorts, limit: limit, caller: store.caller)
-            deliver { resultsHandler(self, samples, nil) }
-        } catch {
-            deliver { resultsHandler(self, nil, HKError.wrapping(error)) }
+            return try engine.sortedSamples(of: targets, sorts: sorts, limit: limit, caller: store.caller)
         }
     }
 }

@@ -31,15 +31,12 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
-        do {
+        answer(self, completionHandler) {
             let typed = try QueryInputs.predicate(predicate, for: queriedType)
-            let sources = try engine.read { txn in
+            return try engine.read { txn in
                 var session = ReadSession(caller: store.caller)
                 return try engine.sources(of: queriedType, predicate: typed, in: txn, session: &session)
             }
-            deliver { completionHandler(self, sources, nil) }
-        } catch {
-            deliver { fail(HKError.wrapping(error)) }
         }
     }
 }

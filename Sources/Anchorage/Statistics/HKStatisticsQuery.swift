@@ -46,7 +46,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
-        do {
+        answer(self, completionHandler) {
             try options.validate(for: quantityType)
             let typed = try QueryInputs.predicate(predicate, for: quantityType)
             guard
@@ -59,9 +59,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
             else {
                 throw HKError(.errorNoData, "no data available for the specified predicate")
             }
-            deliver { completionHandler(self, statistics, nil) }
-        } catch {
-            deliver { fail(HKError.wrapping(error)) }
+            return statistics
         }
     }
 }

@@ -175,7 +175,7 @@ public struct PayloadDecoder {
                 uuid: uuid,
                 sourceRevision: revision,
                 device: nil,
-                metadata: HKMetadata(values: [:])
+                metadata: .empty
             )
         )
     }
@@ -248,16 +248,7 @@ public struct PayloadDecoder {
                     ? try reader.string("a device property", limit: HKSourceRevision.maximumTextLength) : nil
             )
         }
-        return HKDevice(
-            name: values[0],
-            manufacturer: values[1],
-            model: values[2],
-            hardwareVersion: values[3],
-            firmwareVersion: values[4],
-            softwareVersion: values[5],
-            localIdentifier: values[6],
-            udiDeviceIdentifier: values[7]
-        )
+        return HKDevice(properties: values)
     }
 
     package mutating func readUnit(_ reader: inout PayloadReader) throws(HKError) -> HKUnit {

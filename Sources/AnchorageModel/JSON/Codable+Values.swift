@@ -155,16 +155,7 @@ extension HKDevice: Codable {
         for key in CodingKeys.allCases {
             values.append(try container.decodeIfPresent(String.self, forKey: key).map(JSONStrings.bounded))
         }
-        self.init(
-            name: values[0],
-            manufacturer: values[1],
-            model: values[2],
-            hardwareVersion: values[3],
-            firmwareVersion: values[4],
-            softwareVersion: values[5],
-            localIdentifier: values[6],
-            udiDeviceIdentifier: values[7]
-        )
+        self.init(properties: values)
     }
 
     public func encode(to encoder: any Encoder) throws {

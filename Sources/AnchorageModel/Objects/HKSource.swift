@@ -207,6 +207,22 @@ public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
         ]
     }
 
+    /// A device from its eight ``properties`` in order, as the codecs read
+    /// them; missing trailing ones are `nil`.
+    package convenience init(properties: [String?]) {
+        func property(_ index: Int) -> String? { index < properties.count ? properties[index] : nil }
+        self.init(
+            name: property(0),
+            manufacturer: property(1),
+            model: property(2),
+            hardwareVersion: property(3),
+            firmwareVersion: property(4),
+            softwareVersion: property(5),
+            localIdentifier: property(6),
+            udiDeviceIdentifier: property(7)
+        )
+    }
+
     public static func == (lhs: HKDevice, rhs: HKDevice) -> Bool {
         lhs.properties == rhs.properties
     }
