@@ -1,18 +1,17 @@
 import Anchorage
 import Foundation
 
-extension StatisticsRoutes.Row: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case startDate, endDate, sum, average, min, max, mostRecent, duration, mostRecentStartDate, sources
+extension StatisticsRoutes {
+    /// The keys of a bucket's JSON and of its sources'.
+    enum JSONKey: String, CodingKey {
+        case startDate, endDate, bundleIdentifier, name, sum, average, min, max, mostRecent, duration
+        case mostRecentStartDate, sources
     }
+}
 
-    /// Dates as ISO 8601 text in UTC, by arithmetic: Foundation's formatter
-    /// goes through shared calendar caches, which the 200,000 dates of a
-    /// wide answer would keep busy for every other request.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(ISO8601.format(startDate), forKey: .startDate)
-        try container.encode(ISO8601.format(endDate), forKey: .endDate)
+extension StatisticsRoutes.Values {
+    /// Writes the values present, dates as ISO 8601 text.
+    func encode(into container: inout KeyedEncodingContainer<StatisticsRoutes.JSONKey>) throws {
         try container.encodeIfPresent(sum, forKey: .sum)
         try container.encodeIfPresent(average, forKey: .average)
         try container.encodeIfPresent(min, forKey: .min)
@@ -20,6 +19,18 @@ extension StatisticsRoutes.Row: Encodable {
         try container.encodeIfPresent(mostRecent, forKey: .mostRecent)
         try container.encodeIfPresent(duration, forKey: .duration)
         try container.encodeIfPresent(mostRecentStartDate.map(ISO8601.format), forKey: .mostRecentStartDate)
+    }
+}
+
+extension StatisticsRoutes.Row: Encodable {
+    /// Dates as ISO 8601 text in UTC, by arithmetic: Foundation's formatter
+    /// goes through shared calendar caches, which the 200,000 dates of a
+    /// wide answer would keep busy for every other request.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StatisticsRoutes.JSONKey.self)
+        try container.encode(ISO8601.format(startDate), forKey: .startDate)
+        try container.encode(ISO8601.format(endDate), forKey: .endDate)
+        try values.encode(into: &container)
         try container.encodeIfPresent(sources, forKey: .sources)
     }
 
@@ -50,13 +61,13 @@ extension StatisticsRoutes.Row: Encodable {
             ISO8601.append(value, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
         }
-        number("average", average)
-        number("duration", duration)
+        number("average", values.average)
+        number("duration", values.duration)
         date("endDate", endDate)
-        number("max", max)
-        number("min", min)
-        number("mostRecent", mostRecent)
-        date("mostRecentStartDate", mostRecentStartDate)
+        number("max", values.max)
+        number("min", values.min)
+        number("mostRecent", values.mostRecent)
+        date("mostRecentStartDate", values.mostRecentStartDate)
         if let sources {
             key("sources")
             bytes.append(UInt8(ascii: "["))
@@ -67,7 +78,7 @@ extension StatisticsRoutes.Row: Encodable {
             bytes.append(UInt8(ascii: "]"))
         }
         date("startDate", startDate)
-        number("sum", sum)
+        number("sum", values.sum)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -81,21 +92,11 @@ extension StatisticsRoutes.Row: Encodable {
 }
 
 extension StatisticsRoutes.SourceValues: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case bundleIdentifier, name, sum, average, min, max, mostRecent, duration, mostRecentStartDate
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: StatisticsRoutes.JSONKey.self)
         try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
         try container.encode(name, forKey: .name)
-        try container.encodeIfPresent(sum, forKey: .sum)
-        try container.encodeIfPresent(average, forKey: .average)
-        try container.encodeIfPresent(min, forKey: .min)
-        try container.encodeIfPresent(max, forKey: .max)
-        try container.encodeIfPresent(mostRecent, forKey: .mostRecent)
-        try container.encodeIfPresent(duration, forKey: .duration)
-        try container.encodeIfPresent(mostRecentStartDate.map(ISO8601.format), forKey: .mostRecentStartDate)
+        try values.encode(into: &container)
     }
 
     /// The bytes `JSONEncoder` writes for it (sorted keys): names are

@@ -32,13 +32,13 @@ struct StatisticsRowJSONTests {
                 startDate: start,
                 endDate: start.addingTimeInterval(Bool.random(using: &random) ? 1.5 : 900)
             )
-            row.sum = value()
-            row.average = value()
-            row.min = value()
-            row.max = value()
-            row.mostRecent = value()
-            row.duration = value()
-            row.mostRecentStartDate = Bool.random(using: &random) ? start.addingTimeInterval(0.25) : nil
+            row.values.sum = value()
+            row.values.average = value()
+            row.values.min = value()
+            row.values.max = value()
+            row.values.mostRecent = value()
+            row.values.duration = value()
+            row.values.mostRecentStartDate = Bool.random(using: &random) ? start.addingTimeInterval(0.25) : nil
             if Bool.random(using: &random) {
                 // Bundle identifiers and names are anyone's text: quotes, slashes, non-ASCII.
                 row.sources = (0..<Int.random(in: 0...3, using: &random)).map { number in
@@ -46,9 +46,9 @@ struct StatisticsRowJSONTests {
                         bundleIdentifier: "com.example.\(number)\"/",
                         name: "Ünïcødé \\ \(number) \u{1}"
                     )
-                    source.sum = value()
-                    source.average = value()
-                    source.mostRecentStartDate = Bool.random(using: &random) ? start : nil
+                    source.values.sum = value()
+                    source.values.average = value()
+                    source.values.mostRecentStartDate = Bool.random(using: &random) ? start : nil
                     return source
                 }
             }

@@ -39,23 +39,9 @@ extension StoreEngine {
                 return true
             }
         }
-        if let seq = try txn.withValue(
-            forKey: HealthIndex.characteristicsSetting,
-            in: index.settings,
-            { $0.uint64(at: 0) }
-        ),
-            let entry = try index.lookup.entry(at: seq, in: txn)
-        {
-            hasher.update(data: [UInt8(ascii: "C")] + entry.payloadDigest.bytes)
-        }
-        if let seq = try txn.withValue(
-            forKey: HealthIndex.preferredUnitsSetting,
-            in: index.settings,
-            { $0.uint64(at: 0) }
-        ),
-            let entry = try index.lookup.entry(at: seq, in: txn)
-        {
-            hasher.update(data: [UInt8(ascii: "U")] + entry.payloadDigest.bytes)
+        for (key, tag) in [(HealthIndex.characteristicsSetting, "C"), (HealthIndex.preferredUnitsSetting, "U")] {
+            guard let entry = try index.settingEntry(key, in: txn) else { continue }
+            hasher.update(data: Array(tag.utf8) + entry.payloadDigest.bytes)
         }
         // Effort relations (the deciding entry's position differs from peer
         // to peer; what it decided does not).

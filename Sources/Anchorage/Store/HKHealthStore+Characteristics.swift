@@ -18,15 +18,7 @@ extension HKHealthStore {
         guard caller.isOwner else {
             throw HKError(.errorAuthorizationDenied, rule: "OBJ-29", "only the store's owner sets characteristics")
         }
-        let engine = try await openEngine()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let payload = Array(try encoder.encode(characteristics))
-        do {
-            try await engine.log.append([.save(id: .random(), kind: StoreKind.characteristics, payload: payload)])
-        } catch {
-            throw HKError.wrapping(error)
-        }
+        try await saveSetting(characteristics, kind: StoreKind.characteristics)
     }
 
     /// The characteristics as this caller may read them: all of them for
@@ -52,17 +44,8 @@ extension HKHealthStore {
                     )
                 }
             }
-            guard
-                let seq = try txn.withValue(
-                    forKey: HealthIndex.characteristicsSetting,
-                    in: engine.index.settings,
-                    { $0.uint64(at: 0) }
-                )
-            else { return HKCharacteristics() }
-            return try engine.log.withEntry(at: seq, in: txn) { _, payload in
-                guard let payload else { return HKCharacteristics() }
-                return (try? JSONDecoder().decode(HKCharacteristics.self, from: Data(payload))) ?? HKCharacteristics()
-            } ?? HKCharacteristics()
+            return try engine.setting(HealthIndex.characteristicsSetting, as: HKCharacteristics.self, in: txn)
+                ?? HKCharacteristics()
         }
     }
 

@@ -75,14 +75,7 @@ extension HKHealthStore {
         let engine = try await openEngine()
         var merged = try engine.read { txn in try Self.storedPreferredUnits(engine, in: txn) }
         for (type, unit) in units { merged[type.identifier] = unit.unitString }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let payload = Array(try encoder.encode(merged))
-        do {
-            try await engine.log.append([.save(id: .random(), kind: StoreKind.preferredUnits, payload: payload)])
-        } catch {
-            throw HKError.wrapping(error)
-        }
+        try await saveSetting(merged, kind: StoreKind.preferredUnits)
         NotificationCenter.default.post(name: HKUserPreferencesDidChangeMessage.name, object: self)
     }
 
@@ -91,17 +84,7 @@ extension HKHealthStore {
         _ engine: StoreEngine,
         in txn: borrowing ReadTransaction
     ) throws -> [String: String] {
-        guard
-            let seq = try txn.withValue(
-                forKey: HealthIndex.preferredUnitsSetting,
-                in: engine.index.settings,
-                { $0.uint64(at: 0) }
-            )
-        else { return [:] }
-        return try engine.log.withEntry(at: seq, in: txn) { _, payload in
-            guard let payload else { return [:] }
-            return (try? JSONDecoder().decode([String: String].self, from: Data(payload))) ?? [:]
-        } ?? [:]
+        try engine.setting(HealthIndex.preferredUnitsSetting, as: [String: String].self, in: txn) ?? [:]
     }
 
     /// Told on the main actor when the person's preferred units change.

@@ -27,11 +27,7 @@ extension HealthIndex: Projection {
     /// A setting whose latest entry wins, by origin time then dot, on every
     /// peer: the index keeps the position of that entry under `key`.
     private func applySetting(_ entry: LogEntry, key: [UInt8], in txn: borrowing WriteTransaction) throws {
-        if let seq = try txn.withValue(forKey: key, in: settings, { $0.uint64(at: 0) }),
-            let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
-        {
-            return
-        }
+        if let current = try settingEntry(key, in: txn), !entry.isLater(than: current) { return }
         try txn.put(entry.seq.bigEndianBytes, forKey: key, in: settings)
     }
 
