@@ -61,9 +61,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             let code: String
             let message: String
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(Body(code: code, message: message))) ?? Data())
+        return Array((try? JSONBodies.encoder().encode(Body(code: code, message: message))) ?? Data())
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }

@@ -264,11 +264,7 @@ public final class AnchorageNode: Sendable {
             bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
         )
         router.get("/healthz") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\":\"ok\"}"))
-            )
+            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
         }
         router.get("/metrics") { [metrics] _, _ in
             Response(

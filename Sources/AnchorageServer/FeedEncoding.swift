@@ -7,11 +7,7 @@ import Hummingbird
 /// docs/json-format.md, written by ``HealthObjectWriter``.
 struct FeedEncoding {
     private var writer = HealthObjectWriter()
-    private let summaryEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private let summaryEncoder = JSONBodies.encoder()
 
     /// `{"added":[…],"deleted":[{"uuid":…}],"activitySummaries":[…],"hasMore":…,"newAnchor":…}`.
     mutating func page(_ result: ChangeFeedDescriptor.Result, hasMore: Bool) throws -> ByteBuffer {

@@ -44,15 +44,6 @@ struct ActivitySummaryRoutes: Sendable {
                 predicate: HKQuery.predicate(forActivitySummariesBetweenStart: from, end: to)
             ).result(for: store)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var buffer = ByteBuffer(string: "{\"activitySummaries\":")
-        buffer.writeBytes(try encoder.encode(summaries))
-        buffer.writeString("}")
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: buffer)
-        )
+        return try JSONBodies.response(wrapping: summaries, as: "activitySummaries")
     }
 }

@@ -40,11 +40,7 @@ struct ChangeFeed: Sendable {
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
             let body = try await page(query, store: store)
-            return Response(
-                status: .ok,
-                headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: body)
-            )
+            return JSONBodies.response(body)
         case .ndjson, .events:
             return Response(
                 status: .ok,

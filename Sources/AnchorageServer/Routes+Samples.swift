@@ -34,17 +34,10 @@ struct SampleRoutes: Sendable {
 
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
-        if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
-            throw APIError(
-                .unsupportedMediaType,
-                .unsupportedMediaType,
-                "the body is \(type.prefix(100)); send the samples as JSON, with Content-Type: application/json"
-            )
-        }
-        let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
+        let body = try await JSONBodies.collect(request, context: context, holding: "the samples")
         let objects: [HKObject]
         do {
-            objects = try SampleBatch(json: Data(bytes.readableBytesView)).objects
+            objects = try SampleBatch(json: body).objects
         } catch let error as DecodingError {
             throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         } catch let error as SampleBatch.Empty {
@@ -53,10 +46,9 @@ struct SampleRoutes: Sendable {
         try await waitForTurn(writing: objects.count, context: context)
         try await store.save(objects)
         let uuids = objects.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
-        return Response(
-            status: .created,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"saved\":\(objects.count),\"uuids\":[\(uuids)]}"))
+        return JSONBodies.response(
+            ByteBuffer(string: "{\"saved\":\(objects.count),\"uuids\":[\(uuids)]}"),
+            status: .created
         )
     }
 
@@ -110,10 +102,6 @@ struct SampleRoutes: Sendable {
             try writer.append(sample, to: &bytes)
         }
         bytes += Array("]}".utf8)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
-        )
+        return JSONBodies.response(ByteBuffer(bytes: bytes))
     }
 }

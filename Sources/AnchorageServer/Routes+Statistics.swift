@@ -125,11 +125,7 @@ struct StatisticsRoutes: Sendable {
         }
         // Buckets made dear by many samples count at what they cost.
         quota.charge(Self.seconds(cpu) * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: Self.sliced(encoded)
-        )
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.sliced(encoded))
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -167,9 +163,7 @@ struct StatisticsRoutes: Sendable {
         timeZone: String,
         buckets: Int
     ) throws -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let frame = try encoder.encode(
+        let frame = try JSONBodies.encoder().encode(
             Body(
                 type: type.identifier,
                 unit: unit.unitString,
@@ -236,16 +230,7 @@ struct StatisticsRoutes: Sendable {
         }
         let list = sources.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
             .map { Source(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var buffer = ByteBuffer(string: "{\"sources\":")
-        buffer.writeBytes(try encoder.encode(list))
-        buffer.writeString("}")
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: buffer)
-        )
+        return try JSONBodies.response(wrapping: list, as: "sources")
     }
 
     struct Body: Encodable {

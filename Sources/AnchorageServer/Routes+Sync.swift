@@ -88,14 +88,9 @@ struct SyncRoutes: Sendable {
     }
 
     private func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONBodies.encoder()
         encoder.dateEncodingStrategy = .iso8601
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value)))
-        )
+        return JSONBodies.response(ByteBuffer(bytes: try encoder.encode(value)))
     }
 }
 

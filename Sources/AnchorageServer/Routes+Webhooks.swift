@@ -28,17 +28,10 @@ struct WebhookRoutes: Sendable {
                 "webhooks are off on this node; its operator turns them on with --webhook-host"
             )
         }
-        if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
-            throw APIError(
-                .unsupportedMediaType,
-                .unsupportedMediaType,
-                "the body is \(type.prefix(100)); send the registration as JSON, with Content-Type: application/json"
-            )
-        }
-        let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
+        let body = try await JSONBodies.collect(request, context: context, holding: "the registration")
         let registration: Registration
         do {
-            registration = try JSONDecoder().decode(Registration.self, from: Data(bytes.readableBytesView))
+            registration = try JSONDecoder().decode(Registration.self, from: body)
         } catch let error as DecodingError {
             throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         }
@@ -144,10 +137,6 @@ struct WebhookRoutes: Sendable {
 
     static func json(_ status: HTTPResponse.Status, _ object: Any) throws -> Response {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
+        return JSONBodies.response(ByteBuffer(bytes: data), status: status)
     }
 }

@@ -102,8 +102,6 @@ extension StatisticsRoutes.SourceValues: Encodable {
     /// The bytes `JSONEncoder` writes for it (sorted keys): names are
     /// arbitrary text, so they go through the encoder; values by hand.
     func appendJSON(to bytes: inout [UInt8]) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        bytes.append(contentsOf: (try? encoder.encode(self)) ?? Data("{}".utf8))
+        bytes.append(contentsOf: (try? JSONBodies.encoder().encode(self)) ?? Data("{}".utf8))
     }
 }
