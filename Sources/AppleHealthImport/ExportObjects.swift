@@ -62,21 +62,14 @@ struct ExportObjects {
         var metadata = Self.metadata(element.metadata)
         if let beats = Self.beats(of: element) { metadata[Self.beatsKey] = .string(beats) }
         do {
+            let fields = try SampleFields.given(start, end, uuid, revision, device, metadata)
             switch recordType {
             case .quantity(let quantityType):
                 guard let value = element.number(.value) else {
                     throw Rejection(reason: "a quantity record without a number")
                 }
-                return try HKQuantitySample.stored(
-                    type: quantityType,
-                    quantity: HKQuantity(unit: try unit(element.bytes(.unit) ?? []), doubleValue: value),
-                    start: start,
-                    end: end,
-                    uuid: uuid,
-                    sourceRevision: revision,
-                    device: device,
-                    metadata: metadata
-                )
+                let quantity = HKQuantity(unit: try unit(element.bytes(.unit) ?? []), doubleValue: value)
+                return try HKQuantitySample.make(type: quantityType, quantity: quantity, fields)
             case .category(let categoryType):
                 // Events (a low heart rate, a mindful session) carry no value:
                 // HealthKit's `HKCategoryValue.notApplicable`.
@@ -84,16 +77,7 @@ struct ExportObjects {
                 guard let value = ExportNames.categoryValues[text] ?? Int(text) else {
                     throw Rejection(reason: "a category record with an unknown value")
                 }
-                return try HKCategorySample.stored(
-                    type: categoryType,
-                    value: value,
-                    start: start,
-                    end: end,
-                    uuid: uuid,
-                    sourceRevision: revision,
-                    device: device,
-                    metadata: metadata
-                )
+                return try HKCategorySample.make(type: categoryType, value: value, fields)
             case .unknown:
                 throw Rejection(reason: "an unreadable record")
             }

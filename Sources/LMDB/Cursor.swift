@@ -19,6 +19,10 @@ import CLMDB
 /// - Warning: Keys and values are LMDB's memory map; they must not be stored
 ///   or used after the closure that received them returns.
 public struct Cursor: ~Copyable {
+    /// What a movement hands the entry it reached to: its key and value,
+    /// valid only during the call.
+    public typealias EntryBody<R> = (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
+
     let pointer: OpaquePointer
     let transaction: TransactionHandle
 
@@ -43,57 +47,40 @@ public struct Cursor: ~Copyable {
     }
 
     /// Moves with `operation` and hands the entry there to `body`.
-    private func visit<R>(
-        _ operation: MDB_cursor_op,
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    private func visit<R>(_ operation: MDB_cursor_op, _ body: EntryBody<R>) throws -> R? {
         guard let (key, value) = try move(operation) else { return nil }
         return try body(key.bytes, value.bytes)
     }
 
     /// Moves to the first entry.
-    public func first<R>(
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func first<R>(_ body: EntryBody<R>) throws -> R? {
         try visit(MDB_FIRST, body)
     }
 
     /// Moves to the last entry.
-    public func last<R>(
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func last<R>(_ body: EntryBody<R>) throws -> R? {
         try visit(MDB_LAST, body)
     }
 
     /// Moves to the next entry (the first one if the cursor is not positioned).
-    public func next<R>(
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func next<R>(_ body: EntryBody<R>) throws -> R? {
         try visit(MDB_NEXT, body)
     }
 
     /// Moves to the previous entry (the last one if the cursor is not positioned).
-    public func previous<R>(
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func previous<R>(_ body: EntryBody<R>) throws -> R? {
         try visit(MDB_PREV, body)
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`
     /// (`MDB_SET_RANGE`).
-    public func seek<R>(
-        atOrAfter key: UnsafeRawBufferPointer,
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func seek<R>(atOrAfter key: UnsafeRawBufferPointer, _ body: EntryBody<R>) throws -> R? {
         guard let (key, value) = try move(MDB_SET_RANGE, key: key) else { return nil }
         return try body(key.bytes, value.bytes)
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`.
-    public func seek<R>(
-        atOrAfter key: [UInt8],
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R
-    ) throws -> R? {
+    public func seek<R>(atOrAfter key: [UInt8], _ body: EntryBody<R>) throws -> R? {
         try key.withUnsafeBytes { try seek(atOrAfter: $0, body) }
     }
 
@@ -101,7 +88,7 @@ public struct Cursor: ~Copyable {
     /// returns `false` or the entries run out.
     ///
     /// - Complexity: O(1) per entry.
-    public func scan(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func scan(_ body: EntryBody<Bool>) throws {
         try scan(from: try move(MDB_FIRST), body)
     }
 
@@ -110,26 +97,17 @@ public struct Cursor: ~Copyable {
     /// the entries run out.
     ///
     /// - Complexity: O(log *n*) to find the start, then O(1) per entry.
-    public func scan(
-        from startKey: UnsafeRawBufferPointer,
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
-    ) throws {
+    public func scan(from startKey: UnsafeRawBufferPointer, _ body: EntryBody<Bool>) throws {
         try scan(from: try move(MDB_SET_RANGE, key: startKey), body)
     }
 
     /// Calls `body` for each entry in key order from `startKey`; see
     /// ``scan(from:_:)-(UnsafeRawBufferPointer,_)``.
-    public func scan(
-        from startKey: [UInt8],
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
-    ) throws {
+    public func scan(from startKey: [UInt8], _ body: EntryBody<Bool>) throws {
         try startKey.withUnsafeBytes { try scan(from: $0, body) }
     }
 
-    private func scan(
-        from start: (MDB_val, MDB_val)?,
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
-    ) throws {
+    private func scan(from start: (MDB_val, MDB_val)?, _ body: EntryBody<Bool>) throws {
         var entry = start
         while let (key, value) = entry {
             guard try body(key.bytes, value.bytes) else { return }
@@ -140,10 +118,7 @@ public struct Cursor: ~Copyable {
     /// Calls `body` for each entry in reverse key order, starting at the last
     /// key less than or equal to `startKey` (or at the last entry), until
     /// `body` returns `false` or the entries run out.
-    public func scanReversed(
-        from startKey: [UInt8]? = nil,
-        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
-    ) throws {
+    public func scanReversed(from startKey: [UInt8]? = nil, _ body: EntryBody<Bool>) throws {
         var entry: (MDB_val, MDB_val)?
         if let startKey {
             entry = try startKey.withUnsafeBytes { start in

@@ -55,10 +55,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         predicate: NSPredicate?,
         anchor: HKQueryAnchor?,
         limit: Int,
-        resultsHandler handler:
-            @escaping @Sendable (
-                HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
-            ) -> Void
+        resultsHandler handler: @escaping ResultsHandler
     ) {
         self.init(type, predicate, nil, anchor: anchor, limit: limit, handler: handler, legacy: nil)
     }
@@ -69,10 +66,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         queryDescriptors: [HKQueryDescriptor],
         anchor: HKQueryAnchor?,
         limit: Int,
-        resultsHandler handler:
-            @escaping @Sendable (
-                HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
-            ) -> Void
+        resultsHandler handler: @escaping ResultsHandler
     ) {
         self.init(nil, nil, queryDescriptors, anchor: anchor, limit: limit, handler: handler, legacy: nil)
     }

@@ -26,29 +26,24 @@ public struct HKStatisticsQueryDescriptor: Sendable, HKAsyncQuery {
     /// - Throws: ``HKError``: `errorInvalidArgument` for options that do not
     ///   suit the type (ST-1) or a predicate that cannot be used.
     public func result(for healthStore: HKHealthStore) async throws -> HKStatistics? {
-        let engine = try await healthStore.openEngine()
-        let type = try predicate.quantityType()
-        try options.validate(for: type)
-        return try engine.statistics(
-            of: type,
-            predicate: try predicate.typed.get(),
-            options: options,
-            caller: healthStore.caller
-        )
+        try await statistics(for: healthStore, fromViews: true)
     }
 
     /// The statistics computed from the matching samples, never from the
     /// views: the baseline the benchmarks measure the views against.
     @_spi(Benchmarks) public func referenceResult(for healthStore: HKHealthStore) async throws -> HKStatistics? {
+        try await statistics(for: healthStore, fromViews: false)
+    }
+
+    private func statistics(for healthStore: HKHealthStore, fromViews: Bool) async throws -> HKStatistics? {
         let engine = try await healthStore.openEngine()
         let type = try predicate.quantityType()
         try options.validate(for: type)
-        return try engine.referenceStatistics(
-            of: type,
-            predicate: try predicate.typed.get(),
-            options: options,
-            caller: healthStore.caller
-        )
+        let typed = try predicate.typed.get()
+        let caller = healthStore.caller
+        return fromViews
+            ? try engine.statistics(of: type, predicate: typed, options: options, caller: caller)
+            : try engine.referenceStatistics(of: type, predicate: typed, options: options, caller: caller)
     }
 }
 

@@ -88,8 +88,8 @@ extension HealthIndex: Projection {
         try txn.withValue(forKey: id.indexBytes, in: objects) { ObjectRecord($0) } ?? nil
     }
 
-    /// Removes every correlation and workout link of a deleted object, in
-    /// both directions (OBJ-25, OBJ-36).
+    /// Removes every correlation and workout link and every effort relation
+    /// of a deleted object, in both directions (OBJ-25, OBJ-36).
     func unlink(_ id: UUID, in txn: borrowing WriteTransaction) throws {
         if let correlation = try txn.withValue(forKey: id.indexBytes, in: memberOf, { UUID(indexBytes: $0) }) ?? nil {
             _ = try txn.removeValue(forKey: id.indexBytes, in: memberOf)
@@ -99,21 +99,16 @@ extension HealthIndex: Projection {
             _ = try txn.removeValue(forKey: IndexKey.pair(id, member), in: members)
             _ = try txn.removeValue(forKey: member.indexBytes, in: memberOf)
         }
-        for workout in try pairs(startingWith: id, in: sampleWorkouts, txn: txn) {
-            _ = try txn.removeValue(forKey: IndexKey.pair(id, workout), in: sampleWorkouts)
-            _ = try txn.removeValue(forKey: IndexKey.pair(workout, id), in: workoutSamples)
-        }
-        for sample in try pairs(startingWith: id, in: workoutSamples, txn: txn) {
-            _ = try txn.removeValue(forKey: IndexKey.pair(id, sample), in: workoutSamples)
-            _ = try txn.removeValue(forKey: IndexKey.pair(sample, id), in: sampleWorkouts)
-        }
-        for workout in try pairs(startingWith: id, in: sampleEfforts, txn: txn) {
-            _ = try txn.removeValue(forKey: IndexKey.pair(id, workout), in: sampleEfforts)
-            _ = try txn.removeValue(forKey: IndexKey.pair(workout, id), in: efforts)
-        }
-        for sample in try pairs(startingWith: id, in: efforts, txn: txn) {
-            _ = try txn.removeValue(forKey: IndexKey.pair(id, sample), in: efforts)
-            _ = try txn.removeValue(forKey: IndexKey.pair(sample, id), in: sampleEfforts)
+        // Workout links and effort relations, kept in both directions.
+        let directions = [
+            (sampleWorkouts, workoutSamples), (workoutSamples, sampleWorkouts), (sampleEfforts, efforts),
+            (efforts, sampleEfforts),
+        ]
+        for (forward, backward) in directions {
+            for other in try pairs(startingWith: id, in: forward, txn: txn) {
+                _ = try txn.removeValue(forKey: IndexKey.pair(id, other), in: forward)
+                _ = try txn.removeValue(forKey: IndexKey.pair(other, id), in: backward)
+            }
         }
     }
 

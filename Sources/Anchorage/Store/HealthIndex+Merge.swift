@@ -31,6 +31,15 @@ extension HealthIndex {
         var known: Bool
     }
 
+    /// A save being indexed: its entry, the sample it holds, the object's
+    /// new row and, for a sample with a sync identifier, its rank.
+    private struct Arrival {
+        let entry: LogEntry
+        let sample: HKSample
+        let record: ObjectRecord
+        let rank: SyncRank?
+    }
+
     /// Where an object ranks among those sharing its sync identifier.
     struct SyncRank {
         var version: Double
@@ -79,27 +88,16 @@ extension HealthIndex {
                     || txn.insert(value, forKey: key, in: objects)
             }
         }
-        let rank = sync.map { SyncRank(version: $0.version, dot: entry.dot) }
-        guard stored else {
-            let row = try resolveSecondSave(
-                entry,
-                sample,
-                record: record,
-                rank: rank,
-                aggregates: &aggregates,
-                in: txn
-            )
-            return SaveOutcome(row: row, known: true)
-        }
-        let visible = try admit(
-            entry.id,
-            record,
+        let arrival = Arrival(
+            entry: entry,
             sample: sample,
-            rank: rank,
-            at: entry.seq,
-            aggregates: &aggregates,
-            in: txn
+            record: record,
+            rank: sync.map { SyncRank(version: $0.version, dot: entry.dot) }
         )
+        guard stored else {
+            return SaveOutcome(row: try resolveSecondSave(arrival, aggregates: &aggregates, in: txn), known: true)
+        }
+        let visible = try admit(arrival, aggregates: &aggregates, in: txn)
         // Outranked on arrival: reported as deleted, as on the peers where it
         // was shown first.
         let row =
@@ -112,13 +110,11 @@ extension HealthIndex {
     /// changes nothing; of two different saves, the smaller dot wins.
     /// Returns the entry's own row.
     private func resolveSecondSave(
-        _ entry: LogEntry,
-        _ sample: HKSample,
-        record: ObjectRecord,
-        rank: SyncRank?,
+        _ arrival: Arrival,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws -> SeqRow {
+        let (entry, record) = (arrival.entry, arrival.record)
         let unchanged = SeqRow(status: .hiddenSave, id: entry.id)
         guard let existing = try self.record(entry.id, in: txn), existing.state != .deleted, existing.saveSeq != 0,
             let earlier = try lookup.entry(at: existing.saveSeq, in: txn),
@@ -132,15 +128,7 @@ extension HealthIndex {
         let wasVisible = existing.isLive
         try retire(entry.id, existing, at: entry.seq, reporting: false, aggregates: &aggregates, in: txn)
         try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)
-        let visible = try admit(
-            entry.id,
-            record,
-            sample: sample,
-            rank: rank,
-            at: entry.seq,
-            aggregates: &aggregates,
-            in: txn
-        )
+        let visible = try admit(arrival, aggregates: &aggregates, in: txn)
         if !visible && !wasVisible {
             // Reported as deleted already: the report stays where it is.
             var kept = try self.record(entry.id, in: txn) ?? record
@@ -164,22 +152,19 @@ extension HealthIndex {
     /// Makes a newly stored object visible unless an object of its sync
     /// identifier outranks it; returns whether it is visible.
     private func admit(
-        _ id: UUID,
-        _ record: ObjectRecord,
-        sample: HKSample,
-        rank: SyncRank?,
-        at seq: UInt64,
+        _ arrival: Arrival,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws -> Bool {
-        guard let rank, !record.syncKey.isEmpty else {
+        let (id, record, sample) = (arrival.entry.id, arrival.record, arrival.sample)
+        guard let rank = arrival.rank, !record.syncKey.isEmpty else {
             try show(id, record, sample: sample, aggregates: &aggregates, in: txn)
             return true
         }
         try txn.put(Self.candidateValue(rank), forKey: record.syncKey + id.indexBytes, in: syncCandidates)
         if let holder = try visibleHolder(of: record.syncKey, in: txn), holder.id != id {
             guard rank.outranks(holder.rank) else { return false }
-            try conceal(holder.id, at: seq, reporting: true, aggregates: &aggregates, in: txn)
+            try conceal(holder.id, at: arrival.entry.seq, reporting: true, aggregates: &aggregates, in: txn)
         }
         var live = record
         live.state = .live

@@ -56,20 +56,27 @@ public struct HealthObjectWriter {
         bytes += try encoder.encode(HealthObject(object))
     }
 
+    /// `value`'s JSON, remembered under `key` (up to 1,024 of them): the
+    /// few devices and revisions of a page are encoded once each.
+    private static func encoded(
+        _ value: some Encodable,
+        key: [String?],
+        with encoder: JSONEncoder,
+        cache: inout [[String?]: [UInt8]]
+    ) throws -> [UInt8] {
+        if let cached = cache[key] { return cached }
+        let encoded = Array(try encoder.encode(value))
+        if cache.count < 1_024 { cache[key] = encoded }
+        return encoded
+    }
+
     /// `{"device":…,"endDate":…,"kind":…,"metadata":…`: the keys before the
     /// kind's own, in sorted order.
     private mutating func appendHead(_ sample: HKSample, kind: String, to bytes: inout [UInt8]) throws {
         bytes.append(UInt8(ascii: "{"))
         if let device = sample.device {
             bytes.append(contentsOf: #""device":"#.utf8)
-            let key = device.properties
-            if let cached = devices[key] {
-                bytes += cached
-            } else {
-                let encoded = Array(try encoder.encode(device))
-                if devices.count < 1_024 { devices[key] = encoded }
-                bytes += encoded
-            }
+            bytes += try Self.encoded(device, key: device.properties, with: encoder, cache: &devices)
             bytes.append(UInt8(ascii: ","))
         }
         bytes.append(contentsOf: #""endDate":""#.utf8)
@@ -92,13 +99,7 @@ public struct HealthObjectWriter {
             revision.source.name, revision.source.bundleIdentifier, revision.version, revision.productType,
             "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)",
         ]
-        if let cached = revisions[key] {
-            bytes += cached
-        } else {
-            let encoded = Array(try encoder.encode(revision))
-            if revisions.count < 1_024 { revisions[key] = encoded }
-            bytes += encoded
-        }
+        bytes += try Self.encoded(revision, key: key, with: encoder, cache: &revisions)
         bytes.append(contentsOf: #","startDate":""#.utf8)
         bytes.append(contentsOf: ISO8601.format(sample.startDate).utf8)
         bytes.append(contentsOf: #"","type":""#.utf8)

@@ -86,7 +86,20 @@ extension ObjectPredicate: Codable {
             self.options = names.isEmpty ? nil : names
         }
 
-        func queryOptions() throws(HKError) -> HKQueryOptions {
+        /// The range's dates (PRED-6) and options (PRED-4), checked.
+        func checked() throws(HKError) -> (start: Date?, end: Date?, options: HKQueryOptions) {
+            (try Self.date(start), try Self.date(end), try queryOptions())
+        }
+
+        private static func date(_ text: String?) throws(HKError) -> Date? {
+            guard let text else { return nil }
+            guard let date = ISO8601.parse(text) else {
+                throw .invalid("PRED-6", "'\(text.prefix(40))' is not an ISO 8601 date")
+            }
+            return date
+        }
+
+        private func queryOptions() throws(HKError) -> HKQueryOptions {
             var result: HKQueryOptions = []
             for option in options ?? [] {
                 switch option {
@@ -140,18 +153,10 @@ extension ObjectPredicate: Codable {
             self = .categoryValueCompare(operator: value.operator, value: value.value)
         case .categoryValueIn: self = .categoryValueIn(Set(try container.decode([Int].self, forKey: key)))
         case .dateRange:
-            let value = try container.decode(DateRange.self, forKey: key)
-            self = .dateRange(
-                start: try Self.date(value.start),
-                end: try Self.date(value.end),
-                options: try value.queryOptions()
-            )
+            let range = try container.decode(DateRange.self, forKey: key).checked()
+            self = .dateRange(start: range.start, end: range.end, options: range.options)
         case .workoutActivityType:
-            let raw = try container.decode(UInt.self, forKey: key)
-            guard let type = HKWorkoutActivityType(rawValue: raw) else {
-                throw HKError.invalid("PRED-13", "\(raw) is not a workout activity type")
-            }
-            self = .workoutActivityType(type)
+            self = .workoutActivityType(try Self.activityType(container.decode(UInt.self, forKey: key)))
         case .workoutCompare:
             let value = try container.decode(WorkoutComparison.self, forKey: key)
             self = .workoutCompare(property: value.property, operator: value.operator, value: value.value)
@@ -167,21 +172,13 @@ extension ObjectPredicate: Codable {
             )
         case .anyActivity: self = .anyActivity(try container.decode(ObjectPredicate.self, forKey: key))
         case .activityType:
-            let raw = try container.decode(UInt.self, forKey: key)
-            guard let type = HKWorkoutActivityType(rawValue: raw) else {
-                throw HKError.invalid("PRED-13", "\(raw) is not a workout activity type")
-            }
-            self = .activityType(type)
+            self = .activityType(try Self.activityType(container.decode(UInt.self, forKey: key)))
         case .activityDuration:
             let value = try container.decode(DurationComparison.self, forKey: key)
             self = .activityDuration(operator: value.operator, seconds: value.seconds)
         case .activityDateRange:
-            let value = try container.decode(DateRange.self, forKey: key)
-            self = .activityDateRange(
-                start: try Self.date(value.start),
-                end: try Self.date(value.end),
-                options: try value.queryOptions()
-            )
+            let range = try container.decode(DateRange.self, forKey: key).checked()
+            self = .activityDateRange(start: range.start, end: range.end, options: range.options)
         case .activityStatistic:
             let value = try container.decode(StatisticComparison.self, forKey: key)
             self = .activityStatistic(
@@ -196,12 +193,11 @@ extension ObjectPredicate: Codable {
         }
     }
 
-    private static func date(_ text: String?) throws(HKError) -> Date? {
-        guard let text else { return nil }
-        guard let date = ISO8601.parse(text) else {
-            throw .invalid("PRED-6", "'\(text.prefix(40))' is not an ISO 8601 date")
+    private static func activityType(_ raw: UInt) throws(HKError) -> HKWorkoutActivityType {
+        guard let type = HKWorkoutActivityType(rawValue: raw) else {
+            throw .invalid("PRED-13", "\(raw) is not a workout activity type")
         }
-        return date
+        return type
     }
 
     public func encode(to encoder: any Encoder) throws {
