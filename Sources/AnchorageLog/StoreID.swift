@@ -49,6 +49,23 @@ public struct StoreID: Hashable, Sendable, Comparable, Codable, CustomStringConv
     }
 }
 
+/// A store id keys JSON objects as its text, as version vectors are sent:
+/// `{"1f0c3d2e-…": 42}`.
+extension StoreID: CodingKeyRepresentable {
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public var codingKey: any CodingKey { Key(stringValue: description) }
+
+    public init?<T: CodingKey>(codingKey: T) {
+        self.init(codingKey.stringValue)
+    }
+}
+
 extension UUID {
     /// The 16 bytes of the UUID, in order.
     var bytes: [UInt8] {

@@ -53,46 +53,6 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
             versionVector: try log.versionVector()
         )
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case protocolVersion, storeID, incarnation, head, versionVector, checkpoint
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        protocolVersion = try container.decode(Int.self, forKey: .protocolVersion)
-        storeID = try container.decode(StoreID.self, forKey: .storeID)
-        incarnation = try container.decode(UInt64.self, forKey: .incarnation)
-        head = try container.decode(UInt64.self, forKey: .head)
-        checkpoint = try container.decodeIfPresent(UInt64.self, forKey: .checkpoint)
-        versionVector = try Self.vector(from: container.decode([String: UInt64].self, forKey: .versionVector))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(protocolVersion, forKey: .protocolVersion)
-        try container.encode(storeID, forKey: .storeID)
-        try container.encode(incarnation, forKey: .incarnation)
-        try container.encode(head, forKey: .head)
-        try container.encodeIfPresent(checkpoint, forKey: .checkpoint)
-        try container.encode(Self.text(versionVector), forKey: .versionVector)
-    }
-
-    /// A version vector as JSON wants it: origin ids as strings.
-    static func text(_ vector: [StoreID: UInt64]) -> [String: UInt64] {
-        Dictionary(uniqueKeysWithValues: vector.map { ($0.key.description, $0.value) })
-    }
-
-    static func vector(from text: [String: UInt64]) throws -> [StoreID: UInt64] {
-        var vector: [StoreID: UInt64] = [:]
-        for (key, value) in text {
-            guard let origin = StoreID(key) else {
-                throw SyncError(.protocolViolation, "the version vector names an origin that is not a store id")
-            }
-            vector[origin] = value
-        }
-        return vector
-    }
 }
 
 /// A request for the entries of a peer's log after one of its positions.
@@ -114,28 +74,6 @@ public struct PullRequest: Codable, Sendable, Hashable {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
         self.versionVector = versionVector
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case incarnation, since, maxEntries, maxBytes, versionVector
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        incarnation = try container.decode(UInt64.self, forKey: .incarnation)
-        since = try container.decode(UInt64.self, forKey: .since)
-        maxEntries = try container.decode(Int.self, forKey: .maxEntries)
-        maxBytes = try container.decode(Int.self, forKey: .maxBytes)
-        versionVector = try PeerIdentity.vector(from: container.decode([String: UInt64].self, forKey: .versionVector))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(incarnation, forKey: .incarnation)
-        try container.encode(since, forKey: .since)
-        try container.encode(maxEntries, forKey: .maxEntries)
-        try container.encode(maxBytes, forKey: .maxBytes)
-        try container.encode(PeerIdentity.text(versionVector), forKey: .versionVector)
     }
 }
 
