@@ -26,11 +26,6 @@ public struct Cursor: ~Copyable {
     let pointer: OpaquePointer
     let transaction: TransactionHandle
 
-    init(pointer: OpaquePointer, transaction: TransactionHandle) {
-        self.pointer = pointer
-        self.transaction = transaction
-    }
-
     deinit {
         mdb_cursor_close(pointer)
     }

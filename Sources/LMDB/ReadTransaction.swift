@@ -14,10 +14,6 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     /// The raw handle; opaque outside the LMDB module.
     public let handle: TransactionHandle
 
-    init(handle: TransactionHandle) {
-        self.handle = handle
-    }
-
     deinit {
         mdb_txn_abort(handle.pointer)
     }

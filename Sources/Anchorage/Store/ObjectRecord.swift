@@ -77,28 +77,18 @@ struct ObjectRecord: Hashable, Sendable {
         }
     }
 
-    init(
-        state: State,
-        kind: EntryKind,
-        saveSeq: UInt64,
-        deleteSeq: UInt64,
-        startKey: UInt64,
-        endKey: UInt64,
-        source: String,
-        syncKey: [UInt8] = [],
-        reportedSeq: UInt64 = 0
-    ) {
-        self.state = state
-        self.kind = kind
-        self.saveSeq = saveSeq
-        self.deleteSeq = deleteSeq
-        self.startKey = startKey
-        self.endKey = endKey
-        self.source = source
-        self.syncKey = syncKey
-        self.reportedSeq = reportedSeq
+    /// The fixed fields of a row, without decoding its strings: state,
+    /// kind, save seq and start key; `nil` for bytes this version did not
+    /// write.
+    static func summary(
+        _ bytes: UnsafeRawBufferPointer
+    ) -> (state: State, kind: EntryKind, saveSeq: UInt64, startKey: UInt64)? {
+        guard bytes.count >= fixedSize, let state = State(rawValue: bytes[0]) else { return nil }
+        return (state, EntryKind(rawValue: bytes.uint32(at: 1)), bytes.uint64(at: 5), bytes.uint64(at: 21))
     }
+}
 
+extension ObjectRecord {
     /// Reads a row; `nil` for bytes this version did not write.
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.fixedSize, let state = State(rawValue: bytes[0]) else { return nil }
@@ -117,15 +107,5 @@ struct ObjectRecord: Hashable, Sendable {
             decoding: UnsafeRawBufferPointer(rebasing: bytes[(Self.fixedSize + syncLength)...]),
             as: UTF8.self
         )
-    }
-
-    /// The fixed fields of a row, without decoding its strings: state,
-    /// kind, save seq and start key; `nil` for bytes this version did not
-    /// write.
-    static func summary(
-        _ bytes: UnsafeRawBufferPointer
-    ) -> (state: State, kind: EntryKind, saveSeq: UInt64, startKey: UInt64)? {
-        guard bytes.count >= fixedSize, let state = State(rawValue: bytes[0]) else { return nil }
-        return (state, EntryKind(rawValue: bytes.uint32(at: 1)), bytes.uint64(at: 5), bytes.uint64(at: 21))
     }
 }
