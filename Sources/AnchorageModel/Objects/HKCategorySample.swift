@@ -38,10 +38,9 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let fields = checkedOrStop { () throws(HKError) in
-            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+        let fields = SampleFields.newOrStop(start: start, end: end, device: device, metadata: metadata) {
+            fields throws(HKError) in
             try Self.check(type: type, value: value, fields)
-            return fields
         }
         self.init(type: type, value: value, fields: fields)
     }

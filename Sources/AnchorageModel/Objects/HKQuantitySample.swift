@@ -54,10 +54,9 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let fields = checkedOrStop { () throws(HKError) in
-            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+        let fields = SampleFields.newOrStop(start: start, end: end, device: device, metadata: metadata) {
+            fields throws(HKError) in
             try Self.check(type: type, quantity: quantity, fields)
-            return fields
         }
         self.init(type: type, quantity: quantity, fields: fields)
     }

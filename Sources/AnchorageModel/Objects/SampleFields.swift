@@ -98,6 +98,25 @@ package struct SampleFields: Sendable {
     }
 }
 
+extension SampleFields {
+    /// The fields of a sample one of HealthKit's initializers makes, once
+    /// `check` (the kind's own rules) passed; stops the program otherwise,
+    /// as HealthKit does.
+    package static func newOrStop(
+        start: Date,
+        end: Date,
+        device: HKDevice?,
+        metadata: [String: Any]?,
+        checking check: (SampleFields) throws(HKError) -> Void
+    ) -> SampleFields {
+        checkedOrStop { () throws(HKError) in
+            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+            try check(fields)
+            return fields
+        }
+    }
+}
+
 /// Runs a check for one of HealthKit's initializers, which stop the program
 /// on invalid arguments; each has a throwing twin.
 package func checkedOrStop<T>(_ body: () throws(HKError) -> T) -> T {
