@@ -18,8 +18,7 @@ struct ActivityCommand: AsyncParsableCommand {
     @Option(help: "The last day, included.")
     var to: String
 
-    @Option(help: "table, json or csv.")
-    var format: StatsCommand.Format = .table
+    @OptionGroup var formatOption: TableFormatOption
 
     private static let calendar = Calendar(identifier: .gregorian)
 
@@ -34,17 +33,11 @@ struct ActivityCommand: AsyncParsableCommand {
         guard let first = TextForms.day(from, calendar: Self.calendar),
             let last = TextForms.day(to, calendar: Self.calendar)
         else { throw ValidationError("--from and --to must be days such as 2026-01-31") }
-        let store = try await storeOptions.openStoreForReading()
-        let summaries: [HKActivitySummary]
-        do {
-            summaries = try await HKActivitySummaryQueryDescriptor(
+        let summaries = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+            try await HKActivitySummaryQueryDescriptor(
                 predicate: HKQuery.predicate(forActivitySummariesBetweenStart: first, end: last)
             ).result(for: store)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
-        await store.close()
         write(summaries, to: CLIOutput.current)
     }
 
@@ -76,7 +69,7 @@ struct ActivityCommand: AsyncParsableCommand {
     }
 
     private func write(_ summaries: [HKActivitySummary], to output: CLIOutput) {
-        switch format {
+        switch formatOption.format {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,5 +1,3 @@
-import Anchorage
-import AnchorageLog
 public import ArgumentParser
 import Foundation
 
@@ -22,57 +20,6 @@ public struct AnchorageCommand: AsyncParsableCommand {
     )
 
     public init() {}
-}
-
-/// The store a command works on.
-struct StoreOptions: ParsableArguments {
-    @Option(help: "The store's directory (default: $ANCHORAGE_STORE, else ./anchorage-data).")
-    var store: String?
-
-    /// The store's directory.
-    var directory: URL {
-        store.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.defaultDirectory
-    }
-
-    /// The store, opened (created if missing) to be written: by one process
-    /// at a time.
-    func openStore() -> HKHealthStore {
-        HKHealthStore(directory: directory)
-    }
-
-    /// The store, opened for a command that only reads: beside a process
-    /// that writes it (a running node), as LMDB allows. A store that a
-    /// writer must settle first (indices of another version, a restored
-    /// backup) is opened for writing when nobody else writes it.
-    ///
-    /// - Throws: ``CommandFailure`` when there is no store at the directory
-    ///   (nothing is created) or it cannot be opened.
-    func openStoreForReading() async throws -> HKHealthStore {
-        let path = directory.standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
-            throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
-        }
-        var configuration = HKHealthStore.Configuration()
-        configuration.readOnly = true
-        let reading = HKHealthStore(directory: directory, configuration: configuration)
-        do {
-            try await reading.opened()
-            return reading
-        } catch {
-            await reading.close()
-            guard (error.underlyingError as? LogError)?.code == .needsWriter else {
-                throw CommandFailure(description: error.message)
-            }
-        }
-        let writing = HKHealthStore(directory: directory)
-        do {
-            try await writing.opened()
-            return writing
-        } catch {
-            await writing.close()
-            throw CommandFailure(description: error.message)
-        }
-    }
 }
 
 /// A runtime failure, reported with exit code 1.

@@ -31,14 +31,12 @@ struct AuditVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = try await storeOptions.openStoreForReading()
-        do {
+        try await storeOptions.withStoreForReading(failure: "cannot verify the store") { store in
             let log = try store.eventLog()
             let report = try log.verify { checked in output.status("\rverified \(checked) entries…") }
             if let problem = report.problem {
                 output.status("\n")
                 let anchor = problem.seq.map { " (anchor \(log.anchor(atSeq: $0).stringValue))" } ?? ""
-                await store.close()
                 throw CommandFailure(description: "the log is damaged or was altered: \(problem)\(anchor)")
             }
             output.status("\rverified \(report.entriesChecked) entries   \n")
@@ -48,18 +46,11 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             if !chainOnly {
                 output.status("replaying the log to check the indices…\n")
                 if let disagreement = try await log.checkProjections() {
-                    await store.close()
                     throw CommandFailure(description: "\(disagreement); run `anchorage rebuild` to rebuild them")
                 }
                 output.line("indices and statistics views: agree with a replay of the log")
             }
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot verify the store: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }
 
@@ -73,14 +64,9 @@ struct DigestCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
-        let store = try await storeOptions.openStoreForReading()
-        do {
+        try await storeOptions.withStoreForReading(failure: "cannot read the store") { store in
             CLIOutput.current.line(try store.stateDigest())
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot read the store: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }
 
@@ -96,8 +82,7 @@ struct RebuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = storeOptions.openStore()
-        do {
+        try await storeOptions.withStore(failure: "cannot rebuild the store's indices") { store in
             let log = try store.eventLog()
             let start = ContinuousClock.now
             let count = try await log.rebuildProjections { replayed in
@@ -108,10 +93,6 @@ struct RebuildCommand: AsyncParsableCommand {
             output.line(
                 "rebuilt the indices and views from \(count) entries in \(String(format: "%.1f", elapsed / .seconds(1))) s"
             )
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot rebuild the store's indices: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }

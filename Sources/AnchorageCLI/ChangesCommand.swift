@@ -32,16 +32,17 @@ struct ChangesCommand: AsyncParsableCommand {
     @Flag(help: "Keep running and print new changes as they are committed.")
     var follow = false
 
-    @Option(help: "ndjson (default), json, csv or table.")
-    var format: DataFormat = .ndjson
+    @OptionGroup var formatOption: DataFormatOption
 
     func validate() throws {
         guard !types.isEmpty else { throw ValidationError("name at least one --type") }
         for type in types where !TextForms.isActivitySummary(type) { _ = try SampleTypeArgument.require(type) }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         if follow && limit != nil { throw ValidationError("--follow reads everything; leave out --limit") }
-        if follow && format == .json { throw ValidationError("--follow prints as it goes: use ndjson, csv or table") }
-        if let since { _ = try anchor(since) }
+        if follow && formatOption.format == .json {
+            throw ValidationError("--follow prints as it goes: use ndjson, csv or table")
+        }
+        if let since { _ = try AnchorArgument.require(since, for: "--since") }
     }
 
     func run() async throws {
@@ -49,11 +50,10 @@ struct ChangesCommand: AsyncParsableCommand {
             .map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
         let summaries = types.contains { TextForms.isActivitySummary($0) }
         let output = CLIOutput.current
-        let store = try await storeOptions.openStoreForReading()
-        do {
-            var anchor = try since.map(anchor)
+        try await storeOptions.withStoreForReading(failure: "reading changes failed") { store in
+            var anchor = try since.map { try AnchorArgument.require($0, for: "--since") }
             var remaining = limit
-            var printer = ChangePrinter(format: format, output: output)
+            var printer = ChangePrinter(format: formatOption.format, output: output)
             while true {
                 let page = min(remaining ?? 1_000, 1_000)
                 let result = try await ChangeFeedDescriptor(
@@ -78,24 +78,8 @@ struct ChangesCommand: AsyncParsableCommand {
                 }
             }
             try printer.finish()
-        } catch let error as ValidationError {
-            await store.close()
-            throw error
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "reading changes failed: \(ErrorWords.describe(error))")
-        }
-        await store.close()
-    }
-
-    private func anchor(_ text: String) throws -> HKQueryAnchor {
-        do {
-            return try HKQueryAnchor(string: text)
-        } catch {
-            throw ValidationError("--since: \(ErrorWords.describe(error))")
         }
     }
-
 }
 
 extension HealthObjectWriter {

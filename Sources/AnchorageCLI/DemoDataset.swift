@@ -83,16 +83,8 @@ struct DemoDataset {
             let time = at(Double(halfHour) / 2)
             let exercising = runs && halfHour / 2 == 18
             let bpm = Double(exercising ? 135 + random.next(30) : 58 + random.next(30))
-            objects.append(
-                try HKQuantitySample.stored(
-                    type: HKQuantityType(.heartRate),
-                    quantity: HKQuantity(unit: HKUnit.count().unitDivided(by: .minute()), doubleValue: bpm),
-                    start: time,
-                    end: time,
-                    uuid: uuid("heart", time),
-                    sourceRevision: Self.watch
-                )
-            )
+            let perMinute = HKUnit.count().unitDivided(by: .minute())
+            objects.append(try reading("heart", .heartRate, perMinute, bpm, at: time, from: Self.watch))
         }
         let bedtime = at(-1 + Double(random.next(60)) / 60)
         objects.append(
@@ -138,58 +130,71 @@ struct DemoDataset {
     ) throws
         -> HKCorrelation
     {
-        let energy = try HKQuantitySample.stored(
-            type: HKQuantityType(.dietaryEnergyConsumed),
-            quantity: HKQuantity(unit: .kilocalorie(), doubleValue: dish.kilocalories),
-            start: time,
-            end: time,
-            uuid: uuid("food-energy", time),
-            sourceRevision: Self.foodLog
-        )
-        let protein = try HKQuantitySample.stored(
-            type: HKQuantityType(.dietaryProtein),
-            quantity: HKQuantity(unit: .gram(), doubleValue: dish.protein),
-            start: time,
-            end: time,
-            uuid: uuid("food-protein", time),
-            sourceRevision: Self.foodLog
-        )
-        return try .stored(
-            type: HKCorrelationType(.food),
-            start: time,
-            end: time,
-            objects: [energy, protein],
-            uuid: uuid("food", time),
-            sourceRevision: Self.foodLog,
+        try correlation(
+            "food",
+            .food,
+            of: [
+                ("food-energy", .dietaryEnergyConsumed, .kilocalorie(), dish.kilocalories),
+                ("food-protein", .dietaryProtein, .gram(), dish.protein),
+            ],
+            at: time,
+            from: Self.foodLog,
             metadata: [HKMetadataKeyFoodType: .string(dish.name)]
         )
     }
 
     private func bloodPressure(at time: Date, random: inout SplitMix) throws -> HKCorrelation {
         let mmHg = HKUnit.millimeterOfMercury()
-        let systolic = try HKQuantitySample.stored(
-            type: HKQuantityType(.bloodPressureSystolic),
-            quantity: HKQuantity(unit: mmHg, doubleValue: Double(112 + random.next(20))),
-            start: time,
-            end: time,
-            uuid: uuid("bp-systolic", time),
-            sourceRevision: Self.cuff
+        return try correlation(
+            "bp",
+            .bloodPressure,
+            of: [
+                ("bp-systolic", .bloodPressureSystolic, mmHg, Double(112 + random.next(20))),
+                ("bp-diastolic", .bloodPressureDiastolic, mmHg, Double(70 + random.next(14))),
+            ],
+            at: time,
+            from: Self.cuff
         )
-        let diastolic = try HKQuantitySample.stored(
-            type: HKQuantityType(.bloodPressureDiastolic),
-            quantity: HKQuantity(unit: mmHg, doubleValue: Double(70 + random.next(14))),
+    }
+
+    /// A quantity sample at one instant, its uuid derived from `kind` and
+    /// the time.
+    private func reading(
+        _ kind: String,
+        _ type: HKQuantityTypeIdentifier,
+        _ unit: HKUnit,
+        _ value: Double,
+        at time: Date,
+        from source: HKSourceRevision
+    ) throws -> HKQuantitySample {
+        try HKQuantitySample.stored(
+            type: HKQuantityType(type),
+            quantity: HKQuantity(unit: unit, doubleValue: value),
             start: time,
             end: time,
-            uuid: uuid("bp-diastolic", time),
-            sourceRevision: Self.cuff
+            uuid: uuid(kind, time),
+            sourceRevision: source
         )
-        return try .stored(
-            type: HKCorrelationType(.bloodPressure),
+    }
+
+    /// A correlation at one instant of a reading for each of `parts`, all
+    /// from `source`; each uuid is derived from its kind and the time.
+    private func correlation(
+        _ kind: String,
+        _ type: HKCorrelationTypeIdentifier,
+        of parts: [(kind: String, type: HKQuantityTypeIdentifier, unit: HKUnit, value: Double)],
+        at time: Date,
+        from source: HKSourceRevision,
+        metadata: [String: HKMetadataValue] = [:]
+    ) throws -> HKCorrelation {
+        try .stored(
+            type: HKCorrelationType(type),
             start: time,
             end: time,
-            objects: [systolic, diastolic],
-            uuid: uuid("bp", time),
-            sourceRevision: Self.cuff
+            objects: Set(try parts.map { try reading($0.kind, $0.type, $0.unit, $0.value, at: time, from: source) }),
+            uuid: uuid(kind, time),
+            sourceRevision: source,
+            metadata: metadata
         )
     }
 

@@ -35,8 +35,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = try await storeOptions.openStoreForReading()
-        do {
+        try await storeOptions.withStoreForReading(failure: "cannot export the log") { store in
             let log = try store.eventLog()
             var anchor = try since.map { try Anchor(parsing: $0) }
             var writer = LogExportWriter()
@@ -55,11 +54,7 @@ struct ExportCommand: AsyncParsableCommand {
                 if !page.hasMore { break }
             }
             output.status("\rexported \(exported) entries\n")
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot export the log: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }
 
@@ -82,9 +77,8 @@ struct ImportLogCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = storeOptions.openStore()
         let output = CLIOutput.current
-        do {
+        try await storeOptions.withStore(failure: "cannot import the log") { store in
             let log = try store.eventLog()
             guard log.head.seq == 0 else {
                 throw CommandFailure(
@@ -128,13 +122,6 @@ struct ImportLogCommand: AsyncParsableCommand {
             imported += try await log.apply(batch).applied
             output.status("\r")
             output.line("imported \(imported) entries; digest \(try store.stateDigest())")
-        } catch let failure as CommandFailure {
-            await store.close()
-            throw failure
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot import the log: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }

@@ -26,16 +26,10 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try await storeOptions.openStoreForReading()
-        let output = CLIOutput.current
-        let steps: [HKObjectHistoryEntry]
-        do {
-            steps = try store.history(of: UUID(uuidString: uuid)!)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot read the history: \(ErrorWords.describe(error))")
+        let steps = try await storeOptions.withStoreForReading(failure: "cannot read the history") { store in
+            try store.history(of: UUID(uuidString: uuid)!)
         }
-        await store.close()
+        let output = CLIOutput.current
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -21,23 +21,17 @@ struct ImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let store = storeOptions.openStore()
         let output = CLIOutput.current
-        let summary: HealthExportImporter.Summary
-        do {
+        let summary = try await storeOptions.withStore(failure: "the import failed") { store in
             defer { output.status("\n") }
-            summary = try await HealthExportImporter(store: store).importExport(at: URL(fileURLWithPath: file)) {
+            return try await HealthExportImporter(store: store).importExport(at: URL(fileURLWithPath: file)) {
                 progress in
                 guard let total = progress.totalBytes, total > 0 else { return }
                 let percent = min(100, progress.bytesRead * 100 / total)
                 let bar = String(repeating: "#", count: percent / 4).padding(toLength: 25, withPad: ".", startingAt: 0)
                 output.status("\r[\(bar)] \(percent)%  \(progress.elements) elements")
             }
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "the import failed: \(ErrorWords.describe(error))")
         }
-        await store.close()
         output.line("saved: \(summary.saved)")
         output.line("already present: \(summary.alreadyPresent)")
         for (name, count) in summary.read.sorted(by: { $0.key < $1.key }) { output.line("read \(name): \(count)") }

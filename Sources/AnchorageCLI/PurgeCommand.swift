@@ -30,15 +30,9 @@ struct PurgeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let date = TextForms.date(deletedBefore, in: TimeZone(identifier: "UTC")!) ?? .distantPast
-        let store = storeOptions.openStore()
-        let purged: Int
-        do {
-            purged = try await store.purgeDeletedSamples(before: date)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot purge: \(ErrorWords.describe(error))")
+        let purged = try await storeOptions.withStore(failure: "cannot purge") { store in
+            try await store.purgeDeletedSamples(before: date)
         }
-        await store.close()
         do {
             try EventLog.compact(at: storeOptions.directory)
         } catch {

@@ -20,28 +20,20 @@ struct ReplayCommand: AsyncParsableCommand {
     var into: String
 
     func validate() throws {
-        do {
-            _ = try HKQueryAnchor(string: to)
-        } catch {
-            throw ValidationError("--to: \(ErrorWords.describe(error))")
-        }
+        _ = try AnchorArgument.require(to, for: "--to")
     }
 
     func run() async throws {
         let output = CLIOutput.current
-        let store = try await storeOptions.openStoreForReading()
-        do {
-            let replica = try await store.replay(to: try HKQueryAnchor(string: to), into: URL(fileURLWithPath: into)) {
+        let anchor = try AnchorArgument.require(to, for: "--to")
+        try await storeOptions.withStoreForReading(failure: "cannot replay the store") { store in
+            let replica = try await store.replay(to: anchor, into: URL(fileURLWithPath: into)) {
                 output.status("\rreplayed \($0) entries…")
             }
             output.status("\r")
             let head = try replica.eventLog().head.seq
             output.line("replayed \(head) entries into \(into); digest \(try replica.stateDigest())")
             await replica.close()
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "cannot replay the store: \(ErrorWords.describe(error))")
         }
-        await store.close()
     }
 }

@@ -11,8 +11,7 @@ struct SamplesCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "A sample type: stepCount, sleepAnalysis, workout…")
-    var type: String
+    @OptionGroup var typeOption: SampleTypeOption
 
     @Option(help: "Only samples overlapping from this day or instant on (YYYY-MM-DD or ISO 8601).")
     var from: String?
@@ -29,42 +28,28 @@ struct SamplesCommand: AsyncParsableCommand {
     @Flag(help: "Newest first.")
     var newestFirst = false
 
-    @Option(help: "ndjson (default), json, csv or table.")
-    var format: DataFormat = .ndjson
+    @OptionGroup var formatOption: DataFormatOption
 
     func validate() throws {
-        _ = try SampleTypeArgument.require(type)
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
-        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-        for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, DateArgument.parse(value, in: zone) == nil { throw ValidationError("\(name) is not a date") }
-        }
+        _ = try parsedRange()
     }
 
     func run() async throws {
-        let sampleType = try SampleTypeArgument.require(type)
-        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
-        let start = from.flatMap { DateArgument.parse($0, in: zone) }
-        let end = to.flatMap { DateArgument.parse($0, in: zone) }
+        let sampleType = try typeOption.sampleType()
+        let (start, end) = try parsedRange()
         let predicate =
             start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
-        let store = try await storeOptions.openStoreForReading()
-        let samples: [HKSample]
-        do {
-            samples = try await HKSampleQueryDescriptor(
+        let samples = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+            try await HKSampleQueryDescriptor(
                 predicates: [.sample(type: sampleType, predicate: predicate)],
                 sortDescriptors: [SortDescriptor(\.startDate, order: newestFirst ? .reverse : .forward)],
                 limit: limit
             ).result(for: store)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
-        await store.close()
         let output = CLIOutput.current
         var writer = HealthObjectWriter()
-        switch format {
+        switch formatOption.format {
         case .ndjson:
             for sample in samples { output.line(try writer.json(sample)) }
         case .json:
@@ -73,11 +58,20 @@ struct SamplesCommand: AsyncParsableCommand {
         case .csv, .table:
             SampleRow.write(
                 samples.map(SampleRow.init(added:)),
-                format: format,
+                format: formatOption.format,
                 header: true,
                 changes: false,
                 to: output
             )
         }
+    }
+
+    /// `--from` and `--to` in the zone of `--tz`; `nil` where not given.
+    private func parsedRange() throws -> (start: Date?, end: Date?) {
+        let zone = try TimeZoneArgument.require(tz)
+        return (
+            try from.map { try DateArgument.require($0, for: "--from", in: zone) },
+            try to.map { try DateArgument.require($0, for: "--to", in: zone) }
+        )
     }
 }

@@ -40,14 +40,7 @@ struct SaveCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "the input is not valid: \(ErrorWords.describe(error))")
         }
-        let store = storeOptions.openStore()
-        do {
-            try await store.save(batch.objects)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "nothing was saved: \(ErrorWords.describe(error))")
-        }
-        await store.close()
+        try await storeOptions.withStore(failure: "nothing was saved") { try await $0.save(batch.objects) }
         CLIOutput.current.line("saved \(batch.objects.count)")
     }
 }
@@ -74,15 +67,9 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ids = uuids.compactMap(UUID.init(uuidString:))
-        let store = storeOptions.openStore()
-        let deleted: Int
-        do {
-            deleted = try await store.deleteObjects(withUUIDs: ids)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "nothing was deleted: \(ErrorWords.describe(error))")
+        let deleted = try await storeOptions.withStore(failure: "nothing was deleted") { store in
+            try await store.deleteObjects(withUUIDs: ids)
         }
-        await store.close()
         CLIOutput.current.line("deleted \(deleted)")
         if deleted < Set(ids).count {
             throw CommandFailure(description: "\(Set(ids).count - deleted) of the uuids name no sample in the store")

@@ -11,29 +11,12 @@ struct SourcesCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "A sample type: stepCount, sleepAnalysis, workout…")
-    var type: String
-
-    func validate() throws {
-        _ = try SampleTypeArgument.require(type)
-    }
+    @OptionGroup var typeOption: SampleTypeOption
 
     func run() async throws {
-        let sampleType = try SampleTypeArgument.require(type)
-        let store = try await storeOptions.openStoreForReading()
-        let found: Result<Set<HKSource>, any Error> = await withCheckedContinuation { continuation in
-            store.execute(
-                HKSourceQuery(sampleType: sampleType, samplePredicate: nil) { _, sources, error in
-                    continuation.resume(returning: error.map { .failure($0) } ?? .success(sources ?? []))
-                }
-            )
-        }
-        await store.close()
-        guard case .success(let sources) = found else {
-            if case .failure(let error) = found {
-                throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
-            }
-            return
+        let sampleType = try typeOption.sampleType()
+        let sources = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+            try await HKSourceQueryDescriptor(predicate: .sample(type: sampleType)).result(for: store)
         }
         let output = CLIOutput.current
         for source in sources.sorted(by: { $0.bundleIdentifier < $1.bundleIdentifier }) {

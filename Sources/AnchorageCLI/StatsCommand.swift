@@ -43,8 +43,7 @@ struct StatsCommand: AsyncParsableCommand {
     )
     var unit: String?
 
-    @Option(help: "table, json or csv.")
-    var format: Format = .table
+    @OptionGroup var formatOption: TableFormatOption
 
     @Flag(help: "Also each source's own values in every bucket, beside the merged ones (separateBySource).")
     var bySource = false
@@ -55,22 +54,19 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Draw the first statistic as a bar chart.")
     var chart = false
 
-    enum Format: String, ExpressibleByArgument {
-        case table, json, csv
-    }
-
     func validate() throws {
         _ = try parsedOptions()
         _ = try parsedInterval()
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("unknown time zone '\(tz)'") }
-        _ = try parsedRange(in: tz.flatMap(TimeZone.init(identifier:)) ?? .current)
-        if chart && format != .table {
-            throw ValidationError("--chart draws a table; leave out --format \(format.rawValue) or --chart")
+        _ = try parsedRange(in: TimeZoneArgument.require(tz))
+        if chart && formatOption.format != .table {
+            throw ValidationError(
+                "--chart draws a table; leave out --format \(formatOption.format.rawValue) or --chart"
+            )
         }
     }
 
     func run() async throws {
-        let zone = tz.flatMap(TimeZone.init(identifier:)) ?? .current
+        let zone = try TimeZoneArgument.require(tz)
         let quantityType = try parsedType()
         var statisticsOptions = try parsedOptions()
         if bySource { statisticsOptions.insert(.separateBySource) }
@@ -80,13 +76,7 @@ struct StatsCommand: AsyncParsableCommand {
         var components = try parsedInterval()
         components.timeZone = zone
         let (start, end) = try parsedRange(in: zone)
-        let anchorDate =
-            try anchor.map { text in
-                guard let date = DateArgument.parse(text, in: zone) else {
-                    throw ValidationError("--anchor is not a date")
-                }
-                return date
-            } ?? start
+        let anchorDate = try anchor.map { try DateArgument.require($0, for: "--anchor", in: zone) } ?? start
         let displayUnit: HKUnit
         do {
             displayUnit =
@@ -94,20 +84,14 @@ struct StatsCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--unit: \(error)")
         }
-        let store = try await storeOptions.openStoreForReading()
-        let collection: HKStatisticsCollection
-        do {
-            collection = try await HKStatisticsCollectionQueryDescriptor(
+        let collection = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+            try await HKStatisticsCollectionQueryDescriptor(
                 predicate: .quantitySample(type: quantityType, predicate: sourcePredicate),
                 options: statisticsOptions,
                 anchorDate: anchorDate,
                 intervalComponents: components
             ).result(for: store, from: start, to: end)
-        } catch {
-            await store.close()
-            throw CommandFailure(description: "the query failed: \(ErrorWords.describe(error))")
         }
-        await store.close()
         var rows: [StatsRow] = []
         collection.enumerateStatistics(from: start, to: end) { statistics, _ in
             rows.append(StatsRow(statistics, options: statisticsOptions, unit: displayUnit))
@@ -115,7 +99,13 @@ struct StatsCommand: AsyncParsableCommand {
         if chart {
             StatsRow.chart(rows, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
         } else {
-            StatsRow.write(rows, format: format, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
+            StatsRow.write(
+                rows,
+                format: formatOption.format,
+                unit: displayUnit.unitString,
+                zone: zone,
+                to: CLIOutput.current
+            )
         }
     }
 

@@ -91,7 +91,7 @@ struct StatsRow {
     /// Writes the rows as a table, JSON or CSV.
     static func write(
         _ rows: [StatsRow],
-        format: StatsCommand.Format,
+        format: TableFormat,
         unit: String,
         zone: TimeZone,
         to output: CLIOutput

@@ -1,0 +1,96 @@
+import Anchorage
+import AnchorageLog
+import ArgumentParser
+import Foundation
+
+/// The store a command works on.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The store's directory (default: $ANCHORAGE_STORE, else ./anchorage-data).")
+    var store: String?
+
+    /// The store's directory.
+    var directory: URL {
+        store.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.defaultDirectory
+    }
+
+    /// The store, opened (created if missing) to be written: by one process
+    /// at a time.
+    func openStore() -> HKHealthStore {
+        HKHealthStore(directory: directory)
+    }
+
+    /// The store, opened for a command that only reads: beside a process
+    /// that writes it (a running node), as LMDB allows. A store that a
+    /// writer must settle first (indices of another version, a restored
+    /// backup) is opened for writing when nobody else writes it.
+    ///
+    /// - Throws: ``CommandFailure`` when there is no store at the directory
+    ///   (nothing is created) or it cannot be opened.
+    func openStoreForReading() async throws -> HKHealthStore {
+        let path = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
+            throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
+        }
+        var configuration = HKHealthStore.Configuration()
+        configuration.readOnly = true
+        let reading = HKHealthStore(directory: directory, configuration: configuration)
+        do {
+            try await reading.opened()
+            return reading
+        } catch {
+            await reading.close()
+            guard (error.underlyingError as? LogError)?.code == .needsWriter else {
+                throw CommandFailure(description: error.message)
+            }
+        }
+        let writing = HKHealthStore(directory: directory)
+        do {
+            try await writing.opened()
+            return writing
+        } catch {
+            await writing.close()
+            throw CommandFailure(description: error.message)
+        }
+    }
+
+    /// Runs `body` on the store opened to be written (``openStore()``) and
+    /// closes it; see ``HKHealthStore/closing(failure:_:)`` for errors.
+    ///
+    /// ```swift
+    /// try await storeOptions.withStore(failure: "nothing was saved") { try await $0.save(objects) }
+    /// ```
+    func withStore<T>(failure: String, _ body: (HKHealthStore) async throws -> T) async throws -> T {
+        try await openStore().closing(failure: failure, body)
+    }
+
+    /// Runs `body` on the store opened for reading
+    /// (``openStoreForReading()``) and closes it; see
+    /// ``HKHealthStore/closing(failure:_:)`` for errors.
+    func withStoreForReading<T>(failure: String, _ body: (HKHealthStore) async throws -> T) async throws -> T {
+        try await openStoreForReading().closing(failure: failure, body)
+    }
+}
+
+extension HKHealthStore {
+    /// Runs `body` on the store, then closes it, also when `body` throws.
+    /// The command's own errors (``CommandFailure``, `ValidationError`)
+    /// pass through; any other becomes a ``CommandFailure`` that says
+    /// `failure`, then the error in words (``ErrorWords``).
+    func closing<T>(failure: String, _ body: (HKHealthStore) async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body(self)
+        } catch let error as CommandFailure {
+            await close()
+            throw error
+        } catch let error as ValidationError {
+            await close()
+            throw error
+        } catch {
+            await close()
+            throw CommandFailure(description: "\(failure): \(ErrorWords.describe(error))")
+        }
+        await close()
+        return result
+    }
+}
