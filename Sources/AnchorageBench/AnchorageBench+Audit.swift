@@ -10,67 +10,52 @@ extension AnchorageBench {
         let filled = try await filledStore("audit", in: work, for: "audit")
         let (store, count) = (filled.store, filled.count)
         let log = try store.eventLog()
-        var verify: [Double] = []
-        var check: [Double] = []
-        var rebuild: [Double] = []
-        var replay: [Double] = []
-        var export: [Double] = []
-        for run in 1...min(runs, 3) {
+        let measured = try await eachRun(atMost: 3) { run in
             progress("audit run \(run): verify, check, rebuild, replay")
-            verify.append(
-                try await rate(count) {
-                    guard try log.verify().isIntact else { throw BenchFailure(message: "the store does not verify") }
+            let verify = try await rate(count) {
+                guard try log.verify().isIntact else { throw BenchFailure(message: "the store does not verify") }
+            }
+            let check = try await rate(count) {
+                guard try await log.checkProjections() == nil else {
+                    throw BenchFailure(message: "projections disagree")
                 }
-            )
-            check.append(
-                try await rate(count) {
-                    guard try await log.checkProjections() == nil else {
-                        throw BenchFailure(message: "projections disagree")
-                    }
-                }
-            )
-            rebuild.append(try await rate(count) { try await log.rebuildProjections() })
+            }
+            let rebuild = try await rate(count) { try await log.rebuildProjections() }
             let target = work.appendingPathComponent("audit-replay-\(run)")
-            replay.append(
-                try await rate(count) {
-                    let replica = try await store.replay(to: try store.currentAnchor(), into: target)
-                    await replica.close()
-                }
-            )
+            let replay = try await rate(count) {
+                let replica = try await store.replay(to: try store.currentAnchor(), into: target)
+                await replica.close()
+            }
             try? FileManager.default.removeItem(at: target)
-            export.append(
-                try await rate(count) {
-                    let lines = try Self.exportLines(log)
-                    guard lines == count else { throw BenchFailure(message: "exported \(lines) entries of \(count)") }
-                }
-            )
+            let export = try await rate(count) {
+                let lines = try Self.exportLines(log)
+                guard lines == count else { throw BenchFailure(message: "exported \(lines) entries of \(count)") }
+            }
+            return (verify: verify, check: check, rebuild: rebuild, replay: replay, export: export)
         }
         await filled.discard()
         report.add(
             name: "audit: verify the hash chain and payload digests",
             unit: "entries/s",
-            anchorage: verify,
-            baseline: []
+            anchorage: measured.map(\.verify)
         )
         report.add(
             name: "audit: check every index and view against a replay (rolled back)",
             unit: "entries/s",
-            anchorage: check,
-            baseline: []
+            anchorage: measured.map(\.check)
         )
-        report.add(name: "audit: rebuild every index and view", unit: "entries/s", anchorage: rebuild, baseline: [])
+        report.add(name: "audit: rebuild every index and view", unit: "entries/s", anchorage: measured.map(\.rebuild))
         report.add(
             name: "export: the log as JSON lines (anchorage export's writer, into memory)",
             unit: "entries/s",
-            anchorage: export,
-            baseline: [],
+            anchorage: measured.map(\.export),
             goal: .valueAtLeast(300_000)
         )
         report.add(
             name: "audit: replay into a new durable store (vs rebuild in place)",
             unit: "entries/s",
-            anchorage: replay,
-            baseline: rebuild
+            anchorage: measured.map(\.replay),
+            baseline: measured.map(\.rebuild)
         )
     }
 

@@ -1,5 +1,4 @@
 import Anchorage
-import AnchorageServer
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -12,48 +11,45 @@ extension AnchorageBench {
     func runHTTPSaveBenchmarks(work: URL, report: inout Report) async throws {
         let clients = 64
         let requestsPerClient = max(1, min(samples, 1_000_000) / clients / 10 / 4)
-        var rates: [Double] = []
-        var tails: [Double] = []
-        for run in 1...runs {
+        let measured = try await eachRun { run in
             progress("HTTP saves run \(run)/\(runs): \(clients) clients × \(requestsPerClient) posts of 10")
             let directory = work.appendingPathComponent("http-saves-\(run)")
-            let (node, port, serving) = try await Self.startNode(at: directory)
-            let start = ContinuousClock.now
-            let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-                for client in 0..<clients {
-                    group.addTask {
-                        var latencies: [Double] = []
-                        for request in 0..<requestsPerClient {
-                            let began = ContinuousClock.now
-                            try await Self.postSteps(port: port, client: client, request: request)
-                            latencies.append((ContinuousClock.now - began).seconds)
+            let node = try await BenchNode.start(at: directory)
+            let (elapsed, latencies) = try await timed {
+                try await withThrowingTaskGroup(of: [Double].self) { group in
+                    for client in 0..<clients {
+                        group.addTask {
+                            var latencies: [Double] = []
+                            for request in 0..<requestsPerClient {
+                                let (seconds, _) = try await timed {
+                                    try await Self.postSteps(port: node.port, client: client, request: request)
+                                }
+                                latencies.append(seconds)
+                            }
+                            return latencies
                         }
-                        return latencies
                     }
+                    return try await group.reduce(into: []) { $0 += $1 }
                 }
-                return try await group.reduce(into: []) { $0 += $1 }
             }
-            let elapsed = (ContinuousClock.now - start).seconds
-            rates.append(Double(latencies.count * 10) / elapsed)
             let sorted = latencies.sorted()
-            tails.append(sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000)
-            await node.stop()
-            try await serving.value
-            await node.close()
+            try await node.stop()
             try? FileManager.default.removeItem(at: directory)
+            return (
+                rate: Double(latencies.count * 10) / elapsed,
+                tail: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000
+            )
         }
         report.add(
             name: "HTTP saves: \(clients) in-process clients posting 10-sample batches, durable",
             unit: "samples/s",
-            anchorage: rates,
-            baseline: [],
+            anchorage: measured.map(\.rate),
             goal: .valueAtLeast(50_000)
         )
         report.add(
             name: "HTTP saves: 99th percentile latency of one 10-sample post",
             unit: "ms",
-            anchorage: tails,
-            baseline: [],
+            anchorage: measured.map(\.tail),
             goal: .valueAtMost(50)
         )
     }
@@ -78,22 +74,5 @@ extension AnchorageBench {
         guard response.status == .created else {
             throw BenchFailure(message: "a POST /v1/samples got \(response.status)")
         }
-    }
-
-    /// Starts a node on `directory` on a port of its choosing; stop it with
-    /// `node.stop()`, then wait for `serving`.
-    static func startNode(
-        at directory: URL,
-        _ configure: (inout NodeConfiguration) -> Void = { _ in }
-    ) async throws -> (node: AnchorageNode, port: Int, serving: Task<Void, any Error>) {
-        var configuration = NodeConfiguration()
-        configuration.port = 0
-        configure(&configuration)
-        let node = try await AnchorageNode(directory: directory, configuration: configuration)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await node.run { port in portContinuation.yield(port) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchFailure(message: "the node did not start") }
-        return (node, port, serving)
     }
 }

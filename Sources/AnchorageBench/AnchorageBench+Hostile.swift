@@ -44,13 +44,7 @@ extension AnchorageBench {
     /// peak resident memory (goal: under 300 MB).
     func runHostileLoad(work: URL, report: inout Report) async throws {
         let seconds = 10.0
-        var alone: [Double] = []
-        var beside: [Double] = []
-        var peaks: [Double] = []
-        var hostileDone: [Double] = []
-        var anonymousPeaks: [Double] = []
-        var filePeaks: [Double] = []
-        for run in 1...min(runs, 5) {
+        let measured = try await eachRun(atMost: 5) { run in
             let directory = work.appendingPathComponent("hostile-\(run)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let tokens = directory.appendingPathComponent("tokens.json")
@@ -62,59 +56,52 @@ extension AnchorageBench {
                 try? FileManager.default.removeItem(at: directory)
             }
             progress("hostile run \(run): 150 clients saving alone for \(Int(seconds)) s")
-            alone.append(try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 0))
+            let alone = try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 0)
             progress("hostile run \(run): the same beside 50 hostile clients")
             let pid = "\(node.process.processIdentifier)"
-            let sampler = Task {
-                var most = (anonymous: 0, file: 0)
-                while !Task.isCancelled {
-                    most.anonymous = max(most.anonymous, Self.statusBytes("RssAnon:", process: pid))
-                    most.file = max(most.file, Self.statusBytes("RssFile:", process: pid))
-                    try? await Task.sleep(for: .milliseconds(50))
-                }
-                return most
-            }
+            let sampler = ProcessMemory.peaks(of: ["RssAnon:", "RssFile:"], process: pid)
             async let hostile = Self.hostileClients(port: node.port, seconds: seconds)
-            beside.append(try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 1))
-            hostileDone.append(Double(await hostile))
+            let beside = try await Self.wellBehaved(port: node.port, clients: 150, seconds: seconds, offset: 1)
+            let hostileDone = Double(await hostile)
             sampler.cancel()
             let most = await sampler.value
-            anonymousPeaks.append(Double(most.anonymous) / 1e6)
-            filePeaks.append(Double(most.file) / 1e6)
-            peaks.append(Double(Self.statusBytes("VmHWM:", process: pid)) / 1e6)
+            return (
+                alone: alone,
+                beside: beside,
+                hostileDone: hostileDone,
+                anonymousPeak: Double(most[0]) / 1e6,
+                filePeak: Double(most[1]) / 1e6,
+                peak: Double(ProcessMemory.statusBytes("VmHWM:", process: pid)) / 1e6
+            )
         }
         report.add(
             name: "hostile: p99 of 150 clients' 10-sample saves beside 50 hostile clients (vs alone), durable",
             unit: "ms",
-            anchorage: beside,
-            baseline: alone,
+            anchorage: measured.map(\.beside),
+            baseline: measured.map(\.alone),
             goal: .ratioAtMost(2)
         )
         report.add(
             name: "hostile: the node's peak resident memory over both phases",
             unit: "MB",
-            anchorage: peaks,
-            baseline: [],
+            anchorage: measured.map(\.peak),
             goal: .valueAtMost(300)
         )
         report.add(
             name:
                 "hostile: of which anonymous memory (heap and stacks), sampled every 50 ms beside the hostile clients",
             unit: "MB",
-            anchorage: anonymousPeaks,
-            baseline: []
+            anchorage: measured.map(\.anonymousPeak)
         )
         report.add(
             name: "hostile: of which the store's mapped pages, sampled likewise",
             unit: "MB",
-            anchorage: filePeaks,
-            baseline: []
+            anchorage: measured.map(\.filePeak)
         )
         report.add(
             name: "hostile: requests the hostile clients completed or were cut off in",
             unit: "requests",
-            anchorage: hostileDone,
-            baseline: []
+            anchorage: measured.map(\.hostileDone)
         )
     }
 
@@ -163,14 +150,15 @@ extension AnchorageBench {
                     while next < deadline {
                         try await Task.sleep(until: next)
                         next += .milliseconds(200)
-                        let began = ContinuousClock.now
-                        try await postSteps(
-                            port: port,
-                            client: client + offset * clients,
-                            request: number,
-                            token: ownerToken
-                        )
-                        latencies.append((ContinuousClock.now - began).seconds * 1_000)
+                        let (seconds, _) = try await timed {
+                            try await postSteps(
+                                port: port,
+                                client: client + offset * clients,
+                                request: number,
+                                token: ownerToken
+                            )
+                        }
+                        latencies.append(seconds * 1_000)
                         number += 1
                     }
                     return latencies

@@ -6,24 +6,17 @@ extension AnchorageBench {
     /// queries through the views and through the reference evaluator.
     func runStatisticsBenchmarks(work: URL, report: inout Report) async throws {
         let bench = StatisticsBenchmarks(workDirectory: work, minutes: statisticsMinutes)
-        var withViews: [Double] = []
-        var withoutViews: [Double] = []
         let queries = StatisticsBenchmarks.queries()
-        var viewTimes = [[Double]](repeating: [], count: queries.count)
-        var referenceTimes = [[Double]](repeating: [], count: queries.count)
         let single = StatisticsBenchmarks.singleQuery()
-        var singleViewTimes: [Double] = []
-        var singleReferenceTimes: [Double] = []
-        for run in 1...runs {
+        let measured = try await eachRun { run in
             progress("statistics ingest without views, run \(run)/\(runs)")
             let bare = try await bench.ingest(run: run, views: false)
-            withoutViews.append(bare.seconds)
             await bare.store.close()
             try? FileManager.default.removeItem(at: bare.directory)
             progress("statistics ingest with views, run \(run)/\(runs)")
             let full = try await bench.ingest(run: run, views: true)
-            withViews.append(full.seconds)
-            for (position, query) in queries.enumerated() {
+            var queryTimes: [(view: Double, reference: Double)] = []
+            for query in queries {
                 progress("statistics query: \(query.name), run \(run)/\(runs)")
                 let (viewed, fromViews) = try await StatisticsBenchmarks.viewMilliseconds(
                     query.descriptor,
@@ -34,14 +27,13 @@ extension AnchorageBench {
                     store: full.store
                 )
                 try Self.check(fromViews, against: fromReference, query: query.name)
-                viewTimes[position].append(viewed)
-                referenceTimes[position].append(referenced)
+                queryTimes.append((viewed, referenced))
             }
             progress("statistics query: \(single.name), run \(run)/\(runs)")
-            let (viewed, fromViews) = try await StatisticsBenchmarks.milliseconds {
+            let (singleViewed, fromViews) = try await StatisticsBenchmarks.milliseconds {
                 try await single.descriptor.result(for: full.store)
             }
-            let (referenced, fromReference) = try await StatisticsBenchmarks.milliseconds {
+            let (singleReferenced, fromReference) = try await StatisticsBenchmarks.milliseconds {
                 try await single.descriptor.referenceResult(for: full.store)
             }
             try Self.check(
@@ -49,41 +41,45 @@ extension AnchorageBench {
                 against: [fromReference].compactMap { $0 },
                 query: single.name
             )
-            singleViewTimes.append(viewed)
-            singleReferenceTimes.append(referenced)
             await full.store.close()
             try? FileManager.default.removeItem(at: full.directory)
+            return (
+                withoutViews: bare.seconds,
+                withViews: full.seconds,
+                queries: queryTimes,
+                singleView: singleViewed,
+                singleReference: singleReferenced
+            )
         }
         let samples = 2 * statisticsMinutes + statisticsMinutes / 60
         report.add(
             name:
                 "statistics: ingest \(samples) samples (minute steps, 2 sources, hourly heart rate), with views vs without",
             unit: "s",
-            anchorage: withViews,
-            baseline: withoutViews,
+            anchorage: measured.map(\.withViews),
+            baseline: measured.map(\.withoutViews),
             goal: .ratioAtMost(2)
         )
         for (position, query) in queries.enumerated() {
             report.add(
                 name: "statistics: \(query.name), views vs reference evaluator",
                 unit: "ms",
-                anchorage: viewTimes[position],
-                baseline: referenceTimes[position],
+                anchorage: measured.map { $0.queries[position].view },
+                baseline: measured.map { $0.queries[position].reference },
                 goal: position == 0 ? .ratioAtMost(0.01) : nil
             )
         }
         report.add(
             name: "statistics: \(single.name), views vs reference evaluator",
             unit: "ms",
-            anchorage: singleViewTimes,
-            baseline: singleReferenceTimes,
+            anchorage: measured.map(\.singleView),
+            baseline: measured.map(\.singleReference),
             goal: nil
         )
         report.add(
             name: "statistics: \(queries[0].name), views, warm",
             unit: "ms",
-            anchorage: viewTimes[0],
-            baseline: [],
+            anchorage: measured.map { $0.queries[0].view },
             goal: .valueAtMost(2)
         )
     }

@@ -26,10 +26,3 @@ extension AnchorageBench {
         return FilledStore(store: store, directory: directory, count: count)
     }
 }
-
-/// How many of `count` items per second `body` handles.
-func rate(_ count: Int, _ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    return Double(count) / (ContinuousClock.now - start).seconds
-}

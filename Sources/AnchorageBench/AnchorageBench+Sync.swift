@@ -1,6 +1,5 @@
 import Anchorage
 import AnchorageLog
-import AnchorageServer
 import AnchorageSync
 import Foundation
 
@@ -14,70 +13,63 @@ extension AnchorageBench {
         let filled = try await filledStore("sync-a", in: work, for: "sync (on A)")
         let (directory, count) = (filled.directory, filled.count)
         await filled.store.close()
-        let (node, port, serving) = try await Self.startNode(at: directory)
+        let node = try await BenchNode.start(at: directory)
         let a = HKHealthStore(directory: directory)
 
-        var overHTTP: [Double] = []
-        var inProcess: [Double] = []
-        var peaks: [Double] = []
-        var anonymous: [Double] = []
-        for run in 1...min(runs, 3) {
+        let measured = try await eachRun(atMost: 3) { run in
             progress("sync: pull \(count) entries A → B over loopback HTTP, run \(run)")
             let child = try await Self.pullInChild(
-                peer: "http://127.0.0.1:\(port)",
+                peer: "http://127.0.0.1:\(node.port)",
                 store: work.appendingPathComponent("sync-b-\(run)")
             )
             guard child.applied == count else {
                 throw BenchFailure(message: "the child pulled \(child.applied) entries of \(count)")
             }
-            overHTTP.append(Double(child.applied) / child.seconds)
-            peaks.append(Double(child.peakBytes) / 1_000_000)
-            anonymous.append(Double(child.anonymousBytes) / 1_000_000)
             progress("sync: the same pull in-process, run \(run)")
-            inProcess.append(
-                try await Self.pullInProcess(from: try a.eventLog(), into: work.appendingPathComponent("sync-c-\(run)"))
+            return (
+                overHTTP: Double(child.applied) / child.seconds,
+                peak: Double(child.peakBytes) / 1_000_000,
+                anonymous: Double(child.anonymousBytes) / 1_000_000,
+                inProcess: try await Self.pullInProcess(
+                    from: try a.eventLog(),
+                    into: work.appendingPathComponent("sync-c-\(run)")
+                )
             )
         }
         progress("sync: live propagation, 1,000 saves")
-        let latencies = try await Self.liveLatencies(port: port, a: a, work: work)
+        let latencies = try await Self.liveLatencies(port: node.port, a: a, work: work)
         await a.close()
-        await node.stop()
-        try await serving.value
-        await node.close()
+        try await node.stop()
         try? FileManager.default.removeItem(at: directory)
 
         report.add(
             name:
                 "sync: \(count) entries A → B over loopback HTTP, durable on B with every index and view (vs in-process)",
             unit: "entries/s",
-            anchorage: overHTTP,
-            baseline: inProcess,
+            anchorage: measured.map(\.overHTTP),
+            baseline: measured.map(\.inProcess),
             goal: .valueAtLeast(500_000)
         )
         report.add(
             name: "sync: B's peak resident memory, its mapped store pages included (goal < 200 MB)",
             unit: "MB",
-            anchorage: peaks,
-            baseline: [],
+            anchorage: measured.map(\.peak),
             goal: .valueAtMost(200)
         )
         report.add(
             name: "sync: B's peak anonymous memory (heap and stacks)",
             unit: "MB",
-            anchorage: anonymous,
-            baseline: []
+            anchorage: measured.map(\.anonymous)
         )
         report.add(
             name: "sync: live propagation, save on A → seen by a long-running anchored query on B, p50",
             unit: "ms",
-            anchorage: [Self.percentile(latencies, 0.5)],
-            baseline: []
+            anchorage: [Self.percentile(latencies, 0.5)]
         )
         report.add(
             name: "sync: live propagation, p99 over 1,000 saves",
             unit: "ms",
             anchorage: [Self.percentile(latencies, 0.99)],
-            baseline: [],
             goal: .valueAtMost(50)
         )
     }
@@ -102,8 +94,8 @@ extension AnchorageBench {
         var peak = 0
         var anonymous = 0
         while process.isRunning {
-            peak = max(peak, statusBytes("VmHWM:", process: pid))
-            anonymous = max(anonymous, statusBytes("RssAnon:", process: pid))
+            peak = max(peak, ProcessMemory.statusBytes("VmHWM:", process: pid))
+            anonymous = max(anonymous, ProcessMemory.statusBytes("RssAnon:", process: pid))
             try await Task.sleep(for: .milliseconds(50))
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -121,9 +113,7 @@ extension AnchorageBench {
         let b = HKHealthStore(directory: URL(fileURLWithPath: store))
         let transport = try HTTPPeerTransport(url: URL(string: peer)!, token: nil)
         let replicator = PeerReplicator(log: try b.eventLog(), peer: transport)
-        let start = ContinuousClock.now
-        let summary = try await replicator.sync(.pull)
-        let seconds = (ContinuousClock.now - start).seconds
+        let (seconds, summary) = try await timed { try await replicator.sync(.pull) }
         await b.close()
         try await transport.shutdown()
         print(summary.pulled?.applied ?? 0, seconds)
@@ -134,12 +124,10 @@ extension AnchorageBench {
     static func pullInProcess(from log: EventLog, into directory: URL) async throws -> Double {
         let b = HKHealthStore(directory: directory)
         let replicator = PeerReplicator(log: try b.eventLog(), peer: InMemoryTransport(serving: log))
-        let start = ContinuousClock.now
-        let applied = try await replicator.sync(.pull).pulled?.applied ?? 0
-        let rate = Double(applied) / (ContinuousClock.now - start).seconds
+        let (seconds, summary) = try await timed { try await replicator.sync(.pull) }
         await b.close()
         try? FileManager.default.removeItem(at: directory)
-        return rate
+        return Double(summary.pulled?.applied ?? 0) / seconds
     }
 
     /// B follows A over HTTP; each save on A is timed until B's
@@ -159,12 +147,13 @@ extension AnchorageBench {
         var latencies: [Double] = []
         for index in 0..<1_000 {
             let sample = StoreBenchmarks.makeSamples(1, first: 2_000_000 + index)[0]
-            let start = ContinuousClock.now
-            try await a.save(sample)
-            seen: while let result = try await iterator.next() {
-                if result.addedSamples.contains(where: { $0.uuid == sample.uuid }) { break seen }
+            let (seconds, _) = try await timed {
+                try await a.save(sample)
+                while let result = try await iterator.next() {
+                    if result.addedSamples.contains(where: { $0.uuid == sample.uuid }) { return }
+                }
             }
-            latencies.append((ContinuousClock.now - start).seconds * 1_000)
+            latencies.append(seconds * 1_000)
         }
         following.cancel()
         await following.value

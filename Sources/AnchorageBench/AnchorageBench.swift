@@ -80,7 +80,7 @@ struct AnchorageBench: AsyncParsableCommand {
         var report = Report(parameters: parameters, runs: runs)
         let suites: [(Suite, (inout Report) async throws -> Void)] = [
             (.log, { try await runLogBenchmarks(parameters: parameters, work: work, report: &$0) }),
-            (.model, { try runModelBenchmarks(report: &$0) }),
+            (.model, { try await runModelBenchmarks(report: &$0) }),
             (.store, { try await runStoreBenchmarks(work: work, report: &$0) }),
             (.statistics, { try await runStatisticsBenchmarks(work: work, report: &$0) }),
             (.feed, { try await runFeedBenchmarks(work: work, report: &$0) }),
@@ -93,7 +93,7 @@ struct AnchorageBench: AsyncParsableCommand {
             try await runSuite(&report)
         }
         if suite == .all || suite == .import || suite == .reading, let export {
-            try runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)
+            try await runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)
             if suite != .reading {
                 try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
             }
@@ -106,50 +106,43 @@ struct AnchorageBench: AsyncParsableCommand {
         }
     }
 
-    private func runModelBenchmarks(report: inout Report) throws {
+    private func runModelBenchmarks(report: inout Report) async throws {
         let model = ModelBenchmarks(count: 1_000_000)
         let payloads = model.payloads()
-        var encodeRates: [Double] = []
-        var decodeRates: [Double] = []
-        var conversionRates: [Double] = []
-        var evaluationRates: [Double] = []
-        var creationRates: [Double] = []
-        var uuidRates: [Double] = []
-        for run in 1...runs {
+        let measured = try await eachRun { run in
             progress("model run \(run)/\(runs)")
-            creationRates.append(ModelBenchmarks.create(count: 1_000_000))
-            uuidRates.append(ModelBenchmarks.foundationUUIDs(count: 1_000_000))
-            encodeRates.append(model.encode())
-            decodeRates.append(try model.decode(payloads))
-            conversionRates.append(model.convert(count: 10_000_000))
-            evaluationRates.append(try model.evaluate())
+            return (
+                creation: ModelBenchmarks.create(count: 1_000_000),
+                uuid: ModelBenchmarks.foundationUUIDs(count: 1_000_000),
+                encode: model.encode(),
+                decode: try model.decode(payloads),
+                conversion: model.convert(count: 10_000_000),
+                evaluation: try model.evaluate()
+            )
         }
         report.add(
             name: "create quantity samples (vs Foundation UUID() alone)",
             unit: "samples/s",
-            anchorage: creationRates,
-            baseline: uuidRates
+            anchorage: measured.map(\.creation),
+            baseline: measured.map(\.uuid)
         )
         report.add(
             name: "encode quantity samples to payloads (1 core)",
             unit: "samples/s",
-            anchorage: encodeRates,
-            baseline: [],
+            anchorage: measured.map(\.encode),
             goal: .valueAtLeast(5_000_000)
         )
         report.add(
             name: "decode payloads to quantity samples (1 core)",
             unit: "samples/s",
-            anchorage: decodeRates,
-            baseline: [],
+            anchorage: measured.map(\.decode),
             goal: .valueAtLeast(5_000_000)
         )
-        report.add(name: "unit conversion kg → lb", unit: "conversions/s", anchorage: conversionRates, baseline: [])
+        report.add(name: "unit conversion kg → lb", unit: "conversions/s", anchorage: measured.map(\.conversion))
         report.add(
             name: "predicate evaluation (date range AND quantity)",
             unit: "samples/s",
-            anchorage: evaluationRates,
-            baseline: []
+            anchorage: measured.map(\.evaluation)
         )
     }
 
@@ -159,9 +152,9 @@ struct AnchorageBench: AsyncParsableCommand {
         var baseline: [RawLMDB.Run] = []
         if let rawLMDB {
             let raw = RawLMDB(executable: rawLMDB, workDirectory: work)
-            for run in 1...runs {
+            baseline = try await eachRun { run in
                 progress("raw LMDB run \(run)/\(runs)")
-                baseline.append(try raw.run(entries: entries, batch: batch, valueBytes: payload))
+                return try raw.run(entries: entries, batch: batch, valueBytes: payload)
             }
             progress("raw LMDB, one entry per transaction")
             let single = try raw.run(entries: min(entries, 20_000), batch: 1, valueBytes: payload)
@@ -173,136 +166,136 @@ struct AnchorageBench: AsyncParsableCommand {
             )
         }
 
-        var appendRates: [Double] = []
-        var scanRates: [Double] = []
-        var fileSizes: [Double] = []
-        for run in 1...runs {
+        let appended = try await eachRun { run in
             progress("append + catch-up run \(run)/\(runs)")
-            let result = try await benchmarks.appendThenCatchUp(run: run)
-            appendRates.append(result.appendRate)
-            scanRates.append(result.catchUpRate)
-            fileSizes.append(Double(result.fileBytes))
+            return try await benchmarks.appendThenCatchUp(run: run)
         }
         report.add(
             name: "append, batches of \(batch), 1 caller, durable",
             unit: "entries/s",
-            anchorage: appendRates,
+            anchorage: appended.map(\.appendRate),
             baseline: baseline.map(\.appendRate),
             goal: .ratioAtLeast(0.5)
         )
         report.add(
             name: "catch-up read from anchor 0 (decoded)",
             unit: "entries/s",
-            anchorage: scanRates,
+            anchorage: appended.map(\.catchUpRate),
             baseline: baseline.map(\.scanRate),
             goal: .valueAtLeast(2_000_000)
         )
         report.add(
             name: "data file size",
             unit: "bytes",
-            anchorage: fileSizes,
+            anchorage: appended.map { Double($0.fileBytes) },
             baseline: baseline.map { Double($0.fileBytes) }
         )
 
-        var concurrentRates: [Double] = []
-        var singleRates: [Double] = []
-        for run in 1...runs {
+        let concurrent = try await eachRun { run in
             progress("concurrent appends run \(run)/\(runs)")
-            concurrentRates.append(try await benchmarks.concurrentAppends(run: run, callers: 8, batch: batch))
-            singleRates.append(try await benchmarks.concurrentAppends(run: run, callers: 64, batch: 1))
+            return (
+                batches: try await benchmarks.concurrentAppends(run: run, callers: 8, batch: batch),
+                singles: try await benchmarks.concurrentAppends(run: run, callers: 64, batch: 1)
+            )
         }
         report.add(
             name: "append, batches of \(batch), 8 concurrent callers, durable",
             unit: "entries/s",
-            anchorage: concurrentRates,
+            anchorage: concurrent.map(\.batches),
             baseline: baseline.map(\.appendRate)
         )
         report.add(
             name: "append, 1-entry batches, 64 concurrent callers, durable (group commit)",
             unit: "entries/s",
-            anchorage: singleRates,
-            baseline: []
+            anchorage: concurrent.map(\.singles)
         )
     }
 
     private func runStoreBenchmarks(work: URL, report: inout Report) async throws {
         let store = StoreBenchmarks(samples: samples, workDirectory: work)
-        var saves: [Double] = []
-        var rebuilds: [Double] = []
-        var catchUps: [Double] = []
-        var latencies: [Double] = []
-        var rows: [Double] = []
-        var singles: [Double] = []
-        var concurrent: [Double] = []
-        var floor: [Double] = []
-        for run in 1...runs {
-            if let rawLMDB {
-                // Raw LMDB doing the same four puts per sample: the floor under the store.
+        let measured = try await eachRun { run in
+            // Raw LMDB doing the same four puts per sample: the floor under the store.
+            let floor = try rawLMDB.map { executable in
                 progress("raw LMDB with the index's rows run \(run)/\(runs)")
-                let raw = RawLMDB(executable: rawLMDB, workDirectory: work)
-                let entryBytes = StoreBenchmarks.entryBytes
-                floor.append(
-                    try raw.run(entries: samples, batch: 1_000, valueBytes: entryBytes, indexed: true).appendRate
+                let raw = RawLMDB(executable: executable, workDirectory: work)
+                return try raw.run(
+                    entries: samples,
+                    batch: 1_000,
+                    valueBytes: StoreBenchmarks.entryBytes,
+                    indexed: true
                 )
+                .appendRate
             }
             progress("store save + catch-up + query run \(run)/\(runs)")
             let result = try await store.saveThenRead(run: run, batch: 1_000)
-            saves.append(result.saveRate)
-            rebuilds.append(result.rebuildRate)
-            catchUps.append(result.catchUpRate)
-            latencies.append(result.queryMilliseconds)
-            rows.append(result.queryRowsRead)
             progress("store concurrent saves run \(run)/\(runs)")
-            concurrent.append(
-                try await store.concurrentSaves(run: run, callers: 8, batch: 1_000, total: min(samples, 800_000))
+            return (
+                floor: floor,
+                result: result,
+                concurrent: try await store.concurrentSaves(
+                    run: run,
+                    callers: 8,
+                    batch: 1_000,
+                    total: min(samples, 800_000)
+                ),
+                singles: try await store.concurrentSaves(run: run, callers: 64, batch: 1, total: 20_000)
             )
-            singles.append(try await store.concurrentSaves(run: run, callers: 64, batch: 1, total: 20_000))
         }
+        let floor = measured.compactMap(\.floor)
+        let results = measured.map(\.result)
         report.add(
             name:
                 "store: save quantity samples, batches of 1,000, 1 caller, durable, all indices (vs raw LMDB, same rows)",
             unit: "samples/s",
-            anchorage: saves,
+            anchorage: results.map(\.saveRate),
             baseline: floor,
             goal: .valueAtLeast(300_000)
         )
         report.add(
             name: "store: save, batches of 1,000, 8 concurrent callers, durable (vs raw LMDB, same rows)",
             unit: "samples/s",
-            anchorage: concurrent,
+            anchorage: measured.map(\.concurrent),
             baseline: floor
         )
         report.add(
             name: "store: save, 1-sample batches, 64 concurrent callers, durable",
             unit: "samples/s",
-            anchorage: singles,
-            baseline: []
+            anchorage: measured.map(\.singles)
         )
         report.add(
             name: "store: rebuild every index from the log",
             unit: "entries/s",
-            anchorage: rebuilds,
-            baseline: []
+            anchorage: results.map(\.rebuildRate)
         )
         report.add(
             name: "store: anchored catch-up of \(samples) samples, decoded into objects",
             unit: "samples/s",
-            anchorage: catchUps,
-            baseline: [],
+            anchorage: results.map(\.catchUpRate),
             goal: .valueAtLeast(1_000_000)
         )
         report.add(
             name: "store: date-range sample query, 1,000 of \(samples) samples (median of 20)",
             unit: "ms",
-            anchorage: latencies,
-            baseline: []
+            anchorage: results.map(\.queryMilliseconds)
         )
         report.add(
             name: "store: index rows read by that query",
             unit: "rows",
-            anchorage: rows,
-            baseline: []
+            anchorage: results.map(\.queryRowsRead)
         )
+    }
+
+    /// What `body` measures in each run, from 1 to `runs` (at most
+    /// `limit`), in order.
+    func eachRun<Measured>(
+        atMost limit: Int = .max,
+        _ body: (_ run: Int) async throws -> Measured
+    ) async rethrows -> [Measured] {
+        var measured: [Measured] = []
+        for run in 1...min(runs, limit) {
+            measured.append(try await body(run))
+        }
+        return measured
     }
 
     func progress(_ message: String) {

@@ -26,26 +26,26 @@ struct LogBenchmarks {
         let log = try EventLog.open(at: directory)
         let batches = makeBatches(count: parameters.entries, batch: parameters.batch)
 
-        let appendStart = ContinuousClock.now
-        for batch in batches {
-            try await log.append(batch)
-        }
-        let appendTime = ContinuousClock.now - appendStart
-
-        let readStart = ContinuousClock.now
-        var anchor: Anchor? = nil
-        var read = 0
-        var checksum = 0
-        while true {
-            let page = try log.entries(after: anchor, limit: 1_000)
-            for entry in page.entries {
-                checksum &+= Int(entry.seq) &+ (entry.payload?.count ?? 0)
+        let appendRate = try await rate(parameters.entries) {
+            for batch in batches {
+                try await log.append(batch)
             }
-            read += page.entries.count
-            anchor = page.next
-            if !page.hasMore { break }
         }
-        let readTime = ContinuousClock.now - readStart
+
+        let (readSeconds, (read, checksum)) = try await timed {
+            var anchor: Anchor? = nil
+            var read = 0
+            var checksum = 0
+            while true {
+                let page = try log.entries(after: anchor, limit: 1_000)
+                for entry in page.entries {
+                    checksum &+= Int(entry.seq) &+ (entry.payload?.count ?? 0)
+                }
+                read += page.entries.count
+                anchor = page.next
+                if !page.hasMore { return (read, checksum) }
+            }
+        }
         precondition(read == parameters.entries && checksum != 0, "read \(read) entries")
 
         await log.close()
@@ -54,8 +54,8 @@ struct LogBenchmarks {
         ]
         try FileManager.default.removeItem(at: directory)
         return AppendAndRead(
-            appendRate: Double(parameters.entries) / appendTime.seconds,
-            catchUpRate: Double(read) / readTime.seconds,
+            appendRate: appendRate,
+            catchUpRate: Double(read) / readSeconds,
             fileBytes: (size as? NSNumber)?.intValue ?? 0
         )
     }
@@ -66,20 +66,20 @@ struct LogBenchmarks {
         let log = try EventLog.open(at: directory)
         let total = batch == 1 ? min(parameters.entries, 100_000) : parameters.entries
         let perCaller = makeBatches(count: total / callers, batch: batch)
-        let start = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<callers {
-                group.addTask {
-                    for events in perCaller { try await log.append(events) }
+        let (seconds, _) = try await timed {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        for events in perCaller { try await log.append(events) }
+                    }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
-        let elapsed = ContinuousClock.now - start
         let appended = Int(log.head.seq)
         await log.close()
         try FileManager.default.removeItem(at: directory)
-        return Double(appended) / elapsed.seconds
+        return Double(appended) / seconds
     }
 
     /// Batches of save events with payloads of the configured size.
@@ -98,12 +98,5 @@ struct LogBenchmarks {
             made += size
         }
         return batches
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -34,7 +34,9 @@ struct Report {
         self.runs = runs
     }
 
-    mutating func add(name: String, unit: String, anchorage: [Double], baseline: [Double], goal: Goal? = nil) {
+    /// Adds a workload's measurements of each run; `baseline`, where there
+    /// is one, is measured in the same runs.
+    mutating func add(name: String, unit: String, anchorage: [Double], baseline: [Double] = [], goal: Goal? = nil) {
         let ours = Self.median(anchorage)
         let theirs = Self.median(baseline)
         let ratio = ours.flatMap { ours in theirs.map { ours / $0 } }

@@ -46,19 +46,19 @@ struct StatisticsBenchmarks {
             apps.append(app)
         }
         try await owner.setSourcePriority(Self.sources, for: Self.steps)
-        let start = ContinuousClock.now
-        for first in stride(from: 0, to: minutes, by: 1_000) {
-            let range = first..<min(first + 1_000, minutes)
-            for (position, app) in apps.enumerated() {
-                // The phone's minutes run 30 s behind the watch's: they overlap by half.
-                try await app.save(range.map { Self.stepSample(minute: $0, offset: Double(position) * 30) })
+        let (seconds, _) = try await timed {
+            for first in stride(from: 0, to: minutes, by: 1_000) {
+                let range = first..<min(first + 1_000, minutes)
+                for (position, app) in apps.enumerated() {
+                    // The phone's minutes run 30 s behind the watch's: they overlap by half.
+                    try await app.save(range.map { Self.stepSample(minute: $0, offset: Double(position) * 30) })
+                }
+                let hours = range.filter { $0 % 60 == 0 }
+                if !hours.isEmpty { try await apps[0].save(hours.map(Self.heartRateSample)) }
             }
-            let hours = range.filter { $0 % 60 == 0 }
-            if !hours.isEmpty { try await apps[0].save(hours.map(Self.heartRateSample)) }
         }
-        let elapsed = ContinuousClock.now - start
         for app in apps { await app.close() }
-        return Ingest(seconds: elapsed.seconds, store: owner, directory: directory)
+        return Ingest(seconds: seconds, store: owner, directory: directory)
     }
 
     static func stepSample(minute: Int, offset: Double) -> HKQuantitySample {
@@ -125,8 +125,6 @@ struct StatisticsBenchmarks {
         ]
     }
 
-    /// Milliseconds of `descriptor` through the views, warm: the median of
-    /// ten after one to warm up.
     /// The statistics query (HKStatisticsQuery): merged step sums
     /// over 300 days whose ends are not on quarter hours.
     static func singleQuery() -> (name: String, descriptor: HKStatisticsQueryDescriptor) {
@@ -143,30 +141,26 @@ struct StatisticsBenchmarks {
         )
     }
 
-    /// The median milliseconds of 5 runs of `body` after a warm-up, and its result.
-    static func milliseconds<R>(_ body: () async throws -> R) async throws -> (Double, R) {
+    /// The median milliseconds of `repeats` runs of `body` after one to
+    /// warm up, and its result.
+    static func milliseconds<R>(repeats: Int = 5, _ body: () async throws -> R) async throws -> (Double, R) {
         var result = try await body()
         var times: [Double] = []
-        for _ in 0..<5 {
-            let start = ContinuousClock.now
-            result = try await body()
-            times.append((ContinuousClock.now - start).seconds * 1_000)
+        for _ in 0..<repeats {
+            let (seconds, value) = try await timed(body)
+            result = value
+            times.append(seconds * 1_000)
         }
         return (times.sorted()[times.count / 2], result)
     }
 
+    /// Milliseconds of `descriptor` through the views, warm: the median of
+    /// ten after one to warm up.
     static func viewMilliseconds(
         _ descriptor: HKStatisticsCollectionQueryDescriptor,
         store: HKHealthStore
     ) async throws -> (Double, HKStatisticsCollection) {
-        var result = try await descriptor.result(for: store)
-        var times: [Double] = []
-        for _ in 0..<10 {
-            let start = ContinuousClock.now
-            result = try await descriptor.result(for: store)
-            times.append((ContinuousClock.now - start).seconds * 1_000)
-        }
-        return (times.sorted()[times.count / 2], result)
+        try await milliseconds(repeats: 10) { try await descriptor.result(for: store) }
     }
 
     /// Milliseconds of `descriptor` through the reference evaluator.
@@ -174,8 +168,7 @@ struct StatisticsBenchmarks {
         _ descriptor: HKStatisticsCollectionQueryDescriptor,
         store: HKHealthStore
     ) async throws -> (Double, HKStatisticsCollection) {
-        let start = ContinuousClock.now
-        let result = try await descriptor.referenceResult(for: store)
-        return ((ContinuousClock.now - start).seconds * 1_000, result)
+        let (seconds, result) = try await timed { try await descriptor.referenceResult(for: store) }
+        return (seconds * 1_000, result)
     }
 }

@@ -57,31 +57,19 @@ struct StoreBenchmarks {
         let batches = stride(from: 0, to: samples, by: batch).map {
             Self.makeSamples(min(batch, samples - $0), first: $0)
         }
-        let saveStart = ContinuousClock.now
-        for batch in batches { try await store.save(batch) }
-        let saveTime = ContinuousClock.now - saveStart
-
-        let readStart = ContinuousClock.now
-        var anchor: HKQueryAnchor? = nil
-        var read = 0
-        var checksum = 0.0
-        while true {
-            let page = try await HKAnchoredObjectQueryDescriptor(
-                predicates: [.quantitySample(type: Self.steps)],
-                anchor: anchor,
-                limit: 50_000
-            ).result(for: store)
-            if page.addedSamples.isEmpty && page.deletedObjects.isEmpty { break }
-            for sample in page.addedSamples { checksum += sample.quantity.doubleValue(for: .count()) }
-            read += page.addedSamples.count
-            anchor = page.newAnchor
+        let saveRate = try await rate(samples) {
+            for batch in batches { try await store.save(batch) }
         }
-        let readTime = ContinuousClock.now - readStart
+
+        var checksum = 0.0
+        let (readSeconds, read) = try await timed {
+            try await Self.catchUp(store, pageSize: 50_000) { page in
+                for sample in page { checksum += sample.quantity.doubleValue(for: .count()) }
+            }
+        }
         precondition(read == samples && checksum > 0, "read \(read) samples")
 
-        let rebuildStart = ContinuousClock.now
-        let rebuilt = try await store.rebuildIndices()
-        let rebuildTime = ContinuousClock.now - rebuildStart
+        let (rebuildSeconds, rebuilt) = try await timed { try await store.rebuildIndices() }
         precondition(rebuilt == samples, "rebuilt \(rebuilt) entries")
 
         let middle = Self.origin.addingTimeInterval(Double(samples / 2) * 60)
@@ -94,24 +82,48 @@ struct StoreBenchmarks {
         var rows: [Double] = []
         for _ in 0..<20 {
             let before = store.statistics?.indexRowsRead ?? 0
-            let start = ContinuousClock.now
-            let found = try await HKSampleQueryDescriptor(
-                predicates: [.quantitySample(type: Self.steps, predicate: range)],
-                sortDescriptors: []
-            ).result(for: store)
-            times.append((ContinuousClock.now - start).seconds * 1_000)
+            let (seconds, found) = try await timed {
+                try await HKSampleQueryDescriptor(
+                    predicates: [.quantitySample(type: Self.steps, predicate: range)],
+                    sortDescriptors: []
+                ).result(for: store)
+            }
+            times.append(seconds * 1_000)
             rows.append(Double((store.statistics?.indexRowsRead ?? 0) - before))
             precondition(found.count == min(1_000, samples / 2), "found \(found.count)")
         }
         await store.close()
         try FileManager.default.removeItem(at: directory)
         return SaveAndRead(
-            saveRate: Double(samples) / saveTime.seconds,
-            rebuildRate: Double(samples) / rebuildTime.seconds,
-            catchUpRate: Double(read) / readTime.seconds,
+            saveRate: saveRate,
+            rebuildRate: Double(samples) / rebuildSeconds,
+            catchUpRate: Double(read) / readSeconds,
             queryMilliseconds: times.sorted()[times.count / 2],
             queryRowsRead: rows.sorted()[rows.count / 2]
         )
+    }
+
+    /// Reads every step sample of `store` from the beginning with anchored
+    /// queries in pages of `pageSize`, as a client catching up does;
+    /// `visit` sees each page's samples. Returns how many it read.
+    static func catchUp(
+        _ store: HKHealthStore,
+        pageSize: Int,
+        visit: ([HKQuantitySample]) -> Void = { _ in }
+    ) async throws -> Int {
+        var anchor: HKQueryAnchor?
+        var read = 0
+        while true {
+            let page = try await HKAnchoredObjectQueryDescriptor(
+                predicates: [.quantitySample(type: steps)],
+                anchor: anchor,
+                limit: pageSize
+            ).result(for: store)
+            visit(page.addedSamples)
+            read += page.addedSamples.count
+            anchor = page.newAnchor
+            if page.addedSamples.count < pageSize { return read }
+        }
     }
 
     /// Saves from `callers` concurrent tasks, each saving batches of `batch`
@@ -125,18 +137,18 @@ struct StoreBenchmarks {
                 Self.makeSamples(min(batch, perCaller - $0), first: caller * perCaller + $0)
             }
         }
-        let start = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for batches in work {
-                group.addTask {
-                    for batch in batches { try await store.save(batch) }
+        let saved = try await rate(perCaller * callers) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for batches in work {
+                    group.addTask {
+                        for batch in batches { try await store.save(batch) }
+                    }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
         }
-        let elapsed = ContinuousClock.now - start
         await store.close()
         try FileManager.default.removeItem(at: directory)
-        return Double(perCaller * callers) / elapsed.seconds
+        return saved
     }
 }
