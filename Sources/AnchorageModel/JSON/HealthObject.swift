@@ -106,18 +106,12 @@ public struct HealthObject: Codable, Sendable {
         let uuid = try container.decode(UUID.self, forKey: .uuid)
         let revision = try container.decodeIfPresent(HKSourceRevision.self, forKey: .sourceRevision) ?? .local
         let device = try container.decodeIfPresent(HKDevice.self, forKey: .device)
-        let metadata = try HKMetadata(
-            validatingTyped: container.decodeIfPresent([String: HKMetadataValue].self, forKey: .metadata) ?? [:]
-        )
+        let metadata = try container.decodeIfPresent([String: HKMetadataValue].self, forKey: .metadata) ?? [:]
         let identifier = try container.decode(String.self, forKey: .type)
-        let fields = SampleFields(
-            start: try JSONDates.decode(container, .startDate),
-            end: try JSONDates.decode(container, .endDate),
-            uuid: uuid,
-            sourceRevision: revision,
-            device: device,
-            metadata: metadata
-        )
+        let start = try JSONDates.decode(container, .startDate)
+        let end = try JSONDates.decode(container, .endDate)
+        // Given in full by a service: the door importers and replicas use.
+        let fields = try SampleFields.given(start, end, uuid, revision, device, metadata)
         switch kind {
         case .quantitySample:
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType else {
