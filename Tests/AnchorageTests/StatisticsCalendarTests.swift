@@ -215,79 +215,78 @@ struct StatisticsCalendarTests {
 
     @Test("Seed listing: weekly step counts anchored on Monday 03:00, enumerated over the last three months")
     func weeklyStepCounts() async throws {
-        let healthStore = HKHealthStore(
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-weekly-\(UUID())"),
-            configuration: statisticsConfiguration()
-        )
-        let calendar = {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = utc
-            return calendar
-        }()
-        let now = iso("2024-06-13T18:00:00Z")  // a Thursday; the listing uses Date()
-        // Data: for each day of the last four months, one 20-minute walk at noon of 1,000 + day steps.
-        var expected: [Date: Double] = [:]
-        var samples: [HKSample] = []
-        for dayIndex in 0..<125 {
-            let noon = calendar.date(byAdding: .day, value: -dayIndex, to: iso("2024-06-13T12:00:00Z"))!
-            let count = Double(1_000 + dayIndex)
-            samples.append(steps(count, from: noon, to: noon.addingTimeInterval(20 * 60)))
-            // The Monday 03:00 that starts this day's week.
-            let weekday = calendar.component(.weekday, from: noon)  // 1 = Sunday
-            let monday = calendar.date(byAdding: .day, value: -((weekday + 5) % 7), to: noon)!
-            let start = calendar.date(bySettingHour: 3, minute: 0, second: 0, of: monday)!
-            expected[start, default: 0] += count
-        }
-        try await healthStore.save(samples)
-
-        // The listing, as written, with `now` for Date():
-        var interval = DateComponents()
-        interval.day = 7
-        // Set the anchor date to Monday at 3:00 a.m.
-        var anchorComponents = calendar.dateComponents([.day, .month, .year, .weekday], from: now)
-        let offset = (7 + anchorComponents.weekday! - 2) % 7
-        anchorComponents.day! -= offset
-        anchorComponents.hour = 3
-        let anchorDate = try #require(calendar.date(from: anchorComponents))
-        let quantityType = try #require(HKObjectType.quantityType(forIdentifier: .stepCount))
-        let query = HKStatisticsCollectionQuery(
-            quantityType: quantityType,
-            quantitySamplePredicate: nil,
-            options: .cumulativeSum,
-            anchorDate: anchorDate,
-            intervalComponents: interval
-        )
-        let weeks = Collector<(Date, Double)>()
-        let done = Collector<Bool>()
-        query.initialResultsHandler = { query, results, error in
-            guard let statsCollection = results else {
-                Issue.record("*** An error occurred while calculating the statistics: \(String(describing: error)) ***")
-                done.append(false)
-                return
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { healthStore, _ in
+            let calendar = {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = utc
+                return calendar
+            }()
+            let now = iso("2024-06-13T18:00:00Z")  // a Thursday; the listing uses Date()
+            // Data: for each day of the last four months, one 20-minute walk at noon of 1,000 + day steps.
+            var expected: [Date: Double] = [:]
+            var samples: [HKSample] = []
+            for dayIndex in 0..<125 {
+                let noon = calendar.date(byAdding: .day, value: -dayIndex, to: iso("2024-06-13T12:00:00Z"))!
+                let count = Double(1_000 + dayIndex)
+                samples.append(steps(count, from: noon, to: noon.addingTimeInterval(20 * 60)))
+                // The Monday 03:00 that starts this day's week.
+                let weekday = calendar.component(.weekday, from: noon)  // 1 = Sunday
+                let monday = calendar.date(byAdding: .day, value: -((weekday + 5) % 7), to: noon)!
+                let start = calendar.date(bySettingHour: 3, minute: 0, second: 0, of: monday)!
+                expected[start, default: 0] += count
             }
-            let endDate = now
-            let startDate = calendar.date(byAdding: .month, value: -3, to: endDate)!
-            statsCollection.enumerateStatistics(from: startDate, to: endDate) { statistics, stop in
-                if let quantity = statistics.sumQuantity() {
-                    let date = statistics.startDate
-                    let value = quantity.doubleValue(for: HKUnit.count())
-                    weeks.append((date, value))
+            try await healthStore.save(samples)
+
+            // The listing, as written, with `now` for Date():
+            var interval = DateComponents()
+            interval.day = 7
+            // Set the anchor date to Monday at 3:00 a.m.
+            var anchorComponents = calendar.dateComponents([.day, .month, .year, .weekday], from: now)
+            let offset = (7 + anchorComponents.weekday! - 2) % 7
+            anchorComponents.day! -= offset
+            anchorComponents.hour = 3
+            let anchorDate = try #require(calendar.date(from: anchorComponents))
+            let quantityType = try #require(HKObjectType.quantityType(forIdentifier: .stepCount))
+            let query = HKStatisticsCollectionQuery(
+                quantityType: quantityType,
+                quantitySamplePredicate: nil,
+                options: .cumulativeSum,
+                anchorDate: anchorDate,
+                intervalComponents: interval
+            )
+            let weeks = Collector<(Date, Double)>()
+            let done = Collector<Bool>()
+            query.initialResultsHandler = { query, results, error in
+                guard let statsCollection = results else {
+                    Issue.record(
+                        "*** An error occurred while calculating the statistics: \(String(describing: error)) ***"
+                    )
+                    done.append(false)
+                    return
                 }
+                let endDate = now
+                let startDate = calendar.date(byAdding: .month, value: -3, to: endDate)!
+                statsCollection.enumerateStatistics(from: startDate, to: endDate) { statistics, stop in
+                    if let quantity = statistics.sumQuantity() {
+                        let date = statistics.startDate
+                        let value = quantity.doubleValue(for: HKUnit.count())
+                        weeks.append((date, value))
+                    }
+                }
+                done.append(true)
             }
-            done.append(true)
-        }
-        healthStore.execute(query)
-        try await eventually { done.count == 1 }
+            healthStore.execute(query)
+            try await eventually { done.count == 1 }
 
-        #expect(done.all == [true])
-        let firstWeek = iso("2024-03-11T03:00:00Z")  // the week holding March 13, three months before `now`
-        let reported = weeks.all
-        #expect(reported.first?.0 == firstWeek)
-        #expect(reported.last?.0 == iso("2024-06-10T03:00:00Z"))
-        #expect(reported.count == 14)
-        for (start, value) in reported {
-            #expect(value == expected[start], "week of \(start)")
+            #expect(done.all == [true])
+            let firstWeek = iso("2024-03-11T03:00:00Z")  // the week holding March 13, three months before `now`
+            let reported = weeks.all
+            #expect(reported.first?.0 == firstWeek)
+            #expect(reported.last?.0 == iso("2024-06-10T03:00:00Z"))
+            #expect(reported.count == 14)
+            for (start, value) in reported {
+                #expect(value == expected[start], "week of \(start)")
+            }
         }
-        await healthStore.close()
     }
 }
