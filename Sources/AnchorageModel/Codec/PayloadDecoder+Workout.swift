@@ -6,7 +6,7 @@ extension PayloadDecoder {
     /// statistics and activities.
     package mutating func readWorkout(
         _ reader: inout PayloadReader,
-        _ fields: SampleFields
+        _ fields: consuming SampleFields
     ) throws(HKError) -> HKWorkout {
         let raw = try reader.varint("the activity type")
         guard raw <= UInt64(UInt.max), let activity = HKWorkoutActivityType(rawValue: UInt(raw)) else {

@@ -65,20 +65,20 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     package static func make(
         type: HKCategoryType,
         value: Int,
-        _ fields: SampleFields
+        _ fields: consuming SampleFields
     ) throws(HKError) -> HKCategorySample {
         try check(type: type, value: value, fields)
         return HKCategorySample(type: type, value: value, fields: fields)
     }
 
     /// The rules a category sample's fields must keep (OBJ-7, OBJ-13).
-    package static func check(type: HKCategoryType, value: Int, _ fields: SampleFields) throws(HKError) {
+    package static func check(type: HKCategoryType, value: Int, _ fields: borrowing SampleFields) throws(HKError) {
         try fields.checkInterval()
         try checkValue(type: type, value: value)
         try checkRequiredMetadata(type: type, metadata: fields.metadata)
     }
 
-    package override func with(_ fields: SampleFields) -> HKSample {
+    package override func with(_ fields: consuming SampleFields) -> HKSample {
         HKCategorySample(type: categoryType, value: value, fields: fields)
     }
 

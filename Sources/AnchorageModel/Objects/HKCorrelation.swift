@@ -78,25 +78,29 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     package static func make(
         type: HKCorrelationType,
         objects: Set<HKSample>,
-        _ fields: SampleFields
+        _ fields: consuming SampleFields
     ) throws(HKError) -> HKCorrelation {
         try check(type: type, objects: objects, fields)
         return HKCorrelation(type: type, objects: objects, fields: fields)
     }
 
     /// The rules a correlation's fields must keep (OBJ-7, OBJ-16..18).
-    package static func check(type: HKCorrelationType, objects: Set<HKSample>, _ fields: SampleFields) throws(HKError) {
+    package static func check(
+        type: HKCorrelationType,
+        objects: Set<HKSample>,
+        _ fields: borrowing SampleFields
+    ) throws(HKError) {
         try fields.checkInterval()
         try checkMembers(type: type, objects: objects)
     }
 
-    package override func with(_ fields: SampleFields) -> HKSample {
+    package override func with(_ fields: consuming SampleFields) -> HKSample {
         with(fields, objects: objects)
     }
 
     /// The same correlation with other members (restamped, or only the
     /// visible ones), unchecked.
-    package func with(_ fields: SampleFields, objects: Set<HKSample>) -> HKCorrelation {
+    package func with(_ fields: consuming SampleFields, objects: Set<HKSample>) -> HKCorrelation {
         HKCorrelation(type: correlationType, objects: objects, fields: fields)
     }
 

@@ -6,7 +6,7 @@ extension HKSample {
     /// Correlation members are restamped too; `objects` replaces the
     /// members of a correlation when given.
     package func restamped(_ revision: HKSourceRevision, members: Set<HKSample>? = nil) -> HKSample {
-        var fields = self.fields
+        var fields = self.fields.copy()
         fields.sourceRevision = revision
         guard let correlation = self as? HKCorrelation else { return with(fields) }
         return correlation.with(fields, objects: members ?? Set(correlation.objects.map { $0.restamped(revision) }))

@@ -62,7 +62,7 @@ public class HKSample: HKObject, @unchecked Sendable {
 
     /// The same sample with other common fields, unchecked: each kind
     /// overrides it (restamping a revision, replacing members).
-    package func with(_ fields: SampleFields) -> HKSample {
+    package func with(_ fields: consuming SampleFields) -> HKSample {
         preconditionFailure("\(type(of: self)) does not override with(_:)")
     }
 

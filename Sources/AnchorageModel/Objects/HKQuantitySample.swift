@@ -92,7 +92,11 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     /// The rules a quantity sample's fields must keep.
-    package static func check(type: HKQuantityType, quantity: HKQuantity, _ fields: SampleFields) throws(HKError) {
+    package static func check(
+        type: HKQuantityType,
+        quantity: HKQuantity,
+        _ fields: borrowing SampleFields
+    ) throws(HKError) {
         try fields.checkInterval()
         try checkQuantity(type: type, quantity: quantity)
         try checkRequiredMetadata(type: type, metadata: fields.metadata)
@@ -112,7 +116,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         return HKDiscreteQuantitySample(type: type, quantity: quantity, fields: consume fields)
     }
 
-    package override func with(_ fields: SampleFields) -> HKSample {
+    package override func with(_ fields: consuming SampleFields) -> HKSample {
         Self.concrete(type: quantityType, quantity: quantity, fields)
     }
 

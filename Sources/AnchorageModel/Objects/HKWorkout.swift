@@ -105,7 +105,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     }
 
     /// The one checked door every workout is built through.
-    package static func make(_ parts: Parts, _ fields: SampleFields) throws(HKError) -> HKWorkout {
+    package static func make(_ parts: Parts, _ fields: consuming SampleFields) throws(HKError) -> HKWorkout {
         try check(parts, fields)
         return HKWorkout(parts, fields: fields)
     }
@@ -113,7 +113,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// The rules a workout's fields must keep: the interval (OBJ-7), totals,
     /// statistics and activities (OBJ-21), the duration (OBJ-22) and the
     /// events (OBJ-23); the metadata was checked with `fields`.
-    package static func check(_ parts: Parts, _ fields: SampleFields) throws(HKError) {
+    package static func check(_ parts: Parts, _ fields: borrowing SampleFields) throws(HKError) {
         try fields.checkInterval()
         try checkTotals(parts.totals)
         try checkEvents(parts.events ?? [], start: fields.start, end: fields.end)
@@ -122,7 +122,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     /// The rules left once the interval, totals and events have passed:
     /// statistics, activities and the duration's range.
-    private static func checkComposition(_ parts: Parts, _ fields: SampleFields) throws(HKError) {
+    private static func checkComposition(_ parts: Parts, _ fields: borrowing SampleFields) throws(HKError) {
         try checkStatistics(parts.statistics)
         try checkActivities(parts.activities, start: fields.start, end: fields.end)
         guard parts.duration.isFinite, parts.duration >= 0, parts.duration <= fields.end.timeIntervalSince(fields.start)
@@ -141,7 +141,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         totals: Totals,
         statistics: [HKStatistics] = [],
         activities: [HKWorkoutActivity] = [],
-        _ fields: SampleFields
+        _ fields: borrowing SampleFields
     ) throws(HKError) -> Parts {
         try fields.checkInterval()
         try checkTotals(totals)
@@ -163,7 +163,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         return parts
     }
 
-    package override func with(_ fields: SampleFields) -> HKSample {
+    package override func with(_ fields: consuming SampleFields) -> HKSample {
         HKWorkout(parts, fields: fields)
     }
 
@@ -339,16 +339,11 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         device: HKDevice?,
         metadata: [String: Any]?
     ) {
-        let (parts, fields) = checkedOrStop { () throws(HKError) in
-            let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
-            let parts = try Self.newParts(
-                activityType: activityType,
-                events: events,
-                duration: duration,
-                totals: totals,
-                fields
-            )
-            return (parts, fields)
+        let fields = checkedOrStop { () throws(HKError) in
+            try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
+        }
+        let parts = checkedOrStop { () throws(HKError) in
+            try Self.newParts(activityType: activityType, events: events, duration: duration, totals: totals, fields)
         }
         self.init(parts, fields: fields)
     }

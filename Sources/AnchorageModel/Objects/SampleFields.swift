@@ -9,7 +9,12 @@ import Foundation
 /// `HKWorkout.make(_:_:)`); HealthKit's initializers, the throwing
 /// `validated`/`stored` forms, the payload codec, JSON and the importer all
 /// go through it.
-package struct SampleFields: Sendable {
+///
+/// It cannot be copied implicitly: a sample's fields are moved from where
+/// they are read to the object that keeps them, never copied and destroyed
+/// on the way (which cost the decoder a retain and a release per reference
+/// field). ``copy()`` makes a second value where one is wanted.
+package struct SampleFields: ~Copyable, Sendable {
     package var start: Date
     package var end: Date
     package var uuid: UUID
@@ -31,6 +36,19 @@ package struct SampleFields: Sendable {
         self.sourceRevision = sourceRevision
         self.device = device
         self.metadata = metadata
+    }
+
+    /// Another value with the same fields (the type cannot be copied
+    /// implicitly, so that building a sample moves its fields in).
+    package func copy() -> SampleFields {
+        SampleFields(
+            start: start,
+            end: end,
+            uuid: uuid,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: metadata
+        )
     }
 
     /// The fields of a sample a caller makes: a new uuid, the local
@@ -107,7 +125,7 @@ extension SampleFields {
         end: Date,
         device: HKDevice?,
         metadata: [String: Any]?,
-        checking check: (SampleFields) throws(HKError) -> Void
+        checking check: (borrowing SampleFields) throws(HKError) -> Void
     ) -> SampleFields {
         checkedOrStop { () throws(HKError) in
             let fields = try SampleFields.new(start: start, end: end, device: device, metadata: metadata)
@@ -119,7 +137,7 @@ extension SampleFields {
 
 /// Runs a check for one of HealthKit's initializers, which stop the program
 /// on invalid arguments; each has a throwing twin.
-package func checkedOrStop<T>(_ body: () throws(HKError) -> T) -> T {
+package func checkedOrStop<T: ~Copyable>(_ body: () throws(HKError) -> T) -> T {
     do {
         return try body()
     } catch {
