@@ -8,12 +8,18 @@ import LMDB
 // keeps its position under the setting's key.
 
 extension HealthIndex {
+    /// The position of the entry that decides the setting under `key`, if
+    /// one was saved.
+    func settingSeq(_ key: [UInt8], in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64? {
+        try txn.withValue(forKey: key, in: settings) { $0.uint64(at: 0) }
+    }
+
     /// The entry that decides the setting under `key`, if one was saved.
     func settingEntry(
         _ key: [UInt8],
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> LogEntry? {
-        guard let seq = try txn.withValue(forKey: key, in: settings, { $0.uint64(at: 0) }) else { return nil }
+        guard let seq = try settingSeq(key, in: txn) else { return nil }
         return try lookup.entry(at: seq, in: txn)
     }
 }
@@ -30,7 +36,7 @@ extension StoreEngine {
         as type: Value.Type,
         in txn: borrowing ReadTransaction
     ) throws -> Value? {
-        guard let seq = try txn.withValue(forKey: key, in: index.settings, { $0.uint64(at: 0) }) else { return nil }
+        guard let seq = try index.settingSeq(key, in: txn) else { return nil }
         let value = try log.withEntry(at: seq, in: txn) { _, payload in
             payload.flatMap { try? JSONDecoder().decode(Value.self, from: Data($0)) }
         }
