@@ -38,7 +38,7 @@ public struct StoreID: Hashable, Sendable, Comparable, Codable, CustomStringConv
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
         guard let id = StoreID(string) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a store id: \(string)")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a store id")
         }
         self = id
     }

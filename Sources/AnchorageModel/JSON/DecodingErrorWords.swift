@@ -6,7 +6,11 @@ public enum DecodingErrorWords {
     /// Where the JSON went wrong, in words.
     public static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            // Keys are the sender's text: a long one is cut, not repeated whole.
+            let keys = context.codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? "."
+                    + (key.stringValue.count > 40 ? key.stringValue.prefix(40) + "…" : key.stringValue)
+            }.joined()
             return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
         }
         switch error {
@@ -44,6 +48,9 @@ public enum DecodingErrorWords {
         }
         if description.hasPrefix("Cannot initialize ") {
             return "not one of the values this field takes (docs/json-format.md lists them)"
+        }
+        if description.hasPrefix("Could not convert key") {
+            return "not a key this object takes"
         }
         if description.hasPrefix("Expected date string") || description.contains("ISO8601") {
             return "not a date; write one in ISO 8601, like 2026-11-22T10:00:00Z"

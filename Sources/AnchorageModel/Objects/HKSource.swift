@@ -85,6 +85,9 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
             productType: productType,
             operatingSystemVersion: operatingSystemVersion
         )
+        self.fitsPayload = [source.name, source.bundleIdentifier, version, productType].allSatisfy {
+            ($0?.utf8.count ?? 0) <= Self.maximumTextLength
+        }
     }
 
     /// The longest a source's name, bundle identifier, version or product
@@ -92,12 +95,9 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
     /// (the payload format's limit for these texts).
     package static let maximumTextLength = 4_096
 
-    /// Whether every text of the revision fits a store (OBJ-2).
-    package var fitsPayload: Bool {
-        [source.name, source.bundleIdentifier, version, productType].allSatisfy {
-            ($0?.utf8.count ?? 0) <= Self.maximumTextLength
-        }
-    }
+    /// Whether every text of the revision fits a store (OBJ-2); known from
+    /// its creation, so the save path checks it without counting again.
+    package let fitsPayload: Bool
 
     /// The revision of this process, used for objects created here until a
     /// store assigns the saving principal's revision.
@@ -178,6 +178,10 @@ public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
         self.softwareVersion = softwareVersion
         self.localIdentifier = localIdentifier
         self.udiDeviceIdentifier = udiDeviceIdentifier
+        self.fitsPayload = [
+            name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier,
+            udiDeviceIdentifier,
+        ].allSatisfy { ($0?.utf8.count ?? 0) <= HKSourceRevision.maximumTextLength }
     }
 
     /// This machine, as far as the process can tell.
@@ -194,10 +198,9 @@ public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    /// Whether every property fits a store (OBJ-3).
-    package var fitsPayload: Bool {
-        properties.allSatisfy { ($0?.utf8.count ?? 0) <= HKSourceRevision.maximumTextLength }
-    }
+    /// Whether every property fits a store (OBJ-3); known from its
+    /// creation, so the save path checks it without counting again.
+    package let fitsPayload: Bool
 
     /// The eight properties in order (for codecs and predicates).
     package var properties: [String?] {
