@@ -34,29 +34,11 @@ extension AnchorageBench {
             return (verify: verify, check: check, rebuild: rebuild, replay: replay, export: export)
         }
         await filled.discard()
-        report.add(
-            name: "audit: verify the hash chain and payload digests",
-            unit: "entries/s",
-            anchorage: measured.map(\.verify)
-        )
-        report.add(
-            name: "audit: check every index and view against a replay (rolled back)",
-            unit: "entries/s",
-            anchorage: measured.map(\.check)
-        )
-        report.add(name: "audit: rebuild every index and view", unit: "entries/s", anchorage: measured.map(\.rebuild))
-        report.add(
-            name: "export: the log as JSON lines (anchorage export's writer, into memory)",
-            unit: "entries/s",
-            anchorage: measured.map(\.export),
-            goal: .valueAtLeast(300_000)
-        )
-        report.add(
-            name: "audit: replay into a new durable store (vs rebuild in place)",
-            unit: "entries/s",
-            anchorage: measured.map(\.replay),
-            baseline: measured.map(\.rebuild)
-        )
+        report.add(.auditVerify, anchorage: measured.map(\.verify))
+        report.add(.auditCheck, anchorage: measured.map(\.check))
+        report.add(.auditRebuild, anchorage: measured.map(\.rebuild))
+        report.add(.export, anchorage: measured.map(\.export))
+        report.add(.auditReplay, anchorage: measured.map(\.replay), baseline: measured.map(\.rebuild))
     }
 
     /// Writes every entry of `log` as export lines, a page at a time, into

@@ -23,20 +23,8 @@ extension AnchorageBench {
         }
         try await node.stop()
         await filled.discard()
-        report.add(
-            name: "change feed over loopback HTTP, JSON pages of 10,000 (vs in-process anchored queries)",
-            unit: "entries/s",
-            anchorage: measured.map(\.pages),
-            baseline: measured.map(\.inProcess),
-            goal: .valueAtLeast(100_000)
-        )
-        report.add(
-            name: "change feed over loopback HTTP, one NDJSON stream (vs in-process anchored queries)",
-            unit: "entries/s",
-            anchorage: measured.map(\.streams),
-            baseline: measured.map(\.inProcess),
-            goal: .valueAtLeast(100_000)
-        )
+        report.add(.feedPages, anchorage: measured.map(\.pages), baseline: measured.map(\.inProcess))
+        report.add(.feedStream, anchorage: measured.map(\.streams), baseline: measured.map(\.inProcess))
     }
 
     /// Anchored queries in pages of 10,000, in-process: the work the feed

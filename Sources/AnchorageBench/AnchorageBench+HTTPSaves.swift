@@ -40,18 +40,8 @@ extension AnchorageBench {
                 tail: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000
             )
         }
-        report.add(
-            name: "HTTP saves: \(clients) in-process clients posting 10-sample batches, durable",
-            unit: "samples/s",
-            anchorage: measured.map(\.rate),
-            goal: .valueAtLeast(50_000)
-        )
-        report.add(
-            name: "HTTP saves: 99th percentile latency of one 10-sample post",
-            unit: "ms",
-            anchorage: measured.map(\.tail),
-            goal: .valueAtMost(50)
-        )
+        report.add(.httpSaves(clients: clients), anchorage: measured.map(\.rate))
+        report.add(.httpSaveLatency, anchorage: measured.map(\.tail))
     }
 
     /// Posts 10 step samples; throws unless they are saved.

@@ -74,35 +74,11 @@ extension AnchorageBench {
                 peak: Double(ProcessMemory.statusBytes("VmHWM:", process: pid)) / 1e6
             )
         }
-        report.add(
-            name: "hostile: p99 of 150 clients' 10-sample saves beside 50 hostile clients (vs alone), durable",
-            unit: "ms",
-            anchorage: measured.map(\.beside),
-            baseline: measured.map(\.alone),
-            goal: .ratioAtMost(2)
-        )
-        report.add(
-            name: "hostile: the node's peak resident memory over both phases",
-            unit: "MB",
-            anchorage: measured.map(\.peak),
-            goal: .valueAtMost(300)
-        )
-        report.add(
-            name:
-                "hostile: of which anonymous memory (heap and stacks), sampled every 50 ms beside the hostile clients",
-            unit: "MB",
-            anchorage: measured.map(\.anonymousPeak)
-        )
-        report.add(
-            name: "hostile: of which the store's mapped pages, sampled likewise",
-            unit: "MB",
-            anchorage: measured.map(\.filePeak)
-        )
-        report.add(
-            name: "hostile: requests the hostile clients completed or were cut off in",
-            unit: "requests",
-            anchorage: measured.map(\.hostileDone)
-        )
+        report.add(.hostileLatency, anchorage: measured.map(\.beside), baseline: measured.map(\.alone))
+        report.add(.hostilePeakMemory, anchorage: measured.map(\.peak))
+        report.add(.hostileAnonymousMemory, anchorage: measured.map(\.anonymousPeak))
+        report.add(.hostileMappedMemory, anchorage: measured.map(\.filePeak))
+        report.add(.hostileRequests, anchorage: measured.map(\.hostileDone))
     }
 
     struct ServeChild {

@@ -14,13 +14,7 @@ extension AnchorageBench {
                 raw: try rawSax.map { try Self.rawSaxRate(executable: $0, export: export) }
             )
         }
-        report.add(
-            name: "import: XML reading alone (element batches, no store) vs libxml2 SAX with empty callbacks (C)",
-            unit: "elements/s",
-            anchorage: measured.map(\.reading),
-            baseline: measured.compactMap(\.raw),
-            goal: .valueAtLeast(1_000_000)
-        )
+        report.add(.xmlReading, anchorage: measured.map(\.reading), baseline: measured.compactMap(\.raw))
     }
 
     /// Imports `export` into a new store per run: records per second, and
@@ -44,23 +38,9 @@ extension AnchorageBench {
             try? FileManager.default.removeItem(at: directory)
             return (rate: Double(elements) / seconds, peak: peak, anonymous: anonymous)
         }
-        report.add(
-            name: "import: \(size / 1_000_000) MB export.xml, records per second, durable, all indices and views",
-            unit: "records/s",
-            anchorage: measured.map(\.rate),
-            goal: .valueAtLeast(100_000)
-        )
-        report.add(
-            name: "import: peak resident memory, mapped store pages included (1 GB export: goal < 300 MB)",
-            unit: "MB",
-            anchorage: measured.map(\.peak)
-        )
-        report.add(
-            name: "import: peak anonymous memory (heap and stacks; the rest of RSS is the store's mapped file)",
-            unit: "MB",
-            anchorage: measured.map(\.anonymous),
-            goal: .valueAtMost(100)
-        )
+        report.add(.importRate(megabytes: size / 1_000_000), anchorage: measured.map(\.rate))
+        report.add(.importPeakMemory, anchorage: measured.map(\.peak))
+        report.add(.importAnonymousMemory, anchorage: measured.map(\.anonymous))
     }
 
     /// Runs Scripts/bench-xml/raw_sax.c on `export`: elements per second.

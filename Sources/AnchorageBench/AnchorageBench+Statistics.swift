@@ -53,35 +53,23 @@ extension AnchorageBench {
         }
         let samples = 2 * statisticsMinutes + statisticsMinutes / 60
         report.add(
-            name:
-                "statistics: ingest \(samples) samples (minute steps, 2 sources, hourly heart rate), with views vs without",
-            unit: "s",
+            .statisticsIngest(samples: samples),
             anchorage: measured.map(\.withViews),
-            baseline: measured.map(\.withoutViews),
-            goal: .ratioAtMost(2)
+            baseline: measured.map(\.withoutViews)
         )
         for (position, query) in queries.enumerated() {
             report.add(
-                name: "statistics: \(query.name), views vs reference evaluator",
-                unit: "ms",
+                .statisticsCollection(query.name, first: position == 0),
                 anchorage: measured.map { $0.queries[position].view },
-                baseline: measured.map { $0.queries[position].reference },
-                goal: position == 0 ? .ratioAtMost(0.01) : nil
+                baseline: measured.map { $0.queries[position].reference }
             )
         }
         report.add(
-            name: "statistics: \(single.name), views vs reference evaluator",
-            unit: "ms",
+            .statisticsSingle(single.name),
             anchorage: measured.map(\.singleView),
-            baseline: measured.map(\.singleReference),
-            goal: nil
+            baseline: measured.map(\.singleReference)
         )
-        report.add(
-            name: "statistics: \(queries[0].name), views, warm",
-            unit: "ms",
-            anchorage: measured.map { $0.queries[0].view },
-            goal: .valueAtMost(2)
-        )
+        report.add(.statisticsWarm(queries[0].name), anchorage: measured.map { $0.queries[0].view })
     }
 
     /// Stops the run when the two paths disagree: a fast wrong answer is no result.

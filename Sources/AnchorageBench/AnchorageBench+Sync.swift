@@ -42,36 +42,11 @@ extension AnchorageBench {
         try await node.stop()
         try? FileManager.default.removeItem(at: directory)
 
-        report.add(
-            name:
-                "sync: \(count) entries A → B over loopback HTTP, durable on B with every index and view (vs in-process)",
-            unit: "entries/s",
-            anchorage: measured.map(\.overHTTP),
-            baseline: measured.map(\.inProcess),
-            goal: .valueAtLeast(500_000)
-        )
-        report.add(
-            name: "sync: B's peak resident memory, its mapped store pages included (goal < 200 MB)",
-            unit: "MB",
-            anchorage: measured.map(\.peak),
-            goal: .valueAtMost(200)
-        )
-        report.add(
-            name: "sync: B's peak anonymous memory (heap and stacks)",
-            unit: "MB",
-            anchorage: measured.map(\.anonymous)
-        )
-        report.add(
-            name: "sync: live propagation, save on A → seen by a long-running anchored query on B, p50",
-            unit: "ms",
-            anchorage: [Self.percentile(latencies, 0.5)]
-        )
-        report.add(
-            name: "sync: live propagation, p99 over 1,000 saves",
-            unit: "ms",
-            anchorage: [Self.percentile(latencies, 0.99)],
-            goal: .valueAtMost(50)
-        )
+        report.add(.syncPull(entries: count), anchorage: measured.map(\.overHTTP), baseline: measured.map(\.inProcess))
+        report.add(.syncPeakMemory, anchorage: measured.map(\.peak))
+        report.add(.syncAnonymousMemory, anchorage: measured.map(\.anonymous))
+        report.add(.syncLiveMedian, anchorage: [Self.percentile(latencies, 0.5)])
+        report.add(.syncLiveTail, anchorage: [Self.percentile(latencies, 0.99)])
     }
 
     struct ChildPull {

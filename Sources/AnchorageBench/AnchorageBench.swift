@@ -120,30 +120,11 @@ struct AnchorageBench: AsyncParsableCommand {
                 evaluation: try model.evaluate()
             )
         }
-        report.add(
-            name: "create quantity samples (vs Foundation UUID() alone)",
-            unit: "samples/s",
-            anchorage: measured.map(\.creation),
-            baseline: measured.map(\.uuid)
-        )
-        report.add(
-            name: "encode quantity samples to payloads (1 core)",
-            unit: "samples/s",
-            anchorage: measured.map(\.encode),
-            goal: .valueAtLeast(5_000_000)
-        )
-        report.add(
-            name: "decode payloads to quantity samples (1 core)",
-            unit: "samples/s",
-            anchorage: measured.map(\.decode),
-            goal: .valueAtLeast(5_000_000)
-        )
-        report.add(name: "unit conversion kg → lb", unit: "conversions/s", anchorage: measured.map(\.conversion))
-        report.add(
-            name: "predicate evaluation (date range AND quantity)",
-            unit: "samples/s",
-            anchorage: measured.map(\.evaluation)
-        )
+        report.add(.createSamples, anchorage: measured.map(\.creation), baseline: measured.map(\.uuid))
+        report.add(.encodePayloads, anchorage: measured.map(\.encode))
+        report.add(.decodePayloads, anchorage: measured.map(\.decode))
+        report.add(.unitConversion, anchorage: measured.map(\.conversion))
+        report.add(.predicateEvaluation, anchorage: measured.map(\.evaluation))
     }
 
     private func runLogBenchmarks(parameters: LogBenchmarks.Parameters, work: URL, report: inout Report) async throws {
@@ -158,35 +139,17 @@ struct AnchorageBench: AsyncParsableCommand {
             }
             progress("raw LMDB, one entry per transaction")
             let single = try raw.run(entries: min(entries, 20_000), batch: 1, valueBytes: payload)
-            report.add(
-                name: "raw LMDB, 1 entry per durable transaction",
-                unit: "entries/s",
-                anchorage: [],
-                baseline: [single.appendRate]
-            )
+            report.add(.rawSingleEntryTransactions, anchorage: [], baseline: [single.appendRate])
         }
 
         let appended = try await eachRun { run in
             progress("append + catch-up run \(run)/\(runs)")
             return try await benchmarks.appendThenCatchUp(run: run)
         }
+        report.add(.append(batch: batch), anchorage: appended.map(\.appendRate), baseline: baseline.map(\.appendRate))
+        report.add(.catchUp, anchorage: appended.map(\.catchUpRate), baseline: baseline.map(\.scanRate))
         report.add(
-            name: "append, batches of \(batch), 1 caller, durable",
-            unit: "entries/s",
-            anchorage: appended.map(\.appendRate),
-            baseline: baseline.map(\.appendRate),
-            goal: .ratioAtLeast(0.5)
-        )
-        report.add(
-            name: "catch-up read from anchor 0 (decoded)",
-            unit: "entries/s",
-            anchorage: appended.map(\.catchUpRate),
-            baseline: baseline.map(\.scanRate),
-            goal: .valueAtLeast(2_000_000)
-        )
-        report.add(
-            name: "data file size",
-            unit: "bytes",
+            .dataFileSize,
             anchorage: appended.map { Double($0.fileBytes) },
             baseline: baseline.map { Double($0.fileBytes) }
         )
@@ -199,16 +162,11 @@ struct AnchorageBench: AsyncParsableCommand {
             )
         }
         report.add(
-            name: "append, batches of \(batch), 8 concurrent callers, durable",
-            unit: "entries/s",
+            .concurrentAppends(batch: batch),
             anchorage: concurrent.map(\.batches),
             baseline: baseline.map(\.appendRate)
         )
-        report.add(
-            name: "append, 1-entry batches, 64 concurrent callers, durable (group commit)",
-            unit: "entries/s",
-            anchorage: concurrent.map(\.singles)
-        )
+        report.add(.groupCommit, anchorage: concurrent.map(\.singles))
     }
 
     private func runStoreBenchmarks(work: URL, report: inout Report) async throws {
@@ -243,46 +201,13 @@ struct AnchorageBench: AsyncParsableCommand {
         }
         let floor = measured.compactMap(\.floor)
         let results = measured.map(\.result)
-        report.add(
-            name:
-                "store: save quantity samples, batches of 1,000, 1 caller, durable, all indices (vs raw LMDB, same rows)",
-            unit: "samples/s",
-            anchorage: results.map(\.saveRate),
-            baseline: floor,
-            goal: .valueAtLeast(300_000)
-        )
-        report.add(
-            name: "store: save, batches of 1,000, 8 concurrent callers, durable (vs raw LMDB, same rows)",
-            unit: "samples/s",
-            anchorage: measured.map(\.concurrent),
-            baseline: floor
-        )
-        report.add(
-            name: "store: save, 1-sample batches, 64 concurrent callers, durable",
-            unit: "samples/s",
-            anchorage: measured.map(\.singles)
-        )
-        report.add(
-            name: "store: rebuild every index from the log",
-            unit: "entries/s",
-            anchorage: results.map(\.rebuildRate)
-        )
-        report.add(
-            name: "store: anchored catch-up of \(samples) samples, decoded into objects",
-            unit: "samples/s",
-            anchorage: results.map(\.catchUpRate),
-            goal: .valueAtLeast(1_000_000)
-        )
-        report.add(
-            name: "store: date-range sample query, 1,000 of \(samples) samples (median of 20)",
-            unit: "ms",
-            anchorage: results.map(\.queryMilliseconds)
-        )
-        report.add(
-            name: "store: index rows read by that query",
-            unit: "rows",
-            anchorage: results.map(\.queryRowsRead)
-        )
+        report.add(.storeSave, anchorage: results.map(\.saveRate), baseline: floor)
+        report.add(.storeConcurrentSaves, anchorage: measured.map(\.concurrent), baseline: floor)
+        report.add(.storeSingleSaves, anchorage: measured.map(\.singles))
+        report.add(.storeRebuild, anchorage: results.map(\.rebuildRate))
+        report.add(.storeCatchUp(samples: samples), anchorage: results.map(\.catchUpRate))
+        report.add(.storeQuery(samples: samples), anchorage: results.map(\.queryMilliseconds))
+        report.add(.storeQueryRows, anchorage: results.map(\.queryRowsRead))
     }
 
     /// What `body` measures in each run, from 1 to `runs` (at most

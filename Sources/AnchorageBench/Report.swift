@@ -36,7 +36,8 @@ struct Report {
 
     /// Adds a workload's measurements of each run; `baseline`, where there
     /// is one, is measured in the same runs.
-    mutating func add(name: String, unit: String, anchorage: [Double], baseline: [Double] = [], goal: Goal? = nil) {
+    mutating func add(_ workload: Workload, anchorage: [Double], baseline: [Double] = []) {
+        let (name, unit, goal) = (workload.name, workload.unit, workload.goal)
         let ours = Self.median(anchorage)
         let theirs = Self.median(baseline)
         let ratio = ours.flatMap { ours in theirs.map { ours / $0 } }

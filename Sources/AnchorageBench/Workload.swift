@@ -1,0 +1,240 @@
+/// One row of the benchmark report: what is measured, in which unit, and
+/// the goal the project set for it, if any.
+///
+/// Every row the bench prints is declared in this file, suite by suite, so
+/// the goals can be read, reviewed and changed in one place; the suites
+/// only measure and hand their runs to ``Report/add(_:anchorage:baseline:)``:
+///
+/// ```swift
+/// report.add(.auditVerify, anchorage: measured.map(\.verify))
+/// ```
+///
+/// A name says what the baseline is when there is one ("vs …"); the
+/// baseline is raw LMDB otherwise.
+struct Workload: Sendable {
+    let name: String
+    let unit: String
+    let goal: Report.Goal?
+
+    init(_ name: String, _ unit: String, goal: Report.Goal? = nil) {
+        self.name = name
+        self.unit = unit
+        self.goal = goal
+    }
+}
+
+// MARK: The event log (suite log)
+
+extension Workload {
+    static let rawSingleEntryTransactions = Workload("raw LMDB, 1 entry per durable transaction", "entries/s")
+
+    static func append(batch: Int) -> Workload {
+        Workload("append, batches of \(batch), 1 caller, durable", "entries/s", goal: .ratioAtLeast(0.5))
+    }
+
+    static let catchUp = Workload(
+        "catch-up read from anchor 0 (decoded)",
+        "entries/s",
+        goal: .valueAtLeast(2_000_000)
+    )
+
+    static let dataFileSize = Workload("data file size", "bytes")
+
+    static func concurrentAppends(batch: Int) -> Workload {
+        Workload("append, batches of \(batch), 8 concurrent callers, durable", "entries/s")
+    }
+
+    static let groupCommit = Workload(
+        "append, 1-entry batches, 64 concurrent callers, durable (group commit)",
+        "entries/s"
+    )
+}
+
+// MARK: The model (suite model)
+
+extension Workload {
+    static let createSamples = Workload("create quantity samples (vs Foundation UUID() alone)", "samples/s")
+    static let encodePayloads = Workload(
+        "encode quantity samples to payloads (1 core)",
+        "samples/s",
+        goal: .valueAtLeast(5_000_000)
+    )
+    static let decodePayloads = Workload(
+        "decode payloads to quantity samples (1 core)",
+        "samples/s",
+        goal: .valueAtLeast(5_000_000)
+    )
+    static let unitConversion = Workload("unit conversion kg → lb", "conversions/s")
+    static let predicateEvaluation = Workload("predicate evaluation (date range AND quantity)", "samples/s")
+}
+
+// MARK: The store (suite store)
+
+extension Workload {
+    static let storeSave = Workload(
+        "store: save quantity samples, batches of 1,000, 1 caller, durable, all indices (vs raw LMDB, same rows)",
+        "samples/s",
+        goal: .valueAtLeast(300_000)
+    )
+    static let storeConcurrentSaves = Workload(
+        "store: save, batches of 1,000, 8 concurrent callers, durable (vs raw LMDB, same rows)",
+        "samples/s"
+    )
+    static let storeSingleSaves = Workload("store: save, 1-sample batches, 64 concurrent callers, durable", "samples/s")
+    static let storeRebuild = Workload("store: rebuild every index from the log", "entries/s")
+
+    static func storeCatchUp(samples: Int) -> Workload {
+        Workload(
+            "store: anchored catch-up of \(samples) samples, decoded into objects",
+            "samples/s",
+            goal: .valueAtLeast(1_000_000)
+        )
+    }
+
+    static func storeQuery(samples: Int) -> Workload {
+        Workload("store: date-range sample query, 1,000 of \(samples) samples (median of 20)", "ms")
+    }
+
+    static let storeQueryRows = Workload("store: index rows read by that query", "rows")
+}
+
+// MARK: Statistics (suite statistics)
+
+extension Workload {
+    static func statisticsIngest(samples: Int) -> Workload {
+        Workload(
+            "statistics: ingest \(samples) samples (minute steps, 2 sources, hourly heart rate), with views vs without",
+            "s",
+            goal: .ratioAtMost(2)
+        )
+    }
+
+    /// A collection query of ``StatisticsBenchmarks/queries()``; the first,
+    /// a year of daily sums, must answer from the views in at most 1 % of
+    /// the reference evaluator's time.
+    static func statisticsCollection(_ query: String, first: Bool) -> Workload {
+        Workload("statistics: \(query), views vs reference evaluator", "ms", goal: first ? .ratioAtMost(0.01) : nil)
+    }
+
+    static func statisticsSingle(_ query: String) -> Workload {
+        Workload("statistics: \(query), views vs reference evaluator", "ms")
+    }
+
+    static func statisticsWarm(_ query: String) -> Workload {
+        Workload("statistics: \(query), views, warm", "ms", goal: .valueAtMost(2))
+    }
+}
+
+// MARK: Import (suites import and reading)
+
+extension Workload {
+    static let xmlReading = Workload(
+        "import: XML reading alone (element batches, no store) vs libxml2 SAX with empty callbacks (C)",
+        "elements/s",
+        goal: .valueAtLeast(1_000_000)
+    )
+
+    static func importRate(megabytes: Int) -> Workload {
+        Workload(
+            "import: \(megabytes) MB export.xml, records per second, durable, all indices and views",
+            "records/s",
+            goal: .valueAtLeast(100_000)
+        )
+    }
+
+    static let importPeakMemory = Workload(
+        "import: peak resident memory, mapped store pages included (1 GB export: goal < 300 MB)",
+        "MB"
+    )
+    static let importAnonymousMemory = Workload(
+        "import: peak anonymous memory (heap and stacks; the rest of RSS is the store's mapped file)",
+        "MB",
+        goal: .valueAtMost(100)
+    )
+}
+
+// MARK: The node over HTTP (suites feed, http and hostile)
+
+extension Workload {
+    static let feedPages = Workload(
+        "change feed over loopback HTTP, JSON pages of 10,000 (vs in-process anchored queries)",
+        "entries/s",
+        goal: .valueAtLeast(100_000)
+    )
+    static let feedStream = Workload(
+        "change feed over loopback HTTP, one NDJSON stream (vs in-process anchored queries)",
+        "entries/s",
+        goal: .valueAtLeast(100_000)
+    )
+
+    static func httpSaves(clients: Int) -> Workload {
+        Workload(
+            "HTTP saves: \(clients) in-process clients posting 10-sample batches, durable",
+            "samples/s",
+            goal: .valueAtLeast(50_000)
+        )
+    }
+
+    static let httpSaveLatency = Workload(
+        "HTTP saves: 99th percentile latency of one 10-sample post",
+        "ms",
+        goal: .valueAtMost(50)
+    )
+    static let hostileLatency = Workload(
+        "hostile: p99 of 150 clients' 10-sample saves beside 50 hostile clients (vs alone), durable",
+        "ms",
+        goal: .ratioAtMost(2)
+    )
+    static let hostilePeakMemory = Workload(
+        "hostile: the node's peak resident memory over both phases",
+        "MB",
+        goal: .valueAtMost(300)
+    )
+    static let hostileAnonymousMemory = Workload(
+        "hostile: of which anonymous memory (heap and stacks), sampled every 50 ms beside the hostile clients",
+        "MB"
+    )
+    static let hostileMappedMemory = Workload("hostile: of which the store's mapped pages, sampled likewise", "MB")
+    static let hostileRequests = Workload(
+        "hostile: requests the hostile clients completed or were cut off in",
+        "requests"
+    )
+}
+
+// MARK: Replication (suite sync)
+
+extension Workload {
+    static func syncPull(entries: Int) -> Workload {
+        Workload(
+            "sync: \(entries) entries A → B over loopback HTTP, durable on B with every index and view (vs in-process)",
+            "entries/s",
+            goal: .valueAtLeast(500_000)
+        )
+    }
+
+    static let syncPeakMemory = Workload(
+        "sync: B's peak resident memory, its mapped store pages included (goal < 200 MB)",
+        "MB",
+        goal: .valueAtMost(200)
+    )
+    static let syncAnonymousMemory = Workload("sync: B's peak anonymous memory (heap and stacks)", "MB")
+    static let syncLiveMedian = Workload(
+        "sync: live propagation, save on A → seen by a long-running anchored query on B, p50",
+        "ms"
+    )
+    static let syncLiveTail = Workload("sync: live propagation, p99 over 1,000 saves", "ms", goal: .valueAtMost(50))
+}
+
+// MARK: Audit (suite audit)
+
+extension Workload {
+    static let auditVerify = Workload("audit: verify the hash chain and payload digests", "entries/s")
+    static let auditCheck = Workload("audit: check every index and view against a replay (rolled back)", "entries/s")
+    static let auditRebuild = Workload("audit: rebuild every index and view", "entries/s")
+    static let export = Workload(
+        "export: the log as JSON lines (anchorage export's writer, into memory)",
+        "entries/s",
+        goal: .valueAtLeast(300_000)
+    )
+    static let auditReplay = Workload("audit: replay into a new durable store (vs rebuild in place)", "entries/s")
+}
