@@ -22,14 +22,9 @@ public final class HKSeriesType: HKSampleType, @unchecked Sendable {
 public final class HKDocumentType: HKSampleType, @unchecked Sendable {
     /// The document type for `identifier`; stops the program if it is unknown.
     public convenience init(_ identifier: HKDocumentTypeIdentifier) {
-        guard let known = TypeCatalog.documentTypes[identifier] else {
-            programmerError(.invalid("OBJ-11", "'\(identifier.rawValue)' is not a document type identifier"))
-        }
-        self.init(identifier: known.identifier, kindCode: known.kindCode)
-    }
-
-    package override init(identifier: String, kindCode: UInt32) {
-        super.init(identifier: identifier, kindCode: kindCode)
+        self.init(
+            copying: TypeCatalog.typeOrStop(identifier, in: TypeCatalog.documentTypes, rule: "OBJ-11", kind: "document")
+        )
     }
 }
 
@@ -37,14 +32,9 @@ public final class HKDocumentType: HKSampleType, @unchecked Sendable {
 public final class HKClinicalType: HKSampleType, @unchecked Sendable {
     /// The clinical type for `identifier`; stops the program if it is unknown.
     public convenience init(_ identifier: HKClinicalTypeIdentifier) {
-        guard let known = TypeCatalog.clinicalTypes[identifier] else {
-            programmerError(.invalid("OBJ-11", "'\(identifier.rawValue)' is not a clinical type identifier"))
-        }
-        self.init(identifier: known.identifier, kindCode: known.kindCode)
-    }
-
-    package override init(identifier: String, kindCode: UInt32) {
-        super.init(identifier: identifier, kindCode: kindCode)
+        self.init(
+            copying: TypeCatalog.typeOrStop(identifier, in: TypeCatalog.clinicalTypes, rule: "OBJ-11", kind: "clinical")
+        )
     }
 }
 
@@ -52,14 +42,14 @@ public final class HKClinicalType: HKSampleType, @unchecked Sendable {
 public final class HKScoredAssessmentType: HKSampleType, @unchecked Sendable {
     /// The assessment type for `identifier`; stops the program if it is unknown.
     public convenience init(_ identifier: HKScoredAssessmentTypeIdentifier) {
-        guard let known = TypeCatalog.scoredAssessmentTypes[identifier] else {
-            programmerError(.invalid("OBJ-11", "'\(identifier.rawValue)' is not a scored assessment type identifier"))
-        }
-        self.init(identifier: known.identifier, kindCode: known.kindCode)
-    }
-
-    package override init(identifier: String, kindCode: UInt32) {
-        super.init(identifier: identifier, kindCode: kindCode)
+        self.init(
+            copying: TypeCatalog.typeOrStop(
+                identifier,
+                in: TypeCatalog.scoredAssessmentTypes,
+                rule: "OBJ-11",
+                kind: "scored assessment"
+            )
+        )
     }
 }
 
@@ -75,69 +65,6 @@ public final class HKStateOfMindType: HKSampleType, @unchecked Sendable {}
 public final class HKMedicationDoseEventType: HKSampleType, @unchecked Sendable {}
 /// The type of the medications a person has annotated.
 public final class HKUserAnnotatedMedicationType: HKObjectType, @unchecked Sendable {}
-
-/// The identifier of a document type.
-public struct HKDocumentTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a raw identifier string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    /// A Clinical Document Architecture document.
-    public static let CDA = Self(rawValue: "HKDocumentTypeIdentifierCDA")
-}
-
-/// The identifier of a clinical record type.
-public struct HKClinicalTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a raw identifier string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    public static let allergyRecord = Self(rawValue: "HKClinicalTypeIdentifierAllergyRecord")
-    public static let clinicalNoteRecord = Self(rawValue: "HKClinicalTypeIdentifierClinicalNoteRecord")
-    public static let conditionRecord = Self(rawValue: "HKClinicalTypeIdentifierConditionRecord")
-    public static let coverageRecord = Self(rawValue: "HKClinicalTypeIdentifierCoverageRecord")
-    public static let immunizationRecord = Self(rawValue: "HKClinicalTypeIdentifierImmunizationRecord")
-    public static let labResultRecord = Self(rawValue: "HKClinicalTypeIdentifierLabResultRecord")
-    public static let medicationRecord = Self(rawValue: "HKClinicalTypeIdentifierMedicationRecord")
-    public static let procedureRecord = Self(rawValue: "HKClinicalTypeIdentifierProcedureRecord")
-    public static let vitalSignRecord = Self(rawValue: "HKClinicalTypeIdentifierVitalSignRecord")
-}
-
-/// The identifier of a scored assessment type.
-public struct HKScoredAssessmentTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable,
-    CustomStringConvertible
-{
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a raw identifier string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    /// The GAD-7 anxiety assessment.
-    public static let GAD7 = Self(rawValue: "HKScoredAssessmentTypeIdentifierGAD7")
-    /// The PHQ-9 depression assessment.
-    public static let PHQ9 = Self(rawValue: "HKScoredAssessmentTypeIdentifierPHQ9")
-}
-
-/// The workout type's identifier.
-public let HKWorkoutTypeIdentifier = "HKWorkoutTypeIdentifier"
-/// The workout route series type's identifier.
-public let HKWorkoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
-/// The heartbeat series type's identifier.
-public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatSeries"
-/// The vision prescription type's identifier.
-public let HKVisionPrescriptionTypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
-/// The state of mind type's identifier.
-public let HKDataTypeIdentifierStateOfMind = "HKDataTypeIdentifierStateOfMind"
-/// The medication dose event type's identifier.
-public let HKMedicationDoseEventTypeIdentifierMedicationDoseEvent =
-    "HKMedicationDoseEventTypeIdentifierMedicationDoseEvent"
-/// The annotated medication type's identifier.
-public let HKDataTypeIdentifierUserAnnotatedMedicationConcept = "HKDataTypeIdentifierUserAnnotatedMedicationConcept"
 
 extension HKObjectType {
     /// The document type for `identifier`, or `nil` if it is unknown.

@@ -98,14 +98,14 @@ public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
     /// The characteristic type for `identifier`; stops the program if it is
     /// unknown.
     public convenience init(_ identifier: HKCharacteristicTypeIdentifier) {
-        guard let known = TypeCatalog.characteristicTypes[identifier] else {
-            programmerError(.invalid("OBJ-28", "'\(identifier.rawValue)' is not a characteristic type identifier"))
-        }
-        self.init(identifier: known.identifier, kindCode: known.kindCode)
-    }
-
-    package override init(identifier: String, kindCode: UInt32) {
-        super.init(identifier: identifier, kindCode: kindCode)
+        self.init(
+            copying: TypeCatalog.typeOrStop(
+                identifier,
+                in: TypeCatalog.characteristicTypes,
+                rule: "OBJ-28",
+                kind: "characteristic"
+            )
+        )
     }
 }
 
@@ -118,39 +118,3 @@ public final class HKActivitySummaryType: HKObjectType, @unchecked Sendable {
 
 /// The type of workouts.
 public final class HKWorkoutType: HKSampleType, @unchecked Sendable {}
-
-/// The identifier of a correlation type.
-public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a raw identifier string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    /// A blood-pressure reading: one systolic and one diastolic sample (OBJ-16).
-    public static let bloodPressure = Self(rawValue: "HKCorrelationTypeIdentifierBloodPressure")
-    /// A food: nutrition samples eaten together (OBJ-17).
-    public static let food = Self(rawValue: "HKCorrelationTypeIdentifierFood")
-}
-
-/// The identifier of a characteristic type.
-public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a raw identifier string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    /// A person's biological sex.
-    public static let biologicalSex = Self(rawValue: "HKCharacteristicTypeIdentifierBiologicalSex")
-    /// A person's blood type.
-    public static let bloodType = Self(rawValue: "HKCharacteristicTypeIdentifierBloodType")
-    /// A person's date of birth.
-    public static let dateOfBirth = Self(rawValue: "HKCharacteristicTypeIdentifierDateOfBirth")
-    /// A person's skin type.
-    public static let fitzpatrickSkinType = Self(rawValue: "HKCharacteristicTypeIdentifierFitzpatrickSkinType")
-    /// Whether a person uses a wheelchair.
-    public static let wheelchairUse = Self(rawValue: "HKCharacteristicTypeIdentifierWheelchairUse")
-    /// How a person's move goal is measured.
-    public static let activityMoveMode = Self(rawValue: "HKCharacteristicTypeIdentifierActivityMoveMode")
-}

@@ -29,9 +29,7 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     /// unknown. For identifiers from outside the program use
     /// ``validated(_:)`` or ``HKObjectType/quantityType(forIdentifier:)``.
     public convenience init(_ identifier: HKQuantityTypeIdentifier) {
-        guard let known = TypeCatalog.quantityTypes[identifier] else {
-            programmerError(.invalid("OBJ-11", "'\(identifier.rawValue)' is not a quantity type identifier"))
-        }
+        let known = TypeCatalog.typeOrStop(identifier, in: TypeCatalog.quantityTypes, rule: "OBJ-11", kind: "quantity")
         self.init(
             identifier: identifier,
             kindCode: known.kindCode,
@@ -44,10 +42,7 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     ///
     /// - Throws: ``HKError`` (`OBJ-11`) when the identifier is unknown.
     public static func validated(_ identifier: HKQuantityTypeIdentifier) throws(HKError) -> HKQuantityType {
-        guard let known = TypeCatalog.quantityTypes[identifier] else {
-            throw .invalid("OBJ-11", "'\(identifier.rawValue.prefix(120))' is not a quantity type identifier")
-        }
-        return known
+        try TypeCatalog.type(identifier, in: TypeCatalog.quantityTypes, rule: "OBJ-11", kind: "quantity")
     }
 
     /// Whether samples of this type may be expressed in `unit` (UNIT-19).
@@ -75,9 +70,7 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
 
     /// The category type for `identifier`; stops the program if it is unknown.
     public convenience init(_ identifier: HKCategoryTypeIdentifier) {
-        guard let known = TypeCatalog.categoryTypes[identifier] else {
-            programmerError(.invalid("OBJ-13", "'\(identifier.rawValue)' is not a category type identifier"))
-        }
+        let known = TypeCatalog.typeOrStop(identifier, in: TypeCatalog.categoryTypes, rule: "OBJ-13", kind: "category")
         self.init(identifier: identifier, kindCode: known.kindCode, values: known.valueSet)
     }
 
@@ -85,10 +78,7 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
     ///
     /// - Throws: ``HKError`` (`OBJ-13`) when the identifier is unknown.
     public static func validated(_ identifier: HKCategoryTypeIdentifier) throws(HKError) -> HKCategoryType {
-        guard let known = TypeCatalog.categoryTypes[identifier] else {
-            throw .invalid("OBJ-13", "'\(identifier.rawValue.prefix(120))' is not a category type identifier")
-        }
-        return known
+        try TypeCatalog.type(identifier, in: TypeCatalog.categoryTypes, rule: "OBJ-13", kind: "category")
     }
 
     /// The values samples of this type may hold.
@@ -99,14 +89,14 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
 public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
     /// The correlation type for `identifier`; stops the program if it is unknown.
     public convenience init(_ identifier: HKCorrelationTypeIdentifier) {
-        guard let known = TypeCatalog.correlationTypes[identifier] else {
-            programmerError(.invalid("OBJ-15", "'\(identifier.rawValue)' is not a correlation type identifier"))
-        }
-        self.init(identifier: known.identifier, kindCode: known.kindCode)
-    }
-
-    package override init(identifier: String, kindCode: UInt32) {
-        super.init(identifier: identifier, kindCode: kindCode)
+        self.init(
+            copying: TypeCatalog.typeOrStop(
+                identifier,
+                in: TypeCatalog.correlationTypes,
+                rule: "OBJ-15",
+                kind: "correlation"
+            )
+        )
     }
 
     /// The identifier as a typed value.
