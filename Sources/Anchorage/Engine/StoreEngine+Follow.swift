@@ -45,9 +45,8 @@ extension StoreEngine {
             guard batch.last.seq > delivered else { continue }
             let through = batch.last.seq
             let after = delivered
-            let changes = try read { txn in
-                var session = ReadSession(caller: caller)
-                return try targets.map { target in
+            let changes = try read(as: caller) { txn, session in
+                try targets.map { target in
                     try anchoredChanges(
                         of: target.type,
                         predicate: target.predicate,

@@ -16,6 +16,23 @@ struct ReadSession {
 }
 
 extension StoreEngine {
+    /// Runs `body` in one read transaction with a new session for `caller`.
+    ///
+    /// ```swift
+    /// let sources = try engine.read(as: caller) { txn, session in
+    ///     try engine.sources(of: type, predicate: nil, in: txn, session: &session)
+    /// }
+    /// ```
+    func read<R>(
+        as caller: Caller,
+        _ body: (borrowing ReadTransaction, inout ReadSession) throws -> R
+    ) throws(HKError) -> R {
+        try read { txn in
+            var session = ReadSession(caller: caller)
+            return try body(txn, &session)
+        }
+    }
+
     /// The object saved by the entry at `seq`, decoded; `nil` when the entry
     /// is not a decodable sample save (purged, or written by a newer version).
     func sample(

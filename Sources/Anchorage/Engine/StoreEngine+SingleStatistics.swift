@@ -52,8 +52,7 @@ extension StoreEngine {
         caller: Caller
     ) throws(HKError) -> ViewedSingle? {
         guard !options.isEmpty, combinableOptions.isSuperset(of: options) else { return nil }
-        let found = try read { txn -> (parts: [HKStatistics], span: ClosedRange<Double>?)? in
-            var session = ReadSession(caller: caller)
+        let found = try read(as: caller) { txn, session -> (parts: [HKStatistics], span: ClosedRange<Double>?)? in
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             let kind = EntryKind(rawValue: type.kindCode)

@@ -26,8 +26,7 @@ extension StoreEngine {
         limit: Int?,
         caller: Caller
     ) throws(HKError) -> [HKSample] {
-        let samples = try read { txn in
-            var session = ReadSession(caller: caller)
+        let samples = try read(as: caller) { txn, session in
             guard targets.count > 1 else {
                 guard let target = targets.first else { return [HKSample]() }
                 return try matchingSamples(of: target.type, predicate: target.predicate, in: txn, session: &session)

@@ -12,8 +12,7 @@ extension StoreEngine {
         predicate: ObjectPredicate?,
         caller: Caller
     ) throws(HKError) -> (samples: [StatisticsSample], head: UInt64) {
-        try read { txn in
-            var session = ReadSession(caller: caller)
+        try read(as: caller) { txn, session in
             let head = try head(in: txn)
             let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
             let found = try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)

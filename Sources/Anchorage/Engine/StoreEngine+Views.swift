@@ -56,8 +56,7 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64)? {
-        let found = try read { txn -> ([Int: HKStatistics], UInt64, [ReferenceInput])? in
-            var session = ReadSession(caller: caller)
+        let found = try read(as: caller) { txn, session -> ([Int: HKStatistics], UInt64, [ReferenceInput])? in
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             guard eligibility.viewable else { return nil }
@@ -118,8 +117,7 @@ extension StoreEngine {
         // Read in one short transaction; the reference evaluator's sweeps run
         // after it ends, so a wide request never pins an old snapshot (which
         // would keep the writer from reusing pages) while it computes.
-        let (viewed, pending) = try read { txn in
-            var session = ReadSession(caller: caller)
+        let (viewed, pending) = try read(as: caller) { txn, session in
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             var result: [Int: HKStatistics] = [:]

@@ -48,9 +48,8 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
             for (type, predicate) in samplePredicates ?? [:] {
                 members.append((type, try QueryInputs.predicate(predicate, for: type) ?? .constant(true)))
             }
-            return try engine.read { txn in
-                var session = ReadSession(caller: store.caller)
-                return try engine.correlations(
+            return try engine.read(as: store.caller) { txn, session in
+                try engine.correlations(
                     of: correlationType,
                     predicate: typed,
                     samplePredicates: members,

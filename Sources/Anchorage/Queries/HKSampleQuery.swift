@@ -22,21 +22,20 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public let sortDescriptors: [NSSortDescriptor]?
     /// The query descriptors of a query over several types, else `nil`.
     public let queryDescriptors: [HKQueryDescriptor]?
-    private let resultsHandler: @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+    private let resultsHandler: ResultsHandler
+
+    /// What the query calls with the samples found, or with the error.
+    public typealias ResultsHandler = @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
 
     /// Creates a query; execute it with ``HKHealthStore/execute(_:)``.
-    public init(
+    public convenience init(
         sampleType: HKSampleType,
         predicate: NSPredicate?,
         limit: Int,
         sortDescriptors: [NSSortDescriptor]?,
-        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+        resultsHandler: @escaping ResultsHandler
     ) {
-        self.limit = limit
-        self.sortDescriptors = sortDescriptors
-        self.queryDescriptors = nil
-        self.resultsHandler = resultsHandler
-        super.init(objectType: sampleType, predicate: predicate)
+        self.init(sampleType, predicate, nil, limit: limit, sorts: sortDescriptors, resultsHandler: resultsHandler)
     }
 
     /// Creates a query for the samples that match any of the descriptors,
@@ -44,9 +43,9 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public convenience init(
         queryDescriptors: [HKQueryDescriptor],
         limit: Int,
-        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+        resultsHandler: @escaping ResultsHandler
     ) {
-        self.init(queryDescriptors: queryDescriptors, limit: limit, sorts: nil, resultsHandler: resultsHandler)
+        self.init(nil, nil, queryDescriptors, limit: limit, sorts: nil, resultsHandler: resultsHandler)
     }
 
     /// Creates a query for the samples that match any of the descriptors,
@@ -55,27 +54,25 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         queryDescriptors: [HKQueryDescriptor],
         limit: Int,
         sortDescriptors: [NSSortDescriptor],
-        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+        resultsHandler: @escaping ResultsHandler
     ) {
-        self.init(
-            queryDescriptors: queryDescriptors,
-            limit: limit,
-            sorts: sortDescriptors,
-            resultsHandler: resultsHandler
-        )
+        self.init(nil, nil, queryDescriptors, limit: limit, sorts: sortDescriptors, resultsHandler: resultsHandler)
     }
 
+    /// One type and predicate, or several descriptors.
     private init(
-        queryDescriptors: [HKQueryDescriptor],
+        _ type: HKSampleType?,
+        _ predicate: NSPredicate?,
+        _ descriptors: [HKQueryDescriptor]?,
         limit: Int,
         sorts: [NSSortDescriptor]?,
-        resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+        resultsHandler: @escaping ResultsHandler
     ) {
         self.limit = limit
         self.sortDescriptors = sorts
-        self.queryDescriptors = queryDescriptors
+        self.queryDescriptors = descriptors
         self.resultsHandler = resultsHandler
-        super.init(objectType: nil, predicate: nil)
+        super.init(objectType: type, predicate: predicate)
     }
 
     override func fail(_ error: HKError) {

@@ -33,9 +33,8 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     override func run(in store: HKHealthStore, engine: StoreEngine) async {
         answer(self, completionHandler) {
             let typed = try QueryInputs.predicate(predicate, for: queriedType)
-            return try engine.read { txn in
-                var session = ReadSession(caller: store.caller)
-                return try engine.sources(of: queriedType, predicate: typed, in: txn, session: &session)
+            return try engine.read(as: store.caller) { txn, session in
+                try engine.sources(of: queriedType, predicate: typed, in: txn, session: &session)
             }
         }
     }
@@ -63,9 +62,8 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: Sendable, HKAsyncQuery 
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
         let engine = try await healthStore.openEngine()
         let typed = try predicate.typed.get()
-        let sources = try engine.read { txn in
-            var session = ReadSession(caller: healthStore.caller)
-            return try engine.sources(of: predicate.sampleType, predicate: typed, in: txn, session: &session)
+        let sources = try engine.read(as: healthStore.caller) { txn, session in
+            try engine.sources(of: predicate.sampleType, predicate: typed, in: txn, session: &session)
         }
         return sources.sorted { ($0.name, $0.bundleIdentifier) < ($1.name, $1.bundleIdentifier) }
     }

@@ -124,9 +124,8 @@ extension HKHealthStore {
         let typed = try ObjectPredicate(predicate)
         try typed.validate(for: sampleType)
         let owner = Caller(revision: nil)
-        let matches = try engine.read { txn in
-            var session = ReadSession(caller: owner)
-            return try engine.matchingSamples(of: sampleType, predicate: typed, in: txn, session: &session)
+        let matches = try engine.read(as: owner) { txn, session in
+            try engine.matchingSamples(of: sampleType, predicate: typed, in: txn, session: &session)
         }
         let own = matches.filter {
             caller.bundleIdentifier == nil || $0.sourceRevision.source.bundleIdentifier == caller.bundleIdentifier
