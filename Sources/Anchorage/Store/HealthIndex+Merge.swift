@@ -282,13 +282,7 @@ extension HealthIndex {
             ) ?? nil
         else { return }
         record.state = .live
-        try report(
-            SeqRow(status: .revealedSave, id: id, savedAt: record.saveSeq),
-            of: &record,
-            at: seq,
-            aggregates: &aggregates,
-            in: txn
-        )
+        try report(.revealedSave, id, of: &record, at: seq, aggregates: &aggregates, in: txn)
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
         try show(id, record, sample: sample, aggregates: &aggregates, in: txn)
     }
@@ -306,13 +300,7 @@ extension HealthIndex {
         guard var record = try record(id, in: txn), record.isLive else { return }
         record.state = .superseded
         if reporting {
-            try report(
-                SeqRow(status: .delete, id: id, savedAt: record.saveSeq),
-                of: &record,
-                at: seq,
-                aggregates: &aggregates,
-                in: txn
-            )
+            try report(.delete, id, of: &record, at: seq, aggregates: &aggregates, in: txn)
         }
         try txn.put(record.bytes, forKey: id.indexBytes, in: objects)
         let tier = DurationTier.of(start: record.startKey, end: record.endKey)
@@ -332,7 +320,8 @@ extension HealthIndex {
     /// applied, so a replay numbers them the same), in place of its
     /// previous report. The caller stores `record`.
     private func report(
-        _ row: SeqRow,
+        _ status: SeqRow.Status,
+        _ id: UUID,
         of record: inout ObjectRecord,
         at seq: UInt64,
         aggregates: inout BatchAggregates,
@@ -346,6 +335,7 @@ extension HealthIndex {
         try unreport(record, in: txn)
         record.reportedSeq = seq
         record.reportedSub = aggregates.consequence.count
+        let row = SeqRow(status: status, id: id, savedAt: record.saveSeq)
         try txn.put(row.bytes, forKey: IndexKey.kindKey(record.kind, seq) + [aggregates.consequence.count], in: typeSeq)
     }
 
