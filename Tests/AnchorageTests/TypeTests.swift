@@ -120,6 +120,53 @@ struct TypeTests {
         await #expect(processExitsWith: .failure) {
             _ = HKQuantityType(HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierNope"))
         }
+        await #expect(processExitsWith: .failure) { _ = HKCategoryType(HKCategoryTypeIdentifier("nope")) }
+        await #expect(processExitsWith: .failure) { _ = HKCorrelationType(HKCorrelationTypeIdentifier("nope")) }
+        await #expect(processExitsWith: .failure) { _ = HKCharacteristicType(HKCharacteristicTypeIdentifier("nope")) }
+        await #expect(processExitsWith: .failure) { _ = HKDocumentType(HKDocumentTypeIdentifier("nope")) }
+        await #expect(processExitsWith: .failure) { _ = HKClinicalType(HKClinicalTypeIdentifier("nope")) }
+        await #expect(processExitsWith: .failure) {
+            _ = HKScoredAssessmentType(HKScoredAssessmentTypeIdentifier("nope"))
+        }
+    }
+
+    @Test("HealthKit's initializers of every type family give the catalogued type, kind code included")
+    func initializersGiveTheCataloguedType() throws {
+        let made: [(HKObjectType, HKObjectType?)] = [
+            (HKQuantityType(.heartRate), HKObjectType.quantityType(forIdentifier: .heartRate)),
+            (HKCategoryType(.sleepAnalysis), HKObjectType.categoryType(forIdentifier: .sleepAnalysis)),
+            (HKCorrelationType(.food), HKObjectType.correlationType(forIdentifier: .food)),
+            (HKCharacteristicType(.bloodType), HKObjectType.characteristicType(forIdentifier: .bloodType)),
+            (HKDocumentType(.CDA), HKObjectType.documentType(forIdentifier: .CDA)),
+            (HKClinicalType(.labResultRecord), HKObjectType.clinicalType(forIdentifier: .labResultRecord)),
+            (HKScoredAssessmentType(.PHQ9), TypeCatalog.scoredAssessmentTypes[.PHQ9]),
+        ]
+        for (built, catalogued) in made {
+            let catalogued = try #require(catalogued)
+            #expect(built == catalogued)
+            #expect(built.kindCode == catalogued.kindCode)
+            #expect(type(of: built) == type(of: catalogued))
+        }
+    }
+
+    @Test("OBJ-11, OBJ-13: the throwing doors name the rule and the identifier, cut to 120 characters")
+    func throwingDoorsNameTheIdentifier() {
+        let long = String(repeating: "x", count: 5_000)
+        #expect {
+            try HKQuantityType.validated(HKQuantityTypeIdentifier(long))
+        } throws: { error in
+            guard let error = error as? HKError else { return false }
+            return error.rule == "OBJ-11" && error.message.contains("is not a quantity type identifier")
+                && error.message.contains(String(repeating: "x", count: 120))
+                && !error.message.contains(String(repeating: "x", count: 121))
+        }
+        #expect {
+            try HKCategoryType.validated(HKCategoryTypeIdentifier("HKCategoryTypeIdentifierNope"))
+        } throws: { error in
+            guard let error = error as? HKError else { return false }
+            return error.rule == "OBJ-13"
+                && error.message.contains("'HKCategoryTypeIdentifierNope' is not a category type identifier")
+        }
     }
 
     @Test(
