@@ -59,13 +59,13 @@ extension AnchorageBench {
         )
         for (position, query) in queries.enumerated() {
             report.add(
-                .statisticsCollection(query.name, first: position == 0),
+                .statisticsQuery(query.name, first: position == 0),
                 anchorage: measured.map { $0.queries[position].view },
                 baseline: measured.map { $0.queries[position].reference }
             )
         }
         report.add(
-            .statisticsSingle(single.name),
+            .statisticsQuery(single.name),
             anchorage: measured.map(\.singleView),
             baseline: measured.map(\.singleReference)
         )
