@@ -246,7 +246,7 @@ let package = Package(
         // prints every acknowledged anchor until it is killed.
         .executableTarget(
             name: "LogCrashWriter",
-            dependencies: ["AnchorageLog"],
+            dependencies: ["AnchorageLog", "AnchorageTesting"],
             path: "Tests/LogCrashWriter",
             swiftSettings: strictSettings
         ),
@@ -272,6 +272,7 @@ let package = Package(
                 "AnchorageCLI",
                 "Anchorage",
                 "AnchorageStoreTesting",
+                "AnchorageTesting",
                 "AnchorageServer",
                 "LMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -71,7 +71,7 @@ public final class AnchorageNode: Sendable {
         self.logger = logger
         let pace = RequestBodyPace(configuration)
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestBodyGuard(pace: pace)],
+            additionalChannelHandlers: [RequestBodyGuard(pace: pace, clock: configuration.clock)],
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         )
         server = try Self.server(http1, tls: configuration.tls)
@@ -259,7 +259,7 @@ public final class AnchorageNode: Sendable {
                 rate: Double(configuration.statisticsBucketsPerSecond),
                 burst: 4 * Double(configuration.statisticsBucketsPerSecond),
                 maximumWait: configuration.statisticsTurnWait,
-                clock: configuration.shareClock
+                clock: configuration.clock
             ),
             bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
         )

@@ -90,11 +90,12 @@ public struct NodeConfiguration: Sendable {
     public var writeTurnWait: Duration = .seconds(10)
     /// How long a connection may stay idle before the node closes it.
     public var idleTimeout: Duration = .seconds(75)
-    /// The clock the shares (statistics buckets, writes) refill by; tests
-    /// move one by hand so that turns do not depend on how fast a machine is.
-    package var shareClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
-    /// The clock webhook back-off and delivery intervals wait on; tests move
-    /// one by hand.
+    /// The clock every timer of the node counts on: the shares (statistics
+    /// buckets, writes) refill by it and their turns wait on it; request
+    /// bodies' deadline and minimum rate, long-polls, stream heartbeats,
+    /// replication waits, webhook back-off and delivery intervals. Tests
+    /// move one by hand, so that no outcome depends on how fast or busy a
+    /// machine is.
     package var clock: StoreClock = .continuous
 
     /// Bounds on replication requests from peers.

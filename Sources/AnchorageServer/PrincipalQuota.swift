@@ -1,3 +1,4 @@
+import Anchorage
 import Synchronization
 
 /// A ``TokenBucket`` for each principal: how much of an expensive kind of
@@ -7,7 +8,7 @@ import Synchronization
 /// ```swift
 /// let quota = PrincipalQuota(rate: 50_000, burst: 200_000, maximumWait: .seconds(10))
 /// if case .proceed(let after) = quota.reserve(100_000, by: "app:com.example.app") {
-///     try await Task.sleep(for: after)
+///     try await clock.sleep(after)
 ///     quota.charge(cpuMicroseconds - 100_000, by: "app:com.example.app")  // once the cost is known
 /// }
 /// ```
@@ -17,7 +18,8 @@ final class PrincipalQuota: Sendable {
     let burst: Double
     /// The longest a request waits for its turn before it is refused.
     let maximumWait: Duration
-    private let clock: @Sendable () -> ContinuousClock.Instant
+    /// The clock shares refill by and turns wait on.
+    private let clock: StoreClock
     private let buckets = Mutex<[String: TokenBucket]>([:])
 
     /// `rate` units a second for each principal, in bursts of up to
@@ -27,7 +29,7 @@ final class PrincipalQuota: Sendable {
         rate: Double?,
         burst: Double,
         maximumWait: Duration,
-        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        clock: StoreClock = .continuous
     ) {
         self.rate = rate.flatMap { $0 > 0 ? $0 : nil }
         self.burst = max(1, burst)
@@ -39,7 +41,7 @@ final class PrincipalQuota: Sendable {
     /// ``TokenBucket``): at once, or after a wait of at most ``maximumWait``.
     func reserve(_ cost: Double, by principal: String) -> TokenBucket.Decision {
         guard let rate else { return .proceed(after: .zero) }
-        let now = clock()
+        let now = clock.now()
         return buckets.withLock { buckets in
             // Full buckets are forgotten now and then: they are the same as new ones.
             if buckets.count >= 1_024 { buckets = buckets.filter { !$0.value.isFull(now: now) } }
@@ -56,9 +58,9 @@ final class PrincipalQuota: Sendable {
     func waitForTurn(_ cost: Double, by principal: String, of what: String, advice: String) async throws {
         switch reserve(cost, by: principal) {
         case .proceed(let delay):
-            if delay > .zero { try await Task.sleep(for: delay) }
+            if delay > .zero { try await clock.sleep(delay) }
         case .refuse(let retryAfter):
-            try await Task.sleep(for: maximumWait)
+            try await clock.sleep(maximumWait)
             throw APIError.rateLimited(
                 "more \(what) than this token's share (\(Int(rate ?? 0)) a second, "
                     + "waiting up to \(maximumWait.components.seconds) s for a turn); "
@@ -72,7 +74,7 @@ final class PrincipalQuota: Sendable {
     /// let through, once its whole cost is known.
     func charge(_ extra: Double, by principal: String) {
         guard let rate, extra > 0 else { return }
-        let now = clock()
+        let now = clock.now()
         buckets.withLock { buckets in
             buckets[principal, default: TokenBucket(rate: rate, burst: burst, now: now)].charge(extra, now: now)
         }

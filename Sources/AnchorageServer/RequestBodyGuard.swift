@@ -1,3 +1,4 @@
+import Anchorage
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
@@ -17,32 +18,46 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let pace: RequestBodyPace
-    /// When the head of the request whose body is arriving came; nil
-    /// between bodies.
-    private var start: NIODeadline?
+    /// The node's clock: the body's timer waits on it, so tests move it by
+    /// hand instead of waiting.
+    private let clock: StoreClock
+    /// When the head of the request whose body is arriving came (a reading
+    /// of `clock`); nil between bodies.
+    private var start: Duration?
     private var received = 0
-    private var timer: Scheduled<Void>?
+    /// The task waiting for the moment the body would be cut off; its
+    /// number tells a timer that fired from one stopped since.
+    private var timer: Task<Void, Never>?
+    private var timerNumber: UInt64 = 0
     /// Whether a body was cut off: its answer closes the connection.
     private var cutOff = false
     /// Whether the response being written closes the connection.
     private var closesAfterResponse = false
 
-    init(pace: RequestBodyPace) {
+    init(pace: RequestBodyPace, clock: StoreClock) {
         self.pace = pace
+        self.clock = clock
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            start = .now()
+            start = clock.now()
             received = 0
-            schedule(context)
         case .body(let buffer):
             received += buffer.readableBytes
         case .end:
             stop()
         }
         context.fireChannelRead(data)
+    }
+
+    /// A body still arriving once a read is done gets its timer: a request
+    /// that arrives whole in one read (every GET, most small bodies) never
+    /// sets one.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if start != nil && timer == nil { schedule(context) }
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -84,18 +99,34 @@ final class RequestBodyGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// the meantime, the timer is set again.
     private func schedule(_ context: ChannelHandlerContext) {
         timer?.cancel()
+        timer = nil
         guard let start else { return }
         let (deadline, cause) = pace.cutOff(start: start, received: received)
-        guard deadline > .now() else {
+        let now = clock.now()
+        guard deadline > now else {
             stop()
             cutOff = true
             context.fireErrorCaught(RequestBodyTimeout(cause: cause, pace: pace))
             return
         }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            timer = nil
-            schedule(context)
+        timerNumber &+= 1
+        let number = timerNumber
+        let loop = context.eventLoop
+        let target = NIOLoopBound((self, context), eventLoop: loop)
+        let clock = clock
+        timer = Task {
+            do { try await clock.sleep(deadline - now) } catch { return }
+            loop.execute {
+                let (handler, context) = target.value
+                handler.fire(number, context)
+            }
         }
+    }
+
+    private func fire(_ number: UInt64, _ context: ChannelHandlerContext) {
+        guard number == timerNumber, timer != nil else { return }
+        timer = nil
+        schedule(context)
     }
 
     private func stop() {

@@ -1,5 +1,3 @@
-import NIOCore
-
 /// How fast a request body must arrive: all of it within a deadline, and,
 /// after a grace period, at a minimum rate (docs/http-api.md, "Limits").
 ///
@@ -21,13 +19,13 @@ struct RequestBodyPace: Sendable {
         gracePeriod = configuration.bodyRateGracePeriod
     }
 
-    /// When a body that began at `start`, with `received` bytes so far, is
-    /// cut off, and which rule cuts it.
-    func cutOff(start: NIODeadline, received: Int) -> (at: NIODeadline, cause: RequestBodyTimeout.Cause) {
-        let deadline = start + TimeAmount(timeout)
+    /// When a body that began at `start` (a reading of the node's clock),
+    /// with `received` bytes so far, is cut off, and which rule cuts it.
+    func cutOff(start: Duration, received: Int) -> (at: Duration, cause: RequestBodyTimeout.Cause) {
+        let deadline = start + timeout
         guard minimumRate > 0 else { return (deadline, .deadline) }
         let allowance = min(Int64(received), Int64.max / 1_000_000_000) * 1_000_000_000 / Int64(minimumRate)
-        let rate = start + TimeAmount(gracePeriod) + .nanoseconds(allowance)
+        let rate = start + gracePeriod + .nanoseconds(allowance)
         return rate < deadline ? (rate, .rate) : (deadline, .deadline)
     }
 }

@@ -128,7 +128,8 @@ struct ChangeFeed: Sendable {
         var result = try await changes(query, after: query.since, store: store)
         if Self.count(result) == 0, let batches {
             let first = result
-            let deadline = ContinuousClock.now + .seconds(query.wait)
+            let wait = Duration.seconds(query.wait)
+            let clock = configuration.clock
             let shutdown = shutdown
             let woken = try await withThrowingTaskGroup(of: Changes?.self) { group in
                 group.addTask {
@@ -142,7 +143,7 @@ struct ChangeFeed: Sendable {
                     return nil
                 }
                 group.addTask {
-                    try await Task.sleep(until: deadline)
+                    try await clock.sleep(wait)
                     return nil
                 }
                 group.addTask {
@@ -169,6 +170,7 @@ struct ChangeFeed: Sendable {
     /// node shuts down.
     private func stream(_ query: Query, store: HKHealthStore) -> ResponseBody {
         let heartbeat = configuration.heartbeatInterval
+        let clock = configuration.clock
         let metrics = metrics
         let shutdown = shutdown
         return ResponseBody { writer in
@@ -202,7 +204,7 @@ struct ChangeFeed: Sendable {
             }
             let events = merge(
                 batches.map { Event.commit($0.last.seq) },
-                AsyncTimerSequence(interval: heartbeat, clock: .continuous).map { _ in Event.tick },
+                AsyncTimerSequence(interval: heartbeat, clock: clock.timeline).map { _ in Event.tick },
                 shutdown.stream().map { Event.shutdown }
             )
             loop: for await event in events {

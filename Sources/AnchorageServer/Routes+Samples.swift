@@ -16,7 +16,7 @@ struct SampleRoutes: Sendable {
             rate: rate,
             burst: rate,
             maximumWait: configuration.writeTurnWait,
-            clock: configuration.shareClock
+            clock: configuration.clock
         )
     }
 

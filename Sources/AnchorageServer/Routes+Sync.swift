@@ -22,7 +22,11 @@ struct SyncRoutes: Sendable {
         guard context.replicates else {
             throw APIError(.forbidden, .authorizationDenied, "this token lacks the replication grant")
         }
-        return SyncEndpoint(log: try context.requireStore().eventLog(), limits: configuration.syncLimits)
+        return SyncEndpoint(
+            log: try context.requireStore().eventLog(),
+            limits: configuration.syncLimits,
+            clock: configuration.clock.timeline
+        )
     }
 
     func identity(_ request: Request, context: NodeContext) async throws -> Response {

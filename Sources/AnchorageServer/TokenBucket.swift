@@ -33,10 +33,10 @@ struct TokenBucket: Sendable, Equatable {
     let burst: Double
     /// What the bucket holds; below zero, the debt of the turns given.
     private(set) var level: Double
-    private var updated: ContinuousClock.Instant
+    private var updated: Duration
 
     /// A full bucket.
-    init(rate: Double, burst: Double, now: ContinuousClock.Instant) {
+    init(rate: Double, burst: Double, now: Duration) {
         precondition(rate > 0 && burst > 0, "a token bucket needs a positive rate and burst")
         self.rate = rate
         self.burst = burst
@@ -46,7 +46,7 @@ struct TokenBucket: Sendable, Equatable {
 
     /// Gives `cost` units a turn: at once if the bucket holds anything,
     /// else when its debt is repaid, if that is within `maximumWait`.
-    mutating func reserve(_ cost: Double, now: ContinuousClock.Instant, maximumWait: Duration) -> Decision {
+    mutating func reserve(_ cost: Double, now: Duration, maximumWait: Duration) -> Decision {
         refill(now: now)
         // Whole milliseconds, rounded up, so that waiting that long is enough.
         let wait: Duration =
@@ -58,19 +58,19 @@ struct TokenBucket: Sendable, Equatable {
 
     /// Takes `extra` units more for work already let through, once its
     /// whole cost is known: later turns come that much later.
-    mutating func charge(_ extra: Double, now: ContinuousClock.Instant) {
+    mutating func charge(_ extra: Double, now: Duration) {
         refill(now: now)
         level -= max(0, extra)
     }
 
     /// Whether the bucket is full at `now`, so that forgetting it changes nothing.
-    func isFull(now: ContinuousClock.Instant) -> Bool {
+    func isFull(now: Duration) -> Bool {
         var copy = self
         copy.refill(now: now)
         return copy.level >= burst
     }
 
-    private mutating func refill(now: ContinuousClock.Instant) {
+    private mutating func refill(now: Duration) {
         guard now > updated else { return }
         let elapsed = now - updated
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

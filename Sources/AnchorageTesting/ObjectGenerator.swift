@@ -11,6 +11,9 @@ public struct ObjectGenerator {
     public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
     public mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
 
+    /// A uuid drawn from the seed.
+    public mutating func uuid() -> UUID { UUID.random(using: &random) }
+
     public mutating func text() -> String {
         let pieces = ["a", "Zürich", "🙂", "b-c", "ø", "long text ", "日本", "x"]
         return (0..<int(0...4)).map { _ in pieces[int(0...pieces.count - 1)] }.joined()
@@ -125,7 +128,7 @@ public struct ObjectGenerator {
         SampleFields(
             start: start,
             end: start.addingTimeInterval(length),
-            uuid: UUID(),
+            uuid: uuid(),
             sourceRevision: revision(),
             device: device(),
             metadata: metadata()
@@ -138,7 +141,7 @@ public struct ObjectGenerator {
         let fields = SampleFields(
             start: start,
             end: start,
-            uuid: UUID(),
+            uuid: uuid(),
             sourceRevision: revision(),
             device: nil,
             metadata: .empty

@@ -135,4 +135,8 @@ public final class TestClock: Clock, Sendable {
 /// The sleepers a test waited for did not arrive.
 public struct TestClockError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

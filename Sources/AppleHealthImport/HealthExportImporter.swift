@@ -243,6 +243,8 @@ public struct HealthExportImporter: Sendable {
             me.wheelchairUse = ExportNames.wheelchairUses[value] ?? .notSet
         }
         if let value = attributes[prefix + "DateOfBirth"] { me.dateOfBirth = ExportDate.day(value) }
+        // Importing the same file again adds nothing to the log.
+        guard try store.savedCharacteristics() != me else { return }
         try await store.setCharacteristics(me)
     }
 }

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTesting
 import ArgumentParser
 import Foundation
 import Testing
@@ -89,7 +90,7 @@ struct CLITests {
             }
         }
         // The first page: nothing yet, only an anchor.
-        for _ in 0..<400 where !output.captured.contains("anchor") { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await waitUntil("the first page's anchor printed") { output.captured.contains("anchor") }
         let sample = HKQuantitySample(
             type: HKQuantityType(.stepCount),
             quantity: HKQuantity(unit: .count(), doubleValue: 12),
@@ -97,9 +98,7 @@ struct CLITests {
             end: Date(timeIntervalSince1970: 1_718_000_060)
         )
         try await store.save(sample)
-        for _ in 0..<400 where !output.captured.contains(sample.uuid.uuidString) {
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await waitUntil("the saved sample printed") { output.captured.contains(sample.uuid.uuidString) }
         task.cancel()
         _ = try? await task.value
         #expect(output.captured.contains(#""uuid":"\#(sample.uuid.uuidString)""#))

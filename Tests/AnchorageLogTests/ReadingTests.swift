@@ -146,6 +146,8 @@ struct ReadingTests {
 final class AppendingChild: Sendable {
     private let process: Process
     private let output = Mutex(Data())
+    /// Whether the child's output reached its end (it exited and every byte was read).
+    private let drained = Mutex(false)
 
     var pid: Int32 { process.processIdentifier }
 
@@ -162,7 +164,10 @@ final class AppendingChild: Sendable {
         Thread { [self] in
             while true {
                 let data = pipe.fileHandleForReading.availableData
-                if data.isEmpty { return }
+                if data.isEmpty {
+                    drained.withLock { $0 = true }
+                    return
+                }
                 output.withLock { $0.append(data) }
             }
         }
@@ -181,8 +186,7 @@ final class AppendingChild: Sendable {
     /// Kills the child and returns every entry it acknowledged, by seq.
     func killAndCollectAcks() async throws -> [UInt64: UUID] {
         kill()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the killed child's output read to its end") { drained.withLock { $0 } }
         return try acks()
     }
 

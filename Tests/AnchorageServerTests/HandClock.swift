@@ -1,22 +1,65 @@
+import Anchorage
+import AnchorageTesting
 import Synchronization
 
-/// A clock that moves only when a test moves it, for the node's shares
-/// (``NodeConfiguration/shareClock``): turns then do not depend on how
-/// fast the machine computes or how busy it is.
+/// The node's clock (``NodeConfiguration/clock``) moved by hand: shares
+/// refill, turns, body deadlines, long-polls and heartbeats then come when
+/// the test moves it, never with how fast or busy the machine is.
 ///
 /// ```swift
 /// let clock = HandClock()
-/// configuration.shareClock = clock.now
-/// clock.advance(by: .seconds(2))
+/// let configuration = nodeConfiguration { $0.clock = clock.store }
+/// let (response, waited) = try await clock.driving { try await client.send(.get, path) }
 /// ```
 final class HandClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    let clock = TestClock()
 
-    @Sendable func now() -> ContinuousClock.Instant {
-        instant.withLock { $0 }
-    }
+    /// The clock as the node takes it.
+    var store: StoreClock { StoreClock(clock) }
+
+    /// How far the clock has moved.
+    var now: Duration { clock.now.offset }
 
     func advance(by duration: Duration) {
-        instant.withLock { $0 = $0.advanced(by: duration) }
+        clock.advance(by: duration)
+    }
+
+    /// Moves the clock from deadline to deadline until nothing waits on it:
+    /// a stream whose client left finds out when its next heartbeat fails
+    /// to go out, and ends, so the node can stop.
+    func runDown() async throws {
+        try await waitUntil("the node's timers ended") {
+            guard let next = clock.remaining.first else { return true }
+            clock.advance(by: next)
+            return false
+        }
+    }
+
+    /// Runs `body`, moving the clock to each deadline the node sleeps until
+    /// meanwhile (a turn waited for, a back-off), as if time passed only
+    /// while everything waits; returns what `body` returned and how far the
+    /// clock moved. Fails after `limit` of clock time or 60 s of real time.
+    func driving<R: Sendable>(
+        limit: Duration = .seconds(3_600),
+        _ body: @escaping @Sendable () async throws -> R
+    ) async throws -> (R, waited: Duration) {
+        let began = now
+        let result = Mutex<Result<R, any Error>?>(nil)
+        let task = Task {
+            let outcome: Result<R, any Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+        }
+        defer { task.cancel() }
+        while true {
+            try await waitUntil("the request answered, or the node waiting on the clock") {
+                result.withLock { $0 != nil } || clock.sleeperCount > 0
+            }
+            if let outcome = result.withLock({ $0 }) { return (try outcome.get(), now - began) }
+            guard let next = clock.remaining.first, now - began + next <= limit else {
+                throw TestClockError(description: "the node still waits after \(now - began): \(clock.remaining)")
+            }
+            clock.advance(by: next)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import NIOCore
 import NIOPosix
@@ -9,7 +10,6 @@ import Synchronization
 final class RawClient: Sendable {
     private let channel: any Channel
     private let recorder: Recorder
-    private let opened = ContinuousClock.now
 
     private init(channel: any Channel, recorder: Recorder) {
         self.channel = channel
@@ -37,8 +37,8 @@ final class RawClient: Sendable {
     /// Everything received so far.
     var received: String { recorder.state.withLock { $0.received } }
 
-    /// How long after connecting the node closed the connection, if it did.
-    var closedAfter: Duration? { recorder.state.withLock { $0.closedAt }.map { $0 - opened } }
+    /// Whether the node closed the connection.
+    var isClosed: Bool { recorder.state.withLock { $0.closed } }
 
     /// The first response's status code, once its head has arrived.
     var status: Int? {
@@ -55,7 +55,7 @@ final class RawClient: Sendable {
         let rest = String(text[split.upperBound...])
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
             let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
-        else { return closedAfter == nil ? nil : rest }
+        else { return isClosed ? rest : nil }
         return rest.utf8.count >= length ? String(decoding: Array(rest.utf8).prefix(length), as: UTF8.self) : nil
     }
 
@@ -65,15 +65,14 @@ final class RawClient: Sendable {
         return text.range(of: "\r\n\r\n").map { text[..<$0.lowerBound].lowercased() }
     }
 
-    /// Waits until `condition` holds or `timeout` passes; whether it holds.
-    @discardableResult
-    func wait(upTo timeout: Duration, until condition: (RawClient) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(self) {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(20))
+    /// Waits (up to 60 s of real time) until `condition` holds; throws
+    /// naming `what` and what was received when it does not.
+    func waitUntil(_ what: String, _ condition: (RawClient) -> Bool) async throws {
+        do {
+            try await AnchorageTesting.waitUntil(what) { condition(self) }
+        } catch {
+            throw WaitTimeout(description: "\(error); received: \(received.prefix(2_000))")
         }
-        return true
     }
 
     /// Closes the connection from this side.
@@ -84,7 +83,7 @@ final class RawClient: Sendable {
     final class Recorder: Sendable {
         struct State {
             var received = ""
-            var closedAt: ContinuousClock.Instant?
+            var closed = false
         }
 
         let state = Mutex(State())
@@ -105,7 +104,7 @@ final class RawClient: Sendable {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            recorder.state.withLock { $0.closedAt = $0.closedAt ?? .now }
+            recorder.state.withLock { $0.closed = true }
             context.fireChannelInactive()
         }
 

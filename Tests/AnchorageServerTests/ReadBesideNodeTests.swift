@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
 import NIOCore

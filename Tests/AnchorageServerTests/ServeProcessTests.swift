@@ -61,13 +61,19 @@ final class ServeProcess: @unchecked Sendable {
     /// Sends SIGKILL: the process dies at once, whatever it was doing.
     func killNow() async {
         kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        try? await waitUntil("the killed node gone") { !process.isRunning }
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits (60 s at most) for the exit status; a node
+    /// still running then is killed, and the status is -1.
     func terminate() async -> Int32 {
         kill(process.processIdentifier, SIGTERM)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        do {
+            try await waitUntil("the node stopped after SIGTERM") { !process.isRunning }
+        } catch {
+            await killNow()
+            return -1
+        }
         return process.terminationStatus
     }
 }

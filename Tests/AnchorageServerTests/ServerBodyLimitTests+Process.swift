@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -18,23 +19,25 @@ extension ServerBodyLimitTests {
         let node = try await ServeProcess(store: store, tokens: tokens, arguments: flags)
         let headers = "Host: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
 
-        // One byte every 300 ms: cut off by the rate after its 1-second grace.
+        // 100 bytes, then nothing: cut off by the rate once its 1-second
+        // grace and the 0.1 s the bytes bought have passed, not at the
+        // 2-second deadline (the message names the rule). The node's own
+        // clock runs here; the exact moments are ServerBodyLimitTests'.
         let slow = try await RawClient.connect(port: node.port)
-        await slow.send("POST /v1/samples HTTP/1.1\r\n\(headers)Transfer-Encoding: chunked\r\n\r\n")
-        for _ in 0..<50 where slow.closedAfter == nil {
-            await slow.send("1\r\n \r\n")
-            await slow.wait(upTo: .milliseconds(300)) { $0.closedAfter != nil }
-        }
-        let closed = try #require(slow.closedAfter, "never cut off")
-        #expect(closed >= .seconds(1) && closed < .seconds(10), "\(closed)")
+        await slow.send(
+            "POST /v1/samples HTTP/1.1\r\n\(headers)Transfer-Encoding: chunked\r\n\r\n"
+                + Self.spaces(100, framing: "Transfer-Encoding: chunked")
+        )
+        try await slow.waitUntil("the slow body cut off") { $0.isClosed }
         #expect(slow.status == 408, "\(slow.received)")
         #expect(Self.code(slow) == "requestTimeout", "\(slow.received)")
+        #expect(slow.body?.contains("slower than 1024 bytes/s (after the first 1 s)") == true, "\(slow.received)")
         await slow.close()
 
         // More than --max-body-bytes declared: refused before the body.
         let large = try await RawClient.connect(port: node.port)
         await large.send("POST /v1/samples HTTP/1.1\r\n\(headers)Content-Length: 4097\r\n\r\n[")
-        #expect(await large.wait(upTo: .seconds(5)) { $0.body != nil && $0.closedAfter != nil }, "\(large.received)")
+        try await large.waitUntil("the large body refused") { $0.body != nil && $0.isClosed }
         #expect(large.status == 413, "\(large.received)")
         #expect(Self.code(large) == "bodyTooLarge", "\(large.received)")
         await large.close()

@@ -1,6 +1,7 @@
 import Anchorage
 import AnchorageServer
 import AnchorageSync
+import AnchorageTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -10,23 +11,36 @@ import Testing
 struct ServerBodyLimitTests {
     static let routes = [("/v1/samples", "application/json"), ("/v1/sync/push", "application/vnd.anchorage.batch")]
 
-    /// Trickles a body, one byte every `interval`, until the node closes the
-    /// connection or `limit` passes.
-    static func trickle(
+    /// Sends a request's head and `body` (its first bytes) in one write,
+    /// then moves the node's clock to each moment the node's body timer is
+    /// set for, until the node closes the connection; returns how far the
+    /// clock moved from the head to the close.
+    static func cutOff(
         _ raw: RawClient,
         path: String,
         type: String,
         framing: String,
-        every interval: Duration,
-        limit: Duration
-    ) async {
-        await raw.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: \(type)\r\n\(framing)\r\n\r\n")
-        let chunked = framing.hasPrefix("Transfer-Encoding")
-        let began = ContinuousClock.now
-        while raw.closedAfter == nil, ContinuousClock.now - began < limit {
-            await raw.send(chunked ? "1\r\n \r\n" : " ")
-            await raw.wait(upTo: interval) { $0.closedAfter != nil }
+        body: String,
+        clock: HandClock
+    ) async throws -> Duration {
+        let began = clock.now
+        await raw.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: \(type)\r\n\(framing)\r\n\r\n\(body)")
+        while true {
+            try await raw.waitUntil("the node's body timer set, or the connection closed") {
+                $0.isClosed || clock.clock.sleeperCount > 0
+            }
+            if raw.isClosed { return clock.now - began }
+            let next = try #require(clock.clock.remaining.first)
+            try #require(clock.now - began + next <= .seconds(3_600), "\(path): the body is never cut off")
+            clock.advance(by: next)
         }
+    }
+
+    /// The first `count` bytes of a body in `framing`: spaces, as one chunk
+    /// when chunked.
+    static func spaces(_ count: Int, framing: String) -> String {
+        let spaces = String(repeating: " ", count: count)
+        return framing.hasPrefix("Transfer-Encoding") ? String(count, radix: 16) + "\r\n" + spaces + "\r\n" : spaces
     }
 
     /// The JSON error code of the raw client's response.
@@ -38,9 +52,11 @@ struct ServerBodyLimitTests {
 
     @Test("a body slower than the minimum rate is cut off after the grace period: 408, connection closed")
     func belowMinimumRate() async throws {
+        let clock = HandClock()
         let configuration = nodeConfiguration {
             $0.minimumBodyRate = 1_024
             $0.bodyRateGracePeriod = .seconds(1)
+            $0.clock = clock.store
         }
         try await withNode(configuration: configuration) { node, directory in
             try await node.application().test(.live) { client in
@@ -48,17 +64,17 @@ struct ServerBodyLimitTests {
                 for (path, type) in Self.routes {
                     for framing in ["Transfer-Encoding: chunked", "Content-Length: 100000"] {
                         let raw = try await RawClient.connect(port: port)
-                        await Self.trickle(
+                        let after = try await Self.cutOff(
                             raw,
                             path: path,
                             type: type,
                             framing: framing,
-                            every: .milliseconds(300),
-                            limit: .seconds(15)
+                            body: Self.spaces(100, framing: framing),
+                            clock: clock
                         )
-                        let closed = try #require(raw.closedAfter, "\(path), \(framing): never cut off")
-                        // Cut at the rate check, long before the 30-second deadline.
-                        #expect(closed >= .seconds(1) && closed < .seconds(10), "\(path), \(framing): \(closed)")
+                        // 100 bytes buy 100/1024 s after the 1-second grace,
+                        // long before the 30-second deadline.
+                        #expect(after == .seconds(1) + .nanoseconds(97_656_250), "\(path), \(framing)")
                         #expect(raw.status == 408, "\(path), \(framing): \(raw.received)")
                         #expect(Self.code(raw) == "requestTimeout", "\(path), \(framing): \(raw.received)")
                         #expect(raw.head?.contains("connection: close") == true, "\(path), \(framing)")
@@ -75,32 +91,34 @@ struct ServerBodyLimitTests {
 
     @Test("a body that keeps up the rate but outlasts the body deadline is cut at the deadline: 408")
     func pastTheDeadline() async throws {
+        let clock = HandClock()
         let configuration = nodeConfiguration {
-            $0.bodyTimeout = .seconds(2)
-            $0.minimumBodyRate = 1
-            // Only a body with nothing at all for 1.9 s falls below the rate: a
-            // loaded machine can hold the trickling client back for a second.
-            $0.bodyRateGracePeriod = .milliseconds(1_900)
+            $0.bodyTimeout = .seconds(5)
+            $0.minimumBodyRate = 1_024
+            $0.bodyRateGracePeriod = .seconds(1)
+            $0.clock = clock.store
         }
         try await withNode(configuration: configuration) { node, directory in
             try await node.application().test(.live) { client in
                 let port = try #require(client.port)
                 for (path, type) in Self.routes {
-                    let raw = try await RawClient.connect(port: port)
-                    await Self.trickle(
-                        raw,
-                        path: path,
-                        type: type,
-                        framing: "Content-Length: 100000",
-                        every: .milliseconds(100),
-                        limit: .seconds(15)
-                    )
-                    let closed = try #require(raw.closedAfter, "\(path): never cut off")
-                    #expect(closed >= .seconds(2) && closed < .seconds(10), "\(path): \(closed)")
-                    #expect(raw.status == 408, "\(path): \(raw.received)")
-                    #expect(Self.code(raw) == "requestTimeout", "\(path): \(raw.received)")
-                    #expect(raw.body?.contains("within 2 s") == true, "\(path): \(raw.received)")
-                    await raw.close()
+                    for framing in ["Transfer-Encoding: chunked", "Content-Length: 100000"] {
+                        let raw = try await RawClient.connect(port: port)
+                        // 8 KiB at once keep the rate for 1 + 8 s: past the 5-second deadline.
+                        let after = try await Self.cutOff(
+                            raw,
+                            path: path,
+                            type: type,
+                            framing: framing,
+                            body: Self.spaces(8_192, framing: framing),
+                            clock: clock
+                        )
+                        #expect(after == .seconds(5), "\(path), \(framing)")
+                        #expect(raw.status == 408, "\(path): \(raw.received)")
+                        #expect(Self.code(raw) == "requestTimeout", "\(path): \(raw.received)")
+                        #expect(raw.body?.contains("within 5 s") == true, "\(path): \(raw.received)")
+                        await raw.close()
+                    }
                 }
                 // A body that arrives in time is unaffected, on the same node.
                 let saved = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1))]")
@@ -112,7 +130,9 @@ struct ServerBodyLimitTests {
 
     @Test("a declared Content-Length over the route's limit is 413 at once, before the body; the connection closes")
     func declaredLengthTooLarge() async throws {
+        let clock = HandClock()
         let configuration = nodeConfiguration {
+            $0.clock = clock.store
             $0.maximumBodyBytes = 64 << 10
             $0.syncLimits.maximumBatchBytes = 16 << 10
         }
@@ -130,12 +150,12 @@ struct ServerBodyLimitTests {
                     await raw.send(
                         "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: \(type)\r\nContent-Length: \(length)\r\n\r\n["
                     )
-                    let answered = await raw.wait(upTo: .seconds(5)) { $0.body != nil && $0.closedAfter != nil }
-                    #expect(answered, "\(path) \(length): \(raw.received)")
+                    try await raw.waitUntil("\(path) \(length) answered and closed") { $0.body != nil && $0.isClosed }
                     #expect(raw.status == 413, "\(path) \(length): \(raw.received)")
                     #expect(Self.code(raw) == "bodyTooLarge", "\(path) \(length): \(raw.received)")
                     #expect(raw.head?.contains("connection: close") == true, "\(path) \(length)")
-                    #expect((raw.closedAfter ?? .seconds(60)) < .seconds(5), "\(path) \(length): refused unread")
+                    // Refused unread: no timer ran (the clock never moved) and the body never came.
+                    #expect(clock.now == .zero, "\(path) \(length)")
                     await raw.close()
                 }
                 // The same 32 KiB (JSON padded with spaces) is saved on /v1/samples.

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageServer
+import AnchorageTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -19,13 +20,11 @@ struct ServerEndpointTests {
                 let saved = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: "[\(stepJSON(12))]")
                 #expect(saved.status == .created)
                 // The commit counter learns of the commit after it; poll briefly.
-                var metrics = ""
-                for _ in 0..<100 {
-                    metrics = try await client.send(.get, "/metrics", token: Tokens.owner).text
-                    if metrics.contains("anchorage_log_entries_total 1") { break }
-                    try await Task.sleep(for: .milliseconds(20))
+                try await waitUntil("the commit counted") {
+                    try await client.send(.get, "/metrics", token: Tokens.owner).text
+                        .contains("anchorage_log_entries_total 1")
                 }
-                #expect(metrics.contains("anchorage_log_entries_total 1"))
+                let metrics = try await client.send(.get, "/metrics", token: Tokens.owner).text
                 #expect(metrics.contains("anchorage_log_batches_total"))
                 #expect(
                     metrics.contains(

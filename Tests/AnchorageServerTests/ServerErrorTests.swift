@@ -141,10 +141,14 @@ struct ServerErrorTests {
         }
         try await withNode { node, _ in
             try await node.application().test(.router) { client in
+                // Past the anchor's position, so only its store tells it apart.
+                let three = [stepJSON(2), stepJSON(3), stepJSON(4)].joined(separator: ",")
+                #expect(try await client.send(.post, "/v1/samples", json: "[\(three)]").status == .created)
                 let response = try await client.send(.get, "/v1/changes?types=stepCount&since=\(foreign)")
                 #expect(response.status == .gone)
                 #expect(response.errorCode == "anchorNotValid")
-                #expect(try #require(try response.object["message"] as? String).contains("start over"))
+                let message = try #require(try response.object["message"] as? String)
+                #expect(message.contains("another store") && message.contains("start over"), "\(message)")
                 let streamed = try await client.send(.get, "/v1/changes?types=stepCount&stream=ndjson&since=\(foreign)")
                 #expect(streamed.status == .gone)
                 let garbage = try await client.send(.get, "/v1/changes?since=not-an-anchor")

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageServer
+import AnchorageTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -42,7 +43,9 @@ final class RawConnection {
 struct ServerFairnessTests {
     @Test("a stream nobody reads, and a request never finished, leave saves and pages of others unaffected")
     func misbehavingClients() async throws {
-        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(20) }) { node, _ in
+        // The clock never moves: the unfinished request is never cut off.
+        let clock = HandClock()
+        try await withNode(configuration: nodeConfiguration { $0.clock = clock.store }) { node, _ in
             try await node.application().test(.live) { client in
                 let port = try #require(client.port)
                 // Enough history that the stream's first pages overflow every buffer on the way.
@@ -65,9 +68,15 @@ struct ServerFairnessTests {
                 slow.send(
                     "POST /v1/samples HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n["
                 )
-                try await Task.sleep(for: .milliseconds(200))
+                // Both are in: the stream counts as a feed client, and the
+                // unfinished body's timer waits on the clock (10 s of grace,
+                // and 1/1024 s for its one byte, once that is read).
+                try await waitUntil("the stuck stream and the unfinished body in") {
+                    let metrics = try await client.send(.get, "/metrics")
+                    return metricValue("anchorage_feed_clients", in: metrics.text) == 1
+                        && clock.clock.remaining.contains { $0 >= .seconds(10) && $0 <= .seconds(11) }
+                }
 
-                let began = ContinuousClock.now
                 for index in 0..<50 {
                     let start = Date(timeIntervalSince1970: 1_717_000_000 + Double(index) * 60)
                     let sample = stepJSON(
@@ -81,11 +90,15 @@ struct ServerFairnessTests {
                 }
                 let feed = try await client.send(.get, "/v1/samples?type=stepCount&limit=10000")
                 #expect(try #require(try feed.object["samples"] as? [Any]).count == 2_050)
-                // 100 requests take about a second in a debug build on an idle machine. A stalled
-                // request would fail by the client's own 20-second timeout; the bound on the whole
-                // phase is loose because the full suite runs tests side by side.
-                #expect(ContinuousClock.now - began < .seconds(90))
+                // Had either stalled the node, the requests above would never
+                // have been answered: the clock never moved, so nothing cut
+                // the two clients off meanwhile.
+                #expect(clock.now == .zero)
+                let metrics = try await client.send(.get, "/metrics")
+                #expect(metricValue("anchorage_feed_clients", in: metrics.text) == 1, "the stuck stream is still there")
                 withExtendedLifetime((stuck, slow)) {}
+                // The unfinished body is cut off at its deadline, so the node can stop.
+                try await clock.runDown()
             }
         }
     }

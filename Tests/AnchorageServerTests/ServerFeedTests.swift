@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageServer
+import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -14,6 +15,8 @@ import Testing
 actor FeedConsumer {
     private(set) var applied: [String] = []
     private(set) var anchor: String?
+    /// The lines read, over every connection.
+    private(set) var lineCount = 0
     private var pending: [String] = []
 
     func take(_ line: Substring) throws {
@@ -42,20 +45,18 @@ actor FeedConsumer {
         let since = anchor.map { "&since=\($0)" } ?? ""
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?stream=ndjson&\(query)\(since)")
         request.method = .GET
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         #expect(response.status == .ok)
         #expect(response.headers.first(name: "content-type") == "application/x-ndjson")
         var buffer = ""
         var lines = 0
-        let deadline = ContinuousClock.now + .seconds(30)
         for try await chunk in response.body {
-            #expect(ContinuousClock.now < deadline, "the feed stopped short")
-            if ContinuousClock.now >= deadline { return lines }
             buffer += String(buffer: chunk)
             while let newline = buffer.firstIndex(of: "\n") {
                 try take(buffer[..<newline])
                 buffer = String(buffer[buffer.index(after: newline)...])
                 lines += 1
+                lineCount += 1
                 if stop(applied, lines) { return lines }
             }
         }
@@ -85,44 +86,47 @@ struct ServerFeedTests {
 
     @Test("AQ-15: a long-poll wakes on a matching save, ignores others, and times out with the current anchor")
     func longPoll() async throws {
-        try await withNode { node, _ in
+        let clock = HandClock()
+        try await withNode(configuration: nodeConfiguration { $0.clock = clock.store }) { node, _ in
             try await node.application().test(.router) { client in
                 let start = try await client.send(.get, "/v1/changes?types=stepCount")
                 let anchor = try #require(try start.object["newAnchor"] as? String)
                 let id = UUID()
-                let began = ContinuousClock.now
                 async let woken = client.send(.get, "/v1/changes?types=stepCount&wait=60&since=\(anchor)")
-                try await Task.sleep(for: .milliseconds(200))
+                // The poll has read and waits for its 60 s.
+                try await clock.clock.waitForSleepers(remaining: [.seconds(60)])
                 // Heart rate does not match the poll; steps do.
                 let heart = """
                     [{"kind":"quantitySample","uuid":"\(UUID().uuidString)","type":"HKQuantityTypeIdentifierHeartRate",\
                     "startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:00:00Z","quantity":{"unit":"count/min","value":60}}]
                     """
                 _ = try await client.send(.post, "/v1/samples", json: heart)
-                try await Task.sleep(for: .milliseconds(200))
                 _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(3, uuid: id))]")
                 let response = try await woken
-                // Woken by the save, well before the wait's end (a machine running every
-                // suite at once once took 10 s to get here).
-                #expect(ContinuousClock.now - began < .seconds(30))
+                // Woken by the save: the clock never moved, so the wait did not end.
+                #expect(clock.now == .zero)
                 let added = try #require(try response.object["added"] as? [[String: Any]])
                 #expect(added.map { $0["uuid"] as? String } == [id.uuidString])
 
                 let after = try #require(try response.object["newAnchor"] as? String)
-                let quiet = ContinuousClock.now
-                let timedOut = try await client.send(.get, "/v1/changes?types=stepCount&wait=1&since=\(after)")
-                #expect(ContinuousClock.now - quiet >= .seconds(1))
+                async let quiet = client.send(.get, "/v1/changes?types=stepCount&wait=1&since=\(after)")
+                try await clock.clock.waitForSleepers(remaining: [.seconds(1)])
+                clock.advance(by: .seconds(1))
+                let timedOut = try await quiet
                 #expect(try #require(try timedOut.object["added"] as? [Any]).isEmpty)
-                #expect(try timedOut.object["newAnchor"] as? String != nil)
+                #expect(try timedOut.object["newAnchor"] as? String == after, "nothing new: the anchor it was given")
             }
         }
     }
 
     @Test("AQ-15, AQ-16: a streaming consumer sees every change exactly once across a reconnect")
     func streamAcrossReconnect() async throws {
-        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(100) }) { node, _ in
+        // The clock never moves: no heartbeat; the anchor lines are the pages' own.
+        let clock = HandClock()
+        try await withNode(configuration: nodeConfiguration { $0.clock = clock.store }) { node, _ in
             try await node.application().test(.live) { client in
                 try await Self.consumeAcrossReconnect(client)
+                try await clock.runDown()
             }
         }
     }
@@ -164,33 +168,63 @@ struct ServerFeedTests {
 
     @Test("a quiet stream sends the last anchor as a heartbeat; server-sent events resume from Last-Event-ID")
     func heartbeatsAndEvents() async throws {
-        try await withNode(configuration: nodeConfiguration { $0.heartbeatInterval = .milliseconds(50) }) { node, _ in
+        let clock = HandClock()
+        let configuration = nodeConfiguration {
+            $0.heartbeatInterval = .seconds(15)
+            $0.clock = clock.store
+        }
+        try await withNode(configuration: configuration) { node, _ in
             try await node.application().test(.live) { client in
                 let port = try #require(client.port)
                 let first = UUID()
                 _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: first))]")
                 let consumer = FeedConsumer()
-                let lines = try await consumer.follow(port: port, query: "types=stepCount") { _, lines in lines >= 4 }
-                #expect(lines == 4)
+                let following = Task {
+                    try await consumer.follow(port: port, query: "types=stepCount") { _, lines in lines >= 4 }
+                }
+                // The backlog: the sample and its anchor line; then nothing
+                // until the heartbeat's time comes, once for each interval.
+                try await waitUntil("the backlog read") { await consumer.lineCount == 2 }
+                for heartbeat in 1...2 {
+                    try await clock.clock.waitForSleepers(remaining: [.seconds(15)])
+                    #expect(await consumer.lineCount == 1 + heartbeat, "no heartbeat before its time")
+                    clock.advance(by: .seconds(15))
+                    try await waitUntil("heartbeat \(heartbeat)") { await consumer.lineCount == 2 + heartbeat }
+                }
+                #expect(try await following.value == 4)
                 #expect(await consumer.applied == [first.uuidString])
                 let anchor = try #require(await consumer.anchor)
 
                 let second = UUID()
                 _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: second))]")
-                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount")
-                request.headers.add(name: "Accept", value: "text/event-stream")
-                request.headers.add(name: "Last-Event-ID", value: anchor)
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-                #expect(response.headers.first(name: "content-type") == "text/event-stream")
-                var text = ""
-                for try await chunk in response.body {
-                    text += String(buffer: chunk)
-                    if text.contains(": heartbeat\n\n") { break }
+                // The first stream may linger until a write finds its client
+                // gone: its timer is not this one's.
+                let lingering = clock.clock.sleeperCount
+                let reading = Task {
+                    var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount")
+                    request.headers.add(name: "Accept", value: "text/event-stream")
+                    request.headers.add(name: "Last-Event-ID", value: anchor)
+                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                    #expect(response.headers.first(name: "content-type") == "text/event-stream")
+                    var text = ""
+                    for try await chunk in response.body {
+                        text += String(buffer: chunk)
+                        if text.contains(": heartbeat\n\n") { break }
+                    }
+                    return text
                 }
+                // Caught up, the stream waits one heartbeat interval; then its heartbeat comes.
+                try await waitUntil("the second stream's heartbeat timer set") {
+                    clock.clock.sleeperCount == lingering + 1
+                }
+                #expect(clock.clock.remaining.allSatisfy { $0 == .seconds(15) }, "\(clock.clock.remaining)")
+                clock.advance(by: .seconds(15))
+                let text = try await reading.value
                 let event = try #require(text.components(separatedBy: "\n\n").first)
                 #expect(event.hasPrefix("id: "))
                 #expect(event.contains("event: changes\ndata: {\"added\":[{"))
                 #expect(event.contains(second.uuidString) && !event.contains(first.uuidString))
+                try await clock.runDown()
             }
         }
     }

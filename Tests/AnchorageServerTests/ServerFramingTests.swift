@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageServer
+import AnchorageTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -24,8 +25,7 @@ struct ServerFramingTests {
                             "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: \(type)\r\n"
                                 + "Transfer-Encoding: chunked\r\n\r\n\(framing)"
                         )
-                        let answered = await raw.wait(upTo: .seconds(10)) { $0.body != nil && $0.closedAfter != nil }
-                        #expect(answered, "\(path): \(raw.received)")
+                        try await raw.waitUntil("\(path) answered and closed") { $0.body != nil && $0.isClosed }
                         #expect(raw.status == 400, "\(path): \(raw.received)")
                         let body = try #require(raw.body)
                         let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]

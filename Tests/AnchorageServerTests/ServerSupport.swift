@@ -145,3 +145,11 @@ func runAnchorage(_ arguments: [String], input: String? = nil) throws -> (Int32,
     process.waitUntilExit()
     return (process.terminationStatus, output)
 }
+
+/// The value of the unlabelled metric `name` in a Prometheus exposition.
+func metricValue(_ name: String, in exposition: String) -> Double? {
+    for line in exposition.split(separator: "\n") where line.hasPrefix(name + " ") {
+        return Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
+    }
+    return nil
+}

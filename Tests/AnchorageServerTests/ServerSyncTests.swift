@@ -2,6 +2,7 @@ import Anchorage
 import AnchorageLog
 import AnchorageServer
 import AnchorageSync
+import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -153,7 +154,13 @@ struct ServerSyncTests {
         let portB = try #require(await iteratorB.next())
         // And a change-feed stream on B, open before A saves anything.
         let streamed = Task { try await Self.streamedIDs(port: portB, until: 30) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("B's change-feed stream open") {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(portB)/metrics")
+            request.headers.add(name: "Authorization", value: "Bearer \(Tokens.owner)")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            return metricValue("anchorage_feed_clients", in: text) == 1
+        }
 
         let ownerA = HKHealthStore(directory: base.appendingPathComponent("a"))
         let saved = (0..<30).map { index in
@@ -192,15 +199,10 @@ struct ServerSyncTests {
             end: Date(timeIntervalSince1970: 1_717_300_060)
         )
         try await ownerB.save(fromB)
-        let deadline = ContinuousClock.now + .seconds(20)
-        var onA: [HKQuantitySample] = []
-        while ContinuousClock.now < deadline {
-            onA = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: [])
-                .result(for: ownerA)
-            if onA.contains(where: { $0.uuid == fromB.uuid }) { break }
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("B's save on A") {
+            try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: [])
+                .result(for: ownerA).contains { $0.uuid == fromB.uuid }
         }
-        #expect(onA.contains { $0.uuid == fromB.uuid })
         let status = try #require(b.peerStatuses.first)
         #expect(status.storeID == (try ownerA.eventLog()).storeID)
         #expect(status.lastContact != nil && status.lastError == nil && status.pulledEntries >= 30)

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageServer
+import AnchorageTesting
 import Crypto
 import Foundation
 import HTTPTypes
@@ -131,13 +132,13 @@ struct ServerWebhookTests {
                         "[\(stepJSON(70, start: "2024-05-01T10:05:00Z", end: "2024-05-01T10:05:00Z", type: "HKQuantityTypeIdentifierBodyMass").replacingOccurrences(of: "\"unit\":\"count\"", with: "\"unit\":\"kg\""))]"
                 )
                 #expect(hidden.status == .created, "\(hidden.text)")
-                try await Self.eventually {
+                try await waitUntil("the webhook's failures counted (the receiver is down)") {
                     let status = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
                     return status.text.contains(#""failures":"#) && !status.text.contains(#""failures":0"#)
                 }
 
                 try await receiver.start()
-                try await Self.eventually { receiver.added.count >= 3 }
+                try await waitUntil("3 changes delivered") { receiver.added.count >= 3 }
                 let later = try await client.send(
                     .post,
                     "/v1/samples",
@@ -145,7 +146,7 @@ struct ServerWebhookTests {
                     json: "[\(stepJSON(5, start: "2024-05-01T11:00:00Z", end: "2024-05-01T11:00:30Z"))]"
                 )
                 expected += try Self.uuids(later.text)
-                try await Self.eventually { receiver.added.count >= 4 }
+                try await waitUntil("4 changes delivered") { receiver.added.count >= 4 }
                 // Anything more would arrive within a few retries; ask for the list to settle.
                 let listed = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
                 #expect(listed.text.contains(#""failures":0"#), "\(listed.text)")
@@ -220,19 +221,5 @@ struct ServerWebhookTests {
     static func uuids(_ saved: String) throws -> [String] {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(saved.utf8)) as? [String: Any])
         return try #require(object["uuids"] as? [String]).map { $0.uppercased() }
-    }
-
-    /// Waits for `condition`, polling, up to 60 s (a loaded machine runs
-    /// other suites beside this one); records an issue if it never holds.
-    static func eventually(
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("the condition never held", sourceLocation: sourceLocation)
     }
 }

@@ -29,7 +29,7 @@ struct ServerWriteQuotaTests {
             $0.appWriteObjectsPerSecond = 100
             $0.writeRequestObjects = requestObjects
             $0.writeTurnWait = .seconds(1)
-            $0.shareClock = clock.now
+            $0.clock = clock.store
         }
     }
 
@@ -49,19 +49,18 @@ struct ServerWriteQuotaTests {
                 let large = try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: Self.batch(300))
                 #expect(large.status == .created, "\(large.text)")
                 // The next turn would come after 2 s of repaying: more than the wait allowed.
-                let began = ContinuousClock.now
-                let refused = try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: Self.batch(1))
-                #expect(ContinuousClock.now - began >= .seconds(1), "a refused write waited its turn as long as it may")
+                let (refused, waited) = try await clock.driving {
+                    try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: Self.batch(1))
+                }
+                #expect(waited == .seconds(1), "a refused write waited its turn as long as it may, and no longer")
                 #expect(refused.status == .tooManyRequests, "\(refused.text)")
                 #expect(refused.errorCode == "rateLimited")
                 #expect(refused.text.contains("objects written"), "\(refused.text)")
                 let retryAfter = try #require(refused.headers[.retryAfter].flatMap { Int($0) })
                 #expect((1...3).contains(retryAfter))
-                let deleteRefused = try await client.send(
-                    .delete,
-                    "/v1/samples/\(UUID().uuidString)",
-                    token: Tokens.dashboard
-                )
+                let (deleteRefused, _) = try await clock.driving {
+                    try await client.send(.delete, "/v1/samples/\(UUID().uuidString)", token: Tokens.dashboard)
+                }
                 #expect(deleteRefused.status == .tooManyRequests, "deletes count too: \(deleteRefused.text)")
                 #expect(try await Self.stepCount(client) == 300, "the refused save stored nothing")
 
@@ -77,7 +76,9 @@ struct ServerWriteQuotaTests {
 
                 // After Retry-After seconds the app's share has grown back.
                 clock.advance(by: .seconds(retryAfter))
-                let later = try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: Self.batch(1))
+                let (later, _) = try await clock.driving {
+                    try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: Self.batch(1))
+                }
                 #expect(later.status == .created, "\(later.text)")
                 #expect(try await Self.stepCount(client) == 2_301)
             }
@@ -85,16 +86,19 @@ struct ServerWriteQuotaTests {
         }
     }
 
-    /// The statuses of four one-object saves by an app.
+    /// The statuses of four one-object saves by an app that may not wait
+    /// for a turn (the clock does not move).
     static func smallSaves(requestObjects: Int) async throws -> [HTTPResponse.Status] {
-        try await withNode(
-            policy: Tokens.policy,
-            configuration: configuration(requestObjects: requestObjects, clock: HandClock())
-        ) { node, directory in
+        let clock = HandClock()
+        var configuration = configuration(requestObjects: requestObjects, clock: clock)
+        configuration.writeTurnWait = .zero
+        return try await withNode(policy: Tokens.policy, configuration: configuration) { node, directory in
             let statuses = try await node.application().test(.router) { client in
                 var statuses: [HTTPResponse.Status] = []
                 for _ in 0..<4 {
-                    let response = try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: batch(1))
+                    let (response, _) = try await clock.driving {
+                        try await client.send(.post, "/v1/samples", token: Tokens.dashboard, json: batch(1))
+                    }
                     statuses.append(response.status)
                 }
                 return statuses
@@ -106,10 +110,12 @@ struct ServerWriteQuotaTests {
 
     @Test("a request counts as at least writeRequestObjects objects, however few it carries")
     func requestCost() async throws {
-        // 100 a request: the first empties the 100-object burst, the second
-        // goes into debt, the next two would wait 1 s more than allowed.
+        // 100 a request: the first empties the 100-object burst; the next
+        // turn is a wait away, and no wait is allowed.
         #expect(
-            try await Self.smallSaves(requestObjects: 100) == [.created, .created, .tooManyRequests, .tooManyRequests]
+            try await Self.smallSaves(requestObjects: 100) == [
+                .created, .tooManyRequests, .tooManyRequests, .tooManyRequests,
+            ]
         )
         #expect(try await Self.smallSaves(requestObjects: 1) == [.created, .created, .created, .created])
     }

@@ -1,3 +1,4 @@
+import Anchorage
 import AnchorageTesting
 import Foundation
 import Synchronization
@@ -7,10 +8,9 @@ import Testing
 
 @Suite("TokenBucket and PrincipalQuota: each principal's share of expensive work")
 struct TokenBucketTests {
-    static let start = ContinuousClock.now
-
-    static func at(_ seconds: Double) -> ContinuousClock.Instant {
-        start + .milliseconds(Int64(seconds * 1_000))
+    /// A reading `seconds` after the clock's origin.
+    static func at(_ seconds: Double) -> Duration {
+        .milliseconds(Int64(seconds * 1_000))
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -85,15 +85,15 @@ struct TokenBucketTests {
 
     @Test("principals have buckets of their own; no rate lets everything through; the clock is the one given")
     func principals() {
-        let now = Mutex(Self.at(0))
-        let quota = PrincipalQuota(rate: 100, burst: 100, maximumWait: .seconds(1), clock: { now.withLock { $0 } })
+        let clock = TestClock()
+        let quota = PrincipalQuota(rate: 100, burst: 100, maximumWait: .seconds(1), clock: StoreClock(clock))
         #expect(quota.reserve(1_000, by: "app:a") == .proceed(after: .zero))
         #expect(quota.reserve(1, by: "app:b") == .proceed(after: .zero), "another app's share is untouched")
         guard case .refuse = quota.reserve(1, by: "app:a") else {
             Issue.record("app a was let past its share")
             return
         }
-        now.withLock { $0 = Self.at(9) }
+        clock.advance(by: .seconds(9))
         #expect(quota.reserve(1, by: "app:a") == .proceed(after: .milliseconds(1)))
         let unlimited = PrincipalQuota(rate: 0, burst: 1, maximumWait: .zero)
         for _ in 0..<100 { #expect(unlimited.reserve(1e12, by: "owner") == .proceed(after: .zero)) }

@@ -93,12 +93,20 @@ struct EffortReplicationTests {
         }
         try await cluster.converge()
 
-        // The model: per (workout, sample) the latest effort entry decides;
-        // a deleted sample has no relation.
+        // The model: per (workout, sample) the latest effort entry decides
+        // (the later origin time; on a tie, the greater dot: origin id's
+        // bytes, then counter); a deleted sample has no relation.
+        func later(_ a: LogEntry, than b: LogEntry) -> Bool {
+            if a.timestamp != b.timestamp { return a.timestamp > b.timestamp }
+            let x = withUnsafeBytes(of: a.dot.origin.uuid.uuid) { Array($0) }
+            let y = withUnsafeBytes(of: b.dot.origin.uuid.uuid) { Array($0) }
+            if x != y { return y.lexicographicallyPrecedes(x) }
+            return a.dot.counter > b.dot.counter
+        }
         var latest: [UUID: (entry: LogEntry, record: EffortRecord)] = [:]
         for entry in try cluster.entries(0) where entry.kind == StoreKind.effort {
             guard let record = entry.payload?.withUnsafeBytes({ EffortRecord($0) }) else { continue }
-            if let current = latest[record.sample], !entry.isLater(than: current.entry) { continue }
+            if let current = latest[record.sample], !later(entry, than: current.entry) { continue }
             latest[record.sample] = (entry, record)
         }
         var expected: [UUID: UUID?] = [:]

@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageSync
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -138,10 +139,13 @@ struct SyncSessionTests {
         expectSyncError(.checkpointMoved) { _ = try session.restart(after: moved) }
     }
 
-    @Test("Back-off doubles up to its maximum, jitter stays within its share, and a success resets it")
-    func backoff() {
+    @Test(
+        "Back-off doubles up to its maximum, jitter stays within its share, and a success resets it",
+        arguments: testSeeds([0xBAC0FF])
+    )
+    func backoff(seed: UInt64) {
         var backoff = Backoff(base: .milliseconds(100), maximum: .seconds(2), jitter: 0.5)
-        var random = SystemRandomNumberGenerator()
+        var random = SeededGenerator(seed: seed)
         var ceilings: [Duration] = []
         for _ in 0..<8 {
             let delay = backoff.next(using: &random)

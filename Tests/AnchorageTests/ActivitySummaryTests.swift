@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -92,11 +93,11 @@ struct ActivitySummaryTests {
                 updates.append(summaries.map(energies) ?? [])
             }
             store.execute(query)
-            try await eventually { results.count == 1 }
+            try await waitUntil("results.count == 1") { results.count == 1 }
             #expect(results.all == [[100]])
             try await store.saveActivitySummaries([try day(20, energy: 5)])  // outside the range
             try await store.saveActivitySummaries([try day(9, energy: 120), try day(10, energy: 50)])
-            try await eventually { updates.count == 1 }
+            try await waitUntil("updates.count == 1") { updates.count == 1 }
             #expect(updates.all == [[120, 50]], "only the changed days in range")
             store.stop(query)
         }

@@ -82,13 +82,13 @@ struct BackgroundDeliveryTests {
             let app = App()
             let first = app.observer(store)
             store.execute(first)
-            try await eventually { app.calls.count == 1 }
+            try await waitUntil("app.calls.count == 1") { app.calls.count == 1 }
             #expect(app.calls.all == [missed.map(\.uuid)], "one call on start, with the three changes")
 
             // A change while it runs: one more call, with just that change.
             let live = steps(4, atMinute: 4)
             try await owner.save([live])
-            try await eventually { app.calls.count == 2 }
+            try await waitUntil("app.calls.count == 2") { app.calls.count == 2 }
             #expect(app.calls.all.last == [live.uuid])
             store.stop(first)
 
@@ -100,13 +100,13 @@ struct BackgroundDeliveryTests {
                 (try? engine.deliveryRegistrations(of: caller, for: [stepType]))?[stepType.identifier]?.acknowledged
             }
             let head = try engine.read { try engine.head(in: $0) }
-            try await eventually { acknowledged() == head }
+            try await waitUntil("acknowledged() == head") { acknowledged() == head }
             #expect(acknowledged() == head)
             let again = app.observer(store)
             store.execute(again)
             let after = steps(5, atMinute: 5)
             try await owner.save([after])
-            try await eventually { app.calls.count == 3 }
+            try await waitUntil("app.calls.count == 3") { app.calls.count == 3 }
             #expect(app.calls.all.count == 3 && app.calls.all.last == [after.uuid])
             store.stop(again)
             await store.close()
@@ -128,17 +128,17 @@ struct BackgroundDeliveryTests {
                 if acknowledge.withLock({ $0 }) { done() }
             }
             store.execute(query)
-            try await eventually { calls.count == 1 }
-            try await eventually { clock.remaining == [.seconds(30)] }
+            try await waitUntil("calls.count == 1") { calls.count == 1 }
+            try await waitUntil("clock.remaining == [.seconds(30)]") { clock.remaining == [.seconds(30)] }
             clock.advance(by: .seconds(30))
-            try await eventually { calls.count == 2 }
+            try await waitUntil("calls.count == 2") { calls.count == 2 }
             // The next wait is twice as long.
-            try await eventually { clock.remaining == [.seconds(60)] }
+            try await waitUntil("clock.remaining == [.seconds(60)]") { clock.remaining == [.seconds(60)] }
             acknowledge.withLock { $0 = true }
             clock.advance(by: .seconds(60))
-            try await eventually { calls.count == 3 }
+            try await waitUntil("calls.count == 3") { calls.count == 3 }
             // Acknowledged: no timer is left, and the position is stored.
-            try await eventually { clock.sleeperCount == 0 }
+            try await waitUntil("clock.sleeperCount == 0") { clock.sleeperCount == 0 }
             #expect(calls.count == 3)
             store.stop(query)
             await store.close()
@@ -156,15 +156,15 @@ struct BackgroundDeliveryTests {
             store.execute(query)
             let first = steps(1)
             try await owner.save([first])
-            try await eventually { app.calls.count == 1 }
+            try await waitUntil("app.calls.count == 1") { app.calls.count == 1 }
             let second = steps(2, atMinute: 1)
             let third = steps(3, atMinute: 2)
             try await owner.save([second])
             try await owner.save([third])
-            try await eventually { clock.sleeperCount >= 1 }
+            try await waitUntil("clock.sleeperCount >= 1") { clock.sleeperCount >= 1 }
             #expect(app.calls.count == 1, "within the hour, nothing more")
             clock.advance(by: .seconds(3_600))
-            try await eventually { app.calls.count == 2 }
+            try await waitUntil("app.calls.count == 2") { app.calls.count == 2 }
             #expect(app.calls.all == [[first.uuid], [second.uuid, third.uuid]])
             store.stop(query)
             await store.close()

@@ -151,10 +151,10 @@ struct ChangeFeedTests {
                     received.append(update.activitySummaries.map(energy))
                 }
             }
-            try await eventually { received.count == 1 }
+            try await waitUntil("received.count == 1") { received.count == 1 }
             try await store.save(steps(5))
             try await store.saveActivitySummaries([try summary(day: 1, energy: 20), try summary(day: 2, energy: 30)])
-            try await eventually { received.all.flatMap { $0 }.count == 3 }
+            try await waitUntil("received.all.flatMap { $0 }.count == 3") { received.all.flatMap { $0 }.count == 3 }
             task.cancel()
             #expect(received.all.flatMap { $0 } == [10, 20, 30])
         }

@@ -63,23 +63,33 @@ extension PredicateTests {
     }
 
     @Test(
-        "malformed predicate JSON is a thrown error",
+        "malformed predicate JSON is an HKError naming the rule it breaks",
         arguments: [
-            "{}", "{\"and\": [], \"or\": []}", "{\"nope\": 1}", "{\"dateRange\": {\"start\": \"yesterday\"}}",
-            "{\"dateRange\": {\"options\": [\"loose\"]}}", "{\"workoutActivityType\": 999}",
-            "{\"deviceProperty\": {\"key\": \"color\", \"values\": []}}",
-            "{\"quantityCompare\": {\"operator\": \"~\", \"quantity\": {\"value\": 1, \"unit\": \"kg\"}}}",
-            "{\"quantityCompare\": {\"operator\": \"<\", \"quantity\": {\"value\": 1, \"unit\": \"kgg\"}}}", "[1]",
+            ("{}", "PRED-14"), ("{\"and\": [], \"or\": []}", "PRED-14"), ("{\"nope\": 1}", "PRED-14"),
+            ("{\"dateRange\": {\"start\": \"yesterday\"}}", "PRED-6"),
+            ("{\"dateRange\": {\"options\": [\"loose\"]}}", "PRED-4"), ("{\"workoutActivityType\": 999}", "PRED-13"),
+            ("{\"deviceProperty\": {\"key\": \"color\", \"values\": []}}", "PRED-9"),
+            ("{\"quantityCompare\": {\"operator\": \"~\", \"quantity\": {\"value\": 1, \"unit\": \"kg\"}}}", "PRED-14"),
+            ("{\"quantityCompare\": {\"operator\": \"<\", \"quantity\": {\"value\": 1, \"unit\": \"kgg\"}}}", "UNIT-1"),
+            ("[1]", "PRED-14"),
         ]
     )
-    func malformedJSON(json: String) {
-        #expect(throws: (any Error).self) { try JSONDecoder().decode(ObjectPredicate.self, from: Data(json.utf8)) }
+    func malformedJSON(json: String, rule: String) {
+        do {
+            let decoded = try JSONDecoder().decode(ObjectPredicate.self, from: Data(json.utf8))
+            Issue.record("\(json) decoded as \(decoded)")
+        } catch let error as HKError {
+            #expect(error.code == .errorInvalidArgument && error.rule == rule, "\(json): \(error)")
+        } catch {
+            Issue.record("\(json): not an HKError: \(error)")
+        }
     }
 
     @Test("the predicate's time bounds contain every sample it matches")
     func timeBounds() throws {
         var random = SeededGenerator(seed: 3)
         let options: [HKQueryOptions] = [[], .strictStartDate, .strictEndDate, [.strictStartDate, .strictEndDate]]
+        var matched = 0
         for _ in 0..<300 {
             func range() -> ObjectPredicate {
                 let a = Double.random(in: -500...500, using: &random)
@@ -90,20 +100,28 @@ extension PredicateTests {
                     options: options[Int.random(in: 0..<4, using: &random)]
                 )
             }
+            let shape = Int.random(in: 0..<4, using: &random)
             let predicate: ObjectPredicate = [
                 range() && range(), range() || range(), range(), .not(range()) && range(),
-            ][Int.random(in: 0..<4, using: &random)]
+            ][shape]
             let bounds = predicate.timeBounds
+            // One range bounds what it matches: a bound it has is used.
+            if shape == 2, case .dateRange(let start, let end, _) = predicate {
+                if start != nil { #expect(bounds.endFrom != nil || bounds.startFrom != nil, "\(predicate)") }
+                if end != nil { #expect(bounds.startBefore != nil || bounds.endBefore != nil, "\(predicate)") }
+            }
             for _ in 0..<30 {
                 let start = Double.random(in: -1200...1200, using: &random)
                 let candidate = sample(start, start + Double.random(in: 0...300, using: &random))
                 guard predicate.evaluate(candidate) else { continue }
+                matched += 1
                 if let from = bounds.startFrom { #expect(candidate.startDate >= from) }
                 if let before = bounds.startBefore { #expect(candidate.startDate < before) }
                 if let from = bounds.endFrom { #expect(candidate.endDate >= from) }
                 if let before = bounds.endBefore { #expect(candidate.endDate < before) }
             }
         }
+        #expect(matched >= 1_000, "only \(matched) generated samples matched their predicates")
         let strict = ObjectPredicate.dateRange(start: dayStart, end: dayEnd, options: .strictStartDate).timeBounds
         #expect(strict.startFrom == dayStart && strict.startBefore == dayEnd)
     }

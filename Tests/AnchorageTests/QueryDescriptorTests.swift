@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -84,10 +85,8 @@ struct QueryDescriptorTests {
 
     @Test("OBS-1: an observer query of several descriptors says which types changed in each batch")
     func observerOfDescriptors() async throws {
-        var configuration = HKHealthStore.Configuration.forTests
-        configuration.observerQueriesFireOnStart = false
-        try await withTemporaryStore(configuration: configuration) { store, _ in
-            let seen = Collector<Set<String>>()
+        try await withTemporaryStore { store, _ in
+            let seen = Collector<Set<String>?>()
             let query = HKObserverQuery(
                 queryDescriptors: [
                     HKQueryDescriptor(sampleType: stepType, predicate: nil),
@@ -95,15 +94,16 @@ struct QueryDescriptorTests {
                 ]
             ) { _, types, done, error in
                 #expect(error == nil)
-                seen.append(Set((types ?? []).map(\.identifier)))
+                seen.append(types.map { Set($0.map(\.identifier)) })
                 done()
             }
             store.execute(query)
-            try await Task.sleep(for: .milliseconds(50))
+            // The call on start (OBS-4, no types) says the query is following.
+            try await waitUntil("the call on start") { seen.count == 1 }
             try await store.save([steps(1)])
-            try await eventually { seen.count == 1 }
+            try await waitUntil("the call for the steps") { seen.count == 2 }
             try await store.save([heartRate(60), steps(2)])
-            try await eventually { seen.count == 2 }
+            try await waitUntil("the call for heart rate and steps") { seen.count == 3 }
             try await store.save([
                 HKQuantitySample(
                     type: HKQuantityType(.bodyMass),
@@ -112,11 +112,15 @@ struct QueryDescriptorTests {
                     end: minutes(0)
                 )
             ])
-            try await Task.sleep(for: .milliseconds(100))
+            // Calls come in commit order: the next one is the sentinel's,
+            // so the body mass batch (no descriptor matches) called nothing.
+            try await store.save([heartRate(61)])
+            try await waitUntil("the call for the sentinel") { seen.count == 4 }
             store.stop(query)
             #expect(
                 seen.all == [
-                    [stepType.identifier], [stepType.identifier, heartRateType.identifier],
+                    nil, [stepType.identifier], [stepType.identifier, heartRateType.identifier],
+                    [heartRateType.identifier],
                 ]
             )
         }

@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -276,7 +277,7 @@ struct StatisticsCalendarTests {
                 done.append(true)
             }
             healthStore.execute(query)
-            try await eventually { done.count == 1 }
+            try await waitUntil("done.count == 1") { done.count == 1 }
 
             #expect(done.all == [true])
             let firstWeek = iso("2024-03-11T03:00:00Z")  // the week holding March 13, three months before `now`

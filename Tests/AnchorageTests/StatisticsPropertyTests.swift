@@ -56,7 +56,22 @@ struct StatisticsPropertyTests {
             start: start,
             end: start.addingTimeInterval(length),
             metadata: metadata.isEmpty ? nil : metadata
-        )
+        ).with(uuid: .random(using: &random))
+    }
+
+    /// Each type's sources in the order of their first save: unlisted
+    /// sources merge newest first (ST-27).
+    struct FirstSaves {
+        var order: [String: [String]] = [:]
+
+        mutating func note(_ samples: [HKQuantitySample], by store: HKHealthStore) {
+            for sample in samples {
+                let bundle = store.caller.bundleIdentifier ?? sample.sourceRevision.source.bundleIdentifier
+                if !(order[sample.quantityType.identifier] ?? []).contains(bundle) {
+                    order[sample.quantityType.identifier, default: []].append(bundle)
+                }
+            }
+        }
     }
 
     /// Random saves, deletes, sync identifier replacements and priority
@@ -67,6 +82,17 @@ struct StatisticsPropertyTests {
         count: Int,
         random: inout SeededGenerator
     ) async throws {
+        var sources = FirstSaves()
+        try await history(owner: owner, apps: apps, count: count, random: &random, sources: &sources)
+    }
+
+    static func history(
+        owner: HKHealthStore,
+        apps: [HKHealthStore],
+        count: Int,
+        random: inout SeededGenerator,
+        sources: inout FirstSaves
+    ) async throws {
         var alive: [(store: HKHealthStore, id: UUID)] = []
         for _ in 0..<count {
             let store = ([owner] + apps).randomElement(using: &random)!
@@ -76,6 +102,7 @@ struct StatisticsPropertyTests {
                     sample(types.randomElement(using: &random)!, &random)
                 }
                 try await store.save(batch)
+                sources.note(batch, by: store)
                 alive += batch.map { (store, $0.uuid) }
             } else if roll < 16 {
                 let position = Int.random(in: 0..<alive.count, using: &random)
@@ -85,6 +112,7 @@ struct StatisticsPropertyTests {
                 let identifier = "sync-\(Int.random(in: 0..<3, using: &random))"
                 let replacement = sample(stepType, &random, sync: (identifier, Int.random(in: 0..<5, using: &random)))
                 try await store.save(replacement)
+                sources.note([replacement], by: store)
                 alive.append((store, replacement.uuid))
             } else {
                 let order = bundles.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random))
@@ -151,56 +179,176 @@ struct StatisticsPropertyTests {
         return a.bySource.allSatisfy { same($0.value, b.bySource[$0.key]!) }
     }
 
+    /// An oracle over the samples of `type` matching `predicate` that the
+    /// owner sees now, in log order, ranked as `sources` and the owner's
+    /// priority list say.
+    static func oracle(
+        _ owner: HKHealthStore,
+        type: HKQuantityType,
+        predicate: ObjectPredicate?,
+        sources: FirstSaves
+    ) async throws -> StatisticsOracle {
+        // The anchored feed from the start lists the visible samples in log order.
+        let all = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: type)], anchor: nil)
+            .result(for: owner).addedSamples
+        var matching = Set(all.map(\.uuid))
+        if let chosen = datePredicate(predicate) {
+            matching = Set(
+                try await HKSampleQueryDescriptor(
+                    predicates: [.quantitySample(type: type, predicate: chosen)],
+                    sortDescriptors: []
+                ).result(for: owner).map(\.uuid)
+            )
+        }
+        let unit = type.canonicalUnit
+        let samples = all.enumerated().compactMap { order, sample -> StatisticsOracle.Sample? in
+            guard matching.contains(sample.uuid) else { return nil }
+            return StatisticsOracle.Sample(
+                start: sample.startDate.timeIntervalSinceReferenceDate,
+                end: sample.endDate.timeIntervalSinceReferenceDate,
+                value: sample.quantity.doubleValue(for: unit),
+                bundle: sample.sourceRevision.source.bundleIdentifier,
+                userEntered: sample.metadata?[HKMetadataKeyWasUserEntered] as? Bool == true,
+                order: order
+            )
+        }
+        let listed = try owner.sourcePriority(for: type)
+        let unlisted = (sources.order[type.identifier] ?? []).reversed().filter { !listed.contains($0) }
+        return StatisticsOracle(samples: samples, ranking: listed + unlisted, style: type.aggregationStyle)
+    }
+
+    /// The populated buckets of a query on quarter hours that the views'
+    /// rows hold whole: inside the predicate's range (every sample reaching
+    /// them matches), and reached by no sample longer than a day (those
+    /// are kept out of the rows and added from the samples).
+    static func answerableFromRows(
+        _ expected: [Int: StatisticsOracle.Bucket],
+        oracle: StatisticsOracle,
+        predicate: ObjectPredicate?
+    ) -> Int {
+        var (from, to) = (-Double.infinity, Double.infinity)
+        if case .dateRange(let start, let end, _)? = predicate {
+            from = start?.timeIntervalSinceReferenceDate ?? from
+            to = end?.timeIntervalSinceReferenceDate ?? to
+        }
+        return expected.values.filter { bucket in
+            bucket.start >= from && bucket.end <= to
+                && !oracle.samples.contains {
+                    $0.end - $0.start > 86_400 && $0.start < bucket.end && $0.end > bucket.start
+                }
+        }.count
+    }
+
+    /// HealthKit's form of a query's date range (the only predicate the
+    /// random queries use).
+    static func datePredicate(_ predicate: ObjectPredicate?) -> NSPredicate? {
+        guard case .dateRange(let start, let end, let options)? = predicate else { return nil }
+        return HKQuery.predicateForSamples(withStart: start, end: end, options: options)
+    }
+
+    /// Whether the views can answer buckets of `query` at all: bucket
+    /// boundaries on quarter hours (every zone here is a quarter-hour offset).
+    static func onQuarterHours(_ query: Query) -> Bool {
+        let seconds = Int(query.anchor.timeIntervalSince1970)
+        let minutes = (query.interval.hour ?? 0) * 60 + (query.interval.minute ?? 0)
+        return seconds % 900 == 0 && (minutes % 15 == 0 || query.interval.day != nil || query.interval.month != nil)
+            && query.interval.second == nil
+    }
+
     @Test(
-        "The views and the reference evaluator agree on random histories and queries; rebuilt views are byte-identical",
-        arguments: [UInt64(1), 2, 3]
+        "The views, the reference evaluator and an independent oracle agree on random histories and queries; the views answer exactly the buckets their rows hold; rebuilt views are byte-identical",
+        arguments: testSeeds([1, 2, 3])
     )
-    func viewsMatchReference(seed: UInt64) async throws {
+    func viewsMatchOracle(seed: UInt64) async throws {
         try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
             var random = SeededGenerator(seed: seed)
             var apps: [HKHealthStore] = []
             for bundle in Self.bundles { apps.append(try await appStore(directory, bundle)) }
             let engine = try await owner.engine()
-            var served = 0
-            var asked = 0
+            var sources = FirstSaves()
+            var eligible = 0
+            var (viewed, computed) = (0, 0)
             for _ in 0..<4 {
-                try await Self.history(owner: owner, apps: apps, count: 40, random: &random)
+                try await Self.history(owner: owner, apps: apps, count: 40, random: &random, sources: &sources)
                 for _ in 0..<25 {
                     let query = Query(&random)
                     let grid = try BucketGrid(anchor: query.anchor, intervalComponents: query.interval, timeZone: utc)
+                    let oracle = try await Self.oracle(
+                        owner,
+                        type: query.type,
+                        predicate: query.predicate,
+                        sources: sources
+                    )
+                    let expected = oracle.collection(
+                        anchor: query.anchor,
+                        interval: query.interval,
+                        options: query.options
+                    )
+                    let unit = query.type.canonicalUnit
+                    func check(_ buckets: [Int: HKStatistics], _ what: String) {
+                        #expect(Set(buckets.keys) == Set(expected.keys), "\(what): \(query)")
+                        for (index, bucket) in expected {
+                            guard let other = buckets[index] else { continue }
+                            #expect(
+                                bucket.matches(other, unit: unit),
+                                "\(what): \(query) bucket \(index): \(bucket) vs \(other)"
+                            )
+                        }
+                    }
+                    // The reference evaluator, on every query.
                     let (samples, _) = try engine.statisticsSamples(
                         of: query.type,
                         predicate: query.predicate,
                         caller: owner.caller
                     )
-                    let expected = ReferenceStatistics.collection(
-                        samples,
-                        grid: grid,
-                        type: query.type,
-                        options: query.options
+                    check(
+                        ReferenceStatistics.collection(samples, grid: grid, type: query.type, options: query.options),
+                        "reference"
                     )
-                    asked += 1
-                    guard
-                        let (viewed, _) = try engine.viewCollection(
-                            of: query.type,
-                            predicate: query.predicate,
-                            options: query.options,
-                            grid: grid,
-                            caller: owner.caller
-                        )
-                    else { continue }
-                    served += 1
-                    #expect(Set(viewed.buckets.keys) == Set(expected.keys), "\(query)")
-                    for (index, statistics) in expected {
-                        guard let other = viewed.buckets[index] else { continue }
-                        #expect(Self.agree(statistics, other), "\(query) bucket \(index)")
+                    // The views, wherever they may answer.
+                    let before = engine.counters.statisticsBuckets
+                    let fromViews = try engine.viewCollection(
+                        of: query.type,
+                        predicate: query.predicate,
+                        options: query.options,
+                        grid: grid,
+                        caller: owner.caller
+                    )
+                    if Self.onQuarterHours(query) {
+                        eligible += 1
+                        let after = engine.counters.statisticsBuckets
+                        viewed += after.viewed - before.viewed
+                        computed += after.computed - before.computed
+                        // Exactly the buckets their rows can hold come from them.
+                        let predicted = Self.answerableFromRows(expected, oracle: oracle, predicate: query.predicate)
+                        #expect(after.viewed - before.viewed == predicted, "buckets from the views' rows: \(query)")
                     }
+                    if let (collection, _) = fromViews {
+                        check(collection.buckets, "views")
+                    } else if Self.onQuarterHours(query), expected.count > 0, query.predicate == nil {
+                        Issue.record("the views did not answer a query on quarter hours: \(query)")
+                    }
+                    // And the public query, whichever way it goes.
+                    let answered = try await HKStatisticsCollectionQueryDescriptor(
+                        predicate: .quantitySample(
+                            type: query.type,
+                            predicate: Self.datePredicate(query.predicate)
+                        ),
+                        options: query.options,
+                        anchorDate: query.anchor,
+                        intervalComponents: query.interval
+                    ).result(for: owner)
+                    check(answered.buckets, "query")
                 }
             }
-            #expect(served * 5 >= asked, "the views answered \(served) of \(asked) queries")
-            let before = try viewDump(owner)
+            // The views really serve: of the buckets of the queries they may
+            // answer, most come from their rows (long samples and the edges of
+            // ranges send the others to the samples): 49 to 58 % with these seeds.
+            #expect(eligible >= 25, "the queries on quarter hours: \(eligible) of 100")
+            #expect(viewed * 3 >= computed * 2, "buckets from the views' rows: \(viewed); computed: \(computed)")
+            let dump = try viewDump(owner)
             try await owner.rebuildIndices()
-            #expect(try viewDump(owner) == before, "rebuilt views differ")
+            #expect(try viewDump(owner) == dump, "rebuilt views differ")
             for app in apps { await app.close() }
         }
     }

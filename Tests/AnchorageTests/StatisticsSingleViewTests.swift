@@ -47,23 +47,37 @@ struct StatisticsSingleViewTests {
     }
 
     @Test(
-        "ST-21: statistics queries from the views equal the reference evaluator's, full samples counted once",
-        arguments: [UInt64(4), 5, 6]
+        "ST-21: statistics queries from the views and from the reference evaluator equal an independent oracle's, full samples counted once; the views answer a third or more",
+        arguments: testSeeds([4, 5, 6])
     )
-    func viewsMatchReference(seed: UInt64) async throws {
+    func viewsMatchOracle(seed: UInt64) async throws {
         try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
             var random = SeededGenerator(seed: seed)
             var apps: [HKHealthStore] = []
             for bundle in StatisticsPropertyTests.bundles { apps.append(try await appStore(directory, bundle)) }
             let engine = try await owner.engine()
+            var sources = StatisticsPropertyTests.FirstSaves()
             var asked = 0
             let servedBefore = engine.counters.statisticsFromViews
             for _ in 0..<3 {
-                try await StatisticsPropertyTests.history(owner: owner, apps: apps, count: 30, random: &random)
+                try await StatisticsPropertyTests.history(
+                    owner: owner,
+                    apps: apps,
+                    count: 30,
+                    random: &random,
+                    sources: &sources
+                )
                 for _ in 0..<40 {
                     let query = Query(&random)
                     asked += 1
-                    let expected = try engine.referenceStatistics(
+                    let oracle = try await StatisticsPropertyTests.oracle(
+                        owner,
+                        type: query.type,
+                        predicate: query.predicate,
+                        sources: sources
+                    )
+                    let expected = oracle.single(options: query.options)
+                    let reference = try engine.referenceStatistics(
                         of: query.type,
                         predicate: query.predicate,
                         options: query.options,
@@ -75,17 +89,25 @@ struct StatisticsSingleViewTests {
                         options: query.options,
                         caller: owner.caller
                     )
-                    switch (expected, answered) {
-                    case (nil, nil): break
-                    case (let expected?, let answered?):
-                        #expect(StatisticsPropertyTests.agree(expected, answered), "\(query)")
-                    default:
-                        Issue.record("one is empty, the other not: \(query)")
+                    for (what, statistics) in [("reference", reference), ("answer", answered)] {
+                        switch (expected, statistics) {
+                        case (nil, nil): break
+                        case (let expected?, let statistics?):
+                            #expect(
+                                expected.matches(statistics, unit: query.type.canonicalUnit),
+                                "\(what): \(query): \(expected)"
+                            )
+                        default:
+                            Issue.record("\(what): one is empty, the other not: \(query)")
+                        }
                     }
                 }
             }
+            // A sample longer than a day reaching the range sends a query to
+            // the samples; these histories have a few, so the views answer 39
+            // to 68 % of the queries with these seeds.
             let served = engine.counters.statisticsFromViews - servedBefore
-            #expect(served * 4 >= asked, "the views answered \(served) of \(asked) queries")
+            #expect(served * 3 >= asked, "the views answered \(served) of \(asked) queries")
             for app in apps { await app.close() }
         }
     }

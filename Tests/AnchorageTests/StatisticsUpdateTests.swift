@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -31,20 +32,20 @@ struct StatisticsUpdateTests {
                 updates.append((statistics?.startDate, collection?.statistics().map(\.count) ?? []))
             }
             store.execute(query)
-            try await eventually { initial.count == 1 }
+            try await waitUntil("initial.count == 1") { initial.count == 1 }
             #expect(initial.all == [100])
 
             try await store.save(steps(50, atMinute: 70))
-            try await eventually { updates.count == 1 }
+            try await waitUntil("updates.count == 1") { updates.count == 1 }
             try await store.delete(first)
-            try await eventually { updates.count == 2 }
+            try await waitUntil("updates.count == 2") { updates.count == 2 }
             // Two buckets in one batch: no single statistics (ST-42).
             try await store.save([steps(1, atMinute: 130), steps(2, atMinute: 190)])
-            try await eventually { updates.count == 3 }
+            try await waitUntil("updates.count == 3") { updates.count == 3 }
             // A batch without matching samples triggers nothing (ST-43).
             try await store.save(heartRate(60, atMinute: 5))
             try await store.save(steps(3, atMinute: 250))
-            try await eventually { updates.count == 4 }
+            try await waitUntil("updates.count == 4") { updates.count == 4 }
 
             let seen = updates.all
             #expect(seen.count == 4)
@@ -75,9 +76,11 @@ struct StatisticsUpdateTests {
             query.initialResultsHandler = { _, collection, _ in calls.append(collection?.statistics().count ?? -1) }
             store.execute(query)
             query.statisticsUpdateHandler = { _, _, _, _ in calls.append(99) }
-            try await eventually { calls.count == 1 }
+            try await waitUntil("the initial results delivered") { calls.count == 1 }
+            // The query's task has ended, so nothing can call it any more:
+            // a save after that shows whether it was still following.
+            try await waitUntil("the one-shot query ended") { !store.queries.isRunning(query) }
             try await store.save(steps(5, atMinute: 0))
-            try await Task.sleep(nanoseconds: 50_000_000)
             #expect(calls.all == [0])
         }
     }

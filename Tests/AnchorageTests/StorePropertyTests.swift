@@ -168,7 +168,7 @@ struct StorePropertyTests {
                 }
                 return seen
             }
-            try await eventually { reconstructed() == expected }
+            try await waitUntil("reconstructed() == expected") { reconstructed() == expected }
             #expect(reconstructed() == expected)
             store.stop(query)
         }

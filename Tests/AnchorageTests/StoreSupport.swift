@@ -166,16 +166,6 @@ final class Collector<Value: Sendable>: Sendable {
     var count: Int { values.withLock { $0.count } }
 }
 
-/// Waits until `condition` holds, polling, for at most `seconds` (a loaded
-/// machine runs other suites beside the caller).
-func eventually(timeout seconds: Double = 60, _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else { return }
-        try await Task.sleep(nanoseconds: 5_000_000)
-    }
-}
-
 /// Expects `body` to throw an ``HKError`` with `code` (and `rule`, and a
 /// message containing `words`, when given).
 func expectCode<R>(

@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ struct WorkoutEffortTests {
             store.relateWorkoutEffortSample(estimate, with: workout, activity: nil) { success, error in
                 done.append(success && error == nil)
             }
-            try await eventually { done.count == 1 }
+            try await waitUntil("done.count == 1") { done.count == 1 }
             #expect(done.all == [true])
             #expect(try await related(store, workout, estimated: true) == [estimate.uuid])
             #expect(try await related(store, workout, workout.workoutActivities[0], estimated: true).isEmpty)

@@ -22,6 +22,34 @@ func expectAuditPasses(_ store: HKHealthStore, sourceLocation: SourceLocation = 
 }
 
 /// Imports `url` and returns the typed error it must fail with.
+/// Imports `file` into `store` again and expects it to add nothing: not a
+/// sample (the summary), not an entry (the log's head), not a change of
+/// the visible state (the digest). Returns the summary.
+@discardableResult
+func expectImportAddsNothing(
+    _ file: URL,
+    into store: HKHealthStore,
+    batchSize: Int? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> HealthExportImporter.Summary {
+    let head = try store.eventLog().head.seq
+    let digest = try store.stateDigest()
+    let importer = HealthExportImporter(store: store, batchSize: batchSize ?? 1_000)
+    let summary = try await importer.importExport(at: file)
+    #expect(summary.saved == 0, "\(file.lastPathComponent): saved again", sourceLocation: sourceLocation)
+    #expect(
+        try store.eventLog().head.seq == head,
+        "\(file.lastPathComponent): the log grew",
+        sourceLocation: sourceLocation
+    )
+    #expect(
+        try store.stateDigest() == digest,
+        "\(file.lastPathComponent): the state changed",
+        sourceLocation: sourceLocation
+    )
+    return summary
+}
+
 func importError(
     _ url: URL,
     into store: HKHealthStore,

@@ -5,6 +5,10 @@
 // (A small initial map makes the writer grow it while others read: the
 // reading tests use that.)
 //
+// Its choices (batch sizes, ids, pauses) come from the seed in the
+// environment variable LOG_CRASH_WRITER_SEED (0 without it), so a test
+// that gives each child a seed of its own can replay one.
+//
 // Opens the log, prints "ready", then appends batches from several tasks at
 // once, forever, pausing up to 2 ms between batches (so kills land at varied
 // points of the commit cycle and the store stays small), printing one "ack <seq> <id>" line per entry of each
@@ -13,6 +17,7 @@
 // from its id (see `payload(for:)`), so the test can check contents too.
 
 import AnchorageLog
+import AnchorageTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -41,29 +46,36 @@ guard (3...4).contains(arguments.count), let tasks = Int(arguments[2]) else {
 var configuration = EventLog.Configuration()
 if arguments.count == 4, let size = Int(arguments[3]) { configuration.initialMapSize = size }
 
+let seed = ProcessInfo.processInfo.environment["LOG_CRASH_WRITER_SEED"].flatMap { UInt64($0) } ?? 0
 let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]), configuration: configuration)
 emit("ready\n")
 
+/// Appends batches forever, as one of the writer's tasks.
+func appendForever(task: Int, seed: UInt64, log: EventLog) async throws {
+    var generator = SeededGenerator(seed: seed &+ UInt64(task) &* 0x9E37_79B9)
+    while true {
+        let count = Int.random(in: 1...40, using: &generator)
+        var events: [LogEvent] = []
+        for index in 0..<count {
+            let id = UUID.random(using: &generator)
+            events.append(
+                index % 7 == 6 && task % 2 == 1
+                    ? .delete(id: id, kind: EntryKind(rawValue: UInt32(task)))
+                    : .save(id: id, kind: EntryKind(rawValue: UInt32(task)), payload: payload(for: id))
+            )
+        }
+        let anchors = try await log.append(events)
+        var lines = ""
+        for (event, anchor) in zip(events, anchors) {
+            lines += "ack \(anchor.stringValue) \(event.operation) \(event.id.uuidString)\n"
+        }
+        emit(lines)
+        try await Task.sleep(for: .microseconds(Int.random(in: 0...2_000, using: &generator)))
+    }
+}
+
 await withThrowingTaskGroup(of: Void.self) { group in
     for task in 0..<tasks {
-        group.addTask {
-            var generator = SystemRandomNumberGenerator()
-            while true {
-                let count = Int.random(in: 1...40, using: &generator)
-                let events: [LogEvent] = (0..<count).map { index in
-                    let id = UUID()
-                    return index % 7 == 6 && task % 2 == 1
-                        ? .delete(id: id, kind: EntryKind(rawValue: UInt32(task)))
-                        : .save(id: id, kind: EntryKind(rawValue: UInt32(task)), payload: payload(for: id))
-                }
-                let anchors = try await log.append(events)
-                var lines = ""
-                for (event, anchor) in zip(events, anchors) {
-                    lines += "ack \(anchor.stringValue) \(event.operation) \(event.id.uuidString)\n"
-                }
-                emit(lines)
-                try await Task.sleep(for: .microseconds(Int.random(in: 0...2_000, using: &generator)))
-            }
-        }
+        group.addTask { try await appendForever(task: task, seed: seed, log: log) }
     }
 }

@@ -68,6 +68,7 @@ extension StoreEngine {
         }
         let (samples, head) = try statisticsSamples(of: type, predicate: predicate, caller: caller)
         let buckets = ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
+        counters.statisticsBuckets(viewed: 0, computed: buckets.count)
         return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
     }
 

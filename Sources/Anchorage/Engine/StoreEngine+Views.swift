@@ -56,13 +56,13 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64)? {
-        let found = try read(as: caller) { txn, session -> ([Int: HKStatistics], UInt64, [ReferenceInput])? in
+        let found = try read(as: caller) { txn, session -> ([Int: HKStatistics], Int, UInt64, [ReferenceInput])? in
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             guard eligibility.viewable else { return nil }
             let head = try head(in: txn)
             let kind = EntryKind(rawValue: type.kindCode)
-            guard let extent = try views.extent(of: kind, in: txn) else { return ([:], head, []) }
+            guard let extent = try views.extent(of: kind, in: txn) else { return ([:], 0, head, []) }
             let inner = eligibility.inner(grid)
             let lower = max(grid.index(containing: extent.lowerBound), inner.lower)
             let upper = min(grid.index(containing: extent.upperBound), inner.upper)
@@ -75,6 +75,7 @@ extension StoreEngine {
                 buckets = viewed.buckets
                 unanswered = viewed.unanswered
             }
+            let fromRows = buckets.count
             if let predicate, eligibility.isBounded {
                 let parts: [ObjectPredicate] = [
                     .and([predicate, .dateRange(start: nil, end: grid.start(of: lower), options: [])]),
@@ -95,10 +96,11 @@ extension StoreEngine {
                 in: txn,
                 session: &session
             )
-            return (buckets, head, pending)
+            return (buckets, fromRows, head, pending)
         }
-        guard let (viewed, head, pending) = found else { return nil }
+        guard let (viewed, fromRows, head, pending) = found else { return nil }
         let buckets = viewed.merging(Self.swept(pending, grid: grid, type: type, options: options)) { _, new in new }
+        counters.statisticsBuckets(viewed: fromRows, computed: buckets.count - fromRows)
         return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
     }
 
@@ -142,6 +144,7 @@ extension StoreEngine {
         }
         var result = viewed
         result.merge(Self.swept(pending, grid: grid, type: type, options: options)) { _, new in new }
+        counters.statisticsBuckets(viewed: viewed.count, computed: result.count - viewed.count)
         return result
     }
 

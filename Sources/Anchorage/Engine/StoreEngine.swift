@@ -81,6 +81,8 @@ final class StoreEngine: Sendable {
 final class IndexCounters: Sendable {
     private let rows = Atomic<Int>(0)
     private let viewed = Atomic<Int>(0)
+    private let bucketsViewed = Atomic<Int>(0)
+    private let bucketsComputed = Atomic<Int>(0)
 
     func count(_ n: Int = 1) { rows.add(n, ordering: .relaxed) }
 
@@ -91,6 +93,19 @@ final class IndexCounters: Sendable {
 
     /// How many statistics queries the views answered.
     var statisticsFromViews: Int { viewed.load(ordering: .relaxed) }
+
+    /// Notes collection buckets answered from the views' rows, and buckets
+    /// computed from the samples instead (the reference evaluator).
+    func statisticsBuckets(viewed: Int, computed: Int) {
+        bucketsViewed.add(viewed, ordering: .relaxed)
+        bucketsComputed.add(computed, ordering: .relaxed)
+    }
+
+    /// Collection buckets answered from the views' rows, and computed from
+    /// samples, so far: what share the views really serve.
+    var statisticsBuckets: (viewed: Int, computed: Int) {
+        (bucketsViewed.load(ordering: .relaxed), bucketsComputed.load(ordering: .relaxed))
+    }
 }
 
 extension HKError {

@@ -83,6 +83,11 @@ final class QueryRegistry: Sendable {
         _ = state.withLock { $0.running.removeValue(forKey: ObjectIdentifier(query)) }
     }
 
+    /// Whether `query` is still running: its task has not ended.
+    func isRunning(_ query: HKQuery) -> Bool {
+        state.withLock { $0.running[ObjectIdentifier(query)] != nil }
+    }
+
     func stopAll() -> [HKQuery] {
         state.withLock { state in
             let all = Array(state.running.values)

@@ -49,6 +49,22 @@ extension HKHealthStore {
         }
     }
 
+    /// The characteristics as the owner last saved them, or `nil` when none
+    /// were: for importers that save them only when they change.
+    package func savedCharacteristics() throws(HKError) -> HKCharacteristics? {
+        guard caller.isOwner else {
+            throw HKError(
+                .errorAuthorizationDenied,
+                rule: "OBJ-29",
+                "only the store's owner reads the saved characteristics"
+            )
+        }
+        let engine = try openEngine()
+        return try engine.read { txn in
+            try engine.setting(HealthIndex.characteristicsSetting, as: HKCharacteristics.self, in: txn)
+        }
+    }
+
     /// The person's biological sex (OBJ-28, OBJ-30).
     public func biologicalSex() throws -> HKBiologicalSexObject {
         HKBiologicalSexObject(biologicalSex: try characteristics(checking: .biologicalSex)?.biologicalSex ?? .notSet)

@@ -27,22 +27,35 @@ extension HKHealthStore {
         }
         let engine = try await openEngine()
         let cutoff = Int64((date.timeIntervalSince1970 * 1_000_000_000).rounded(.down))
-        let seqs = try engine.read { txn in
-            var seqs: [UInt64] = []
+        let deleted = try engine.read { txn in
+            var ids = Set<UUID>()
             try txn.withCursor(on: engine.index.objects) { cursor in
-                try cursor.scan { _, value in
-                    guard let record = ObjectRecord.summary(value), record.state == .deleted, record.saveSeq != 0,
+                try cursor.scan { key, value in
+                    guard let record = ObjectRecord.summary(value), record.state == .deleted,
                         let full = ObjectRecord(value),
                         let deletion = try engine.index.lookup.entry(at: full.deleteSeq, in: txn),
-                        deletion.timestamp < cutoff
+                        deletion.timestamp < cutoff, let id = UUID(indexBytes: key)
                     else { return true }
-                    seqs.append(record.saveSeq)
+                    ids.insert(id)
                     return true
                 }
             }
-            return seqs.sorted()
+            return ids
         }
         do {
+            // Every save of a deleted id, not only the one the index shows:
+            // the same object saved on several peers (one export imported
+            // on each) is in the log once per origin.
+            var seqs: [UInt64] = []
+            var anchor: Anchor?
+            while !deleted.isEmpty {
+                let page = try engine.log.entries(after: anchor, limit: 1_024)
+                for entry in page.entries where entry.operation == .save && entry.payload != nil {
+                    if deleted.contains(entry.id) { seqs.append(entry.seq) }
+                }
+                anchor = page.next
+                if !page.hasMore { break }
+            }
             let purged = try await engine.log.purgePayloads(at: seqs)
             // The indices are rebuilt from the purged log, so that they
             // agree with any later replay (`anchorage audit verify`).

@@ -29,3 +29,53 @@ public struct StoreClock: Sendable {
     /// The system's monotonic clock.
     public static let continuous = StoreClock(ContinuousClock())
 }
+
+extension StoreClock {
+    /// This clock as a Swift `Clock`, for the APIs that take one (timer
+    /// sequences, time-outs): it reads and sleeps on this clock, so a test
+    /// clock moved by hand moves them too.
+    ///
+    /// ```swift
+    /// for await _ in AsyncTimerSequence(interval: .seconds(15), clock: configuration.clock.timeline) { … }
+    /// ```
+    public var timeline: Timeline { Timeline(clock: self) }
+
+    /// A ``StoreClock`` as a `Clock`.
+    public struct Timeline: Clock, Sendable {
+        /// A reading of the clock: the time since its origin.
+        public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+            public var offset: Duration
+
+            public init(offset: Duration) {
+                self.offset = offset
+            }
+
+            public func advanced(by duration: Duration) -> Instant {
+                Instant(offset: offset + duration)
+            }
+
+            public func duration(to other: Instant) -> Duration {
+                other.offset - offset
+            }
+
+            public static func < (lhs: Instant, rhs: Instant) -> Bool {
+                lhs.offset < rhs.offset
+            }
+        }
+
+        let clock: StoreClock
+
+        public var now: Instant { Instant(offset: clock.now()) }
+
+        public var minimumResolution: Duration { .nanoseconds(1) }
+
+        public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+            let wait = deadline.offset - clock.now()
+            if wait > .zero {
+                try await clock.sleep(wait)
+            } else {
+                try Task.checkCancellation()
+            }
+        }
+    }
+}

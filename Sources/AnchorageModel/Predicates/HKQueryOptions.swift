@@ -24,6 +24,19 @@ public enum ComparisonOperator: String, Sendable, Hashable, Codable, CaseIterabl
     case greaterThanOrEqualTo = ">="
     case greaterThan = ">"
 
+    /// Decodes `"<"`, `"<="`, `"=="`, `"!="`, `">="` or `">"`; anything else
+    /// is an ``HKError`` naming the operators (PRED-14), not Swift's words.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(rawValue: text) else {
+            throw HKError.invalid(
+                "PRED-14",
+                "'\(text.prefix(20))' is not a comparison operator (<, <=, ==, !=, >= or >)"
+            )
+        }
+        self = value
+    }
+
     /// Whether `lhs op rhs` holds.
     package func holds<T: Comparable>(_ lhs: T, _ rhs: T) -> Bool {
         switch self {

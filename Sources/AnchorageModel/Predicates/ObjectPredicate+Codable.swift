@@ -114,7 +114,12 @@ extension ObjectPredicate: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container: KeyedDecodingContainer<Key>
+        do {
+            container = try decoder.container(keyedBy: Key.self)
+        } catch is DecodingError {
+            throw HKError.invalid("PRED-14", "a predicate is an object with exactly one key naming its condition")
+        }
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             throw HKError.invalid("PRED-14", "a predicate is an object with exactly one key naming its condition")
         }
