@@ -87,6 +87,28 @@ public struct InterfaceType: Sendable, Hashable {
         return parts.count == 2 ? parts[0] + arguments + "." + parts[1] : name + arguments
     }
 
+    /// Whether the conformance suite checks the type at all: not when its
+    /// `type` line is marked `!linux:`, `!model:` or `!missing:`, which marks
+    /// every member so.
+    public var isChecked: Bool {
+        switch status {
+        case .supported, .differs: true
+        case .linux, .model, .missing: false
+        }
+    }
+
+    /// What Anchorage does with `member`: the type's mark when the type is
+    /// not checked, else the member's own.
+    public func status(of member: InterfaceMember) -> MemberStatus {
+        isChecked ? member.status : status
+    }
+
+    /// The declaration the conformance suite must check for `member`, and
+    /// the compatibility table counts as compiled; `nil` when neither.
+    public func checkedDeclaration(of member: InterfaceMember) -> String? {
+        isChecked ? member.checkedDeclaration : nil
+    }
+
     /// The header line as the table shows it.
     public var header: String {
         var text = "\(kind.rawValue) \(name)"
@@ -133,6 +155,8 @@ public struct InterfaceMember: Sendable, Hashable {
 
     /// The declaration the conformance suite checks: Anchorage's own when it
     /// differs and says so, else HealthKit's. `nil` when nothing is checked.
+    /// A member of a type that is not checked has none either: see
+    /// `InterfaceType.checkedDeclaration(of:)`.
     public var checkedDeclaration: String? {
         switch status {
         case .supported: declaration

@@ -84,11 +84,14 @@ struct MemberContext {
             let function = functionType(declaration, result: result)
             return [compare(reference: "\(subject).\(declaration.fullName)", type: function)]
         case .function:
-            if declaration.genericClause != nil {
-                return ["// Generic: checked by the call below."]
-            }
-            if declaration.isMutating {
-                return ["// Mutating: checked by the call below."]
+            // A generic function has no one type to compare with, and a
+            // mutating method cannot be referenced unapplied: each is checked
+            // by a call, in a closure that never runs. Such a call cannot
+            // tell overloads apart, so an overload gets no check at all and
+            // the renderer refuses it.
+            if declaration.genericClause != nil || declaration.isMutating {
+                guard !overloaded else { return [] }
+                return ["_ = { () async throws -> Void in"] + call(declaration).map { "    " + $0 } + ["}"]
             }
             var function = functionType(declaration, result: declaration.resultType)
             if !isGlobal && !declaration.isTypeMember {
@@ -119,45 +122,46 @@ struct MemberContext {
         overloaded ? "let _: \(type) = \(reference)" : "same(exactType(\(reference)), (\(type)).self)"
     }
 
-    /// Calls that leave out defaulted arguments (and calls of generic
-    /// functions), for the closure that never runs.
+    /// Calls that leave out defaulted arguments, for the closure that never
+    /// runs. Generic and mutating functions are called by their own check.
     func defaultArgumentCalls(_ declaration: Declaration) -> [String] {
-        let defaulted = declaration.parameters.contains(where: \.hasDefault)
-        guard defaulted || declaration.genericClause != nil || declaration.isMutating, !overloaded else { return [] }
+        guard declaration.parameters.contains(where: \.hasDefault), declaration.genericClause == nil,
+            !declaration.isMutating, !overloaded
+        else { return [] }
         switch declaration.kind {
-        case .function, .initializer: break
+        case .function, .initializer: return call(declaration)
         default: return []
         }
+    }
+
+    /// A call of a function or initializer that passes `placeholder()` for
+    /// every argument without a default, its result annotated with the
+    /// declared type; a mutating method is called on a variable.
+    func call(_ declaration: Declaration) -> [String] {
         let arguments = declaration.parameters.filter { !$0.hasDefault }.map { parameter in
             (parameter.label.map { "\($0): " } ?? "") + "placeholder()"
         }.joined(separator: ", ")
         var effects = ""
         if declaration.throwsClause != nil { effects += "try " }
         if declaration.isAsync { effects += "await " }
+        if case .initializer(let failable) = declaration.kind {
+            return ["let _: \(subject)\(failable ? "?" : "") = \(effects)\(subject)(\(arguments))"]
+        }
         let callee: String
-        switch declaration.kind {
-        case .initializer:
-            callee = subject
-        default:
-            if isGlobal {
-                callee = declaration.name
-            } else if declaration.isTypeMember {
-                callee = "\(subject).\(declaration.name)"
-            } else if declaration.isMutating {
-                callee = "mutable.\(declaration.name)"
-            } else {
-                callee = "(placeholder() as \(subject)).\(declaration.name)"
-            }
+        if isGlobal {
+            callee = declaration.name
+        } else if declaration.isTypeMember {
+            callee = "\(subject).\(declaration.name)"
+        } else if declaration.isMutating {
+            callee = "mutable.\(declaration.name)"
+        } else {
+            callee = "(placeholder() as \(subject)).\(declaration.name)"
         }
         let result = declaration.resultType.map { ": \(resolve($0))" } ?? ""
-        if case .initializer(let failable) = declaration.kind {
-            return ["let _: \(subject)\(failable ? "?" : "") = \(effects)\(callee)(\(arguments))"]
-        }
         let call =
             result.isEmpty ? "\(effects)\(callee)(\(arguments))" : "let _\(result) = \(effects)\(callee)(\(arguments))"
         guard declaration.isMutating else { return [call] }
-        // A mutating method is called on a variable; its exact result type
-        // is what the annotation checks.
-        return ["do {", "    var mutable: \(subject) = placeholder()", "    \(call)", "}"]
+        // Its exact result type is what the annotation checks.
+        return ["var mutable: \(subject) = placeholder()", call]
     }
 }

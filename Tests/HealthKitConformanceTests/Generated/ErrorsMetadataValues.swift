@@ -117,7 +117,7 @@ struct ErrorsMetadataValuesConformance {
         }
     }
 
-    @Test("HKCategoryValuePredicateProviding: 2 of 2 members as HealthKit declares them")
+    @Test("HKCategoryValuePredicateProviding: 2 of 2 members, 1 of them in Anchorage's documented form")
     func hkCategoryValuePredicateProviding() {
         func check<Self_: HKCategoryValuePredicateProviding & SendableMetatype>(_: Self_.Type) {
             // protocol HKCategoryValuePredicateProviding : Hashable, RawRepresentable
