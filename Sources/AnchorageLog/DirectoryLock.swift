@@ -76,3 +76,43 @@ final class DirectoryLock: Sendable {
         return flock(fd, LOCK_EX | LOCK_NB)
     }
 }
+
+/// A `flock` on `anchorage.readers` in a store's directory: shared by every
+/// process that reads the store beside its writer (``EventLog/openForReading(at:configuration:projections:)``),
+/// exclusive for ``EventLog/compact(at:)``, which replaces the data file: a
+/// reader keeps the file it opened, so the two must not overlap.
+final class ReaderLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the lock: shared (waiting while a compaction runs), or
+    /// exclusive, failing at once with ``LogError/Code/storeInUse`` while
+    /// another process reads the store.
+    init(directory: String, exclusive: Bool) throws(LogError) {
+        let path = directory + "/anchorage.readers"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        var result: Int32
+        repeat {
+            result = flock(fd, exclusive ? LOCK_EX | LOCK_NB : LOCK_SH)
+        } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK {
+                throw LogError(
+                    .storeInUse,
+                    "the store at \(directory) is read by another process (a `changes --follow`, a reader beside "
+                        + "a node); stop it first"
+                )
+            }
+            throw LogError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(code)))")
+        }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}

@@ -5,7 +5,9 @@ extension EventLog {
     /// Rewrites the closed store in `directory` with only its live pages,
     /// so freed pages (payloads removed by a purge, superseded index rows)
     /// leave the disk. It keeps the store's identity and incarnation: its
-    /// anchors stay valid. The store must not be open anywhere.
+    /// anchors stay valid. The store must not be open anywhere: not for
+    /// writing, and not for reading beside a writer (a reader keeps the
+    /// file it opened, which this replaces).
     ///
     /// ```swift
     /// await log.close()
@@ -16,7 +18,8 @@ extension EventLog {
     public static func compact(at directory: URL) throws {
         let path = directory.standardizedFileURL.path
         let lock = try DirectoryLock(directory: path)
-        defer { withExtendedLifetime(lock) {} }
+        let readers = try ReaderLock(directory: path, exclusive: true)
+        defer { withExtendedLifetime((lock, readers)) {} }
         let scratch = path + "/.compact-\(UUID().uuidString)"
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)

@@ -41,6 +41,8 @@ extension EventLog {
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw LogError(.noStore, "there is no store at \(path)")
         }
+        // Held before the environment opens, for as long as it is open.
+        let readerLock = try ReaderLock(directory: path, exclusive: false)
         var options = environmentConfiguration(configuration)
         options.options.insert(.readOnly)
         let environment = try Environment(path: path, configuration: options)
@@ -50,7 +52,7 @@ extension EventLog {
         return EventLog(
             directory: directory,
             configuration: configuration,
-            store: OpenStore(environment: environment, lock: nil),
+            store: OpenStore(environment: environment, lock: nil, readerLock: readerLock),
             boot: boot,
             projectionFactory: projections,
             readOnly: true

@@ -6,12 +6,16 @@ import Synchronization
 /// once the store is really closed.
 final class OpenStore: Sendable {
     private let environmentSlot: Mutex<Environment?>
-    /// `nil` for a store opened for reading: readers take no lock.
+    /// `nil` for a store opened for reading: readers do not take it.
     private let lock: DirectoryLock?
+    /// A reader's shared hold on the data file it opened (no compaction
+    /// replaces it meanwhile); `nil` for the writer.
+    private let readerLock: ReaderLock?
 
-    init(environment: Environment, lock: DirectoryLock?) {
+    init(environment: Environment, lock: DirectoryLock?, readerLock: ReaderLock? = nil) {
         self.environmentSlot = Mutex(environment)
         self.lock = lock
+        self.readerLock = readerLock
     }
 
     /// The environment. Valid for as long as this object is referenced.

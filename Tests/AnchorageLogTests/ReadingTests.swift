@@ -208,3 +208,30 @@ final class AppendingChild: Sendable {
 }
 
 struct ChildTimedOut: Error {}
+
+extension ReadingTests {
+    @Test(
+        "compaction, which replaces the data file, is refused while another process reads the store; the reader reads on"
+    )
+    func compactionWaitsForReaders() async throws {
+        try await withTemporaryDirectory { directory in
+            let writer = try EventLog.open(at: directory)
+            try await writer.append([.save(id: UUID(), kind: 1, payload: [1, 2, 3])])
+            await writer.close()
+            let reader = try EventLog.openForReading(at: directory)
+            #expect(throws: LogError.self) { try EventLog.compact(at: directory) }
+            do {
+                try EventLog.compact(at: directory)
+            } catch let error as LogError {
+                #expect(error.code == .storeInUse && error.message.contains("read by another process"), "\(error)")
+            }
+            #expect(try reader.entries(after: nil, limit: 10).entries.count == 1)
+            await reader.close()
+            // Once nobody reads, it runs, and the store reads as before.
+            try EventLog.compact(at: directory)
+            let again = try EventLog.openForReading(at: directory)
+            #expect(try again.entries(after: nil, limit: 10).entries.count == 1)
+            await again.close()
+        }
+    }
+}

@@ -1,5 +1,8 @@
 import Anchorage
+import AnchorageServer
 import AnchorageTesting
+import HTTPTypes
+import HummingbirdTesting
 import Synchronization
 
 /// The node's clock (``NodeConfiguration/clock``) moved by hand: shares
@@ -27,11 +30,45 @@ final class HandClock: Sendable {
     /// Moves the clock from deadline to deadline until nothing waits on it:
     /// a stream whose client left finds out when its next heartbeat fails
     /// to go out, and ends, so the node can stop.
-    func runDown() async throws {
+    ///
+    /// A timer that just fired is not waiting until its stream has written
+    /// and set the next one, so "nothing waits" counts only once `idle` says
+    /// so too (no stream open).
+    func runDown(idle: () async throws -> Bool = { true }) async throws {
         try await waitUntil("the node's timers ended") {
-            guard let next = clock.remaining.first else { return true }
-            clock.advance(by: next)
-            return false
+            if let next = clock.remaining.first {
+                clock.advance(by: next)
+                return false
+            }
+            return try await idle()
+        }
+    }
+
+    /// Tests `node` over real connections; on the way out, whatever
+    /// happened, moves the clock until the node's timers have ended (bodies
+    /// cut off, streams finding their clients gone), so that the node stops
+    /// instead of waiting for them with its clock standing still.
+    func live<R: Sendable>(
+        _ node: AnchorageNode,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> R
+    ) async throws -> R {
+        try await node.application().test(.live) { client in
+            // No change-feed stream open any more.
+            let idle = { () async throws -> Bool in
+                var response = try await client.send(.get, "/metrics")
+                if response.status == .unauthorized {
+                    response = try await client.send(.get, "/metrics", token: Tokens.owner)
+                }
+                return metricValue("anchorage_feed_clients", in: response.text) == 0
+            }
+            do {
+                let result = try await body(client)
+                try await runDown(idle: idle)
+                return result
+            } catch {
+                try? await runDown(idle: idle)
+                throw error
+            }
         }
     }
 

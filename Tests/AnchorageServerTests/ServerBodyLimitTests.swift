@@ -59,7 +59,7 @@ struct ServerBodyLimitTests {
             $0.clock = clock.store
         }
         try await withNode(configuration: configuration) { node, directory in
-            try await node.application().test(.live) { client in
+            try await clock.live(node) { client in
                 let port = try #require(client.port)
                 for (path, type) in Self.routes {
                     for framing in ["Transfer-Encoding: chunked", "Content-Length: 100000"] {
@@ -99,7 +99,7 @@ struct ServerBodyLimitTests {
             $0.clock = clock.store
         }
         try await withNode(configuration: configuration) { node, directory in
-            try await node.application().test(.live) { client in
+            try await clock.live(node) { client in
                 let port = try #require(client.port)
                 for (path, type) in Self.routes {
                     for framing in ["Transfer-Encoding: chunked", "Content-Length: 100000"] {
@@ -137,7 +137,7 @@ struct ServerBodyLimitTests {
             $0.syncLimits.maximumBatchBytes = 16 << 10
         }
         try await withNode(configuration: configuration) { node, directory in
-            try await node.application().test(.live) { client in
+            try await clock.live(node) { client in
                 let port = try #require(client.port)
                 // 32 KiB is within the samples limit, over the sync batch limit.
                 let cases = [

@@ -124,9 +124,8 @@ struct ServerFeedTests {
         // The clock never moves: no heartbeat; the anchor lines are the pages' own.
         let clock = HandClock()
         try await withNode(configuration: nodeConfiguration { $0.clock = clock.store }) { node, _ in
-            try await node.application().test(.live) { client in
+            try await clock.live(node) { client in
                 try await Self.consumeAcrossReconnect(client)
-                try await clock.runDown()
             }
         }
     }
@@ -174,7 +173,7 @@ struct ServerFeedTests {
             $0.clock = clock.store
         }
         try await withNode(configuration: configuration) { node, _ in
-            try await node.application().test(.live) { client in
+            try await clock.live(node) { client in
                 let port = try #require(client.port)
                 let first = UUID()
                 _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: first))]")
@@ -197,9 +196,8 @@ struct ServerFeedTests {
 
                 let second = UUID()
                 _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(1, uuid: second))]")
-                // The first stream may linger until a write finds its client
-                // gone: its timer is not this one's.
-                let lingering = clock.clock.sleeperCount
+                // The first stream lingers until a heartbeat finds its client gone.
+                try await clock.runDown()
                 let reading = Task {
                     var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/changes?types=stepCount")
                     request.headers.add(name: "Accept", value: "text/event-stream")
@@ -215,16 +213,15 @@ struct ServerFeedTests {
                 }
                 // Caught up, the stream waits one heartbeat interval; then its heartbeat comes.
                 try await waitUntil("the second stream's heartbeat timer set") {
-                    clock.clock.sleeperCount == lingering + 1
+                    clock.clock.sleeperCount == 1
                 }
-                #expect(clock.clock.remaining.allSatisfy { $0 == .seconds(15) }, "\(clock.clock.remaining)")
+                #expect(clock.clock.remaining == [.seconds(15)])
                 clock.advance(by: .seconds(15))
                 let text = try await reading.value
                 let event = try #require(text.components(separatedBy: "\n\n").first)
                 #expect(event.hasPrefix("id: "))
                 #expect(event.contains("event: changes\ndata: {\"added\":[{"))
                 #expect(event.contains(second.uuidString) && !event.contains(first.uuidString))
-                try await clock.runDown()
             }
         }
     }
