@@ -39,6 +39,10 @@ extension EventLog {
         public var scratchDirectory: URL = FileManager.default.temporaryDirectory
         /// The wall clock stamped on new entries.
         public var now: @Sendable () -> Date = { Date() }
+        /// The identity a store created by this open gets: a random one.
+        /// Tests give stores identities from their seed, since the order of
+        /// two stores' dots (which save wins a conflict) follows from them.
+        package var newStoreID: @Sendable () -> StoreID = { StoreID() }
         /// Where the log reports what it does (at `info` level or lower).
         /// Payload contents are never logged.
         public var logger: Logger = Logger(label: "anchorage.log", factory: { _ in SwiftLogNoOpLogHandler() })

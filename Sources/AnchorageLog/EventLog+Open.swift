@@ -52,7 +52,7 @@ extension EventLog {
         let lock = try DirectoryLock(directory: path)
         let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
         let boot = try environment.write { txn in
-            try bootstrap(in: txn, projections: projections)
+            try bootstrap(in: txn, newStoreID: configuration.newStoreID, projections: projections)
         }
         let store = OpenStore(environment: environment, lock: lock)
         let log = EventLog(
@@ -98,10 +98,11 @@ extension EventLog {
     /// (possibly more than once, if the map must grow).
     private static func bootstrap(
         in txn: borrowing WriteTransaction,
+        newStoreID: () -> StoreID,
         projections factory: ProjectionFactory
     ) throws -> LogBootstrap {
         let databases = try LogDatabases(in: txn.opener)
-        var (identity, created) = try readOrCreateIdentity(databases, in: txn)
+        var (identity, created) = try readOrCreateIdentity(databases, newStoreID: newStoreID, in: txn)
         var reincarnated = false
         if try txn.contains(key: MetaKey.reincarnate, in: databases.meta) {
             identity = StoreIdentity(
@@ -144,10 +145,11 @@ extension EventLog {
 
     private static func readOrCreateIdentity(
         _ databases: LogDatabases,
+        newStoreID: () -> StoreID,
         in txn: borrowing WriteTransaction
     ) throws -> (StoreIdentity, created: Bool) {
         if let identity = try readIdentity(databases, in: txn) { return (identity, false) }
-        let storeID = StoreID()
+        let storeID = newStoreID()
         let identity = StoreIdentity(storeID: storeID, incarnation: .random(in: 1...UInt64.max), originID: storeID)
         try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
         try txn.put(storeID.uuid.bytes, forKey: MetaKey.store, in: databases.meta)

@@ -1,3 +1,4 @@
+public import AnchorageModel
 import Synchronization
 
 /// A clock that moves only when a test moves it, so back-off, timeouts and
@@ -18,25 +19,7 @@ import Synchronization
 /// ```
 public final class TestClock: Clock, Sendable {
     /// A point on a test clock: the time since the clock was made.
-    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
-        public var offset: Duration
-
-        public init(offset: Duration) {
-            self.offset = offset
-        }
-
-        public func advanced(by duration: Duration) -> Instant {
-            Instant(offset: offset + duration)
-        }
-
-        public func duration(to other: Instant) -> Duration {
-            other.offset - offset
-        }
-
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
-            lhs.offset < rhs.offset
-        }
-    }
+    public typealias Instant = OffsetInstant
 
     private struct Sleeper {
         var deadline: Instant

@@ -14,11 +14,11 @@ import Testing
 struct EffortReplicationTests {
     @Test(
         "Concurrent relate and unrelate of effort scores converge to the latest change per pair",
-        arguments: [7 as UInt64, 31, 83]
+        arguments: testSeeds([7, 31, 83])
     )
     func convergence(seed: UInt64) async throws {
         try await withTemporaryDirectories(3) { directories in
-            let cluster = try Cluster(directories: directories)
+            let cluster = try Cluster(directories: directories, seed: seed)
             do {
                 try await Self.run(cluster, seed: seed)
                 await cluster.close()

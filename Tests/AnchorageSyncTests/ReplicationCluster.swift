@@ -1,5 +1,6 @@
 import AnchorageLog
 import AnchorageSync
+import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
@@ -18,13 +19,24 @@ final class Cluster: Sendable {
     /// and reordered deliveries): the receiving peer and the bytes.
     let captured = Mutex<[(target: Int, bytes: [UInt8])]>([])
 
-    init(directories: [URL]) throws {
+    /// Peers in `directories`, their store ids drawn from `seed` (which of
+    /// two saves wins a conflict follows from their dots' origins).
+    init(directories: [URL], seed: UInt64 = 0) throws {
         var configuration = HKHealthStore.Configuration()
         configuration.log.durability = .none
         configuration.authorizationPolicy = .grantAll
         configuration.timeZone = TimeZone(identifier: "UTC")!
-        owners = directories.map { HKHealthStore(directory: $0, configuration: configuration) }
-        apps = directories.map { HKHealthStore(directory: $0, principal: Self.watch, configuration: configuration) }
+        var random = SeededGenerator(seed: seed ^ 0x5107_E1D5)
+        let configurations = directories.map { _ in
+            var own = configuration
+            let id = StoreID(UUID.random(using: &random))
+            own.log.newStoreID = { id }
+            return own
+        }
+        owners = zip(directories, configurations).map { HKHealthStore(directory: $0, configuration: $1) }
+        apps = zip(directories, configurations).map {
+            HKHealthStore(directory: $0, principal: Self.watch, configuration: $1)
+        }
         logs = try owners.map { try $0.eventLog() }
     }
 

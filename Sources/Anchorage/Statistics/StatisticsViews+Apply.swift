@@ -5,7 +5,8 @@ import LMDB
 
 extension StatisticsViews: Projection {
     var name: String { "statistics-views" }
-    var version: Int { 4 }
+    // 5: follows the index's version 7 (a copy with a smaller dot shows in place of the first).
+    var version: Int { 5 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
     var consumes: [String] { [HealthIndex.projectionName] }

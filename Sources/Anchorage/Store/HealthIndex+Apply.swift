@@ -6,7 +6,8 @@ import LMDB
 extension HealthIndex: Projection {
     static let projectionName = "healthkit-index"
     var name: String { Self.projectionName }
-    var version: Int { 6 }
+    // 7: a copy of the shown save with a smaller dot takes its place (conflicts weigh the smallest dot).
+    var version: Int { 7 }
     var databases: [Database] { all }
 
     /// Applies a batch; per-source counts and per-kind durations are summed

@@ -106,8 +106,12 @@ extension HealthIndex {
         return SaveOutcome(row: row, known: false)
     }
 
-    /// A save of an id the index already holds: a copy of the same save
-    /// changes nothing; of two different saves, the smaller dot wins.
+    /// A save of an id the index already holds: of two different saves, the
+    /// smaller dot wins. A copy of the save shown (the same export imported
+    /// on two peers) shows nothing new, but with a smaller dot it takes the
+    /// shown one's place: the object then stands for the smallest dot of its
+    /// contents, so that a different save arriving later is weighed against
+    /// that one, as on a peer where the copies arrived the other way round.
     /// Returns the entry's own row.
     private func resolveSecondSave(
         _ arrival: Arrival,
@@ -117,14 +121,14 @@ extension HealthIndex {
         let (entry, record) = (arrival.entry, arrival.record)
         let unchanged = SeqRow(status: .hiddenSave, id: entry.id)
         guard let existing = try self.record(entry.id, in: txn), existing.state != .deleted, existing.saveSeq != 0,
-            let earlier = try lookup.entry(at: existing.saveSeq, in: txn),
-            earlier.payloadDigest != entry.payloadDigest
+            let earlier = try lookup.entry(at: existing.saveSeq, in: txn)
         else { return unchanged }
+        let copy = earlier.payloadDigest == entry.payloadDigest
         guard entry.dot < earlier.dot else {
-            try noteConflict(entry.id, loser: entry.seq, winner: earlier.seq, in: txn)
+            if !copy { try noteConflict(entry.id, loser: entry.seq, winner: earlier.seq, in: txn) }
             return unchanged
         }
-        try noteConflict(entry.id, loser: earlier.seq, winner: entry.seq, in: txn)
+        if !copy { try noteConflict(entry.id, loser: earlier.seq, winner: entry.seq, in: txn) }
         let wasVisible = existing.isLive
         try retire(entry.id, existing, at: entry.seq, reporting: false, aggregates: &aggregates, in: txn)
         try txn.put(record.bytes, forKey: entry.id.indexBytes, in: objects)

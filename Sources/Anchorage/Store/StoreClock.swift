@@ -1,4 +1,4 @@
-import AnchorageModel
+public import AnchorageModel
 
 /// The time a store's timers count on: a monotonic reading and a way to
 /// wait. Tests substitute a clock they move by hand, so nothing depends on
@@ -43,25 +43,7 @@ extension StoreClock {
     /// A ``StoreClock`` as a `Clock`.
     public struct Timeline: Clock, Sendable {
         /// A reading of the clock: the time since its origin.
-        public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
-            public var offset: Duration
-
-            public init(offset: Duration) {
-                self.offset = offset
-            }
-
-            public func advanced(by duration: Duration) -> Instant {
-                Instant(offset: offset + duration)
-            }
-
-            public func duration(to other: Instant) -> Duration {
-                other.offset - offset
-            }
-
-            public static func < (lhs: Instant, rhs: Instant) -> Bool {
-                lhs.offset < rhs.offset
-            }
-        }
+        public typealias Instant = OffsetInstant
 
         let clock: StoreClock
 
