@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
+        .library(name: "AnchorageService", targets: ["AnchorageService"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
         .library(name: "AnchorageStoreTesting", targets: ["AnchorageStoreTesting"]),
@@ -143,6 +144,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The use cases every front end shares (HTTP routes, CLI commands,
+        // webhook delivery): the change feed's one wire form and sessions,
+        // statistics requests and their tables, writes, one back-off.
+        .target(
+            name: "AnchorageService",
+            dependencies: [
+                "Anchorage",
+                "AnchorageLog",
+                "AnchorageSync",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The node's HTTP service (Hummingbird 2): change feed, samples,
         // statistics, sources, health and metrics, bearer-token auth.
         .target(
@@ -150,6 +165,7 @@ let package = Package(
             dependencies: [
                 "Anchorage",
                 "AnchorageLog",
+                "AnchorageService",
                 "AnchorageSync",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -178,6 +194,7 @@ let package = Package(
                 "Anchorage",
                 "AnchorageLog",
                 "AnchorageServer",
+                "AnchorageService",
                 "AnchorageSync",
                 "AppleHealthImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -300,6 +317,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AnchorageServiceTests",
+            dependencies: ["AnchorageService", "Anchorage", "AnchorageStoreTesting", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

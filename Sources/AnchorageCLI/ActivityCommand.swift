@@ -71,8 +71,7 @@ struct ActivityCommand: AsyncParsableCommand {
     private func write(_ summaries: [HKActivitySummary], to output: CLIOutput) {
         switch formatOption.format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let encoder = CanonicalJSON.encoder()
             output.line(String(decoding: (try? encoder.encode(summaries)) ?? Data("[]".utf8), as: UTF8.self))
         case .csv:
             output.line(Self.columns.map { $0.name.replacingOccurrences(of: " ", with: "_") }.joined(separator: ","))

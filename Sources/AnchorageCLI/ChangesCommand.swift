@@ -99,11 +99,7 @@ struct ChangePrinter {
     private var added: [String] = []
     private var deleted: [String] = []
     private var summaries: [String] = []
-    private let summaryEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private let summaryEncoder: JSONEncoder = CanonicalJSON.encoder()
     private var anchor: HKQueryAnchor?
     private var writer = HealthObjectWriter()
 

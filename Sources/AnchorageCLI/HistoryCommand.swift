@@ -31,8 +31,7 @@ struct HistoryCommand: AsyncParsableCommand {
         }
         let output = CLIOutput.current
         if format == "json" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let encoder = CanonicalJSON.encoder()
             encoder.dateEncodingStrategy = .iso8601
             output.line(String(decoding: try encoder.encode(steps), as: UTF8.self))
             return

@@ -1,3 +1,4 @@
+import Anchorage
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,11 +8,7 @@ import Hummingbird
 enum JSONBodies {
     /// The encoder of every JSON answer (`JSONEncoder` with sorted keys and
     /// slashes left as they are).
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    static func encoder() -> JSONEncoder { CanonicalJSON.encoder() }
 
     /// An answer of `body`, which is JSON.
     static func response(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import AsyncAlgorithms
 import CoreMetrics
 import Foundation

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import AsyncHTTPClient
 import Foundation
 import Logging

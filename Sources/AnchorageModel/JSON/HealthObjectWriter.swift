@@ -15,11 +15,7 @@ import Foundation
 /// for sample in samples { try writer.append(sample, to: &bytes); bytes.append(0x0A) }
 /// ```
 public struct HealthObjectWriter {
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    private let encoder: JSONEncoder = CanonicalJSON.encoder()
     // Keyed by every encoded field: HKSource's equality looks at the
     // bundle identifier only.
     private var revisions: [[String?]: [UInt8]] = [:]

@@ -1,16 +1,18 @@
-import Anchorage
+public import Anchorage
 import Foundation
-import Hummingbird
+public import NIOCore
 
 /// The JSON forms of the change feed (docs/http-api.md): a page, its
 /// NDJSON lines and its server-sent events. Objects use the JSON form of
 /// docs/json-format.md, written by ``HealthObjectWriter``.
-struct FeedEncoding {
+public struct FeedEncoding {
+    public init() {}
+
     private var writer = HealthObjectWriter()
-    private let summaryEncoder = JSONBodies.encoder()
+    private let summaryEncoder = CanonicalJSON.encoder()
 
     /// `{"added":[…],"deleted":[{"uuid":…}],"activitySummaries":[…],"hasMore":…,"newAnchor":…}`.
-    mutating func page(_ result: ChangeFeedDescriptor.Result, hasMore: Bool) throws -> ByteBuffer {
+    public mutating func page(_ result: ChangeFeedDescriptor.Result, hasMore: Bool) throws -> ByteBuffer {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
             result.addedSamples.count * 420 + result.deletedObjects.count * 50 + result.activitySummaries.count * 600
@@ -45,7 +47,7 @@ struct FeedEncoding {
     /// One line per change, then `{"anchor":…}`: a consumer that applies the
     /// lines up to an anchor line together, and resumes from the last anchor
     /// line it applied, sees every change exactly once.
-    mutating func lines(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
+    public mutating func lines(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(result.addedSamples.count * 430 + result.deletedObjects.count * 60 + 80)
         for sample in result.addedSamples {
@@ -68,7 +70,7 @@ struct FeedEncoding {
     }
 
     /// `{"anchor":…}`: also the NDJSON heartbeat, repeating the last anchor.
-    static func anchorLine(_ anchor: HKQueryAnchor) -> ByteBuffer {
+    public static func anchorLine(_ anchor: HKQueryAnchor) -> ByteBuffer {
         ByteBuffer(bytes: anchorLineBytes(anchor))
     }
 
@@ -78,7 +80,7 @@ struct FeedEncoding {
 
     /// One server-sent event per page, its id the page's new anchor, so an
     /// `EventSource` that reconnects resumes with `Last-Event-ID`.
-    mutating func event(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
+    public mutating func event(_ result: ChangeFeedDescriptor.Result) throws -> ByteBuffer {
         var bytes = Array("id: \(result.newAnchor.stringValue)\nevent: changes\ndata: ".utf8)
         try appendPage(result, hasMore: false, to: &bytes)
         bytes.append(contentsOf: "\n\n".utf8)
@@ -86,5 +88,5 @@ struct FeedEncoding {
     }
 
     /// An SSE comment: ignored by clients, keeps the connection alive.
-    static let eventHeartbeat = ByteBuffer(string: ": heartbeat\n\n")
+    public static let eventHeartbeat = ByteBuffer(string: ": heartbeat\n\n")
 }
