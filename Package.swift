@@ -153,6 +153,8 @@ let package = Package(
                 "Anchorage",
                 "AnchorageLog",
                 "AnchorageSync",
+                "LMDB",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -288,6 +290,7 @@ let package = Package(
             dependencies: [
                 "AnchorageCLI",
                 "Anchorage",
+                "AnchorageService",
                 "AnchorageStoreTesting",
                 "AnchorageTesting",
                 "AnchorageServer",
@@ -321,7 +324,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageServiceTests",
-            dependencies: ["AnchorageService", "Anchorage", "AnchorageStoreTesting", "AnchorageTesting"],
+            dependencies: [
+                "AnchorageService", "Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

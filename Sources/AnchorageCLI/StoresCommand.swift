@@ -1,0 +1,124 @@
+import AnchorageService
+import ArgumentParser
+import Foundation
+
+/// Where a multi-store node keeps its stores: `--stores DIR`.
+struct NodeRootOption: ParsableArguments {
+    @Option(
+        name: .customLong("stores"),
+        help: ArgumentHelp(
+            "The directory of a multi-store node: its registry and one directory per store.",
+            valueName: "dir"
+        )
+    )
+    var root: String
+
+    /// Opens the node's registry (creating it when the directory is new).
+    func registry() throws -> NodeRegistry {
+        do {
+            return try NodeRegistry(root: URL(filePath: root, directoryHint: .isDirectory))
+        } catch {
+            throw CommandFailure(description: error.message)
+        }
+    }
+}
+
+/// `anchorage stores`: the stores of a multi-store node.
+struct StoresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stores",
+        abstract: "Create, list and delete the stores of a multi-store node (serve --stores DIR).",
+        subcommands: [StoresCreateCommand.self, StoresListCommand.self, StoresDeleteCommand.self]
+    )
+}
+
+/// Runs a registry call, reporting its typed error as a runtime failure.
+func registryCall<R>(_ body: () throws(ServiceError) -> R) throws -> R {
+    do {
+        return try body()
+    } catch {
+        throw CommandFailure(description: error.message)
+    }
+}
+
+/// `anchorage stores create ID…`.
+struct StoresCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create stores: ids of 1 to 64 lowercase letters, digits, '-' and '_'."
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Argument(help: "The new stores' ids.")
+    var ids: [String]
+
+    func validate() throws {
+        guard !ids.isEmpty else { throw ValidationError("name at least one store id") }
+        for id in ids {
+            do { _ = try StoreName(id) } catch { throw ValidationError(error.message) }
+        }
+    }
+
+    func run() throws {
+        let registry = try node.registry()
+        let output = CLIOutput.current
+        for id in ids {
+            let name = try registryCall { () throws(ServiceError) in try StoreName(id) }
+            try registryCall { () throws(ServiceError) in _ = try registry.createStore(name) }
+            output.line("created \(name)")
+        }
+    }
+}
+
+/// `anchorage stores list`.
+struct StoresListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the stores: id, then when it was created (UTC)."
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    func run() throws {
+        let registry = try node.registry()
+        let output = CLIOutput.current
+        let formatter = ISO8601DateFormatter()
+        for record in try registryCall({ () throws(ServiceError) in try registry.stores() }) {
+            let state = record.state == .deleting ? "\tdeleting" : ""
+            output.line("\(record.id)\t\(formatter.string(from: record.created))\(state)")
+        }
+    }
+}
+
+/// `anchorage stores delete ID --yes`.
+struct StoresDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Erase a store: its tokens are revoked at once, its directory removed for good.",
+        discussion: """
+            Stop the node serving the store first, or delete it through the node's admin endpoint. The erasure is durable: \
+            a crash part way is finished the next time the registry opens.
+            """
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Argument(help: "The store to erase.")
+    var id: String
+
+    @Flag(help: "Confirm: the store's data cannot be brought back.")
+    var yes = false
+
+    func validate() throws {
+        do { _ = try StoreName(id) } catch { throw ValidationError(error.message) }
+        guard yes else { throw ValidationError("deleting erases the store's data for good; add --yes to confirm") }
+    }
+
+    func run() throws {
+        let registry = try node.registry()
+        let name = try registryCall { () throws(ServiceError) in try StoreName(id) }
+        try registryCall { () throws(ServiceError) in try registry.deleteStore(name) }
+        CLIOutput.current.line("deleted \(name)")
+    }
+}

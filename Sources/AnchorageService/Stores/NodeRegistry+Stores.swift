@@ -1,0 +1,144 @@
+public import Foundation
+import LMDB
+
+/// One store the registry holds.
+public struct StoreRecord: Codable, Sendable, Hashable {
+    /// Whether the store serves requests, or is being erased.
+    public enum State: String, Codable, Sendable {
+        case active, deleting
+    }
+
+    public var id: String
+    public var created: Date
+    public var state: State
+}
+
+extension NodeRegistry {
+    /// The directory of a store (whether or not it exists).
+    public func directory(of id: StoreName) -> URL {
+        root.appending(path: id.rawValue, directoryHint: .isDirectory)
+    }
+
+    /// Adds a store and creates its directory.
+    ///
+    /// ```swift
+    /// let record = try registry.createStore(try StoreName("alice"))
+    /// ```
+    ///
+    /// - Throws: ``ServiceError`` `.storeExists` when the id is taken (also
+    ///   while an earlier store of that id is being erased),
+    ///   `.quotaExceeded` past ``Configuration/maximumStores``.
+    @discardableResult
+    public func createStore(_ id: StoreName, now: Date = Date()) throws(ServiceError) -> StoreRecord {
+        let record = StoreRecord(id: id.rawValue, created: Self.recorded(now), state: .active)
+        let bytes = try Self.storage("recording the store \(id)") { try encode(record) }
+        try Self.storage("recording the store \(id)") {
+            try environment.write { txn in
+                guard try !txn.contains(key: Array(id.rawValue.utf8), in: storesDatabase) else {
+                    throw ServiceError(.storeExists, "there is already a store \(id)")
+                }
+                let count = try txn.statistics(of: storesDatabase).entries
+                guard count < configuration.maximumStores else {
+                    throw ServiceError(
+                        .quotaExceeded,
+                        "this node holds \(count) stores, as many as it may (--maximum-stores); delete one first"
+                    )
+                }
+                try txn.put(bytes, forKey: Array(id.rawValue.utf8), in: storesDatabase)
+            }
+        }
+        try Self.storage("creating the directory of store \(id)") {
+            try FileManager.default.createDirectory(at: directory(of: id), withIntermediateDirectories: true)
+            try DirectorySync.sync(root)
+        }
+        return record
+    }
+
+    /// The store of `id` if the registry holds it and it is not being
+    /// erased; `nil` otherwise.
+    public func store(_ id: StoreName) throws(ServiceError) -> StoreRecord? {
+        try Self.storage("reading the node's registry") {
+            try environment.read { txn in
+                try txn.withValue(forKey: Array(id.rawValue.utf8), in: storesDatabase) { bytes in
+                    try decode(StoreRecord.self, bytes)
+                }
+            }
+        }.flatMap { $0.state == .active ? $0 : nil }
+    }
+
+    /// Every store, by id, including those being erased.
+    public func stores() throws(ServiceError) -> [StoreRecord] {
+        try Self.storage("reading the node's registry") {
+            try environment.read { txn in
+                var records: [StoreRecord] = []
+                try txn.withCursor(on: storesDatabase) { cursor in
+                    try cursor.scan { _, value in
+                        records.append(try decode(StoreRecord.self, value))
+                        return true
+                    }
+                }
+                return records
+            }
+        }
+    }
+
+    /// Erases a store: from this call on the registry does not hold it and
+    /// its tokens are revoked; then its directory is removed and the removal
+    /// made durable. A crash part way is finished when the registry opens
+    /// again. The caller closes the store first (a node's store pool does).
+    ///
+    /// - Throws: ``ServiceError`` `.storeNotFound` for a store the registry
+    ///   does not hold.
+    public func deleteStore(_ id: StoreName) throws(ServiceError) {
+        try beginDeletion(id)
+        try erase(id)
+    }
+
+    /// The first half of ``deleteStore(_:)``, durable on its own: the store
+    /// is marked deleting and its tokens revoked; its directory stays until
+    /// ``erase(_:)`` (or the next open) removes it.
+    package func beginDeletion(_ id: StoreName) throws(ServiceError) {
+        try Self.storage("deleting the store \(id)") {
+            try environment.write { txn in
+                let key = Array(id.rawValue.utf8)
+                let found = try txn.withValue(forKey: key, in: storesDatabase) { try decode(StoreRecord.self, $0) }
+                guard var record = found else { throw ServiceError(.storeNotFound, "there is no store \(id)") }
+                record.state = .deleting
+                try txn.put(try encode(record), forKey: key, in: storesDatabase)
+                try revokeTokens(of: id, in: txn)
+            }
+        }
+    }
+
+    /// Removes the directory of a store being deleted, then its record.
+    func erase(_ id: StoreName) throws(ServiceError) {
+        try Self.storage("erasing the directory of store \(id)") {
+            let directory = directory(of: id)
+            if FileManager.default.fileExists(atPath: directory.path) {
+                // Renamed first, so a half-removed directory never passes for the store.
+                let doomed = root.appending(path: ".deleting-\(id.rawValue)-\(UInt64.random(in: 0 ... .max))")
+                try FileManager.default.moveItem(at: directory, to: doomed)
+                try DirectorySync.sync(root)
+                try FileManager.default.removeItem(at: doomed)
+                try DirectorySync.sync(root)
+            }
+            try environment.write { txn in
+                _ = try txn.removeValue(forKey: Array(id.rawValue.utf8), in: storesDatabase)
+            }
+        }
+    }
+
+    /// Finishes deletions a crash interrupted: stores marked deleting, and
+    /// renamed directories left behind.
+    func finishDeletions() throws(ServiceError) {
+        for record in try stores() where record.state == .deleting {
+            try erase(try StoreName(record.id))
+        }
+        try Self.storage("removing what an interrupted deletion left in \(root.path)") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.path)
+            where name.hasPrefix(".deleting-") {
+                try FileManager.default.removeItem(at: root.appending(path: name))
+            }
+        }
+    }
+}

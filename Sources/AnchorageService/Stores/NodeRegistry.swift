@@ -1,0 +1,95 @@
+import Anchorage
+public import Foundation
+import LMDB
+
+/// The stores of a multi-store node and the tokens that reach them, kept in
+/// the node's own LMDB environment (`<root>/.registry`), beside one
+/// directory per store (`<root>/<store id>`). Never replicated, never in a
+/// store's hash chain. Tokens are kept as SHA-256 digests: the secret is
+/// shown once, when it is issued.
+///
+/// ```swift
+/// let registry = try NodeRegistry(root: URL(filePath: "/var/lib/anchorage"))
+/// try registry.createStore(try StoreName("alice"))
+/// let issued = try registry.issueToken(TokenGrant(store: try StoreName("alice"), owner: true))
+/// print(issued.secret)   // give it to Alice; only its digest is kept
+/// ```
+public final class NodeRegistry: Sendable {
+    /// Limits of one registry.
+    public struct Configuration: Sendable, Hashable {
+        /// At most this many stores; creating one more is refused with
+        /// `quotaExceeded`.
+        public var maximumStores = 1_000_000
+        /// Commit without fsync (tests only): a crash may lose the last
+        /// changes of the registry.
+        public var synchronous = true
+
+        public init() {}
+    }
+
+    /// The directory holding the registry and the stores.
+    public let root: URL
+    let configuration: Configuration
+    let environment: Environment
+    let storesDatabase: Database
+    let tokensDatabase: Database
+    let digestsDatabase: Database
+
+    /// The name of the registry's own directory under the root: it begins
+    /// with a dot, which no ``StoreName`` does.
+    public static let directoryName = ".registry"
+
+    /// Opens (creating it if needed) the registry under `root`, and
+    /// finishes any store deletion a crash interrupted.
+    ///
+    /// - Throws: ``ServiceError`` `.storageFailed` saying which file failed.
+    public init(root: URL, configuration: Configuration = Configuration()) throws(ServiceError) {
+        self.root = root.standardizedFileURL
+        self.configuration = configuration
+        let path = self.root.appending(path: Self.directoryName).path
+        let opened = try Self.storage("opening the node's registry at \(path)") {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            var settings = Environment.Configuration()
+            settings.maxDatabases = 8
+            if !configuration.synchronous { settings.options.insert(.noSync) }
+            let environment = try Environment(path: path, configuration: settings)
+            return (
+                environment,
+                try environment.openDatabase(named: "stores"),
+                try environment.openDatabase(named: "tokens"),
+                try environment.openDatabase(named: "token-digests")
+            )
+        }
+        (environment, storesDatabase, tokensDatabase, digestsDatabase) = opened
+        try finishDeletions()
+    }
+
+    /// Runs `body`, turning any error into `.storageFailed` naming `what`.
+    static func storage<R>(_ what: String, _ body: () throws -> R) throws(ServiceError) -> R {
+        do {
+            return try body()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.storageFailed, "\(what) failed: \(error)")
+        }
+    }
+
+    /// `date` to the millisecond, as records keep it (so a record read back
+    /// equals the one written).
+    static func recorded(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1_000).rounded() / 1_000)
+    }
+
+    func encode(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = CanonicalJSON.encoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return Array(try encoder.encode(value))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(type, from: Data(bytes))
+    }
+}

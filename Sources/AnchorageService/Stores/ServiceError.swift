@@ -1,0 +1,39 @@
+/// Why a use case of the application layer refused or failed: a code to
+/// match and a message a person understands. Messages never hold a health
+/// value or a token's secret.
+///
+/// ```swift
+/// do { try registry.createStore("alice") } catch let error as ServiceError where error.code == .storeExists { … }
+/// ```
+public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, to match on.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+
+        /// A store id that cannot name a store (see ``StoreName``).
+        public static let invalidStoreID = Code(name: "invalidStoreID")
+        /// Creating a store whose id is taken.
+        public static let storeExists = Code(name: "storeExists")
+        /// A store the registry does not hold (or that is being deleted).
+        public static let storeNotFound = Code(name: "storeNotFound")
+        /// A token id the registry does not hold.
+        public static let tokenNotFound = Code(name: "tokenNotFound")
+        /// A grant that cannot be issued (unknown type, owner with grants…).
+        public static let invalidGrant = Code(name: "invalidGrant")
+        /// The node holds as many stores as its quota allows.
+        public static let quotaExceeded = Code(name: "quotaExceeded")
+        /// The registry's database or a store's directory failed.
+        public static let storageFailed = Code(name: "storageFailed")
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

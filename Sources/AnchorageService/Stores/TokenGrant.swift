@@ -1,0 +1,111 @@
+import Anchorage
+
+/// What a token may do in one store: act as its owner, or as an app with
+/// the types it may read and share, and whether it may replicate. The
+/// same grants as a node's token file (docs/http-api.md).
+///
+/// ```swift
+/// let grant = TokenGrant(
+///     store: try StoreName("alice"),
+///     app: "com.example.dashboard", read: ["stepCount", "heartRate"])
+/// ```
+public struct TokenGrant: Codable, Sendable, Hashable {
+    /// The store the token reaches; no other.
+    public var store: String
+    /// Whether the token acts as the store's owner.
+    public var owner: Bool
+    /// The app the token acts as (its bundle identifier); `nil` for the
+    /// owner and for a peer's token.
+    public var app: String?
+    /// The app's name as sources show it; its bundle identifier when `nil`.
+    public var appName: String?
+    /// The type identifiers the app may read (`activitySummary` included).
+    public var read: [String]
+    /// The sample type identifiers the app may save and delete.
+    public var share: [String]
+    /// Whether the token may replicate the store (`/sync`).
+    public var replicates: Bool
+
+    /// An owner's token for `store`.
+    public init(store: StoreName, owner: Bool, replicates: Bool = false) {
+        self.init(
+            store: store.rawValue,
+            owner: owner,
+            app: nil,
+            appName: nil,
+            read: [],
+            share: [],
+            replicates: replicates
+        )
+    }
+
+    /// An app's token for `store`.
+    public init(store: StoreName, app: String, appName: String? = nil, read: [String] = [], share: [String] = []) {
+        self.init(
+            store: store.rawValue,
+            owner: false,
+            app: app,
+            appName: appName,
+            read: read,
+            share: share,
+            replicates: false
+        )
+    }
+
+    init(
+        store: String,
+        owner: Bool,
+        app: String?,
+        appName: String?,
+        read: [String],
+        share: [String],
+        replicates: Bool
+    ) {
+        self.store = store
+        self.owner = owner
+        self.app = app
+        self.appName = appName
+        self.read = read
+        self.share = share
+        self.replicates = replicates
+    }
+
+    /// Checks the grant as a token file's entry is checked.
+    func validate() throws(ServiceError) {
+        if owner {
+            guard app == nil, read.isEmpty, share.isEmpty else {
+                throw ServiceError(.invalidGrant, "an owner's token has no app, read or share")
+            }
+            return
+        }
+        guard let app else {
+            guard replicates, read.isEmpty, share.isEmpty else {
+                throw ServiceError(.invalidGrant, "name the app the token acts as, or make it the owner's or a peer's")
+            }
+            return
+        }
+        guard !replicates else {
+            throw ServiceError(.invalidGrant, "an app's token cannot replicate; give peers a token of their own")
+        }
+        guard !app.isEmpty, app.utf8.count <= 255 else {
+            throw ServiceError(.invalidGrant, "an app's bundle identifier has 1 to 255 bytes")
+        }
+        for name in read where !TextForms.isActivitySummary(name) {
+            try Self.sampleType(name)
+        }
+        for name in share {
+            guard !(try Self.sampleType(name) is HKCorrelationType) else {
+                throw ServiceError(.invalidGrant, "correlation types cannot be shared; share their members' types")
+            }
+        }
+    }
+
+    @discardableResult
+    private static func sampleType(_ name: String) throws(ServiceError) -> HKSampleType {
+        do {
+            return try TextForms.sampleType(name)
+        } catch {
+            throw ServiceError(.invalidGrant, "\(error)")
+        }
+    }
+}

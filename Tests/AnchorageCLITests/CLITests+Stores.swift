@@ -1,0 +1,88 @@
+import Anchorage
+import AnchorageService
+import AnchorageTesting
+import Foundation
+import Testing
+
+@testable import AnchorageCLI
+
+@Suite("Command line: the stores and tokens of a multi-store node")
+struct CLIStoresTests {
+    @Test(
+        "stores create, list and delete; tokens issue, list and revoke: what the CLI does is what the registry holds; audit verify passes"
+    )
+    func storesAndTokens() async throws {
+        try await withTemporaryDirectory { root in
+            let node = ["--stores", root.path]
+            #expect(try await runCLI(["stores", "create", "alice", "bob"] + node) == "created alice\ncreated bob\n")
+            let listed = try await runCLI(["stores", "list"] + node).split(separator: "\n")
+            #expect(listed.map { $0.split(separator: "\t")[0] } == ["alice", "bob"])
+
+            let secret = try await runCLI(["tokens", "issue", "--store", "alice", "--owner"] + node)
+                .trimmingCharacters(in: .newlines)
+            let app = try await runCLI(
+                ["tokens", "issue", "--store", "alice", "--app", "com.example.dashboard", "--read", "stepCount"] + node
+            ).trimmingCharacters(in: .newlines)
+            let registry = try NodeRegistry(root: root)
+            let owner = try #require(try registry.token(forSecret: secret))
+            #expect(owner.grant == TokenGrant(store: try StoreName("alice"), owner: true))
+            #expect(try registry.token(forSecret: app)?.grant.read == ["stepCount"])
+            let tokens = try await runCLI(["tokens", "list", "--store", "alice"] + node)
+            #expect(tokens.contains("\(owner.id)\talice\towner\n"), "\(tokens)")
+            #expect(tokens.contains("alice\tapp com.example.dashboard read stepCount\n"), "\(tokens)")
+            #expect(!tokens.contains(secret) && !tokens.contains(app), "secrets are shown once, at issue")
+
+            #expect(try await runCLI(["tokens", "revoke", owner.id] + node) == "revoked \(owner.id)\n")
+            #expect(try registry.token(forSecret: secret) == nil)
+
+            // The store's directory is a store like any other.
+            let store = root.appending(path: "bob").path
+            let file = root.appending(path: "input.json").path
+            try Data(
+                #"[{"kind":"quantitySample","uuid":"6A0E5C2B-1111-4C3A-9D2E-2F6B8E0B4A11","type":"HKQuantityTypeIdentifierStepCount","quantity":{"unit":"count","value":5},"startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:05:00Z"}]"#
+                    .utf8
+            ).write(to: URL(filePath: file))
+            _ = try await runCLI(["save", "--store", store, "--file", file])
+            #expect(try await runCLI(["audit", "verify", "--store", store]).contains("agree with a replay"))
+
+            #expect(try await runCLI(["stores", "delete", "alice", "--yes"] + node) == "deleted alice\n")
+            #expect(try registry.token(forSecret: app) == nil)
+            #expect(!FileManager.default.fileExists(atPath: root.appending(path: "alice").path))
+            #expect(try await runCLI(["stores", "list"] + node).hasPrefix("bob\t"))
+        }
+    }
+
+    @Test(
+        "bad ids, a delete without --yes, unknown stores and tokens, and wrong grants: usage errors or typed failures, nothing made"
+    )
+    func refused() async throws {
+        try await withTemporaryDirectory { root in
+            let node = ["--stores", root.path]
+            for id in ["..", "a/b", "%2F", "Alice", String(repeating: "a", count: 4_096), "ålice"] {
+                let failure = await cliFailure(["stores", "create", id] + node)
+                #expect(failure.status == 2 && failure.message.contains("is not a store id"), "\(failure.message)")
+                #expect(failure.message.count < 400)
+            }
+            _ = try await runCLI(["stores", "create", "alice"] + node)
+            let again = await cliFailure(["stores", "create", "alice"] + node)
+            #expect(again.status == 1 && again.message == "Error: there is already a store alice", "\(again.message)")
+            let unconfirmed = await cliFailure(["stores", "delete", "alice"] + node)
+            #expect(unconfirmed.status == 2 && unconfirmed.message.contains("add --yes"))
+            let missing = await cliFailure(["stores", "delete", "nobody", "--yes"] + node)
+            #expect(missing.status == 1 && missing.message == "Error: there is no store nobody", "\(missing.message)")
+            let noStore = await cliFailure(["tokens", "issue", "--store", "nobody", "--owner"] + node)
+            #expect(noStore.message == "Error: there is no store nobody", "\(noStore.message)")
+            let who = await cliFailure(["tokens", "issue", "--store", "alice"] + node)
+            #expect(who.status == 2 && who.message.contains("--owner, --peer or --app"), "\(who.message)")
+            let type = await cliFailure(
+                ["tokens", "issue", "--store", "alice", "--app", "com.x", "--read", "nope"] + node
+            )
+            #expect(type.status == 1 && type.message.contains("'nope' is not a sample type"), "\(type.message)")
+            let revoke = await cliFailure(["tokens", "revoke", "tok_nope"] + node)
+            #expect(revoke.message == "Error: there is no token tok_nope", "\(revoke.message)")
+            let registry = try NodeRegistry(root: root)
+            #expect(try registry.stores().map(\.id) == ["alice"])
+            #expect(try registry.tokens().isEmpty)
+        }
+    }
+}
