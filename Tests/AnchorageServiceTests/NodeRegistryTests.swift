@@ -133,6 +133,7 @@ struct NodeRegistryTests {
 
             try registry.revokeToken(id: app.record.id)
             #expect(try registry.token(forSecret: app.secret) == nil)
+            #expect(try registry.digestCount() == 1, "nothing of a revoked token is kept")
             #expect(try registry.token(forSecret: owner.secret) == owner.record)
             #expect(throws: ServiceError.self) { try registry.revokeToken(id: app.record.id) }
         }
@@ -189,6 +190,7 @@ struct NodeRegistryTests {
 
             try registry.deleteStore(alice)
             #expect(try registry.store(alice) == nil)
+            #expect(try registry.digestCount() == 1)
             #expect(try registry.token(forSecret: token.secret) == nil)
             #expect(try registry.token(forSecret: kept.secret) == kept.record)
             #expect(try Self.entries(root) == ["bob"])

@@ -116,6 +116,11 @@ extension NodeRegistry {
         for key in doomed { _ = try txn.removeValue(forKey: key, in: digestsDatabase) }
     }
 
+    /// How many token digests the registry holds (one per live token).
+    package func digestCount() throws -> Int {
+        try environment.read { txn in try txn.statistics(of: digestsDatabase).entries }
+    }
+
     static func digest(_ secret: String) -> [UInt8] {
         Array(SHA256.hash(data: Array(secret.utf8)))
     }
