@@ -1,0 +1,244 @@
+public import Anchorage
+import Synchronization
+
+/// The open stores of a multi-store node: a store opens on its first
+/// request and closes once idle, at most ``Configuration/capacity`` are open
+/// (least recently used closed first), and at most
+/// ``Configuration/maximumOpening`` open at once, so ten thousand first
+/// requests to cold stores wait their turn instead of exhausting threads or
+/// file descriptors. A closed store holds no thread or descriptor.
+///
+/// ```swift
+/// let pool = StorePool<HKHealthStore>(open: { name in try await open(name) }, close: { await $0.close() })
+/// let count = try await pool.withStore(try StoreName("alice")) { store in try await count(in: store) }
+/// ```
+///
+/// Opening and closing run in the callbacks, never under the pool's lock;
+/// the decisions are ``StorePoolState``'s.
+public final class StorePool<Resource: Sendable>: Sendable {
+    /// Limits and timing of a pool.
+    public struct Configuration: Sendable {
+        /// At most this many stores are open (or opening) together.
+        public var capacity = 1_000
+        /// At most this many stores are being opened together.
+        public var maximumOpening = 16
+        /// A store nobody has used for this long is closed.
+        public var idle: Duration = .seconds(60)
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    private let clock: StoreClock
+    private let open: @Sendable (StoreName) async throws -> Resource
+    private let close: @Sendable (Resource) async -> Void
+    private let state: Mutex<Inner>
+
+    private struct Inner: ~Copyable {
+        var machine: StorePoolState<Duration, Resource>
+        var nextTicket = 0
+        /// Waiting requests: resumed with their next step.
+        var waiting: [Int: CheckedContinuation<Step, Never>] = [:]
+        /// Removals waiting for a store's last holder.
+        var removals: [String: [CheckedContinuation<Void, Never>]] = [:]
+        /// Steps decided for tickets before they began to wait.
+        var early: [Int: Step] = [:]
+    }
+
+    /// What a request does after waiting.
+    private enum Step: Sendable {
+        case use(Resource)
+        case open(closing: [Resource])
+        case retry
+        case gone
+    }
+
+    /// A pool that opens and closes stores with these callbacks; times are
+    /// read from `clock`.
+    public init(
+        configuration: Configuration = Configuration(),
+        clock: StoreClock = .continuous,
+        open: @escaping @Sendable (StoreName) async throws -> Resource,
+        close: @escaping @Sendable (Resource) async -> Void
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.open = open
+        self.close = close
+        let limits = StorePoolState<Duration, Resource>.Limits(
+            capacity: configuration.capacity,
+            maximumOpening: configuration.maximumOpening
+        )
+        state = Mutex(Inner(machine: StorePoolState(limits: limits)))
+    }
+
+    /// How many stores are open or opening.
+    public var openCount: Int { state.withLock { $0.machine.slots.count } }
+
+    /// Runs `body` with the store `name`, opening it first if it is closed;
+    /// the store stays open while `body` runs.
+    ///
+    /// - Throws: what opening the store threw, `body`'s error, or
+    ///   ``ServiceError`` `.storeNotFound` while the store is being removed.
+    public func withStore<R: Sendable>(
+        _ name: StoreName,
+        _ body: (Resource) async throws -> R
+    ) async throws -> R {
+        let resource = try await acquire(name)
+        do {
+            let result = try await body(resource)
+            await release(name)
+            return result
+        } catch {
+            await release(name)
+            throw error
+        }
+    }
+
+    private func acquire(_ name: StoreName) async throws -> Resource {
+        while true {
+            let now = clock.now()
+            let first = state.withLock { inner -> (Int, StorePoolState<Duration, Resource>.Acquired) in
+                inner.nextTicket += 1
+                return (inner.nextTicket, inner.machine.acquire(name.rawValue, ticket: inner.nextTicket, now: now))
+            }
+            let step: Step
+            switch first.1 {
+            case .use(let resource): step = .use(resource)
+            case .open(let closing): step = .open(closing: closing)
+            case .gone: step = .gone
+            case .wait:
+                step = await withCheckedContinuation { continuation in
+                    state.withLock { inner in
+                        if let early = inner.early.removeValue(forKey: first.0) {
+                            continuation.resume(returning: early)
+                        } else {
+                            inner.waiting[first.0] = continuation
+                        }
+                    }
+                }
+            }
+            switch step {
+            case .use(let resource):
+                return resource
+            case .gone:
+                throw ServiceError(.storeNotFound, "there is no store \(name)")
+            case .retry:
+                continue
+            case .open(let closing):
+                for resource in closing { await close(resource) }
+                do {
+                    let resource = try await open(name)
+                    let waiters = state.withLock { $0.machine.opened(name.rawValue, resource, now: clock.now()) }
+                    resume(waiters, with: .use(resource))
+                    await admit()
+                    return resource
+                } catch {
+                    let waiters = state.withLock { $0.machine.failedToOpen(name.rawValue) }
+                    resume(waiters, with: .retry)
+                    finishRemoval(name)
+                    await admit()
+                    throw error
+                }
+            }
+        }
+    }
+
+    private func release(_ name: StoreName) async {
+        let doomed = state.withLock { $0.machine.release(name.rawValue, now: clock.now()) }
+        if let doomed {
+            await close(doomed)
+            finishRemoval(name)
+        }
+        await admit()
+    }
+
+    /// Lets waiting requests go ahead while there is room.
+    private func admit() async {
+        while true {
+            let next = state.withLock { $0.machine.admitNext(now: clock.now()) }
+            guard let next else { return }
+            switch next.decision {
+            case .use(let resource): resume([next.ticket], with: .use(resource))
+            case .open(let closing): resume([next.ticket], with: .open(closing: closing))
+            case .gone: resume([next.ticket], with: .gone)
+            case .wait: continue  // now a waiter of the store being opened
+            }
+        }
+    }
+
+    private func resume(_ tickets: [Int], with step: Step) {
+        let continuations = state.withLock { inner in
+            tickets.compactMap { ticket -> CheckedContinuation<Step, Never>? in
+                guard let continuation = inner.waiting.removeValue(forKey: ticket) else {
+                    inner.early[ticket] = step
+                    return nil
+                }
+                return continuation
+            }
+        }
+        for continuation in continuations { continuation.resume(returning: step) }
+    }
+
+    /// Closes the stores idle for ``Configuration/idle`` or longer; returns
+    /// how many it closed.
+    @discardableResult
+    public func closeIdle() async -> Int {
+        let deadline = clock.now() - configuration.idle
+        let closing = state.withLock { $0.machine.closeIdle(before: deadline) }
+        for resource in closing { await close(resource) }
+        await admit()
+        return closing.count
+    }
+
+    /// Closes idle stores every half idle period until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(configuration.idle / 2) } catch { return }
+            await closeIdle()
+        }
+    }
+
+    /// Closes `name` for good before it is erased: new requests for it are
+    /// refused with `storeNotFound`, and this returns once its last holder
+    /// is done and it is closed. Then ``endRemoval(_:)`` lets a new store of
+    /// that id open.
+    public func remove(_ name: StoreName) async {
+        let now = state.withLock { inner -> Resource? in inner.machine.beginRemoval(name.rawValue) }
+        if let now {
+            await close(now)
+            await admit()
+            return
+        }
+        let held = state.withLock { $0.machine.isPresent(name.rawValue) }
+        guard held else {
+            await admit()
+            return
+        }
+        await withCheckedContinuation { continuation in
+            let finished = state.withLock { inner -> Bool in
+                guard inner.machine.isPresent(name.rawValue) else { return true }
+                inner.removals[name.rawValue, default: []].append(continuation)
+                return false
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    /// After ``remove(_:)``: the id may name a store again.
+    public func endRemoval(_ name: StoreName) {
+        state.withLock { $0.machine.endRemoval(name.rawValue) }
+    }
+
+    private func finishRemoval(_ name: StoreName) {
+        let waiting = state.withLock { $0.removals.removeValue(forKey: name.rawValue) ?? [] }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Closes every open store (on shutdown); requests still holding one
+    /// keep it until they end.
+    public func closeAll() async {
+        let closing = state.withLock { $0.machine.closeIdle(before: .seconds(Int64.max)) }
+        for resource in closing { await close(resource) }
+    }
+}

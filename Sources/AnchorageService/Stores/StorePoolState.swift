@@ -1,0 +1,173 @@
+/// The decisions of a ``StorePool``, as a value with no I/O, so they are
+/// tested without stores or clocks: which store to open, which to close,
+/// who waits. Times are the pool clock's instants, given by the caller.
+///
+/// A store is *open* (with its resource), *opening* (one caller opens it,
+/// the others wait for it), or absent. At most `capacity` stores are open
+/// or opening together, and at most `maximumOpening` are opening; past
+/// either limit a request waits its turn (first come, first served). An
+/// open store nobody holds closes once it has been idle for `idle`, or
+/// when room is needed for another (least recently used first). A store
+/// being removed takes no new holder and closes once the last lets go.
+struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Sendable {
+    struct Limits: Sendable {
+        var capacity: Int
+        var maximumOpening: Int
+    }
+
+    enum Slot: Sendable {
+        case opening(waiters: [Int])
+        case open(Resource, holders: Int, lastUsed: Instant)
+    }
+
+    /// What the caller of ``acquire(_:ticket:now:)`` does next.
+    enum Acquired: Sendable {
+        /// Use this resource (one hold taken); release it afterwards.
+        case use(Resource)
+        /// Open the store, then report with ``opened(_:_:now:)`` or
+        /// ``failedToOpen(_:)``; close these first to make room.
+        case open(closing: [Resource])
+        /// Wait: the ticket is resumed by a later decision.
+        case wait
+        /// The store is being removed: refuse the request.
+        case gone
+    }
+
+    let limits: Limits
+    private(set) var slots: [String: Slot] = [:]
+    /// Requests waiting for room, in arrival order.
+    private(set) var queue: [(ticket: Int, name: String)] = []
+    /// Stores being removed: no new holders.
+    private(set) var removing: Set<String> = []
+
+    init(limits: Limits) {
+        precondition(limits.capacity >= 1 && limits.maximumOpening >= 1)
+        self.limits = limits
+    }
+
+    var openingCount: Int {
+        slots.values.count { if case .opening = $0 { true } else { false } }
+    }
+
+    /// The open stores' resources.
+    var openResources: [Resource] {
+        slots.values.compactMap { if case .open(let resource, _, _) = $0 { resource } else { nil } }
+    }
+
+    /// A request for `name`. `ticket` names the request if it must wait.
+    mutating func acquire(_ name: String, ticket: Int, now: Instant) -> Acquired {
+        guard !removing.contains(name) else { return .gone }
+        switch slots[name] {
+        case .open(let resource, let holders, _):
+            slots[name] = .open(resource, holders: holders + 1, lastUsed: now)
+            return .use(resource)
+        case .opening(let waiters):
+            slots[name] = .opening(waiters: waiters + [ticket])
+            return .wait
+        case nil:
+            // Earlier arrivals waiting for room go first.
+            guard queue.isEmpty, let closing = makeRoom() else {
+                queue.append((ticket, name))
+                return .wait
+            }
+            slots[name] = .opening(waiters: [])
+            return .open(closing: closing)
+        }
+    }
+
+    /// The idle stores to close so that one more fits (least recently
+    /// used first), or `nil` when it cannot fit yet: too many opening, or
+    /// not enough stores nobody holds. Takes nothing out when it returns nil.
+    private mutating func makeRoom() -> [Resource]? {
+        guard openingCount < limits.maximumOpening else { return nil }
+        let needed = slots.count - limits.capacity + 1
+        guard needed > 0 else { return [] }
+        let idle = slots.compactMap { name, slot -> (name: String, resource: Resource, lastUsed: Instant)? in
+            guard case .open(let resource, 0, let lastUsed) = slot else { return nil }
+            return (name, resource, lastUsed)
+        }
+        guard idle.count >= needed else { return nil }
+        let oldest = idle.sorted { ($0.lastUsed, $0.name) < ($1.lastUsed, $1.name) }.prefix(needed)
+        for entry in oldest { slots[entry.name] = nil }
+        return oldest.map(\.resource)
+    }
+
+    /// The store opened: the opener holds it, and so does everyone who
+    /// waited for it. Returns those waiters' tickets.
+    mutating func opened(_ name: String, _ resource: Resource, now: Instant) -> [Int] {
+        guard case .opening(let waiters) = slots[name] else { preconditionFailure("\(name) was not opening") }
+        slots[name] = .open(resource, holders: 1 + waiters.count, lastUsed: now)
+        return waiters
+    }
+
+    /// The store could not be opened: its waiters fail too (they retry, or
+    /// report the error). Returns their tickets.
+    mutating func failedToOpen(_ name: String) -> [Int] {
+        guard case .opening(let waiters) = slots[name] else { preconditionFailure("\(name) was not opening") }
+        slots[name] = nil
+        return waiters
+    }
+
+    /// A holder is done with `name`. Returns the resource to close when
+    /// the store is being removed and this was its last holder.
+    mutating func release(_ name: String, now: Instant) -> Resource? {
+        guard case .open(let resource, let holders, _) = slots[name] else { preconditionFailure("\(name) is not open") }
+        slots[name] = .open(resource, holders: holders - 1, lastUsed: now)
+        if holders == 1 && removing.contains(name) {
+            slots[name] = nil
+            return resource
+        }
+        return nil
+    }
+
+    /// The next request waiting for room that can now go ahead, with the
+    /// stores to close first; call after anything that frees room.
+    mutating func admitNext(now: Instant) -> (ticket: Int, name: String, decision: Acquired)? {
+        guard let first = queue.first else { return nil }
+        if removing.contains(first.name) {
+            queue.removeFirst()
+            return (first.ticket, first.name, .gone)
+        }
+        switch slots[first.name] {
+        case .open, .opening:
+            queue.removeFirst()
+            return (first.ticket, first.name, acquire(first.name, ticket: first.ticket, now: now))
+        case nil:
+            guard let closing = makeRoom() else { return nil }
+            queue.removeFirst()
+            slots[first.name] = .opening(waiters: [])
+            return (first.ticket, first.name, .open(closing: closing))
+        }
+    }
+
+    /// The open stores nobody holds that have been idle since `deadline`
+    /// or longer: they close now.
+    mutating func closeIdle(before deadline: Instant) -> [Resource] {
+        var closing: [Resource] = []
+        for (name, slot) in slots {
+            guard case .open(let resource, 0, let lastUsed) = slot, lastUsed <= deadline else { continue }
+            slots[name] = nil
+            closing.append(resource)
+        }
+        return closing
+    }
+
+    /// Starts removing `name`: it takes no new holder; returns its
+    /// resource when nobody holds it (close it now), else `nil` (the last
+    /// ``release(_:now:)`` returns it).
+    mutating func beginRemoval(_ name: String) -> Resource? {
+        removing.insert(name)
+        guard case .open(let resource, 0, _) = slots[name] else { return nil }
+        slots[name] = nil
+        return resource
+    }
+
+    /// Whether `name` is open, opening or held.
+    func isPresent(_ name: String) -> Bool { slots[name] != nil }
+
+    /// Ends the removal of `name`: it may be opened again (a new store of
+    /// that id).
+    mutating func endRemoval(_ name: String) {
+        removing.remove(name)
+    }
+}
