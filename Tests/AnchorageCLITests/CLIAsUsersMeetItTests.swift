@@ -118,7 +118,7 @@ struct CLIAsUsersMeetItTests {
                     ["--type", "sleepAnalysis", "--unit", "kg", "--from", "2024-06-01", "--to", "2024-06-02"],
                     "is not a quantity type"
                 ),
-                (["--type", "stepCount", "--from", "yesterday", "--to", "2024-06-02"], "must be dates"),
+                (["--type", "stepCount", "--from", "yesterday", "--to", "2024-06-02"], "--from must be a day"),
                 (["--type", "stepCount", "--unit", "zork", "--from", "2024-06-01", "--to", "2024-06-02"], "(UNIT-1)"),
             ]
             for (arguments, words) in cases {
