@@ -132,4 +132,33 @@ struct StatisticsTableTests {
             #expect(table.commandLineJSON().contains(#""duration (s)": 6000"#))
         }
     }
+
+    @Test("by source: the table and CSV get a source column, `all` on the merged line; JSON lists the sources")
+    func bySource() async throws {
+        try await Self.withStore { store in
+            let request = try StatisticsRequest(
+                arguments: .init(type: "stepCount", from: "2024-06-13", to: "2024-06-13", tz: "UTC", bySource: true)
+            )
+            let table = try request.table(from: store)
+            let row = try #require(table.rows.first)
+            let source = try #require(row.sources?.first)
+            #expect(row.sources?.count == 1 && source.values.sum == 4800 && row.values.sum == 4800)
+            let id = source.bundleIdentifier
+            #expect(table.textTable().first?.hasPrefix("start (GMT)") == true)
+            #expect(table.textTable().first?.contains("  source  sum [count]") == true)
+            #expect(table.textTable().dropFirst().map { $0.hasSuffix("4800") } == [true, true])
+            #expect(
+                table.csv() == [
+                    "start,end,source,sum", "2024-06-13T00:00:00Z,2024-06-14T00:00:00Z,all,4800",
+                    "2024-06-13T00:00:00Z,2024-06-14T00:00:00Z,\(id),4800",
+                ]
+            )
+            #expect(
+                table.commandLineJSON().hasSuffix(
+                    #""sum": 4800, "sources": [{"bundleIdentifier": "\#(id)", "sum": 4800}]}]"#
+                )
+            )
+            #expect(String(buffer: try table.json()).contains(#""sources":[{"bundleIdentifier":"\#(id)","#))
+        }
+    }
 }
