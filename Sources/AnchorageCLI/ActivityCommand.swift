@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -76,13 +77,13 @@ struct ActivityCommand: AsyncParsableCommand {
         case .csv:
             output.line(Self.columns.map { $0.name.replacingOccurrences(of: " ", with: "_") }.joined(separator: ","))
             for summary in summaries {
-                output.line(Self.columns.map { $0.value(summary, StatsRow.exact) }.joined(separator: ","))
+                output.line(Self.columns.map { $0.value(summary, NumberText.exact) }.joined(separator: ","))
             }
         case .table:
             let rows =
                 [Self.columns.map(\.name)]
                 + summaries.map { summary in
-                    Self.columns.map { $0.value(summary, StatsRow.number) }
+                    Self.columns.map { $0.value(summary, NumberText.readable) }
                 }
             for line in TextTable.lines(rows) { output.line(line) }
         }

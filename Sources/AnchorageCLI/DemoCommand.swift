@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import AnchorageSync
 import ArgumentParser
 import Foundation
@@ -106,13 +107,16 @@ struct DemoCommand: AsyncParsableCommand {
         while let earlier = calendar.date(byAdding: .day, value: -7, to: start), earlier >= dataStart {
             start = earlier
         }
-        var rows: [StatsRow] = []
-        collection.enumerateStatistics(from: start, to: dataset.end) { statistics, _ in
-            rows.append(StatsRow(statistics, options: .cumulativeSum, unit: .count()))
-        }
+        let table = StatisticsTable(
+            collection,
+            from: start,
+            to: dataset.end,
+            unit: .count(),
+            timeZone: calendar.timeZone
+        )
         output.line("1. Weekly steps, weeks starting Monday 03:00 (HKStatisticsCollectionQuery).")
         output.line("   The phone and the watch overlap; the merged sum counts each step once.")
-        StatsRow.chart(rows, unit: "count", zone: calendar.timeZone, width: 40, to: output)
+        for line in table.chart(width: 40) { output.line(line) }
         output.line("")
     }
 
@@ -148,7 +152,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         output.line("2. Meals of at least 800 kcal (HKCorrelationQuery): \(foods.count) in all.")
         for (name, entry) in counts.sorted(by: { $0.value.count > $1.value.count }) {
-            let kilocalories = StatsRow.number(entry.kilocalories)
+            let kilocalories = NumberText.readable(entry.kilocalories)
             let padded = String(repeating: " ", count: max(0, 5 - kilocalories.count)) + kilocalories
             output.line("   \(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(padded) kcal  ×\(entry.count)")
         }
@@ -232,7 +236,7 @@ struct DemoCommand: AsyncParsableCommand {
         let (mine, theirs) = (try await total(store), try await total(peer))
         output.line(
             "   Deleted here, one sync later: the peer shows it \(onPeer.isEmpty ? "no more" : "still")."
-                + " All-time steps: \(StatsRow.number(mine)) here, \(StatsRow.number(theirs)) on the peer."
+                + " All-time steps: \(NumberText.readable(mine)) here, \(NumberText.readable(theirs)) on the peer."
         )
         output.line("")
     }

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -40,7 +41,7 @@ struct HistoryCommand: AsyncParsableCommand {
         var rows = [["seq", "action", "origin", "counter", "time", "principal", "anchor"]]
         for step in steps {
             let action =
-                step.syncVersion.map { "\(step.action.rawValue) v\(StatsRow.number($0))" } ?? step.action.rawValue
+                step.syncVersion.map { "\(step.action.rawValue) v\(NumberText.readable($0))" } ?? step.action.rawValue
             rows.append([
                 String(step.seq), action, step.origin.description, String(step.counter),
                 step.date.formatted(.iso8601), step.source ?? "-", step.anchor,

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -25,11 +26,11 @@ struct SampleRow {
         switch sample {
         case let quantity as HKQuantitySample:
             let unit = TextForms.displayUnit(of: quantity.quantityType)
-            value = (StatsRow.exact(try? quantity.quantity.checkedDoubleValue(for: unit)), unit.unitString)
+            value = (NumberText.exact(try? quantity.quantity.checkedDoubleValue(for: unit)), unit.unitString)
         case let category as HKCategorySample:
             value = (String(category.value), "")
         case let workout as HKWorkout:
-            value = (StatsRow.exact(workout.duration), "s")
+            value = (NumberText.exact(workout.duration), "s")
         case let correlation as HKCorrelation:
             value = (String(correlation.objects.count), "samples")
         default:
@@ -47,7 +48,7 @@ struct SampleRow {
     init(summary: HKActivitySummary) {
         cells = [
             "summary", "", "activitySummary", ActivityCommand.day(summary), "",
-            StatsRow.exact(ActivityCommand.energy(summary.activeEnergyBurned)),
+            NumberText.exact(ActivityCommand.energy(summary.activeEnergyBurned)),
             summary.activeEnergyBurned.unit.unitString, "",
         ]
     }

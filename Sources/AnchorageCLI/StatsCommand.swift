@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -55,9 +56,7 @@ struct StatsCommand: AsyncParsableCommand {
     var chart = false
 
     func validate() throws {
-        _ = try parsedOptions()
-        _ = try parsedInterval()
-        _ = try parsedRange(in: TimeZoneArgument.require(tz))
+        _ = try parsedRequest()
         if chart && formatOption.format != .table {
             throw ValidationError(
                 "--chart draws a table; leave out --format \(formatOption.format.rawValue) or --chart"
@@ -66,82 +65,45 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = try TimeZoneArgument.require(tz)
-        let quantityType = try parsedType()
-        var statisticsOptions = try parsedOptions()
-        if bySource { statisticsOptions.insert(.separateBySource) }
-        let sourcePredicate =
-            source.isEmpty
-            ? nil : HKQuery.predicateForObjects(from: Set(source.map { HKSource(name: $0, bundleIdentifier: $0) }))
-        var components = try parsedInterval()
-        components.timeZone = zone
-        let (start, end) = try parsedRange(in: zone)
-        let anchorDate = try anchor.map { try DateArgument.require($0, for: "--anchor", in: zone) } ?? start
-        let displayUnit: HKUnit
-        do {
-            displayUnit =
-                try unit.map { try TextForms.unit($0, for: quantityType) } ?? TextForms.displayUnit(of: quantityType)
-        } catch {
-            throw ValidationError("--unit: \(error)")
+        let request = try parsedRequest()
+        let table = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+            do {
+                return try request.table(from: store)
+            } catch let error as StatisticsRequestError {
+                throw ValidationError(error.message)
+            }
         }
-        let collection = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
-            try await HKStatisticsCollectionQueryDescriptor(
-                predicate: .quantitySample(type: quantityType, predicate: sourcePredicate),
-                options: statisticsOptions,
-                anchorDate: anchorDate,
-                intervalComponents: components
-            ).result(for: store, from: start, to: end)
-        }
-        var rows: [StatsRow] = []
-        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
-            rows.append(StatsRow(statistics, options: statisticsOptions, unit: displayUnit))
-        }
+        let output = CLIOutput.current
         if chart {
-            StatsRow.chart(rows, unit: displayUnit.unitString, zone: zone, to: CLIOutput.current)
-        } else {
-            StatsRow.write(
-                rows,
-                format: formatOption.format,
-                unit: displayUnit.unitString,
-                zone: zone,
-                to: CLIOutput.current
-            )
+            for line in table.chart() { output.line(line) }
+            return
+        }
+        switch formatOption.format {
+        case .table: for line in table.textTable() { output.line(line) }
+        case .csv: for line in table.csv() { output.line(line) }
+        case .json: output.line(table.commandLineJSON())
         }
     }
 
-    // MARK: Parsing
-
-    /// `--from` through `--to` in `zone`; as over HTTP, `--from` after
-    /// `--to` is a mistake, not an empty answer.
-    private func parsedRange(in zone: TimeZone) throws -> (start: Date, end: Date) {
-        guard let start = DateArgument.parse(from, in: zone), let end = DateArgument.parse(to, in: zone) else {
-            throw ValidationError("--from and --to must be dates such as 2024-06-01 or 2024-06-01T08:00:00Z")
-        }
-        guard start <= end else { throw ValidationError("--from is after --to") }
-        return (start, end)
-    }
-
-    private func parsedType() throws -> HKQuantityType {
+    /// The request the options describe, its mistakes usage errors in the
+    /// words the HTTP API uses too.
+    private func parsedRequest() throws -> StatisticsRequest {
+        let arguments = StatisticsRequest.Arguments(
+            type: type,
+            options: options,
+            interval: interval,
+            from: from,
+            to: to,
+            anchor: anchor,
+            tz: tz,
+            unit: unit,
+            bySource: bySource,
+            sources: source
+        )
         do {
-            return try TextForms.quantityType(type)
+            return try StatisticsRequest(arguments: arguments)
         } catch {
-            throw ValidationError("--type: \(error)")
-        }
-    }
-
-    private func parsedOptions() throws -> HKStatisticsOptions {
-        do {
-            return try TextForms.statisticsOptions(options)
-        } catch {
-            throw ValidationError("--options: \(error)")
-        }
-    }
-
-    private func parsedInterval() throws -> DateComponents {
-        do {
-            return try TextForms.interval(interval)
-        } catch {
-            throw ValidationError("--interval: \(error)")
+            throw ValidationError(error.message)
         }
     }
 }

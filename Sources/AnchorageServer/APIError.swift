@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import AnchorageSync
 import Foundation
 public import HTTPTypes
@@ -85,6 +86,8 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return from(error)
         case let error as TextFormError:
             return APIError(.badRequest, .invalidArgument, error.description)
+        case let error as StatisticsRequestError:
+            return APIError(.badRequest, Code(rawValue: error.code.rawValue) ?? .invalidArgument, error.message)
         case let error as DecodingError:
             return APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         case let error as HTTPError:

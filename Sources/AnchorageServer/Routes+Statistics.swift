@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,8 +7,6 @@ import Hummingbird
 /// `GET /v1/statistics` (a statistics collection query) and
 /// `GET /v1/sources`.
 struct StatisticsRoutes: Sendable {
-    /// The most buckets one request may ask for.
-    static let maximumBuckets = 100_000
     /// Bounds how many statistics requests are computed at once.
     let limiter: WorkLimiter
     /// Where they are computed.
@@ -20,77 +19,8 @@ struct StatisticsRoutes: Sendable {
 
     func statistics(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
-        let parameters = QueryParameters(request)
-        let sampleType = try parameters.requiredSampleType()
-        guard let type = sampleType as? HKQuantityType else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "type: \(sampleType.identifier) is not a quantity type; statistics need one such as stepCount"
-            )
-        }
-        var asked = try parameters.parse("options", TextForms.statisticsOptions) ?? .cumulativeSum
-        if let separate = parameters.string("separateBySource") {
-            guard separate == "true" || separate == "false" else {
-                throw APIError.badRequest("separateBySource is true or false")
-            }
-            if separate == "true" { asked.insert(.separateBySource) }
-        }
-        let options = asked
-        // Only the samples of these apps and devices (bundle identifiers), as
-        // HKQuery.predicateForObjects(from:) selects them.
-        let sources = parameters.list("sources")
-        guard sources.count <= 100, sources.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 255 }) else {
-            throw APIError.badRequest("sources: 1 to 100 bundle identifiers, comma-separated")
-        }
-        let sourcePredicate =
-            sources.isEmpty
-            ? nil : HKQuery.predicateForObjects(from: Set(sources.map { HKSource(name: $0, bundleIdentifier: $0) }))
-        let intervalText = parameters.string("interval") ?? "1d"
-        var interval = try parameters.parse("interval", TextForms.interval) ?? DateComponents(day: 1)
-        let zone = try parameters.parse("tz", TextForms.timeZone) ?? TimeZone(identifier: "UTC")!
-        interval.timeZone = zone
-        guard let start = try parameters.date("from", in: zone), let end = try parameters.date("to", in: zone) else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "'from' and 'to' are required, as in from=2024-06-01&to=2024-06-07"
-            )
-        }
-        guard start <= end else { throw APIError(.badRequest, .invalidArgument, "'from' is after 'to'") }
-        let anchorDate = try parameters.date("anchor", in: zone) ?? start
-        let unit: HKUnit
-        if let text = parameters.string("unit") {
-            do {
-                unit = try HKUnit.parse(text)
-            } catch {
-                throw APIError(.badRequest, .invalidArgument, "unit: \(error.messageWithRule)")
-            }
-            guard type.is(compatibleWith: unit) else {
-                throw APIError(
-                    .badRequest,
-                    .incompatibleUnit,
-                    "\(type.identifier) cannot be expressed in \(unit.unitString) (UNIT-18)"
-                )
-            }
-        } else {
-            unit = TextForms.displayUnit(of: type)
-        }
-        let descriptor = HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: type, predicate: sourcePredicate),
-            options: options,
-            anchorDate: anchorDate,
-            intervalComponents: interval
-        )
-        let count = try descriptor.bucketCount(for: store, from: start, to: end)
-        guard count <= Self.maximumBuckets else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "that asks for \(count) buckets, more than the \(Self.maximumBuckets) one request may compute; "
-                    + "use a longer interval or a shorter range"
-            )
-        }
+        let asked = try StatisticsRequest(query: Self.parameters(of: request))
+        let count = try asked.checkedBucketCount(in: store)
         // Counted whether the type is readable or not, so that the answer
         // says nothing about it (AUTH-4).
         try await quota.waitForTurn(
@@ -101,31 +31,27 @@ struct StatisticsRoutes: Sendable {
         )
         // Only the buckets asked for are computed. Unreadable types answer
         // like types without data (AUTH-4): the same empty buckets.
-        let readable = context.mayRead(type)
-        let timeZone = parameters.string("tz") ?? "UTC"
+        let readable = context.mayRead(asked.type)
         // Computed on a low-priority thread: a wide request never holds a
         // thread of the cooperative pool, where every other request's handler
         // runs, and yields the cores to saves.
         let (encoded, cpu) = try await limiter.run {
             try await pool.run {
                 let began = ThreadCPUClock.now()
-                let encoded = try Self.encoded(
-                    descriptor.computedResult(for: store, from: start, to: end, readable: readable),
-                    type: type,
-                    options: options,
-                    from: start,
-                    to: end,
-                    unit: unit,
-                    interval: intervalText,
-                    timeZone: timeZone,
-                    buckets: count
-                )
+                let encoded = try asked.table(from: store, readable: readable).json(buckets: count)
                 return (encoded, ThreadCPUClock.now() - began)
             }
         }
         // Buckets made dear by many samples count at what they cost.
         quota.charge(Self.seconds(cpu) * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
         return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.sliced(encoded))
+    }
+
+    /// The request's query parameters, percent-decoded, in order.
+    static func parameters(of request: Request) -> [(String, String)] {
+        request.uri.queryParameters.map { key, value in
+            (String(key), String(value).removingPercentEncoding ?? String(value))
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -147,63 +73,6 @@ struct StatisticsRoutes: Sendable {
             }
             try await writer.finish(nil)
         }
-    }
-
-    /// The JSON answer: every bucket from the one containing `start`
-    /// through the one containing `end`, written into one buffer (built on
-    /// the caller's thread, the low-priority pool, and never copied after).
-    static func encoded(
-        _ collection: HKStatisticsCollection,
-        type: HKQuantityType,
-        options: HKStatisticsOptions,
-        from start: Date,
-        to end: Date,
-        unit: HKUnit,
-        interval intervalText: String,
-        timeZone: String,
-        buckets: Int
-    ) throws -> ByteBuffer {
-        let frame = try JSONBodies.encoder().encode(
-            Body(
-                type: type.identifier,
-                unit: unit.unitString,
-                options: Self.names(of: options),
-                interval: intervalText,
-                timeZone: timeZone,
-                statistics: []
-            )
-        )
-        // The rows are written by hand into the place of the empty list.
-        guard let place = frame.range(of: Data("\"statistics\":[]".utf8)) else {
-            throw APIError(.internalServerError, .internalError, "the statistics answer could not be assembled")
-        }
-        let opening = place.upperBound - 1
-        var answer = ByteBuffer()
-        // About 80 bytes a row (two dates and a value): one allocation, no regrowth.
-        answer.reserveCapacity(frame.count + 96 * buckets)
-        answer.writeBytes(frame[..<opening])
-        var row: [UInt8] = []
-        var first = true
-        // Empty buckets are mostly only their bounds: written without
-        // making their statistics, when an empty one shows no values.
-        let probe = Row(collection.emptyStatistics(from: start, to: start), options: options, unit: unit)
-        let emptyIsBoundsOnly = probe == Row(startDate: start, endDate: start)
-        collection.forEachBucket(from: start, to: end) { bounds, statistics in
-            row.removeAll(keepingCapacity: true)
-            if !first { row.append(UInt8(ascii: ",")) }
-            first = false
-            if let statistics {
-                Row(statistics, options: options, unit: unit).appendJSON(to: &row)
-            } else if emptyIsBoundsOnly {
-                Row(startDate: bounds.start, endDate: bounds.end).appendJSON(to: &row)
-            } else {
-                Row(collection.emptyStatistics(from: bounds.start, to: bounds.end), options: options, unit: unit)
-                    .appendJSON(to: &row)
-            }
-            answer.writeBytes(row)
-        }
-        answer.writeBytes(frame[opening...])
-        return answer
     }
 
     func sources(_ request: Request, context: NodeContext) async throws -> Response {
@@ -231,22 +100,5 @@ struct StatisticsRoutes: Sendable {
         let list = sources.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
             .map { Source(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
         return try JSONBodies.response(wrapping: list, as: "sources")
-    }
-
-    struct Body: Encodable {
-        let type: String
-        let unit: String
-        let options: [String]
-        let interval: String
-        let timeZone: String
-        let statistics: [Row]
-    }
-
-    static func names(of options: HKStatisticsOptions) -> [String] {
-        [
-            (HKStatisticsOptions.cumulativeSum, "sum"), (.discreteAverage, "average"), (.discreteMin, "min"),
-            (.discreteMax, "max"), (.mostRecent, "mostRecent"), (.duration, "duration"),
-            (.separateBySource, "separateBySource"),
-        ].filter { options.contains($0.0) }.map(\.1)
     }
 }

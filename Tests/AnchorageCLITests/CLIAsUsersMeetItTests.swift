@@ -118,8 +118,16 @@ struct CLIAsUsersMeetItTests {
                     ["--type", "sleepAnalysis", "--unit", "kg", "--from", "2024-06-01", "--to", "2024-06-02"],
                     "is not a quantity type"
                 ),
-                (["--type", "stepCount", "--from", "yesterday", "--to", "2024-06-02"], "must be dates"),
+                (["--type", "stepCount", "--from", "yesterday", "--to", "2024-06-02"], "--from must be a day"),
                 (["--type", "stepCount", "--unit", "zork", "--from", "2024-06-01", "--to", "2024-06-02"], "(UNIT-1)"),
+                (
+                    ["--type", "stepCount", "--interval", "1s", "--from", "2024-01-01", "--to", "2024-06-02"],
+                    "more than the 100000 one request may compute"
+                ),
+                (
+                    ["--type", "stepCount", "--tz", "Mars/Olympus", "--from", "2024-06-01", "--to", "2024-06-02"],
+                    "--tz: "
+                ),
             ]
             for (arguments, words) in cases {
                 let failure = await cliFailure(["stats", "--store", path] + arguments)

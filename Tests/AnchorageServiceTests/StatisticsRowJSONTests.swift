@@ -1,10 +1,9 @@
 import Anchorage
+import AnchorageService
 import AnchorageTesting
 import Foundation
 import NIOCore
 import Testing
-
-@testable import AnchorageServer
 
 @Suite("Statistics rows written by hand")
 struct StatisticsRowJSONTests {
@@ -32,7 +31,7 @@ struct StatisticsRowJSONTests {
             let start = Date(
                 timeIntervalSince1970: Double(Int.random(in: -3_000_000_000...8_000_000_000, using: &random))
             )
-            var row = StatisticsRoutes.Row(
+            var row = StatisticsRow(
                 startDate: start,
                 endDate: start.addingTimeInterval(Bool.random(using: &random) ? 1.5 : 900)
             )
@@ -46,7 +45,7 @@ struct StatisticsRowJSONTests {
             if Bool.random(using: &random) {
                 // Bundle identifiers and names are anyone's text: quotes, slashes, non-ASCII.
                 row.sources = (0..<Int.random(in: 0...3, using: &random)).map { number in
-                    var source = StatisticsRoutes.SourceValues(
+                    var source = StatisticsSourceValues(
                         bundleIdentifier: "com.example.\(number)\"/",
                         name: "Ünïcødé \\ \(number) \u{1}"
                     )
@@ -112,29 +111,27 @@ extension StatisticsRowJSONTests {
                 intervalComponents: DateComponents(minute: 1)
             )
             let collection = try descriptor.computedResult(for: store, from: start, to: end)
-            let answer = try StatisticsRoutes.encoded(
+            let answer = try StatisticsTable(
                 collection,
-                type: type,
-                options: options,
                 from: start,
                 to: end,
                 unit: unit,
-                interval: "1min",
-                timeZone: "UTC",
-                buckets: 120
-            )
-            var rows: [StatisticsRoutes.Row] = []
+                timeZone: TimeZone(identifier: "UTC")!,
+                intervalText: "1min",
+                timeZoneText: "UTC"
+            ).json(buckets: 120)
+            var rows: [StatisticsRow] = []
             collection.enumerateStatistics(from: start, to: end) { statistics, _ in
-                rows.append(StatisticsRoutes.Row(statistics, options: options, unit: unit))
+                rows.append(StatisticsRow(statistics, options: options, unit: unit))
             }
             #expect(rows.count == 120)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let expected = try encoder.encode(
-                StatisticsRoutes.Body(
+                StatisticsTable.Frame(
                     type: type.identifier,
                     unit: unit.unitString,
-                    options: StatisticsRoutes.names(of: options),
+                    options: StatisticsTable.names(of: options),
                     interval: "1min",
                     timeZone: "UTC",
                     statistics: rows

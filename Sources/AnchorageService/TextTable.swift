@@ -3,9 +3,13 @@ import Foundation
 /// Plain-text tables as the commands print them: columns two spaces apart,
 /// the first left-aligned and the others (numbers) right-aligned, no
 /// trailing spaces.
-enum TextTable {
+///
+/// ```swift
+/// TextTable.lines([["day", "steps"], ["2024-06-13", "4901"]])   // ["day         steps", "2024-06-13   4901"]
+/// ```
+public enum TextTable {
     /// The lines of `rows` (the header first, if any).
-    static func lines(_ rows: [[String]]) -> [String] {
+    public static func lines(_ rows: [[String]]) -> [String] {
         let count = rows.map(\.count).max() ?? 0
         let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { row in

@@ -1,17 +1,15 @@
 import Anchorage
 import Foundation
 
-extension StatisticsRoutes {
-    /// The keys of a bucket's JSON and of its sources'.
-    enum JSONKey: String, CodingKey {
-        case startDate, endDate, bundleIdentifier, name, sum, average, min, max, mostRecent, duration
-        case mostRecentStartDate, sources
-    }
+/// The keys of a bucket's JSON and of its sources'.
+enum StatisticsJSONKey: String, CodingKey {
+    case startDate, endDate, bundleIdentifier, name, sum, average, min, max, mostRecent, duration
+    case mostRecentStartDate, sources
 }
 
-extension StatisticsRoutes.Values {
+extension StatisticsValues {
     /// Writes the values present, dates as ISO 8601 text.
-    func encode(into container: inout KeyedEncodingContainer<StatisticsRoutes.JSONKey>) throws {
+    func encode(into container: inout KeyedEncodingContainer<StatisticsJSONKey>) throws {
         try container.encodeIfPresent(sum, forKey: .sum)
         try container.encodeIfPresent(average, forKey: .average)
         try container.encodeIfPresent(min, forKey: .min)
@@ -22,12 +20,12 @@ extension StatisticsRoutes.Values {
     }
 }
 
-extension StatisticsRoutes.Row: Encodable {
+extension StatisticsRow: Encodable {
     /// Dates as ISO 8601 text in UTC, by arithmetic: Foundation's formatter
     /// goes through shared calendar caches, which the 200,000 dates of a
     /// wide answer would keep busy for every other request.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: StatisticsRoutes.JSONKey.self)
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StatisticsJSONKey.self)
         try container.encode(ISO8601.format(startDate), forKey: .startDate)
         try container.encode(ISO8601.format(endDate), forKey: .endDate)
         try values.encode(into: &container)
@@ -38,9 +36,12 @@ extension StatisticsRoutes.Row: Encodable {
     /// the bytes `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`)
     /// writes, without its generic machinery, whose shared runtime caches a
     /// wide answer's 100,000 rows would keep busy for every other request.
-    /// Dates are ISO 8601 text, which needs no escaping, written without
-    /// making strings.
-    func appendJSON(to bytes: inout [UInt8]) {
+    ///
+    /// ```swift
+    /// var bytes: [UInt8] = []
+    /// row.appendJSON(to: &bytes)   // {"endDate":"…","startDate":"…","sum":120}
+    /// ```
+    public func appendJSON(to bytes: inout [UInt8]) {
         var first = true
         func key(_ name: String) {
             bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -91,9 +92,9 @@ extension StatisticsRoutes.Row: Encodable {
     }
 }
 
-extension StatisticsRoutes.SourceValues: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: StatisticsRoutes.JSONKey.self)
+extension StatisticsSourceValues: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StatisticsJSONKey.self)
         try container.encode(bundleIdentifier, forKey: .bundleIdentifier)
         try container.encode(name, forKey: .name)
         try values.encode(into: &container)
@@ -102,6 +103,6 @@ extension StatisticsRoutes.SourceValues: Encodable {
     /// The bytes `JSONEncoder` writes for it (sorted keys): names are
     /// arbitrary text, so they go through the encoder; values by hand.
     func appendJSON(to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: (try? JSONBodies.encoder().encode(self)) ?? Data("{}".utf8))
+        bytes.append(contentsOf: (try? CanonicalJSON.encoder().encode(self)) ?? Data("{}".utf8))
     }
 }
