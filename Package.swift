@@ -301,6 +301,9 @@ let package = Package(
             name: "AnchorageServerTests",
             dependencies: [
                 "anchorage",
+                "AnchorageCLI",
+                "AnchorageService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "AnchorageServer",
                 "Anchorage",
                 "AnchorageStoreTesting",
@@ -321,7 +324,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageServiceTests",
-            dependencies: ["AnchorageService", "Anchorage", "AnchorageStoreTesting", "AnchorageTesting"],
+            dependencies: [
+                "AnchorageService", "Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
