@@ -304,6 +304,9 @@ let package = Package(
             name: "AnchorageServerTests",
             dependencies: [
                 "anchorage",
+                "AnchorageCLI",
+                "AnchorageService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "AnchorageServer",
                 "Anchorage",
                 "AnchorageStoreTesting",

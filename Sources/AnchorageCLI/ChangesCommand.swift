@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -9,9 +10,10 @@ struct ChangesCommand: AsyncParsableCommand {
         commandName: "changes",
         abstract: "Samples saved and deleted since an anchor, as JSON lines.",
         discussion: """
-            Each line is {"added": <sample>}, {"deleted": "<uuid>"}, {"activitySummary": <the day's summary now>} \
-            or, after each page, {"anchor": "<anchor>"}: pass the last anchor to --since to resume where you stopped. With --follow, keeps printing changes as
-            they are committed until interrupted.
+            Each line is {"added": <sample>}, {"deleted": {"uuid": "<uuid>"}}, {"activitySummary": <the day's summary \
+            now>} or, after each page, {"anchor": "<anchor>"}: the lines of GET /v1/changes?stream=ndjson. Pass the \
+            last anchor to --since to resume where you stopped. With --follow, keeps printing changes as they are \
+            committed until interrupted.
             """
     )
 
@@ -51,35 +53,37 @@ struct ChangesCommand: AsyncParsableCommand {
         let summaries = types.contains { TextForms.isActivitySummary($0) }
         let output = CLIOutput.current
         try await storeOptions.withStoreForReading(failure: "reading changes failed") { store in
-            var anchor = try since.map { try AnchorArgument.require($0, for: "--since") }
-            var remaining = limit
+            var session = try ChangeFeedSession(
+                store: store,
+                predicates: predicates,
+                activitySummaries: summaries,
+                since: try since.map { try AnchorArgument.require($0, for: "--since") },
+                pageSize: Self.pageSize
+            )
             var printer = ChangePrinter(format: formatOption.format, output: output)
+            if formatOption.format == .json {
+                // One document, the page GET /v1/changes answers with this limit.
+                try printer.print(try await session.next(limit: limit))
+                return
+            }
+            var remaining = limit
             while true {
-                let page = min(remaining ?? 1_000, 1_000)
-                let result = try await ChangeFeedDescriptor(
-                    predicates: predicates,
-                    activitySummaries: summaries,
-                    anchor: anchor,
-                    limit: page
-                )
-                .result(for: store)
-                try printer.print(result)
-                anchor = result.newAnchor
-                let count = result.count
-                remaining = remaining.map { $0 - count }
-                if count < page || remaining == 0 { break }
+                let page = try await session.next(limit: min(remaining ?? Self.pageSize, Self.pageSize))
+                try printer.print(page)
+                remaining = remaining.map { $0 - page.count }
+                if !page.hasMore || remaining.map({ $0 <= 0 }) == true { break }
             }
             if follow {
-                let feed = ChangeFeedDescriptor(predicates: predicates, activitySummaries: summaries, anchor: anchor)
-                for try await update in feed.results(for: store) {
-                    // The stream starts with what is new since the anchor: often nothing.
-                    if update.count == 0 { continue }
-                    try printer.print(update)
+                for try await update in try session.updates(heartbeat: nil) {
+                    if case .page(let page) = update { try printer.print(page) }
                 }
             }
-            try printer.finish()
+            printer.finish()
         }
     }
+
+    /// The most changes read at once.
+    static let pageSize = 1_000
 }
 
 extension HealthObjectWriter {
@@ -88,74 +92,5 @@ extension HealthObjectWriter {
         var bytes: [UInt8] = []
         try append(object, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// Prints pages of changes in a ``DataFormat``.
-struct ChangePrinter {
-    let format: DataFormat
-    let output: CLIOutput
-    private var headerWritten = false
-    private var added: [String] = []
-    private var deleted: [String] = []
-    private var summaries: [String] = []
-    private let summaryEncoder: JSONEncoder = CanonicalJSON.encoder()
-    private var anchor: HKQueryAnchor?
-    private var writer = HealthObjectWriter()
-
-    init(format: DataFormat, output: CLIOutput) {
-        self.format = format
-        self.output = output
-    }
-
-    mutating func print(_ result: ChangeFeedDescriptor.Result) throws {
-        anchor = result.newAnchor
-        switch format {
-        case .ndjson:
-            for sample in result.addedSamples {
-                output.line("{\"added\":\(try writer.json(sample))}")
-            }
-            for deleted in result.deletedObjects {
-                output.line("{\"deleted\":\"\(deleted.uuid.uuidString)\"}")
-            }
-            for summary in result.activitySummaries {
-                output.line("{\"activitySummary\":\(try json(summary))}")
-            }
-            output.line("{\"anchor\":\"\(result.newAnchor.stringValue)\"}")
-        case .json:
-            for sample in result.addedSamples {
-                added.append(try writer.json(sample))
-            }
-            deleted += result.deletedObjects.map { "\"\($0.uuid.uuidString)\"" }
-            summaries += try result.activitySummaries.map(json)
-        case .csv, .table:
-            let rows =
-                result.addedSamples.map(SampleRow.init(added:)) + result.deletedObjects.map(SampleRow.init(deleted:))
-                + result.activitySummaries.map(SampleRow.init(summary:))
-            guard !rows.isEmpty else { return }
-            SampleRow.write(rows, format: format, header: !headerWritten, changes: true, to: output)
-            headerWritten = true
-        }
-    }
-
-    private func json(_ summary: HKActivitySummary) throws -> String {
-        String(decoding: try summaryEncoder.encode(summary), as: UTF8.self)
-    }
-
-    /// Ends the output: the JSON document, or (for csv and table) the
-    /// anchor to resume from, on standard error.
-    func finish() throws {
-        guard let anchor else { return }
-        switch format {
-        case .ndjson:
-            break
-        case .json:
-            output.line(
-                "{\"added\":[\(added.joined(separator: ","))],\"deleted\":[\(deleted.joined(separator: ","))],"
-                    + "\"activitySummaries\":[\(summaries.joined(separator: ","))],\"newAnchor\":\"\(anchor.stringValue)\"}"
-            )
-        case .csv, .table:
-            output.status("resume with --since \(anchor.stringValue)\n")
-        }
     }
 }

@@ -1,7 +1,5 @@
 import Anchorage
-import AnchorageLog
 import AnchorageService
-import AsyncAlgorithms
 import CoreMetrics
 import Foundation
 import HTTPTypes
@@ -35,13 +33,22 @@ struct ChangeFeed: Sendable {
         query.types = query.types.filter(context.mayRead)
         query.summaries = query.summaries && context.mayRead(HKObjectType.activitySummaryType())
         // The anchor is checked before anything is sent (AQ-11).
-        if let since = query.since { _ = try store.position(of: since) }
+        let session = try ChangeFeedSession(
+            store: store,
+            predicates: query.types.map { .sample(type: $0) },
+            activitySummaries: query.summaries,
+            since: query.since,
+            pageSize: query.limit,
+            clock: configuration.clock
+        )
         switch query.mode {
         case .page:
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
-            let body = try await page(query, store: store)
-            return JSONBodies.response(body)
+            let page = try await session.waitForChanges(timeout: .seconds(query.wait), until: shutdown.stream())
+            metrics.feedChanges.increment(by: page.count)
+            var encoding = FeedEncoding()
+            return JSONBodies.response(try encoding.page(page.changes, hasMore: page.hasMore))
         case .ndjson, .events:
             return Response(
                 status: .ok,
@@ -49,7 +56,7 @@ struct ChangeFeed: Sendable {
                     .contentType: query.mode == .events ? "text/event-stream" : "application/x-ndjson",
                     .cacheControl: "no-store",
                 ],
-                body: stream(query, store: store)
+                body: stream(session, mode: query.mode)
             )
         }
     }
@@ -108,120 +115,27 @@ struct ChangeFeed: Sendable {
         return Query(types: types, summaries: summaries, since: since, limit: limit, wait: wait, mode: mode)
     }
 
-    private typealias Changes = ChangeFeedDescriptor.Result
-
-    private func changes(_ query: Query, after anchor: HKQueryAnchor?, store: HKHealthStore) async throws -> Changes {
-        try await ChangeFeedDescriptor(
-            predicates: query.types.map { .sample(type: $0) },
-            activitySummaries: query.summaries,
-            anchor: anchor,
-            limit: query.limit
-        ).result(for: store)
-    }
-
-    private static func count(_ changes: Changes) -> Int { changes.count }
-
-    /// One page; with `wait`, held until a commit brings a matching change
-    /// or the wait ends.
-    private func page(_ query: Query, store: HKHealthStore) async throws -> ByteBuffer {
-        // Subscribe before reading, so no commit falls between the two.
-        let batches = query.wait > 0 ? try store.committedBatches() : nil
-        var result = try await changes(query, after: query.since, store: store)
-        if Self.count(result) == 0, let batches {
-            let first = result
-            let wait = Duration.seconds(query.wait)
-            let clock = configuration.clock
-            let shutdown = shutdown
-            let woken = try await withThrowingTaskGroup(of: Changes?.self) { group in
-                group.addTask {
-                    var latest = first
-                    var position = try store.position(of: latest.newAnchor)
-                    for await batch in batches where batch.last.seq > position {
-                        latest = try await changes(query, after: latest.newAnchor, store: store)
-                        if Self.count(latest) > 0 { return latest }
-                        position = try store.position(of: latest.newAnchor)
-                    }
-                    return nil
-                }
-                group.addTask {
-                    try await clock.sleep(wait)
-                    return nil
-                }
-                group.addTask {
-                    for await _ in shutdown.stream() { break }
-                    return nil
-                }
-                let winner = try await group.next() ?? nil
-                group.cancelAll()
-                return winner
-            }
-            if let woken {
-                result = woken
-            } else {
-                result = try await changes(query, after: first.newAnchor, store: store)
-            }
-        }
-        metrics.feedChanges.increment(by: Self.count(result))
-        var encoding = FeedEncoding()
-        return try encoding.page(result, hasMore: Self.count(result) >= query.limit)
-    }
-
     /// Everything since the anchor in pages, then each new commit's
     /// matching changes, with heartbeats, until the client goes away or the
     /// node shuts down.
-    private func stream(_ query: Query, store: HKHealthStore) -> ResponseBody {
+    private func stream(_ session: ChangeFeedSession, mode: Mode) -> ResponseBody {
         let heartbeat = configuration.heartbeatInterval
-        let clock = configuration.clock
         let metrics = metrics
         let shutdown = shutdown
         return ResponseBody { writer in
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
             var encoding = FeedEncoding()
-            let batches = try store.committedBatches()
-            var anchor = query.since
-            var position: UInt64 = try anchor.map { try store.position(of: $0) } ?? 0
-
-            func send(_ result: Changes) async throws {
-                let buffer = try query.mode == .events ? encoding.event(result) : encoding.lines(result)
-                try await writer.write(buffer)
-                metrics.feedChanges.increment(by: Self.count(result))
-            }
-            // Pages until one is not full: then the anchor is the head.
-            func catchUp() async throws {
-                while true {
-                    let result = try await changes(query, after: anchor, store: store)
-                    if Self.count(result) > 0 || anchor == nil { try await send(result) }
-                    anchor = result.newAnchor
-                    position = try store.position(of: result.newAnchor)
-                    if Self.count(result) < query.limit { return }
-                }
-            }
-
-            try await catchUp()
-            enum Event: Sendable {
-                case commit(UInt64)
-                case tick, shutdown
-            }
-            let events = merge(
-                batches.map { Event.commit($0.last.seq) },
-                AsyncTimerSequence(interval: heartbeat, clock: clock.timeline).map { _ in Event.tick },
-                shutdown.stream().map { Event.shutdown }
-            )
-            loop: for await event in events {
-                switch event {
-                case .commit(let head) where head > position:
-                    try await catchUp()
-                case .commit:
-                    continue
-                case .tick:
-                    if query.mode == .events {
-                        try await writer.write(FeedEncoding.eventHeartbeat)
-                    } else if let anchor {
-                        try await writer.write(FeedEncoding.anchorLine(anchor))
-                    }
-                case .shutdown:
-                    break loop
+            for try await update in try session.updates(heartbeat: heartbeat, until: shutdown.stream()) {
+                switch update {
+                case .page(let page):
+                    let changes = page.changes
+                    try await writer.write(mode == .events ? encoding.event(changes) : encoding.lines(changes))
+                    metrics.feedChanges.increment(by: page.count)
+                case .heartbeat(let anchor):
+                    try await writer.write(
+                        mode == .events ? FeedEncoding.eventHeartbeat : FeedEncoding.anchorLine(anchor)
+                    )
                 }
             }
             try await writer.finish(nil)

@@ -101,39 +101,37 @@ final class WebhookDeliverer: Service, Sendable {
             update(webhook.id) { $0.lastError = "its app has no token on this node any more" }
             return
         }
-        let batches: AsyncStream<CommittedBatch>
-        do {
-            batches = try store.committedBatches()
-        } catch {
-            update(webhook.id) { $0.lastError = "the store cannot be read" }
-            return
-        }
-        var waiting = batches.makeAsyncIterator()
+        var session: ChangeFeedSession?
         var failures = 0
         var lastDelivery: Duration?
         while !Task.isCancelled {
             do {
-                let since = try webhook.anchor.map { try HKQueryAnchor(string: $0) }
-                let page = try await ChangeFeedDescriptor(
-                    predicates: webhook.sampleTypes.map { .sample(type: $0) },
-                    activitySummaries: false,
-                    anchor: since,
-                    limit: configuration.webhookPageSize
-                ).result(for: store)
+                if session == nil {
+                    session = try ChangeFeedSession(
+                        store: store,
+                        predicates: webhook.sampleTypes.map { .sample(type: $0) },
+                        since: try webhook.anchor.map { try HKQueryAnchor(string: $0) },
+                        pageSize: configuration.webhookPageSize,
+                        clock: configuration.clock
+                    )
+                }
+                guard var feed = session else { continue }
+                // Nothing new: wait for a commit that brings something.
+                let page = try await feed.waitForChanges(timeout: nil)
                 guard page.count > 0 else {
-                    // Nothing new: remember where the feed is, wait for a commit.
-                    webhook.anchor = page.newAnchor.stringValue
-                    guard await waiting.next() != nil else { return }
-                    continue
+                    // Cancelled, or the store closed.
+                    return
                 }
                 if let lastDelivery {
                     let waited = configuration.clock.now() - lastDelivery
                     let interval = webhook.frequency.minimumInterval
                     if waited < interval { try await configuration.clock.sleep(interval - waited) }
                 }
-                try await post(page, since: webhook.anchor, for: webhook, with: client)
+                try await post(page, since: feed.anchor?.stringValue, for: webhook, with: client)
                 lastDelivery = configuration.clock.now()
                 failures = 0
+                feed.advance(past: page)
+                session = feed
                 webhook.anchor = page.newAnchor.stringValue
                 try await webhooks.save(webhook)
                 update(webhook.id) { status in
@@ -145,6 +143,7 @@ final class WebhookDeliverer: Service, Sendable {
             } catch is CancellationError {
                 return
             } catch {
+                if Task.isCancelled { return }
                 failures += 1
                 let wait = Self.backoff(after: failures, configuration: configuration)
                 let message = Self.describe(error)
@@ -164,13 +163,13 @@ final class WebhookDeliverer: Service, Sendable {
 
     /// Posts one page, signed; throws unless the receiver answers 2xx.
     private func post(
-        _ page: ChangeFeedDescriptor.Result,
+        _ page: ChangeFeedPage,
         since: String?,
         for webhook: Webhook,
         with client: HTTPClient
     ) async throws {
         var encoding = FeedEncoding()
-        let body = try encoding.page(page, hasMore: page.count >= configuration.webhookPageSize)
+        let body = try encoding.page(page.changes, hasMore: page.hasMore)
         let bytes = Array(body.readableBytesView)
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST

@@ -50,8 +50,13 @@ struct CLIDataTests {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let added = try #require(object["added"] as? [[String: Any]])
             #expect(added.map { $0["uuid"] as? String } == [second.uuidString])
-            #expect(object["deleted"] as? [String] == [first.uuidString])
+            // A deletion as in GET /v1/changes: {"uuid": …}.
+            let deleted = try #require(object["deleted"] as? [[String: Any]])
+            #expect(deleted.map { $0["uuid"] as? String } == [first.uuidString])
+            #expect(object["hasMore"] as? Bool == false)
             #expect(object["newAnchor"] is String)
+            let lines = try await runCLI(["changes", "--store", store, "--type", "stepCount"])
+            #expect(lines.contains(#"{"deleted":{"uuid":"\#(first.uuidString)"}}"# + "\n"), "\(lines)")
 
             let csv = try await runCLI(["changes", "--store", store, "--type", "stepCount", "--format", "csv"])
             #expect(

@@ -122,7 +122,9 @@ struct StorePoolTests {
         #expect(pool.openCount == 0)
     }
 
-    @Test("a store nobody uses closes once idle, on the pool's clock; one in use stays open; the next request opens it again")
+    @Test(
+        "a store nobody uses closes once idle, on the pool's clock; one in use stays open; the next request opens it again"
+    )
     func idle() async throws {
         let clock = TestClock()
         let watch = PoolWatch()
@@ -181,7 +183,9 @@ struct StorePoolTests {
         #expect(pool.openCount == 1)
     }
 
-    @Test("removing a store: new requests are storeNotFound at once, the removal waits for the last holder, then the id opens anew")
+    @Test(
+        "removing a store: new requests are storeNotFound at once, the removal waits for the last holder, then the id opens anew"
+    )
     func removal() async throws {
         let watch = PoolWatch()
         let pool = watch.pool(capacity: 4, maximumOpening: 2)
@@ -226,7 +230,10 @@ struct StorePoolTests {
             let pool = StorePool<HKHealthStore>(
                 configuration: configuration,
                 open: { name in
-                    let store = HKHealthStore(directory: root.appending(path: name.rawValue), configuration: storeConfiguration)
+                    let store = HKHealthStore(
+                        directory: root.appending(path: name.rawValue),
+                        configuration: storeConfiguration
+                    )
                     try await store.opened()
                     return store
                 },
