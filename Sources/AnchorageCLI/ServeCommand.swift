@@ -19,6 +19,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Option(
+        name: .customLong("stores"),
+        help: ArgumentHelp(
+            "Serve every store of a multi-store node's directory, at /v1/stores/<id>/… (see `anchorage stores`).",
+            valueName: "dir"
+        )
+    )
+    var storesRoot: String?
+
+    @Option(parsing: .unconditional, help: "With --stores: the most stores open at once.")
+    var maxOpenStores = 1_000
+
+    @Option(parsing: .unconditional, help: "With --stores: the seconds a store nobody uses stays open.")
+    var storeIdle: Double = 60
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -100,6 +115,19 @@ struct ServeCommand: AsyncParsableCommand {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("give both --tls-certificate and --tls-key, or neither")
         }
+        if storesRoot != nil {
+            guard storeOptions.store == nil else { throw ValidationError("give --store or --stores, not both") }
+            guard tokens == nil else {
+                throw ValidationError("with --stores the tokens are the registry's: `anchorage tokens issue`")
+            }
+            guard peer.isEmpty, webhookHost.isEmpty else {
+                throw ValidationError("a multi-store node does not replicate with --peer or post webhooks yet")
+            }
+        }
+        guard maxOpenStores >= 1 else { throw ValidationError("--max-open-stores must be at least 1") }
+        guard storeIdle > 0, storeIdle <= 86_400 else {
+            throw ValidationError("--store-idle must be more than 0 and at most 86400 seconds")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level is trace, debug, info, notice, warning, error or critical")
         }
@@ -132,6 +160,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "anchorage")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        if let storesRoot {
+            configuration.maximumOpenStores = maxOpenStores
+            configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
+            try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
+            return
+        }
         let node: AnchorageNode
         do {
             node = try await AnchorageNode(
@@ -150,6 +184,31 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await node.run { port in
                 output.status("anchorage: serving \(storeOptions.directory.path) on \(scheme)://\(host):\(port)\n")
+            }
+        } catch {
+            throw CommandFailure(description: "the node stopped: \(ErrorWords.describe(error))")
+        }
+        output.status("anchorage: stopped\n")
+    }
+
+    /// `--stores DIR`: a multi-store node.
+    private func serveStores(root: String, configuration: NodeConfiguration, logger: Logger) async throws {
+        let node: MultiStoreNode
+        do {
+            node = try MultiStoreNode(
+                root: URL(fileURLWithPath: root, isDirectory: true),
+                configuration: configuration,
+                logger: logger
+            )
+        } catch let error as NodeConfigurationError {
+            throw ValidationError(error.description)
+        }
+        let output = CLIOutput.current
+        let host = host
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        do {
+            try await node.run { port in
+                output.status("anchorage: serving the stores of \(root) on \(scheme)://\(host):\(port)\n")
             }
         } catch {
             throw CommandFailure(description: "the node stopped: \(ErrorWords.describe(error))")

@@ -97,8 +97,8 @@ struct StoresDeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Erase a store: its tokens are revoked at once, its directory removed for good.",
         discussion: """
-            Stop the node serving the store first, or delete it through the node's admin endpoint. The erasure is durable: \
-            a crash part way is finished the next time the registry opens.
+            A store a running process has open (a node that served it lately) is refused and left as it was. The erasure \
+            is durable: a crash part way is finished the next time the registry opens.
             """
     )
 

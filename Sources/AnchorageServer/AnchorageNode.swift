@@ -111,7 +111,7 @@ public final class AnchorageNode: Sendable {
     }
 
     /// Plain HTTP/1.1, or HTTPS when certificate files are given.
-    private static func server(_ http1: HTTP1Channel.Configuration, tls: TLSFiles?) throws -> HTTPServerBuilder {
+    static func server(_ http1: HTTP1Channel.Configuration, tls: TLSFiles?) throws -> HTTPServerBuilder {
         guard let tls else { return .http1(configuration: http1) }
         let chain: [NIOSSLCertificate]
         let key: NIOSSLPrivateKey

@@ -98,6 +98,14 @@ public struct NodeConfiguration: Sendable {
     /// machine is.
     package var clock: StoreClock = .continuous
 
+    /// A multi-store node: at most this many stores open at once (least
+    /// recently used idle ones close first; requests past it wait their turn).
+    public var maximumOpenStores = 1_000
+    /// A multi-store node: at most this many stores being opened at once.
+    public var maximumOpeningStores = 16
+    /// A multi-store node: a store nobody has used for this long closes.
+    public var storeIdleTimeout: Duration = .seconds(60)
+
     /// Bounds on replication requests from peers.
     public var syncLimits = SyncLimits()
     /// The peers this node keeps in continuous two-way sync with.

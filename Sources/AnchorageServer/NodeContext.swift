@@ -11,6 +11,9 @@ struct NodeContext: RequestContext {
     var grants: AccessPolicy.Token?
     /// Whether the request may use the replication endpoints.
     var replicates = false
+    /// The store the request reaches in a multi-store node; `nil` in a
+    /// single-store node. Shares are counted per store.
+    var storeName: String?
     /// The largest body the request may send; set by
     /// ``RequestBodyLimitMiddleware`` for the request's route.
     var maximumBodyBytes = 0
@@ -32,13 +35,15 @@ struct NodeContext: RequestContext {
     /// Whom a request's share of expensive work is counted against: the
     /// app a token acts as (all its tokens together), or the owner.
     var quotaKey: String {
-        grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner"
+        (storeName.map { "store:\($0)/" } ?? "") + (grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner")
     }
 
     /// Whom a write is counted against: the app a token acts as (all its
     /// tokens together); nil for the owner, whose writes are not counted.
     var writeQuotaKey: String? {
-        grants?.principal.map { "app:\($0.bundleIdentifier)" }
+        grants?.principal.map { principal in
+            (storeName.map { "store:\($0)/" } ?? "") + "app:\(principal.bundleIdentifier)"
+        }
     }
 
     /// The principal's store.

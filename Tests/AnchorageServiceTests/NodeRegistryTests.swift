@@ -226,4 +226,44 @@ struct NodeRegistryTests {
             #expect(try Self.entries(root).isEmpty)
         }
     }
+
+    @Test("a store open in a running process is not deleted: storeInUse, and nothing changes; once closed it is")
+    func deleteOpenStore() async throws {
+        try await withTemporaryDirectory { root in
+            let registry = try NodeRegistry(root: root, configuration: Self.configuration())
+            let alice = try StoreName("alice")
+            try registry.createStore(alice)
+            let token = try registry.issueToken(TokenGrant(store: alice, owner: true))
+            let store = HKHealthStore(directory: registry.directory(of: alice))
+            try await store.opened()
+            #expect {
+                try registry.deleteStore(alice)
+            } throws: { error in
+                (error as? ServiceError)?.code == .storeInUse
+            }
+            #expect(try registry.store(alice) != nil)
+            #expect(try registry.token(forSecret: token.secret) == token.record)
+            #expect(try Self.entries(root) == ["alice"])
+            await store.close()
+            try registry.deleteStore(alice)
+            #expect(try Self.entries(root).isEmpty)
+        }
+    }
+
+    @Test("a deletion that crashed after removing the directory but before its record is finished on the next open")
+    func interruptedAfterErasure() async throws {
+        try await withTemporaryDirectory { root in
+            let alice = try StoreName("alice")
+            do {
+                let registry = try NodeRegistry(root: root, configuration: Self.configuration())
+                try registry.createStore(alice)
+                try registry.beginDeletion(alice)
+                try FileManager.default.removeItem(at: registry.directory(of: alice))
+            }
+            let reopened = try NodeRegistry(root: root, configuration: Self.configuration())
+            #expect(try reopened.stores().isEmpty)
+            try reopened.createStore(alice)
+            #expect(try reopened.stores().map(\.id) == ["alice"])
+        }
+    }
 }

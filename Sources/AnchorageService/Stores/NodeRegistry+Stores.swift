@@ -85,13 +85,36 @@ extension NodeRegistry {
     /// Erases a store: from this call on the registry does not hold it and
     /// its tokens are revoked; then its directory is removed and the removal
     /// made durable. A crash part way is finished when the registry opens
-    /// again. The caller closes the store first (a node's store pool does).
+    /// again. The store's directory lock is held throughout, so nobody has
+    /// it open or opens it meanwhile.
     ///
     /// - Throws: ``ServiceError`` `.storeNotFound` for a store the registry
-    ///   does not hold.
+    ///   does not hold, `.storeInUse` while a process has it open (nothing
+    ///   changes then).
     public func deleteStore(_ id: StoreName) throws(ServiceError) {
+        // Held throughout: nobody has the store open, nobody opens it.
+        let lock = try lockDirectory(of: id)
         try beginDeletion(id)
         try erase(id)
+        withExtendedLifetime(lock) {}
+    }
+
+    /// The lock of a store's directory (`nil` when it has none).
+    ///
+    /// - Throws: ``ServiceError`` `.storeInUse` while a process has it open.
+    private func lockDirectory(of id: StoreName) throws(ServiceError) -> StoreDirectoryLock? {
+        let directory = directory(of: id)
+        guard FileManager.default.fileExists(atPath: directory.path) else { return nil }
+        let lock = try Self.storage("locking the directory of store \(id)") {
+            try StoreDirectoryLock(directory: directory)
+        }
+        guard let lock else {
+            throw ServiceError(
+                .storeInUse,
+                "the store \(id) is open in a running process (a node serving it); stop it, or delete the store through the node"
+            )
+        }
+        return lock
     }
 
     /// The first half of ``deleteStore(_:)``, durable on its own: the store
@@ -132,7 +155,15 @@ extension NodeRegistry {
     /// renamed directories left behind.
     func finishDeletions() throws(ServiceError) {
         for record in try stores() where record.state == .deleting {
-            try erase(try StoreName(record.id))
+            let id = try StoreName(record.id)
+            let lock: StoreDirectoryLock?
+            do {
+                lock = try lockDirectory(of: id)
+            } catch  where error.code == .storeInUse {
+                continue  // still open elsewhere: erased at a later open
+            }
+            try erase(id)
+            withExtendedLifetime(lock) {}
         }
         try Self.storage("removing what an interrupted deletion left in \(root.path)") {
             for name in try FileManager.default.contentsOfDirectory(atPath: root.path)

@@ -23,6 +23,8 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidGrant = Code(name: "invalidGrant")
         /// The node holds as many stores as its quota allows.
         public static let quotaExceeded = Code(name: "quotaExceeded")
+        /// A store open in a running process (a node) cannot be deleted.
+        public static let storeInUse = Code(name: "storeInUse")
         /// The registry's database or a store's directory failed.
         public static let storageFailed = Code(name: "storageFailed")
     }

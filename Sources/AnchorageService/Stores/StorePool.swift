@@ -95,6 +95,44 @@ public final class StorePool<Resource: Sendable>: Sendable {
         }
     }
 
+    /// Takes a hold on the store `name` (opening it if it is closed) that
+    /// lasts until ``Lease/release()``: for work that outlives a closure,
+    /// such as a response body written after its handler returned.
+    ///
+    /// ```swift
+    /// let lease = try await pool.lease(name)
+    /// defer { Task { await lease.release() } }
+    /// ```
+    public func lease(_ name: StoreName) async throws -> Lease {
+        Lease(pool: self, name: name, resource: try await acquire(name))
+    }
+
+    /// A hold on one open store; released once, by ``release()``.
+    public final class Lease: Sendable {
+        private let pool: StorePool
+        private let name: StoreName
+        private let released = Mutex(false)
+        /// The open store.
+        public let resource: Resource
+
+        fileprivate init(pool: StorePool, name: StoreName, resource: Resource) {
+            self.pool = pool
+            self.name = name
+            self.resource = resource
+        }
+
+        /// Lets the store go; later calls do nothing.
+        public func release() async {
+            guard
+                released.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            await pool.release(name)
+        }
+    }
+
     private func acquire(_ name: StoreName) async throws -> Resource {
         while true {
             let now = clock.now()

@@ -1,0 +1,180 @@
+public import Anchorage
+public import AnchorageService
+import Foundation
+public import Hummingbird
+import HummingbirdCore
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// A node serving every store of a registry (`anchorage serve --stores
+/// DIR`): `/v1/stores/{store}/changes`, `/samples`, `/statistics`,
+/// `/sources`, `/activity-summaries`, each reached with a token the
+/// registry issued for that store (docs/http-api.md, "Many stores").
+///
+/// ```swift
+/// let node = try MultiStoreNode(root: url, configuration: NodeConfiguration())
+/// try await node.run()            // until SIGTERM or SIGINT
+/// ```
+///
+/// A store opens on its first request and closes once idle; at most
+/// ``NodeConfiguration/maximumOpenStores`` are open (see ``StorePool``).
+public final class MultiStoreNode: Sendable {
+    public let configuration: NodeConfiguration
+    /// The node's stores and tokens.
+    public let registry: NodeRegistry
+    /// The stores open now.
+    let pool: StorePool<ServedStore>
+    let metrics = NodeMetrics()
+    let shutdown = ShutdownSignal()
+    let readPool = LowPriorityPool()
+    let logger: Logger
+    private let server: HTTPServerBuilder
+    private let runningGroup = Mutex<ServiceGroup?>(nil)
+
+    /// Opens the registry under `root` (creating it when the directory is
+    /// new) and prepares to serve its stores.
+    ///
+    /// - Throws: ``NodeConfigurationError`` when the configuration asks for
+    ///   what a multi-store node does not do yet (a token file, peers,
+    ///   webhooks), or the registry cannot be opened.
+    public init(
+        root: URL,
+        configuration: NodeConfiguration,
+        storeConfiguration: HKHealthStore.Configuration = HKHealthStore.Configuration(),
+        logger: Logger = Logger(label: "anchorage.node")
+    ) throws {
+        guard configuration.accessPolicy.tokens.isEmpty else {
+            throw NodeConfigurationError(
+                "a multi-store node's tokens are its registry's: issue them with `anchorage tokens issue`, not a token file"
+            )
+        }
+        guard configuration.peers.isEmpty, configuration.webhookHosts.isEmpty else {
+            throw NodeConfigurationError("a multi-store node does not replicate with peers or post webhooks yet")
+        }
+        self.configuration = configuration
+        self.logger = logger
+        do {
+            registry = try NodeRegistry(root: root)
+        } catch {
+            throw NodeConfigurationError(error.message, underlyingError: error)
+        }
+        let registry = registry
+        var poolConfiguration = StorePool<ServedStore>.Configuration()
+        poolConfiguration.capacity = configuration.maximumOpenStores
+        poolConfiguration.maximumOpening = configuration.maximumOpeningStores
+        poolConfiguration.idle = configuration.storeIdleTimeout
+        pool = StorePool(
+            configuration: poolConfiguration,
+            clock: configuration.clock,
+            open: { name in
+                try await ServedStore.open(
+                    name,
+                    directory: registry.directory(of: name),
+                    configuration: storeConfiguration
+                )
+            },
+            close: { await $0.close() }
+        )
+        let pace = RequestBodyPace(configuration)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyGuard(pace: pace, clock: configuration.clock)],
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        )
+        server = try AnchorageNode.server(http1, tls: configuration.tls)
+    }
+
+    /// The Hummingbird application, for running under a service group or
+    /// testing with HummingbirdTesting.
+    public func application(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var application = Application(
+            router: router(),
+            server: server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "anchorage"
+            ),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        application.addServices(PoolSweeper(pool: pool))
+        return application
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully and
+    /// closes every store.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application(onServerRunning: onServerRunning), ShutdownNotifier(signal: shutdown)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        runningGroup.withLock { $0 = group }
+        do {
+            try await group.run()
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does.
+    public func stop() async {
+        await runningGroup.withLock { $0 }?.triggerGracefulShutdown()
+    }
+
+    /// Closes every open store.
+    public func close() async {
+        await readPool.shutdown()
+        await pool.closeAll()
+    }
+
+    func router() -> Router<NodeContext> {
+        let router = Router(context: NodeContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
+        router.get("/healthz") { _, _ in
+            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
+        }
+        let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
+        let samples = SampleRoutes(configuration: configuration)
+        let statistics = StatisticsRoutes(
+            limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
+            pool: readPool,
+            quota: PrincipalQuota(
+                rate: Double(configuration.statisticsBucketsPerSecond),
+                burst: 4 * Double(configuration.statisticsBucketsPerSecond),
+                maximumWait: configuration.statisticsTurnWait,
+                clock: configuration.clock
+            ),
+            bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
+        )
+        let store = router.group("/v1/stores/{store}")
+            .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool))
+        store.get("changes", use: feed.handle)
+        store.post("samples", use: samples.save)
+        store.get("samples", use: samples.list)
+        store.delete("samples/{uuid}", use: samples.delete)
+        store.get("statistics", use: statistics.statistics)
+        store.get("sources", use: statistics.sources)
+        store.get("activity-summaries", use: ActivitySummaryRoutes().list)
+        return router
+    }
+}
+
+/// Closes idle stores while the node runs.
+struct PoolSweeper: Service {
+    let pool: StorePool<ServedStore>
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await pool.run() }
+    }
+}

@@ -1,0 +1,111 @@
+import Anchorage
+import AnchorageService
+import Foundation
+import Synchronization
+
+/// One store of a multi-store node while it is open: its owner's
+/// `HKHealthStore` and one per app that reached it, all sharing one
+/// engine, and the apps' grants recorded in its log as the owner's
+/// decisions (as a single-store node records its token file's).
+final class ServedStore: Sendable {
+    let name: StoreName
+    let owner: HKHealthStore
+    private let directory: URL
+    private let principals = Mutex<[String: HKHealthStore]>([:])
+    private let grants = GrantRecorder()
+
+    private init(name: StoreName, owner: HKHealthStore, directory: URL) {
+        self.name = name
+        self.owner = owner
+        self.directory = directory
+    }
+
+    /// Opens the store of `name` in `directory` (on the store's own opening
+    /// thread, never on the cooperative pool).
+    static func open(
+        _ name: StoreName,
+        directory: URL,
+        configuration: HKHealthStore.Configuration
+    ) async throws -> ServedStore {
+        let owner = HKHealthStore(directory: directory, configuration: configuration)
+        do {
+            try await owner.opened()
+        } catch {
+            await owner.close()
+            throw error
+        }
+        return ServedStore(name: name, owner: owner, directory: directory)
+    }
+
+    /// The store acting as the token's principal: the owner's, or the app's.
+    func store(for token: AccessPolicy.Token) -> HKHealthStore {
+        guard let principal = token.principal else { return owner }
+        return principals.withLock { stores in
+            if let store = stores[principal.bundleIdentifier] { return store }
+            let store = HKHealthStore(directory: directory, principal: principal)
+            stores[principal.bundleIdentifier] = store
+            return store
+        }
+    }
+
+    /// Records the grants of every token of this store the registry holds,
+    /// unless `token`'s were recorded since the store opened.
+    func recordGrants(including token: TokenRecord, from registry: NodeRegistry) async throws {
+        try await grants.ensure(token.id) { [owner, name] in
+            let tokens = try registry.tokens(of: name)
+            let policy = AccessPolicy(tokens: try tokens.map { try AccessPolicy.Token($0.grant) })
+            try await AnchorageNode.recordGrants(policy, owner: owner)
+            return Set(tokens.map(\.id))
+        }
+    }
+
+    func close() async {
+        for store in principals.withLock({ Array($0.values) }) { await store.close() }
+        await owner.close()
+    }
+}
+
+/// Records grants one run at a time; a token whose grants a finished run
+/// covered needs no other.
+private actor GrantRecorder {
+    private var recorded: Set<String> = []
+    private var running: Task<Set<String>, any Error>?
+
+    func ensure(_ id: String, _ record: @escaping @Sendable () async throws -> Set<String>) async throws {
+        while !recorded.contains(id) {
+            if let running {
+                recorded.formUnion((try? await running.value) ?? [])
+                if self.running == running { self.running = nil }
+                continue
+            }
+            let task = Task { try await record() }
+            running = task
+            let ids = try await task.value
+            recorded.formUnion(ids)
+            running = nil
+            if !ids.contains(id) { return }  // revoked meanwhile: the auth check refuses it
+        }
+    }
+}
+
+extension AccessPolicy.Token {
+    /// The token a registry grant stands for (its secret is not needed: the
+    /// registry matched it already).
+    init(_ grant: TokenGrant) throws {
+        if grant.owner {
+            self = .owner("", replicates: grant.replicates)
+        } else if let app = grant.app {
+            let read = try grant.read.map { name -> HKObjectType in
+                TextForms.isActivitySummary(name) ? HKObjectType.activitySummaryType() : try TextForms.sampleType(name)
+            }
+            self.init(
+                secret: "",
+                principal: HKSource(name: grant.appName ?? app, bundleIdentifier: app),
+                read: Set(read),
+                share: Set(try grant.share.map { try TextForms.sampleType($0) })
+            )
+        } else {
+            self = .peer("")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Anchorage
+import AnchorageService
+import HTTPTypes
+import Hummingbird
+
+/// Resolves `/v1/stores/{store}/…` in a multi-store node: the bearer token
+/// from the node's registry, then the store it is bound to, held open
+/// while the request and its answer's body last.
+///
+/// A token reaches its own store only: for any other id — another
+/// person's store, an unknown one, one being deleted, or text that is no
+/// store id (checked before it touches a path) — the answer is the same
+/// 404. A revoked token is refused from the moment it is revoked.
+struct StoreScopeMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+
+    let registry: NodeRegistry
+    let pool: StorePool<ServedStore>
+
+    static let notFound = APIError(.notFound, .notFound, "there is no such store, or this token does not reach it")
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    ) async throws -> Response {
+        let record = try Self.token(request, registry: registry)
+        guard let text = context.parameters.get("store"), let name = try? StoreName(text),
+            record.grant.store == name.rawValue, try registry.store(name) != nil
+        else { throw Self.notFound }
+        let lease: StorePool<ServedStore>.Lease
+        do {
+            lease = try await pool.lease(name)
+        } catch let error as ServiceError where error.code == .storeNotFound {
+            throw Self.notFound
+        }
+        do {
+            let served = lease.resource
+            try await served.recordGrants(including: record, from: registry)
+            let token = try AccessPolicy.Token(record.grant)
+            var context = context
+            context.storeName = name.rawValue
+            context.store = served.store(for: token)
+            context.grants = token.principal == nil ? nil : token
+            context.replicates = record.grant.replicates
+            if token.isPeerOnly {
+                throw APIError(
+                    .forbidden,
+                    .authorizationDenied,
+                    "a peer's token reaches only the replication endpoints"
+                )
+            }
+            var response = try await next(request, context)
+            let body = response.body
+            response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                do {
+                    try await body.write(writer)
+                    await lease.release()
+                } catch {
+                    await lease.release()
+                    throw error
+                }
+            }
+            return response
+        } catch {
+            await lease.release()
+            throw error
+        }
+    }
+
+    /// The registry's record of the request's bearer token.
+    static func token(_ request: Request, registry: NodeRegistry) throws -> TokenRecord {
+        guard let header = request.headers[.authorization], header.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }
+        let secret = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let record = try registry.token(forSecret: secret) else {
+            throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
+        }
+        return record
+    }
+}
