@@ -6,6 +6,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import AsyncHTTPClient
+import NIOHTTP1
 import Testing
 
 @testable import AnchorageServer
@@ -188,6 +190,44 @@ struct MultiStoreNodeTests {
                 clock.advance(by: .seconds(1))
                 #expect(await fixture.node.pool.closeIdle() == 1)
                 #expect(fixture.node.pool.openCount == 0)
+            }
+            try await fixture.expectAudits()
+        }
+    }
+
+    @Test("a stream keeps its store open while it lasts, however long idle passes; once its client is gone the store closes")
+    func streamHoldsItsStore() async throws {
+        let clock = TestClock()
+        let configuration = nodeConfiguration {
+            $0.clock = StoreClock(clock)
+            $0.storeIdleTimeout = .seconds(60)
+            $0.heartbeatInterval = .seconds(15)
+        }
+        try await MultiStoreFixture.with(configuration: configuration) { fixture in
+            try await fixture.node.application().test(.live) { client in
+                let port = try #require(client.port)
+                var request = HTTPClientRequest(
+                    url: "http://127.0.0.1:\(port)/v1/stores/alice/changes?type=stepCount&stream=ndjson"
+                )
+                request.headers.add(name: "Authorization", value: "Bearer \(fixture.alice)")
+                let reader = Task {
+                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+                    var iterator = response.body.makeAsyncIterator()
+                    _ = try await iterator.next()  // the first anchor line: the stream is on
+                    try await Task.sleep(for: .seconds(3_600))
+                }
+                try await waitUntil("the stream holds alice open") { fixture.node.pool.openCount == 1 }
+                for _ in 0..<10 {
+                    clock.advance(by: .seconds(60))
+                    #expect(await fixture.node.pool.closeIdle() == 0, "a stream's store is not idle")
+                }
+                reader.cancel()
+                _ = await reader.result
+                try await waitUntil("alice closes once the stream's client is gone") {
+                    clock.advance(by: .seconds(15))
+                    _ = await fixture.node.pool.closeIdle()
+                    return fixture.node.pool.openCount == 0
+                }
             }
             try await fixture.expectAudits()
         }
