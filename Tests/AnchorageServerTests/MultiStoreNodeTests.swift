@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import AsyncHTTPClient
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import AnchorageServer
@@ -65,6 +66,14 @@ struct MultiStoreFixture {
             try await expectAuditPasses(node.registry.directory(of: try StoreName(record.id)))
         }
     }
+}
+
+/// A value shared between tasks.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func update<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+    var current: Value { value.withLock { $0 } }
 }
 
 @Suite("A multi-store node: /v1/stores/{store}/…, one token one store, isolation")
@@ -210,13 +219,17 @@ struct MultiStoreNodeTests {
                     url: "http://127.0.0.1:\(port)/v1/stores/alice/changes?type=stepCount&stream=ndjson"
                 )
                 request.headers.add(name: "Authorization", value: "Bearer \(fixture.alice)")
+                let first = Shared<String?>(nil)
                 let reader = Task {
                     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
                     var iterator = response.body.makeAsyncIterator()
-                    _ = try await iterator.next()  // the first anchor line: the stream is on
+                    let line = try await iterator.next().map { String(buffer: $0) }
+                    first.update { $0 = line ?? "" }
                     try await Task.sleep(for: .seconds(3_600))
                 }
-                try await waitUntil("the stream holds alice open") { fixture.node.pool.openCount == 1 }
+                try await waitUntil("the stream's first line arrives") { first.current != nil }
+                #expect(first.current?.hasPrefix(#"{"anchor":"#) == true, "\(first.current ?? "")")
+                #expect(fixture.node.pool.openCount == 1)
                 for _ in 0..<10 {
                     clock.advance(by: .seconds(60))
                     #expect(await fixture.node.pool.closeIdle() == 0, "a stream's store is not idle")
