@@ -14,8 +14,13 @@ struct LogDatabases: Sendable {
     /// Named consumer cursors (UTF-8 name → the consumer's bytes): this
     /// node's own bookkeeping, never replicated, outside the chain.
     let cursors: Database
+    /// Node-local records (``LocalRecordKey`` → the caller's bytes), such
+    /// as an access log: never replicated, outside the chain and the digest.
+    /// `nil` in a store opened for reading that no writer of this version
+    /// has opened yet.
+    let local: Database?
 
-    static let names = ["log", "meta", "origins", "checkpoints", "cursors"]
+    static let names = ["log", "meta", "origins", "checkpoints", "cursors", "local"]
 
     /// The version vector as stored in `origins`.
     func versionVector<Transaction: ReadableTransaction & ~Copyable>(
@@ -49,6 +54,7 @@ struct LogDatabases: Sendable {
         origins = try open("origins")
         checkpoints = try open("checkpoints")
         cursors = try open("cursors")
+        local = try txn.database(named: "local")
     }
 }
 

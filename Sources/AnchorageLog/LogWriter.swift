@@ -312,6 +312,8 @@ final class LogWriter: @unchecked Sendable {
                 }
             }
             return .cursorsSet
+        case .appendLocal(let batch):
+            return .localAppended(try batch.store(in: databases, txn: txn))
         }
     }
 

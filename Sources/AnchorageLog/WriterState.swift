@@ -76,6 +76,8 @@ enum WriteWork: Sendable {
     case purge([UInt64])
     /// Sets (or, with `nil`, removes) named cursors.
     case setCursors([(name: String, value: [UInt8]?)])
+    /// Appends node-local records and prunes what the retention drops.
+    case appendLocal(LocalRecordBatch)
 }
 
 /// What a batch produced.
@@ -85,4 +87,5 @@ enum WriteOutcome: Sendable {
     case rebuilt(entries: Int)
     case purged(Int)
     case cursorsSet
+    case localAppended([LocalRecordKey])
 }

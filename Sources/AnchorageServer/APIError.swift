@@ -20,6 +20,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case anchorNotValid, unavailable, internalError
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
         case protocolViolation, rateLimited, unsupportedMediaType
+        case storageFailed, invalidCursor
     }
 
     public let status: HTTPResponse.Status
@@ -88,6 +89,12 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.badRequest, .invalidArgument, error.description)
         case let error as StatisticsRequestError:
             return APIError(.badRequest, Code(rawValue: error.code.rawValue) ?? .invalidArgument, error.message)
+        case let error as AccessLogError:
+            switch error.code {
+            case .invalidCursor: return APIError(.badRequest, .invalidCursor, error.message)
+            case .invalidArgument: return APIError(.badRequest, .invalidArgument, error.message)
+            default: return APIError(.internalServerError, .storageFailed, error.message)
+            }
         case let error as DecodingError:
             return APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         case let error as HTTPError:

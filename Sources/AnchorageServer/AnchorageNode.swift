@@ -1,4 +1,5 @@
 public import Anchorage
+import AnchorageService
 public import AnchorageSync
 import Foundation
 import HTTPTypes
@@ -27,6 +28,8 @@ public final class AnchorageNode: Sendable {
     /// The node's configuration.
     public let configuration: NodeConfiguration
     let access: NodeAccess
+    /// Every read of health data, recorded in the owner's store.
+    let accessLog: AccessLog
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
     let receivedBatches = ReceivedBatches()
@@ -93,6 +96,7 @@ public final class AnchorageNode: Sendable {
         try await owner.opened()
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
         let log = try owner.eventLog()
+        accessLog = AccessLog(log: log, retention: configuration.accessLogRetention)
         webhooks = WebhookDeliverer(access: access, log: log, configuration: configuration, logger: logger)
         replicators = transports.map { transport in
             PeerReplicator(
@@ -249,7 +253,12 @@ public final class AnchorageNode: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
-        router.add(middleware: AuthMiddleware(access: access))
+        router.add(
+            middleware: AuthMiddleware(
+                access: access,
+                accessLog: accessLog
+            )
+        )
         let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
         let samples = SampleRoutes(configuration: configuration)
         let statistics = StatisticsRoutes(
@@ -280,6 +289,7 @@ public final class AnchorageNode: Sendable {
         router.get("/v1/statistics", use: statistics.statistics)
         router.get("/v1/sources", use: statistics.sources)
         router.get("/v1/activity-summaries", use: ActivitySummaryRoutes().list)
+        router.get("/v1/access-log", use: AccessLogRoute().list)
         let webhookRoutes = WebhookRoutes(configuration: configuration, deliverer: webhooks)
         router.post("/v1/webhooks", use: webhookRoutes.register)
         router.get("/v1/webhooks", use: webhookRoutes.list)

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Crypto
 import Foundation
 import HTTPTypes
@@ -38,6 +39,8 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = NodeContext
 
     let access: NodeAccess
+    /// Where the reads of health data are recorded.
+    let accessLog: AccessLog
 
     func handle(
         _ request: Request,
@@ -51,6 +54,7 @@ struct AuthMiddleware: RouterMiddleware {
         let (store, token) = try access.store(forAuthorization: request.headers[.authorization])
         context.store = store
         context.grants = token?.principal == nil ? nil : token
+        context.accessLog = accessLog
         // Without tokens (loopback only) every request acts as the owner.
         context.replicates = token?.replicates ?? !access.requiresTokens
         let path = request.uri.path

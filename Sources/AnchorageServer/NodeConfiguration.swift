@@ -1,4 +1,6 @@
 package import Anchorage
+public import AnchorageLog
+import AnchorageService
 public import AnchorageSync
 public import Foundation
 
@@ -42,6 +44,9 @@ public struct NodeConfiguration: Sendable {
     /// The largest `limit` a page of changes or samples may ask for; also
     /// the page size when a request names none.
     public var maximumPageSize = 10_000
+    /// How long the access log keeps its entries (every read of health
+    /// data, `GET /v1/access-log`): 90 days and at most a million entries.
+    public var accessLogRetention: LocalRecordRetention = AccessLog.defaultRetention
     /// The longest a `wait` long-poll may last, in seconds.
     public var maximumWaitSeconds = 60
     /// How often a streaming change feed sends a heartbeat when nothing

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Hummingbird
 
 /// The per-request context: who is asking, once ``AuthMiddleware`` knows.
@@ -17,6 +18,8 @@ struct NodeContext: RequestContext {
     /// The largest body the request may send; set by
     /// ``RequestBodyLimitMiddleware`` for the request's route.
     var maximumBodyBytes = 0
+    /// Where reads of health data are recorded; set by ``AuthMiddleware``.
+    var accessLog: AccessLog?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -50,5 +53,19 @@ struct NodeContext: RequestContext {
     func requireStore() throws -> HKHealthStore {
         guard let store else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }
         return store
+    }
+
+    /// Who the access log says read: the app a token acts as, or the owner.
+    var principalName: String {
+        grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner"
+    }
+
+    /// Records a read of health data before its answer goes out; a read
+    /// that cannot be recorded fails (500 `storageFailed`).
+    func recordRead(_ record: AccessRecord) async throws {
+        guard let accessLog else { return }
+        var record = record
+        record.principal = principalName
+        try await accessLog.record(record)
     }
 }

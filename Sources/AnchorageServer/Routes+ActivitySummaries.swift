@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -44,6 +45,16 @@ struct ActivitySummaryRoutes: Sendable {
                 predicate: HKQuery.predicate(forActivitySummariesBetweenStart: from, end: to)
             ).result(for: store)
         }
+        try await context.recordRead(
+            AccessRecord(
+                principal: "",
+                action: "GET /v1/activity-summaries",
+                types: [HKObjectType.activitySummaryType().identifier],
+                from: start,
+                to: end,
+                count: summaries.count
+            )
+        )
         return try JSONBodies.response(wrapping: summaries, as: "activitySummaries")
     }
 }

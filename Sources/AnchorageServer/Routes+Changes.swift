@@ -32,6 +32,14 @@ struct ChangeFeed: Sendable {
         // Types the principal may not read are left out, as if empty (AUTH-4).
         query.types = query.types.filter(context.mayRead)
         query.summaries = query.summaries && context.mayRead(HKObjectType.activitySummaryType())
+        let record = AccessRecord(
+            principal: context.principalName,
+            action: "GET /v1/changes",
+            types: query.types.map(\.identifier)
+                + (query.summaries ? [HKObjectType.activitySummaryType().identifier] : []),
+            since: query.since?.stringValue,
+            count: 0
+        )
         // The anchor is checked before anything is sent (AQ-11).
         let session = try ChangeFeedSession(
             store: store,
@@ -47,16 +55,21 @@ struct ChangeFeed: Sendable {
             defer { metrics.feedClients.decrement() }
             let page = try await session.waitForChanges(timeout: .seconds(query.wait), until: shutdown.stream())
             metrics.feedChanges.increment(by: page.count)
+            try await context.recordRead(
+                record.with(until: page.newAnchor.stringValue, count: page.count, phase: nil)
+            )
             var encoding = FeedEncoding()
             return JSONBodies.response(try encoding.page(page.changes, hasMore: page.hasMore))
         case .ndjson, .events:
+            // A stream is recorded when it opens, then once per page sent.
+            try await context.recordRead(record.with(until: nil, count: 0, phase: "start"))
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: query.mode == .events ? "text/event-stream" : "application/x-ndjson",
                     .cacheControl: "no-store",
                 ],
-                body: stream(session, mode: query.mode)
+                body: stream(session, mode: query.mode, record: record, context: context)
             )
         }
     }
@@ -118,7 +131,12 @@ struct ChangeFeed: Sendable {
     /// Everything since the anchor in pages, then each new commit's
     /// matching changes, with heartbeats, until the client goes away or the
     /// node shuts down.
-    private func stream(_ session: ChangeFeedSession, mode: Mode) -> ResponseBody {
+    private func stream(
+        _ session: ChangeFeedSession,
+        mode: Mode,
+        record: AccessRecord,
+        context: NodeContext
+    ) -> ResponseBody {
         let heartbeat = configuration.heartbeatInterval
         let metrics = metrics
         let shutdown = shutdown
@@ -129,6 +147,9 @@ struct ChangeFeed: Sendable {
             for try await update in try session.updates(heartbeat: heartbeat, until: shutdown.stream()) {
                 switch update {
                 case .page(let page):
+                    try await context.recordRead(
+                        record.with(until: page.newAnchor.stringValue, count: page.count, phase: "page")
+                    )
                     let changes = page.changes
                     try await writer.write(mode == .events ? encoding.event(changes) : encoding.lines(changes))
                     metrics.feedChanges.increment(by: page.count)

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -95,6 +96,16 @@ struct SampleRoutes: Sendable {
                 sortDescriptors: [sort],
                 limit: limit
             ).result(for: store) : []
+        try await context.recordRead(
+            AccessRecord(
+                principal: "",
+                action: "GET /v1/samples",
+                types: [type.identifier],
+                from: start,
+                to: end,
+                count: samples.count
+            )
+        )
         var writer = HealthObjectWriter()
         var bytes = Array(#"{"samples":["#.utf8)
         for (index, sample) in samples.enumerated() {

@@ -44,6 +44,16 @@ struct StatisticsRoutes: Sendable {
         }
         // Buckets made dear by many samples count at what they cost.
         quota.charge(Self.seconds(cpu) * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
+        try await context.recordRead(
+            AccessRecord(
+                principal: "",
+                action: "GET /v1/statistics",
+                types: [asked.type.identifier],
+                from: asked.start,
+                to: asked.end,
+                count: count
+            )
+        )
         return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.sliced(encoded))
     }
 
@@ -99,6 +109,9 @@ struct StatisticsRoutes: Sendable {
         }
         let list = sources.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
             .map { Source(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
+        try await context.recordRead(
+            AccessRecord(principal: "", action: "GET /v1/sources", types: [type.identifier], count: list.count)
+        )
         return try JSONBodies.response(wrapping: list, as: "sources")
     }
 }

@@ -1,0 +1,101 @@
+public import AnchorageLog
+public import Foundation
+
+/// A store's access log: every read of health data, recorded in the
+/// store's node-local records (never replicated, outside the hash chain
+/// and the state digest), kept for ``retention``, readable by the owner.
+///
+/// ```swift
+/// let accessLog = AccessLog(log: try owner.eventLog())
+/// try await accessLog.record(AccessRecord(principal: "owner", action: "GET /v1/samples",
+///                                         types: ["stepCount"], count: 3))
+/// let page = try accessLog.page(after: nil, from: nil, to: nil, limit: 100)
+/// ```
+public struct AccessLog: Sendable {
+    /// The default retention: 90 days, and at most a million entries.
+    public static let defaultRetention = LocalRecordRetention(
+        maximumAge: .seconds(90 * 86_400),
+        maximumCount: 1_000_000
+    )
+    /// The most entries one page returns.
+    public static let maximumPageSize = 1_000
+
+    /// The store's log.
+    public let log: EventLog
+    /// How long entries are kept.
+    public var retention: LocalRecordRetention
+    /// The wall clock entries are stamped with (tests move it by hand).
+    public var now: @Sendable () -> Date
+
+    /// The access log of `log`'s store.
+    public init(
+        log: EventLog,
+        retention: LocalRecordRetention = AccessLog.defaultRetention,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.log = log
+        self.retention = retention
+        self.now = now
+    }
+
+    /// Records one read durably, before its answer is sent.
+    ///
+    /// - Throws: ``AccessLogError`` `storageFailed` when it cannot be
+    ///   written: the caller then refuses the read (no unrecorded access).
+    public func record(_ record: AccessRecord) async throws {
+        do {
+            let bytes = try Self.encoder.encode(record)
+            try await log.appendLocalRecords([Array(bytes)], at: now(), retention: retention)
+        } catch {
+            throw AccessLogError(.storageFailed, "the read could not be recorded in the access log: \(error)")
+        }
+    }
+
+    /// Up to `limit` entries after the cursor `after` (or from `from`),
+    /// before `to`, oldest first, and the cursor of the next page (`nil`
+    /// at the end).
+    ///
+    /// - Throws: ``AccessLogError`` `invalidCursor`, `invalidArgument`.
+    public func page(
+        after: String?,
+        from: Date?,
+        to: Date?,
+        limit: Int
+    ) throws -> (entries: [AccessLogEntry], next: String?) {
+        guard (1...Self.maximumPageSize).contains(limit) else {
+            throw AccessLogError(.invalidArgument, "'limit' must be a whole number from 1 to \(Self.maximumPageSize)")
+        }
+        if let from, let to, from > to { throw AccessLogError(.invalidArgument, "'from' is after 'to'") }
+        var key: LocalRecordKey?
+        if let after {
+            guard let parsed = LocalRecordKey(string: after) else {
+                throw AccessLogError(.invalidCursor, "'after' is not a cursor an access-log page handed out")
+            }
+            key = parsed
+        }
+        let page: LocalRecordPage
+        do {
+            page = try log.localRecords(after: key, from: from, to: to, limit: limit)
+        } catch {
+            throw AccessLogError(.storageFailed, "the access log could not be read: \(error)")
+        }
+        let entries = page.records.compactMap { key, value -> AccessLogEntry? in
+            guard let record = try? Self.decoder.decode(AccessRecord.self, from: Data(value)) else { return nil }
+            return AccessLogEntry(time: key.date, cursor: key.stringValue, record: record)
+        }
+        return (entries, page.next?.stringValue)
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }
+}
