@@ -2,11 +2,11 @@ import Anchorage
 import AnchorageService
 import AnchorageStoreTesting
 import AnchorageTesting
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import AsyncHTTPClient
 import NIOHTTP1
 import Synchronization
 import Testing
@@ -204,7 +204,9 @@ struct MultiStoreNodeTests {
         }
     }
 
-    @Test("a stream keeps its store open while it lasts, however long idle passes; once its client is gone the store closes")
+    @Test(
+        "a stream keeps its store open while it lasts, however long idle passes; once its client is gone the store closes"
+    )
     func streamHoldsItsStore() async throws {
         let clock = TestClock()
         let configuration = nodeConfiguration {
@@ -241,6 +243,35 @@ struct MultiStoreNodeTests {
                     _ = await fixture.node.pool.closeIdle()
                     return fixture.node.pool.openCount == 0
                 }
+            }
+            try await fixture.expectAudits()
+        }
+    }
+
+    @Test("each store records who read it in its own access log, readable by its owner only")
+    func accessLogs() async throws {
+        try await MultiStoreFixture.with { fixture in
+            try await fixture.node.application().test(.router) { client in
+                for (path, token) in [
+                    ("/v1/stores/alice/changes?types=stepCount", fixture.alice),
+                    ("/v1/stores/alice/changes?types=heartRate", fixture.aliceApp),
+                    ("/v1/stores/bob/sources?type=stepCount", fixture.bob),
+                ] {
+                    let read = try await client.send(.get, path, token: token)
+                    #expect(read.status == .ok, "\(path): \(read.text)")
+                }
+                let alice = try await client.send(.get, "/v1/stores/alice/access-log", token: fixture.alice)
+                #expect(alice.status == .ok, "\(alice.text)")
+                let entries = try #require(try alice.object["entries"] as? [[String: Any]])
+                #expect(entries.compactMap { $0["principal"] as? String } == ["owner", "app:com.example.dashboard"])
+                #expect(entries.compactMap { $0["action"] as? String } == ["GET /v1/changes", "GET /v1/changes"])
+                let bob = try await client.send(.get, "/v1/stores/bob/access-log", token: fixture.bob)
+                let bobEntries = try #require(try bob.object["entries"] as? [[String: Any]])
+                #expect(bobEntries.compactMap { $0["action"] as? String } == ["GET /v1/sources"])
+                let app = try await client.send(.get, "/v1/stores/alice/access-log", token: fixture.aliceApp)
+                #expect(app.status == .forbidden, "\(app.text)")
+                let other = try await client.send(.get, "/v1/stores/alice/access-log", token: fixture.bob)
+                #expect(other.status == .notFound)
             }
             try await fixture.expectAudits()
         }

@@ -11,7 +11,7 @@ import UnixSignals
 
 /// A node serving every store of a registry (`anchorage serve --stores
 /// DIR`): `/v1/stores/{store}/changes`, `/samples`, `/statistics`,
-/// `/sources`, `/activity-summaries`, each reached with a token the
+/// `/sources`, `/activity-summaries` and `/access-log`, each reached with a token the
 /// registry issued for that store (docs/http-api.md, "Many stores").
 ///
 /// ```swift
@@ -62,6 +62,7 @@ public final class MultiStoreNode: Sendable {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
         let registry = registry
+        let retention = configuration.accessLogRetention
         var poolConfiguration = StorePool<ServedStore>.Configuration()
         poolConfiguration.capacity = configuration.maximumOpenStores
         poolConfiguration.maximumOpening = configuration.maximumOpeningStores
@@ -73,7 +74,8 @@ public final class MultiStoreNode: Sendable {
                 try await ServedStore.open(
                     name,
                     directory: registry.directory(of: name),
-                    configuration: storeConfiguration
+                    configuration: storeConfiguration,
+                    accessLogRetention: retention
                 )
             },
             close: { await $0.close() }
@@ -166,6 +168,7 @@ public final class MultiStoreNode: Sendable {
         store.get("statistics", use: statistics.statistics)
         store.get("sources", use: statistics.sources)
         store.get("activity-summaries", use: ActivitySummaryRoutes().list)
+        store.get("access-log", use: AccessLogRoute().list)
         return router
     }
 }

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AnchorageService
 import Foundation
 import Synchronization
@@ -10,13 +11,16 @@ import Synchronization
 final class ServedStore: Sendable {
     let name: StoreName
     let owner: HKHealthStore
+    /// Who read what of this store (node-local, never replicated).
+    let accessLog: AccessLog
     private let directory: URL
     private let principals = Mutex<[String: HKHealthStore]>([:])
     private let grants = GrantRecorder()
 
-    private init(name: StoreName, owner: HKHealthStore, directory: URL) {
+    private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL) {
         self.name = name
         self.owner = owner
+        self.accessLog = accessLog
         self.directory = directory
     }
 
@@ -25,16 +29,19 @@ final class ServedStore: Sendable {
     static func open(
         _ name: StoreName,
         directory: URL,
-        configuration: HKHealthStore.Configuration
+        configuration: HKHealthStore.Configuration,
+        accessLogRetention: LocalRecordRetention
     ) async throws -> ServedStore {
         let owner = HKHealthStore(directory: directory, configuration: configuration)
+        let accessLog: AccessLog
         do {
             try await owner.opened()
+            accessLog = AccessLog(log: try owner.eventLog(), retention: accessLogRetention)
         } catch {
             await owner.close()
             throw error
         }
-        return ServedStore(name: name, owner: owner, directory: directory)
+        return ServedStore(name: name, owner: owner, accessLog: accessLog, directory: directory)
     }
 
     /// The store acting as the token's principal: the owner's, or the app's.

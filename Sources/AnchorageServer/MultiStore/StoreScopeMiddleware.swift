@@ -40,6 +40,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
             let token = try AccessPolicy.Token(record.grant)
             var context = context
             context.storeName = name.rawValue
+            context.accessLog = served.accessLog
             context.store = served.store(for: token)
             context.grants = token.principal == nil ? nil : token
             context.replicates = record.grant.replicates
