@@ -41,9 +41,7 @@ final class NodeMetrics: @unchecked Sendable {
         let elapsed = ContinuousClock.now - start
         let dimensions = [("route", route), ("method", method.rawValue), ("status", String(status.code))]
         CoreMetrics.Timer(label: "anchorage_http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(
-                elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-            )
+            .recordNanoseconds(elapsed.nanosecondCount)
         CoreMetrics.Counter(label: "anchorage_http_requests_total", dimensions: dimensions, factory: factory)
             .increment()
     }

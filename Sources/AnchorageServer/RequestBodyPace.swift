@@ -1,3 +1,5 @@
+import AnchorageLog
+
 /// How fast a request body must arrive: all of it within a deadline, and,
 /// after a grace period, at a minimum rate (docs/http-api.md, "Limits").
 ///
@@ -58,6 +60,6 @@ struct RequestBodyTimeout: Error, CustomStringConvertible {
     static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard attoseconds != 0 else { return "\(seconds) s" }
-        return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+        return "\(duration.timeInterval) s"
     }
 }

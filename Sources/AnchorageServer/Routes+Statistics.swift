@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AnchorageService
 import Foundation
 import HTTPTypes
@@ -43,7 +44,7 @@ struct StatisticsRoutes: Sendable {
             }
         }
         // Buckets made dear by many samples count at what they cost.
-        quota.charge(Self.seconds(cpu) * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
+        quota.charge(cpu.timeInterval * bucketsPerCPUSecond - Double(max(1, count)), by: context.quotaKey)
         try await context.recordRead(
             AccessRecord(
                 principal: "",
@@ -62,10 +63,6 @@ struct StatisticsRoutes: Sendable {
         request.uri.queryParameters.map { key, value in
             (String(key), String(value).removingPercentEncoding ?? String(value))
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// The most bytes handed to the connection at once: a wide answer goes

@@ -1,3 +1,5 @@
+import AnchorageLog
+
 /// A rate, as a state machine: `rate` units a second on average, in bursts
 /// of up to `burst` units. Pure (the time is an argument), so it is tested
 /// without clocks or sockets.
@@ -73,8 +75,7 @@ struct TokenBucket: Sendable, Equatable {
     private mutating func refill(now: Duration) {
         guard now > updated else { return }
         let elapsed = now - updated
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        level = min(burst, level + seconds * rate)
+        level = min(burst, level + elapsed.timeInterval * rate)
         updated = now
     }
 }

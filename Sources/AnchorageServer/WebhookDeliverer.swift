@@ -1,6 +1,7 @@
 import Anchorage
 import AnchorageLog
 import AnchorageService
+import AnchorageSync
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -45,7 +46,7 @@ final class WebhookDeliverer: Service, Sendable {
 
     func run() async throws {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        let timeout = TimeAmount.milliseconds(Int64(Self.seconds(configuration.webhookTimeout) * 1_000))
+        let timeout = TimeAmount.milliseconds(Int64(configuration.webhookTimeout.timeInterval * 1_000))
         settings.timeout = .init(connect: timeout, read: timeout)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         let existing = (try? webhooks.all()) ?? []
@@ -103,6 +104,8 @@ final class WebhookDeliverer: Service, Sendable {
         }
         var session: ChangeFeedSession?
         var failures = 0
+        var backoff = Self.backoff(configuration)
+        var random = SystemRandomNumberGenerator()
         var lastDelivery: Duration?
         while !Task.isCancelled {
             do {
@@ -130,6 +133,7 @@ final class WebhookDeliverer: Service, Sendable {
                 try await post(page, since: feed.anchor?.stringValue, for: webhook, with: client)
                 lastDelivery = configuration.clock.now()
                 failures = 0
+                backoff.reset()
                 feed.advance(past: page)
                 session = feed
                 webhook.anchor = page.newAnchor.stringValue
@@ -145,7 +149,7 @@ final class WebhookDeliverer: Service, Sendable {
             } catch {
                 if Task.isCancelled { return }
                 failures += 1
-                let wait = Self.backoff(after: failures, configuration: configuration)
+                let wait = backoff.next(using: &random)
                 let message = Self.describe(error)
                 logger.warning(
                     "a webhook delivery failed; trying again",
@@ -154,7 +158,7 @@ final class WebhookDeliverer: Service, Sendable {
                 update(webhook.id) { status in
                     status.failures = failures
                     status.lastError = message
-                    status.nextAttempt = Date().addingTimeInterval(Self.seconds(wait))
+                    status.nextAttempt = Date().addingTimeInterval(wait.timeInterval)
                 }
                 do { try await configuration.clock.sleep(wait) } catch { return }
             }
@@ -178,7 +182,7 @@ final class WebhookDeliverer: Service, Sendable {
         request.headers.add(name: "Anchorage-Delivery", value: since ?? "start")
         request.headers.add(name: "Anchorage-Signature", value: webhook.signature(of: bytes))
         request.body = .bytes(body)
-        let timeout = TimeAmount.milliseconds(Int64(Self.seconds(configuration.webhookTimeout) * 1_000))
+        let timeout = TimeAmount.milliseconds(Int64(configuration.webhookTimeout.timeInterval * 1_000))
         let response = try await client.execute(request, timeout: timeout)
         // Read a little of the answer, so the connection can be reused.
         _ = try? await response.body.collect(upTo: 4_096)
@@ -192,16 +196,11 @@ final class WebhookDeliverer: Service, Sendable {
         var description: String { "the receiver answered \(status)" }
     }
 
-    /// 1 s doubling to the configured most, each ±20 % so that webhooks
-    /// failing together do not retry together.
-    static func backoff(after failures: Int, configuration: NodeConfiguration) -> Duration {
-        let base = seconds(configuration.webhookInitialBackoff) * pow(2, Double(min(failures - 1, 30)))
-        let capped = min(base, seconds(configuration.webhookMaximumBackoff))
-        return .milliseconds(Int64(capped * Double.random(in: 800...1_200)))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// The back-off of a webhook's deliveries: replication's, from the
+    /// initial wait doubling to the configured most, each wait drawn from
+    /// its upper 40 % so that webhooks failing together do not retry together.
+    static func backoff(_ configuration: NodeConfiguration) -> Backoff {
+        Backoff(base: configuration.webhookInitialBackoff, maximum: configuration.webhookMaximumBackoff, jitter: 0.4)
     }
 
     /// A sentence for the status and the log, without health values.

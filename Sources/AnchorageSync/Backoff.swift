@@ -1,3 +1,5 @@
+import AnchorageLog
+
 /// Exponential back-off with jitter between failed attempts: the delay
 /// doubles from `base` up to `maximum`, and each wait is drawn at random
 /// from its upper `jitter` fraction, so peers that failed together do not
@@ -30,7 +32,7 @@ public struct Backoff: Sendable, Hashable {
         let exponent = min(failures, 30)
         failures += 1
         let ceiling = min(base * (1 << exponent), maximum)
-        let seconds = Double(ceiling.components.seconds) + Double(ceiling.components.attoseconds) / 1e18
+        let seconds = ceiling.timeInterval
         let low = seconds * (1 - jitter)
         let drawn = jitter == 0 ? seconds : Double.random(in: low...seconds, using: &random)
         return .nanoseconds(Int64((drawn * 1e9).rounded()))

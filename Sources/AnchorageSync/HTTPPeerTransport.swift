@@ -1,3 +1,4 @@
+import AnchorageLog
 import AsyncHTTPClient
 public import Foundation
 import NIOCore
@@ -121,7 +122,7 @@ public final class HTTPPeerTransport: PeerTransport {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+            response = try await client.execute(request, timeout: .nanoseconds(timeout.nanosecondCount))
             bytes = try await response.body.collect(upTo: maximumBatchBytes)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             throw SyncError(.timedOut, "the peer \(url) did not answer within \(timeout)")
@@ -171,11 +172,5 @@ public final class HTTPPeerTransport: PeerTransport {
         case (_, _) where status.code >= 500: return SyncError(.unreachable, message)
         default: return SyncError(.protocolViolation, message)
         }
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }
