@@ -234,6 +234,7 @@ let package = Package(
             dependencies: [
                 "Anchorage",
                 "AnchorageServer",
+                "AnchorageService",
                 "AppleHealthImport",
                 "AnchorageLog",
                 "AnchorageSync",

@@ -45,7 +45,13 @@ extension AnchorageBench {
     }
 
     /// Posts 10 step samples; throws unless they are saved.
-    static func postSteps(port: Int, client: Int, request number: Int, token: String? = nil) async throws {
+    static func postSteps(
+        port: Int,
+        client: Int,
+        request number: Int,
+        token: String? = nil,
+        path: String = "/v1/samples"
+    ) async throws {
         let base = Date(timeIntervalSince1970: 1_717_200_000 + Double(client) * 86_400 * 365)
         let body = (0..<10).map { index in
             let start = base.addingTimeInterval(Double(number * 10 + index) * 60)
@@ -55,14 +61,14 @@ extension AnchorageBench {
                 "quantity":{"unit":"count","value":\(index + 1)}}
                 """
         }
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/samples")
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         request.body = .bytes(ByteBuffer(string: "[" + body.joined(separator: ",") + "]"))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status == .created else {
-            throw BenchFailure(message: "a POST /v1/samples got \(response.status)")
+            throw BenchFailure(message: "a POST \(path) got \(response.status)")
         }
     }
 }

@@ -235,3 +235,84 @@ extension Workload {
     )
     static let auditReplay = Workload("audit: replay into a new durable store (vs rebuild in place)", "entries/s")
 }
+
+// MARK: Many stores in one node (suite stores)
+
+extension Workload {
+    /// Issue 33's figures are for 100,000 stores; a smaller `--stores-count`
+    /// says so in the row.
+    private static func storesOf(_ count: Int) -> String {
+        count >= 100_000 ? "\(count) stores" : "\(count) stores (issue 33: 100,000; --stores-count 100000, ~9 GB)"
+    }
+
+    static func storesCreate(count: Int) -> Workload {
+        Workload(
+            "stores: create \(storesOf(count)) in the registry, NodeRegistry.createStore one at a time in the bench process (as `anchorage stores create` does): a durable commit and a directory fsync each",
+            "stores/s",
+            goal: .valueAtLeast(1_000)
+        )
+    }
+
+    static func storesFill(count: Int, samples: Int) -> Workload {
+        Workload(
+            "stores: fill each with \(samples) step samples, directly: an HKHealthStore per store in the bench process (its LMDB environment opened, one durable save, closed), 4 at a time",
+            "stores/s"
+        )
+    }
+
+    static func storesCreateAndFill(count: Int) -> Workload {
+        Workload("stores: created and filled, end to end (the two rows above)", "stores/s", goal: .valueAtLeast(1_000))
+    }
+
+    static let storesIdleMemory = Workload(
+        "stores: an `anchorage serve --stores` process's resident memory, no store open",
+        "MB",
+        goal: .valueAtMost(100)
+    )
+    static let storesIdleDescriptors = Workload("stores: its open file descriptors, no store open", "fds")
+
+    static func storesOpenMemory(open: Int) -> Workload {
+        Workload(
+            "stores: its resident memory with \(open) stores open (one GET each, --max-open-stores 1000)",
+            "MB",
+            goal: .valueAtMost(1_000)
+        )
+    }
+
+    static func storesOpenAnonymousMemory(open: Int) -> Workload {
+        Workload("stores: of which anonymous memory (heap and stacks), \(open) stores open", "MB")
+    }
+
+    static func storesOpenDescriptors(open: Int) -> Workload {
+        Workload(
+            "stores: its open file descriptors with \(open) stores open (goal: 3 per open store + 100)",
+            "fds",
+            goal: .valueAtMost(Double(3 * open + 100))
+        )
+    }
+
+    static func storesColdMedian(count: Int) -> Workload {
+        Workload(
+            "stores: a GET to a cold store over loopback HTTP (opening it included), \(count) stores one after the other, p50",
+            "ms"
+        )
+    }
+
+    static func storesColdTail(count: Int) -> Workload {
+        Workload("stores: the same, p99 over \(count) cold stores", "ms", goal: .valueAtMost(20))
+    }
+
+    static func storesSaves(clients: Int) -> Workload {
+        Workload(
+            "stores: \(clients) in-process clients, each on its own store of an in-process multi-store node, posting 10-sample batches, durable (vs suite http's workload: the same clients on one store)",
+            "samples/s",
+            goal: .ratioAtLeast(1)
+        )
+    }
+
+    static let storesSaveLatency = Workload(
+        "stores: 99th percentile latency of one of those posts (vs on one store)",
+        "ms",
+        goal: .valueAtMost(50)
+    )
+}
