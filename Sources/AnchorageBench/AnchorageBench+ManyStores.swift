@@ -20,7 +20,12 @@ extension AnchorageBench {
         let opened = min(1_000, storesCount)
         let filling = 3
 
-        progress("stores: creating \(storesCount) stores in the registry, one createStore each")
+        progress("stores: creating \(storesCount) stores in the registry, 1,000 to a createStores call")
+        let oneByOne = try { () throws in
+            let baseline = work.appendingPathComponent("many-stores-one-by-one")
+            defer { try? FileManager.default.removeItem(at: baseline) }
+            return try Self.manyStoresCreateOneByOne(Array(names.prefix(2_000)), in: try NodeRegistry(root: baseline))
+        }()
         let (tokens, created) = try { () throws in
             let registry = try NodeRegistry(root: root)
             let created = try Self.manyStoresCreate(names, in: registry)
@@ -31,7 +36,7 @@ extension AnchorageBench {
         }()
         progress("stores: \(Report.format(created)) stores/s; filling each with \(filling) step samples")
         let filled = try await Self.manyStoresFill(names, root: root, samples: filling, concurrently: 4)
-        report.add(.storesCreate(count: storesCount), anchorage: [created])
+        report.add(.storesCreate(count: storesCount), anchorage: [created], baseline: [oneByOne])
         report.add(.storesFill(count: storesCount, samples: filling), anchorage: [filled])
         report.add(.storesCreateAndFill(count: storesCount), anchorage: [1 / (1 / created + 1 / filled)])
 
@@ -74,9 +79,22 @@ extension AnchorageBench {
         report.add(.storesSaveLatency, anchorage: saves.map(\.many.tail), baseline: saves.map(\.single.tail))
     }
 
-    /// Creates `names` one at a time, as `anchorage stores create` does;
-    /// stores per second.
+    /// Creates `names` 1,000 to a `createStores` call, as `anchorage stores
+    /// create` does with the ids it is given; stores per second.
     static func manyStoresCreate(_ names: [StoreName], in registry: NodeRegistry) throws -> Double {
+        let start = ContinuousClock.now
+        var index = 0
+        while index < names.count {
+            let end = min(index + 1_000, names.count)
+            try registry.createStores(Array(names[index..<end]))
+            index = end
+        }
+        return Double(names.count) / (ContinuousClock.now - start).seconds
+    }
+
+    /// Creates `names` one `createStore` each: a durable commit and a
+    /// directory fsync each; stores per second.
+    static func manyStoresCreateOneByOne(_ names: [StoreName], in registry: NodeRegistry) throws -> Double {
         let start = ContinuousClock.now
         for name in names { try registry.createStore(name) }
         return Double(names.count) / (ContinuousClock.now - start).seconds

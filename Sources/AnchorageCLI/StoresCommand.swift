@@ -45,7 +45,7 @@ func registryCall<R>(_ body: () throws(ServiceError) -> R) throws -> R {
 struct StoresCreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create stores: ids of 1 to 64 lowercase letters, digits, '-' and '_'."
+        abstract: "Create stores, all or none: ids of 1 to 64 lowercase letters, digits, '-' and '_'."
     )
 
     @OptionGroup var node: NodeRootOption
@@ -63,11 +63,9 @@ struct StoresCreateCommand: ParsableCommand {
     func run() throws {
         let registry = try node.registry()
         let output = CLIOutput.current
-        for id in ids {
-            let name = try registryCall { () throws(ServiceError) in try StoreName(id) }
-            try registryCall { () throws(ServiceError) in _ = try registry.createStore(name) }
-            output.line("created \(name)")
-        }
+        let names = try ids.map { id in try registryCall { () throws(ServiceError) in try StoreName(id) } }
+        try registryCall { () throws(ServiceError) in _ = try registry.createStores(names) }
+        for name in names { output.line("created \(name)") }
     }
 }
 

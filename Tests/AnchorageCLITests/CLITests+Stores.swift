@@ -64,7 +64,7 @@ struct CLIStoresTests {
                 #expect(failure.message.count < 400)
             }
             _ = try await runCLI(["stores", "create", "alice"] + node)
-            let again = await cliFailure(["stores", "create", "alice"] + node)
+            let again = await cliFailure(["stores", "create", "carol", "alice"] + node)
             #expect(again.status == 1 && again.message == "Error: there is already a store alice", "\(again.message)")
             let unconfirmed = await cliFailure(["stores", "delete", "alice"] + node)
             #expect(unconfirmed.status == 2 && unconfirmed.message.contains("add --yes"))

@@ -266,4 +266,30 @@ struct NodeRegistryTests {
             #expect(try reopened.stores().map(\.id) == ["alice"])
         }
     }
+
+    @Test("stores created together: all in one commit, or none when one is taken, given twice, or past the quota")
+    func createTogether() async throws {
+        try await withTemporaryDirectory { root in
+            let registry = try NodeRegistry(root: root, configuration: Self.configuration(maximumStores: 600))
+            let many = try (0..<500).map { try StoreName("s\($0)") }
+            #expect(try registry.createStores(many).count == 500)
+            #expect(try registry.stores().count == 500)
+            #expect(try Self.entries(root).count == 500)
+            for (batch, code) in [
+                ([try StoreName("new-1"), try StoreName("s7")], ServiceError.Code.storeExists),
+                ([try StoreName("new-1"), try StoreName("new-1")], .storeExists),
+                (try (0..<101).map { try StoreName("more-\($0)") }, .quotaExceeded),
+            ] {
+                #expect {
+                    try registry.createStores(batch)
+                } throws: { error in
+                    (error as? ServiceError)?.code == code
+                }
+                #expect(try registry.stores().count == 500, "none of the batch was added")
+                #expect(try Self.entries(root).count == 500)
+            }
+            #expect(try registry.createStores(try (0..<100).map { try StoreName("more-\($0)") }).count == 100)
+            #expect(try registry.stores().count == 600)
+        }
+    }
 }

@@ -30,28 +30,53 @@ extension NodeRegistry {
     ///   `.quotaExceeded` past ``Configuration/maximumStores``.
     @discardableResult
     public func createStore(_ id: StoreName, now: Date = Date()) throws(ServiceError) -> StoreRecord {
-        let record = StoreRecord(id: id.rawValue, created: Self.recorded(now), state: .active)
-        let bytes = try Self.storage("recording the store \(id)") { try encode(record) }
-        try Self.storage("recording the store \(id)") {
+        try createStores([id], now: now)[0]
+    }
+
+    /// Adds stores, all or none, in one commit, and creates their
+    /// directories with one flush of the root: creating many costs little
+    /// more than creating one.
+    ///
+    /// ```swift
+    /// try registry.createStores(try ids.map(StoreName.init))
+    /// ```
+    ///
+    /// - Throws: ``ServiceError`` `.storeExists` naming the first id that is
+    ///   taken or given twice, `.quotaExceeded` when they do not all fit;
+    ///   then none is added.
+    @discardableResult
+    public func createStores(_ ids: [StoreName], now: Date = Date()) throws(ServiceError) -> [StoreRecord] {
+        guard !ids.isEmpty else { return [] }
+        let created = Self.recorded(now)
+        let records = ids.map { StoreRecord(id: $0.rawValue, created: created, state: .active) }
+        let encoded = try Self.storage("recording \(ids.count) stores") { try records.map { try encode($0) } }
+        try Self.storage("recording \(ids.count) stores") {
             try environment.write { txn in
-                guard try !txn.contains(key: Array(id.rawValue.utf8), in: storesDatabase) else {
-                    throw ServiceError(.storeExists, "there is already a store \(id)")
+                var seen = Set<StoreName>()
+                for id in ids {
+                    guard seen.insert(id).inserted, try !txn.contains(key: Array(id.rawValue.utf8), in: storesDatabase)
+                    else { throw ServiceError(.storeExists, "there is already a store \(id)") }
                 }
                 let count = try txn.statistics(of: storesDatabase).entries
-                guard count < configuration.maximumStores else {
+                guard count + ids.count <= configuration.maximumStores else {
                     throw ServiceError(
                         .quotaExceeded,
-                        "this node holds \(count) stores, as many as it may (--maximum-stores); delete one first"
+                        "this node holds \(count) stores and may hold \(configuration.maximumStores): "
+                            + "\(ids.count) more do not fit; delete some first"
                     )
                 }
-                try txn.put(bytes, forKey: Array(id.rawValue.utf8), in: storesDatabase)
+                for (id, bytes) in zip(ids, encoded) {
+                    try txn.put(bytes, forKey: Array(id.rawValue.utf8), in: storesDatabase)
+                }
             }
         }
-        try Self.storage("creating the directory of store \(id)") {
-            try FileManager.default.createDirectory(at: directory(of: id), withIntermediateDirectories: true)
+        try Self.storage("creating the directories of \(ids.count) stores") {
+            for id in ids {
+                try FileManager.default.createDirectory(at: directory(of: id), withIntermediateDirectories: true)
+            }
             try DirectorySync.sync(root)
         }
-        return record
+        return records
     }
 
     /// The store of `id` if the registry holds it and it is not being
