@@ -36,7 +36,7 @@ public final class AnchorageNode: Sendable {
     /// The thread wide reads (statistics) are computed on, at a low CPU
     /// priority, apart from the threads that serve every other request.
     let readPool = LowPriorityPool()
-    private let runningGroup = Mutex<ServiceGroup?>(nil)
+    private let runner = NodeRunner()
     let logger: Logger
     /// One replicator per configured peer, followed while the node runs.
     let replicators: [PeerReplicator]
@@ -209,23 +209,9 @@ public final class AnchorageNode: Sendable {
     /// - Parameter onServerRunning: called with the bound port once the node
     ///   accepts connections.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let group = ServiceGroup(
-            configuration: .init(
-                // Services shut down in reverse order: the notifier ends the
-                // feed's streams and long-polls before the server stops.
-                services: [application(onServerRunning: onServerRunning), ShutdownNotifier(signal: shutdown)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        runningGroup.withLock { $0 = group }
-        do {
-            try await group.run()
-        } catch {
+        try await runner.run(application(onServerRunning: onServerRunning), shutdown: shutdown, logger: logger) {
             await close()
-            throw error
         }
-        await close()
     }
 
     /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does:
@@ -237,7 +223,7 @@ public final class AnchorageNode: Sendable {
     }
 
     public func stop() async {
-        await runningGroup.withLock { $0 }?.triggerGracefulShutdown()
+        await runner.stop()
     }
 
     /// Closes the node's stores.
@@ -249,32 +235,8 @@ public final class AnchorageNode: Sendable {
     }
 
     func router() -> Router<NodeContext> {
-        let router = Router(context: NodeContext.self)
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
-        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
-        router.add(
-            middleware: AuthMiddleware(
-                access: access,
-                accessLog: accessLog
-            )
-        )
-        let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
-        let samples = SampleRoutes(configuration: configuration)
-        let statistics = StatisticsRoutes(
-            limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
-            pool: readPool,
-            quota: PrincipalQuota(
-                rate: Double(configuration.statisticsBucketsPerSecond),
-                burst: 4 * Double(configuration.statisticsBucketsPerSecond),
-                maximumWait: configuration.statisticsTurnWait,
-                clock: configuration.clock
-            ),
-            bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
-        )
-        router.get("/healthz") { _, _ in
-            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
-        }
+        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
+        router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog))
         router.get("/metrics") { [metrics] _, _ in
             Response(
                 status: .ok,
@@ -282,14 +244,8 @@ public final class AnchorageNode: Sendable {
                 body: ResponseBody(byteBuffer: metrics.exposition())
             )
         }
-        router.get("/v1/changes", use: feed.handle)
-        router.post("/v1/samples", use: samples.save)
-        router.get("/v1/samples", use: samples.list)
-        router.delete("/v1/samples/{uuid}", use: samples.delete)
-        router.get("/v1/statistics", use: statistics.statistics)
-        router.get("/v1/sources", use: statistics.sources)
-        router.get("/v1/activity-summaries", use: ActivitySummaryRoutes().list)
-        router.get("/v1/access-log", use: AccessLogRoute().list)
+        StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
+            .register(on: router.group("/v1"))
         let webhookRoutes = WebhookRoutes(configuration: configuration, deliverer: webhooks)
         router.post("/v1/webhooks", use: webhookRoutes.register)
         router.get("/v1/webhooks", use: webhookRoutes.list)

@@ -32,7 +32,7 @@ public final class MultiStoreNode: Sendable {
     let readPool = LowPriorityPool()
     let logger: Logger
     private let server: HTTPServerBuilder
-    private let runningGroup = Mutex<ServiceGroup?>(nil)
+    private let runner = NodeRunner()
 
     /// Opens the registry under `root` (creating it when the directory is
     /// new) and prepares to serve its stores.
@@ -110,26 +110,14 @@ public final class MultiStoreNode: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully and
     /// closes every store.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [application(onServerRunning: onServerRunning), ShutdownNotifier(signal: shutdown)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        runningGroup.withLock { $0 = group }
-        do {
-            try await group.run()
-        } catch {
+        try await runner.run(application(onServerRunning: onServerRunning), shutdown: shutdown, logger: logger) {
             await close()
-            throw error
         }
-        await close()
     }
 
     /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does.
     public func stop() async {
-        await runningGroup.withLock { $0 }?.triggerGracefulShutdown()
+        await runner.stop()
     }
 
     /// Closes every open store.
@@ -139,36 +127,11 @@ public final class MultiStoreNode: Sendable {
     }
 
     func router() -> Router<NodeContext> {
-        let router = Router(context: NodeContext.self)
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
-        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
-        router.get("/healthz") { _, _ in
-            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
-        }
-        let feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
-        let samples = SampleRoutes(configuration: configuration)
-        let statistics = StatisticsRoutes(
-            limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
-            pool: readPool,
-            quota: PrincipalQuota(
-                rate: Double(configuration.statisticsBucketsPerSecond),
-                burst: 4 * Double(configuration.statisticsBucketsPerSecond),
-                maximumWait: configuration.statisticsTurnWait,
-                clock: configuration.clock
-            ),
-            bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
-        )
+        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
         let store = router.group("/v1/stores/{store}")
             .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool))
-        store.get("changes", use: feed.handle)
-        store.post("samples", use: samples.save)
-        store.get("samples", use: samples.list)
-        store.delete("samples/{uuid}", use: samples.delete)
-        store.get("statistics", use: statistics.statistics)
-        store.get("sources", use: statistics.sources)
-        store.get("activity-summaries", use: ActivitySummaryRoutes().list)
-        store.get("access-log", use: AccessLogRoute().list)
+        StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
+            .register(on: store)
         return router
     }
 }

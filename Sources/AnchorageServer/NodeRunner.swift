@@ -1,0 +1,45 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// Runs a node's application until SIGTERM or SIGINT (or ``stop()``), then
+/// shuts down gracefully: the shutdown notifier ends the feed's streams and
+/// long-polls before the server stops, and `close` runs last, also when the
+/// services fail.
+///
+/// ```swift
+/// try await runner.run(application(), shutdown: shutdown, logger: logger) { await close() }
+/// ```
+final class NodeRunner: Sendable {
+    private let running = Mutex<ServiceGroup?>(nil)
+
+    func run(
+        _ application: some Service,
+        shutdown: ShutdownSignal,
+        logger: Logger,
+        close: () async -> Void
+    ) async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                // Services shut down in reverse order.
+                services: [application, ShutdownNotifier(signal: shutdown)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        running.withLock { $0 = group }
+        do {
+            try await group.run()
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Shuts a running node down as SIGTERM does.
+    func stop() async {
+        await running.withLock { $0 }?.triggerGracefulShutdown()
+    }
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+import NIOCore
+
+/// The routes of one store's data: the same handlers under `/v1` in a
+/// single-store node and under `/v1/stores/{store}` in a multi-store one.
+///
+/// ```swift
+/// StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
+///     .register(on: router.group("/v1"))
+/// ```
+struct StoreRoutes: Sendable {
+    let feed: ChangeFeed
+    let samples: SampleRoutes
+    let statistics: StatisticsRoutes
+
+    init(configuration: NodeConfiguration, metrics: NodeMetrics, shutdown: ShutdownSignal, readPool: LowPriorityPool) {
+        feed = ChangeFeed(configuration: configuration, metrics: metrics, shutdown: shutdown)
+        samples = SampleRoutes(configuration: configuration)
+        statistics = StatisticsRoutes(
+            limiter: WorkLimiter(permits: configuration.maximumConcurrentStatistics),
+            pool: readPool,
+            quota: PrincipalQuota(
+                rate: Double(configuration.statisticsBucketsPerSecond),
+                burst: 4 * Double(configuration.statisticsBucketsPerSecond),
+                maximumWait: configuration.statisticsTurnWait,
+                clock: configuration.clock
+            ),
+            bucketsPerCPUSecond: configuration.statisticsBucketsPerCPUSecond
+        )
+    }
+
+    /// Adds the store's routes to `routes`, relative to its path.
+    func register(on routes: some RouterMethods<NodeContext>) {
+        routes.get("changes", use: feed.handle)
+        routes.post("samples", use: samples.save)
+        routes.get("samples", use: samples.list)
+        routes.delete("samples/{uuid}", use: samples.delete)
+        routes.get("statistics", use: statistics.statistics)
+        routes.get("sources", use: statistics.sources)
+        routes.get("activity-summaries", use: ActivitySummaryRoutes().list)
+        routes.get("access-log", use: AccessLogRoute().list)
+    }
+
+    /// A node's router with what every node has before its routes: metrics,
+    /// errors as JSON, body limits, and `GET /healthz` (no token).
+    static func baseRouter(configuration: NodeConfiguration, metrics: NodeMetrics) -> Router<NodeContext> {
+        let router = Router(context: NodeContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
+        router.get("/healthz") { _, _ in
+            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
+        }
+        return router
+    }
+}
