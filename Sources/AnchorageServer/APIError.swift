@@ -89,7 +89,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.badRequest, .invalidArgument, error.description)
         case let error as StatisticsRequestError:
             return APIError(.badRequest, Code(rawValue: error.code.rawValue) ?? .invalidArgument, error.message)
-        case let error as AccessLogError:
+        case let error as ServiceError:
             switch error.code {
             case .invalidCursor: return APIError(.badRequest, .invalidCursor, error.message)
             case .invalidArgument: return APIError(.badRequest, .invalidArgument, error.message)

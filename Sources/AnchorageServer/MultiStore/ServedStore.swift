@@ -16,6 +16,8 @@ final class ServedStore: Sendable {
     private let directory: URL
     private let principals = Mutex<[String: HKHealthStore]>([:])
     private let grants = GrantRecorder()
+    /// The grants of the tokens that reached this store since it opened.
+    private let tokens = Mutex<[String: AccessPolicy.Token]>([:])
 
     private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL) {
         self.name = name
@@ -55,15 +57,22 @@ final class ServedStore: Sendable {
         }
     }
 
-    /// Records the grants of every token of this store the registry holds,
-    /// unless `token`'s were recorded since the store opened.
-    func recordGrants(including token: TokenRecord, from registry: NodeRegistry) async throws {
+    /// What `token` may do in this store, its grants recorded in the log
+    /// first (with those of every token of this store the registry holds)
+    /// unless a run since the store opened covered it. Kept per token id, so
+    /// a request pays for neither the recording nor the parsing again; a
+    /// revoked token never gets here (the registry refuses it first).
+    func access(for token: TokenRecord, from registry: NodeRegistry) async throws -> AccessPolicy.Token {
+        if let known = tokens.withLock({ $0[token.id] }) { return known }
         try await grants.ensure(token.id) { [owner, name] in
             let tokens = try registry.tokens(of: name)
             let policy = AccessPolicy(tokens: try tokens.map { try AccessPolicy.Token($0.grant) })
             try await AnchorageNode.recordGrants(policy, owner: owner)
             return Set(tokens.map(\.id))
         }
+        let access = try AccessPolicy.Token(token.grant)
+        tokens.withLock { $0[token.id] = access }
+        return access
     }
 
     func close() async {

@@ -36,8 +36,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
         }
         do {
             let served = lease.resource
-            try await served.recordGrants(including: record, from: registry)
-            let token = try AccessPolicy.Token(record.grant)
+            let token = try await served.access(for: record, from: registry)
             var context = context
             context.storeName = name.rawValue
             context.accessLog = served.accessLog

@@ -40,14 +40,14 @@ public struct AccessLog: Sendable {
 
     /// Records one read durably, before its answer is sent.
     ///
-    /// - Throws: ``AccessLogError`` `storageFailed` when it cannot be
+    /// - Throws: ``ServiceError`` `storageFailed` when it cannot be
     ///   written: the caller then refuses the read (no unrecorded access).
     public func record(_ record: AccessRecord) async throws {
         do {
             let bytes = try Self.encoder.encode(record)
             try await log.appendLocalRecords([Array(bytes)], at: now(), retention: retention)
         } catch {
-            throw AccessLogError(.storageFailed, "the read could not be recorded in the access log: \(error)")
+            throw ServiceError(.storageFailed, "the read could not be recorded in the access log: \(error)")
         }
     }
 
@@ -55,7 +55,7 @@ public struct AccessLog: Sendable {
     /// before `to`, oldest first, and the cursor of the next page (`nil`
     /// at the end).
     ///
-    /// - Throws: ``AccessLogError`` `invalidCursor`, `invalidArgument`.
+    /// - Throws: ``ServiceError`` `invalidCursor`, `invalidArgument`.
     public func page(
         after: String?,
         from: Date?,
@@ -63,13 +63,13 @@ public struct AccessLog: Sendable {
         limit: Int
     ) throws -> (entries: [AccessLogEntry], next: String?) {
         guard (1...Self.maximumPageSize).contains(limit) else {
-            throw AccessLogError(.invalidArgument, "'limit' must be a whole number from 1 to \(Self.maximumPageSize)")
+            throw ServiceError(.invalidArgument, "'limit' must be a whole number from 1 to \(Self.maximumPageSize)")
         }
-        if let from, let to, from > to { throw AccessLogError(.invalidArgument, "'from' is after 'to'") }
+        if let from, let to, from > to { throw ServiceError(.invalidArgument, "'from' is after 'to'") }
         var key: LocalRecordKey?
         if let after {
             guard let parsed = LocalRecordKey(string: after) else {
-                throw AccessLogError(.invalidCursor, "'after' is not a cursor an access-log page handed out")
+                throw ServiceError(.invalidCursor, "'after' is not a cursor an access-log page handed out")
             }
             key = parsed
         }
@@ -77,7 +77,7 @@ public struct AccessLog: Sendable {
         do {
             page = try log.localRecords(after: key, from: from, to: to, limit: limit)
         } catch {
-            throw AccessLogError(.storageFailed, "the access log could not be read: \(error)")
+            throw ServiceError(.storageFailed, "the access log could not be read: \(error)")
         }
         let entries = page.records.compactMap { key, value -> AccessLogEntry? in
             guard let record = try? Self.decoder.decode(AccessRecord.self, from: Data(value)) else { return nil }

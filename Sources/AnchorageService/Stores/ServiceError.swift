@@ -23,9 +23,14 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidGrant = Code(name: "invalidGrant")
         /// The node holds as many stores as its quota allows.
         public static let quotaExceeded = Code(name: "quotaExceeded")
+        /// A cursor that no access-log page handed out.
+        public static let invalidCursor = Code(name: "invalidCursor")
+        /// A limit, date or range outside what the use case accepts.
+        public static let invalidArgument = Code(name: "invalidArgument")
         /// A store open in a running process (a node) cannot be deleted.
         public static let storeInUse = Code(name: "storeInUse")
-        /// The registry's database or a store's directory failed.
+        /// The registry's database, a store's directory or the access log
+        /// failed (a read that cannot be recorded is refused).
         public static let storageFailed = Code(name: "storageFailed")
     }
 
