@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -34,14 +35,14 @@ struct SaveCommand: AsyncParsableCommand {
         }
         let batch: SampleBatch
         do {
-            batch = try SampleBatch(json: data)
-        } catch let error as DecodingError {
-            throw CommandFailure(description: "the input is not valid: \(DecodingErrorWords.describe(error))")
+            batch = try SampleWrites.batch(json: data)
         } catch {
             throw CommandFailure(description: "the input is not valid: \(ErrorWords.describe(error))")
         }
-        try await storeOptions.withStore(failure: "nothing was saved") { try await $0.save(batch.objects) }
-        CLIOutput.current.line("saved \(batch.objects.count)")
+        let saved = try await storeOptions.withStore(failure: "nothing was saved") { store in
+            try await SampleWrites.save(batch, to: store)
+        }
+        CLIOutput.current.line("saved \(saved.count)")
     }
 }
 
@@ -67,12 +68,12 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ids = uuids.compactMap(UUID.init(uuidString:))
-        let deleted = try await storeOptions.withStore(failure: "nothing was deleted") { store in
-            try await store.deleteObjects(withUUIDs: ids)
+        let deletion = try await storeOptions.withStore(failure: "nothing was deleted") { store in
+            try await SampleWrites.delete(ids, from: store)
         }
-        CLIOutput.current.line("deleted \(deleted)")
-        if deleted < Set(ids).count {
-            throw CommandFailure(description: "\(Set(ids).count - deleted) of the uuids name no sample in the store")
+        CLIOutput.current.line("deleted \(deletion.deleted)")
+        if deletion.missing > 0 {
+            throw CommandFailure(description: "\(deletion.missing) of the uuids name no sample in the store")
         }
     }
 }

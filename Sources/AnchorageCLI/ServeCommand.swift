@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --stores: the seconds a store nobody uses stays open.")
     var storeIdle: Double = 60
 
+    @Option(parsing: .unconditional, help: "With --stores: the most stores the node holds (creating more is refused).")
+    var maxStores = 1_000_000
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -125,6 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         guard maxOpenStores >= 1 else { throw ValidationError("--max-open-stores must be at least 1") }
+        guard maxStores >= 1 else { throw ValidationError("--max-stores must be at least 1") }
         guard storeIdle > 0, storeIdle <= 86_400 else {
             throw ValidationError("--store-idle must be more than 0 and at most 86400 seconds")
         }
@@ -162,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         if let storesRoot {
             configuration.maximumOpenStores = maxOpenStores
+            configuration.maximumStores = maxStores
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
             return

@@ -11,7 +11,8 @@ struct TokensCommand: ParsableCommand {
     )
 }
 
-/// `anchorage tokens issue --store ID (--owner | --app BUNDLE … | --peer)`.
+/// `anchorage tokens issue --store ID (--owner | --app BUNDLE … | --peer)`,
+/// or `anchorage tokens issue --admin`.
 struct TokensIssueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issue",
@@ -25,7 +26,10 @@ struct TokensIssueCommand: ParsableCommand {
     @OptionGroup var node: NodeRootOption
 
     @Option(help: "The store the token reaches.")
-    var store: String
+    var store: String?
+
+    @Flag(help: "The token is the node administrator's: it manages stores and tokens over HTTP, and reads no store.")
+    var admin = false
 
     @Flag(help: "The token acts as the store's owner: reads and writes everything.")
     var owner = false
@@ -46,6 +50,13 @@ struct TokensIssueCommand: ParsableCommand {
     var share: [String] = []
 
     func validate() throws {
+        if admin {
+            guard store == nil, !owner, !peer, app == nil, read.isEmpty, share.isEmpty, appName == nil else {
+                throw ValidationError("an administrator's token (--admin) reaches no store and has no other grant")
+            }
+            return
+        }
+        guard store != nil else { throw ValidationError("name the store the token reaches: --store <id>") }
         guard [owner, peer, app != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("say who the token acts as: --owner, --peer or --app <bundle-identifier>")
         }
@@ -62,10 +73,12 @@ struct TokensIssueCommand: ParsableCommand {
 
     func run() throws {
         let registry = try node.registry()
-        let name = try registryCall { () throws(ServiceError) in try StoreName(store) }
-        let issued = try registryCall { () throws(ServiceError) in try registry.issueToken(grant(name)) }
+        let name = try store.map { text in try registryCall { () throws(ServiceError) in try StoreName(text) } }
+        let grant = name.map(grant) ?? .administrator()
+        let issued = try registryCall { () throws(ServiceError) in try registry.issueToken(grant) }
         let output = CLIOutput.current
-        output.status("issued \(issued.record.id) for store \(name); its secret is shown only now\n")
+        let whose = name.map { "store \($0)" } ?? "the node's administrator"
+        output.status("issued \(issued.record.id) for \(whose); its secret is shown only now\n")
         output.line(issued.secret)
     }
 }
@@ -89,11 +102,14 @@ struct TokensListCommand: ParsableCommand {
         let records = try registryCall { () throws(ServiceError) in try registry.tokens(of: name) }
         for record in records.sorted(by: { ($0.grant.store, $0.created, $0.id) < ($1.grant.store, $1.created, $1.id) })
         {
-            output.line("\(record.id)\t\(record.grant.store)\t\(Self.describe(record.grant))")
+            output.line(
+                "\(record.id)\t\(record.grant.admin ? "-" : record.grant.store)\t\(Self.describe(record.grant))"
+            )
         }
     }
 
     static func describe(_ grant: TokenGrant) -> String {
+        if grant.admin { return "admin" }
         if grant.owner { return grant.replicates ? "owner, replicates" : "owner" }
         guard let app = grant.app else { return "peer" }
         var words = "app \(app)"

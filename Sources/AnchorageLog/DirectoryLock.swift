@@ -14,10 +14,15 @@ import Darwin
 /// open file description: a second open of the same directory fails whether
 /// it comes from another process or from this one, and the kernel releases
 /// the lock when the process dies.
-final class DirectoryLock: Sendable {
+package final class DirectoryLock: Sendable {
     private let descriptor: Int32
 
-    init(directory: String) throws(LogError) {
+    /// Takes the lock of the store in `directory`.
+    ///
+    /// - Throws: ``LogError`` `.storeInUse` naming the holder while a
+    ///   process has the store open; `.fileSystem` when the lock file
+    ///   cannot be opened.
+    package init(directory: String) throws(LogError) {
         let path = directory + "/anchorage.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {

@@ -21,6 +21,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
         case protocolViolation, rateLimited, unsupportedMediaType
         case storageFailed, invalidCursor
+        case storeExists, storeInUse, quotaExceeded
     }
 
     public let status: HTTPResponse.Status
@@ -92,7 +93,14 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case let error as ServiceError:
             switch error.code {
             case .invalidCursor: return APIError(.badRequest, .invalidCursor, error.message)
-            case .invalidArgument: return APIError(.badRequest, .invalidArgument, error.message)
+            case .invalidArgument, .invalidStoreID, .invalidGrant:
+                return APIError(.badRequest, .invalidArgument, error.message)
+            case .invalidJSON: return APIError(.badRequest, .invalidJSON, error.message)
+            case .badRequest: return APIError(.badRequest, .badRequest, error.message)
+            case .storeNotFound, .tokenNotFound: return APIError(.notFound, .notFound, error.message)
+            case .storeExists: return APIError(.conflict, .storeExists, error.message)
+            case .storeInUse: return APIError(.conflict, .storeInUse, error.message)
+            case .quotaExceeded: return APIError(.forbidden, .quotaExceeded, error.message)
             default: return APIError(.internalServerError, .storageFailed, error.message)
             }
         case let error as DecodingError:

@@ -237,13 +237,7 @@ public final class AnchorageNode: Sendable {
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
         router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog))
-        router.get("/metrics") { [metrics] _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4"],
-                body: ResponseBody(byteBuffer: metrics.exposition())
-            )
-        }
+        router.get("/metrics") { [metrics] _, _ in metrics.response() }
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: router.group("/v1"))
         let webhookRoutes = WebhookRoutes(configuration: configuration, deliverer: webhooks)

@@ -110,6 +110,9 @@ public struct NodeConfiguration: Sendable {
     public var maximumOpeningStores = 16
     /// A multi-store node: a store nobody has used for this long closes.
     public var storeIdleTimeout: Duration = .seconds(60)
+    /// A multi-store node: at most this many stores; creating more is
+    /// refused with `quotaExceeded`.
+    public var maximumStores = 1_000_000
 
     /// Bounds on replication requests from peers.
     public var syncLimits = SyncLimits()
@@ -141,11 +144,10 @@ public struct NodeConfiguration: Sendable {
     /// The largest body a request to `path` may send: a sync batch for a
     /// push, ``maximumBodyBytes`` for everything else.
     func maximumBodyBytes(forPath path: String) -> Int {
-        switch path {
-        case "/v1/sync/push": syncLimits.maximumBatchBytes
-        case "/v1/webhooks": 16_384
-        default: maximumBodyBytes
+        if path == "/v1/sync/push" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/sync/push")) {
+            return syncLimits.maximumBatchBytes
         }
+        return path == "/v1/webhooks" ? 16_384 : maximumBodyBytes
     }
 
     /// Whether `host` is a loopback address.

@@ -20,6 +20,9 @@ struct NodeContext: RequestContext {
     var maximumBodyBytes = 0
     /// Where reads of health data are recorded; set by ``AuthMiddleware``.
     var accessLog: AccessLog?
+    /// Fires when the request's store is being deleted (multi-store node):
+    /// long-lived answers end with the node's shutdown or with it.
+    var storeClosing: ShutdownSignal?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

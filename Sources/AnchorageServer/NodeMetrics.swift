@@ -47,6 +47,15 @@ final class NodeMetrics: @unchecked Sendable {
     }
 
     /// The Prometheus text exposition.
+    /// `GET /metrics`: the exposition in Prometheus' text format.
+    func response() -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4"],
+            body: ResponseBody(byteBuffer: exposition())
+        )
+    }
+
     func exposition() -> ByteBuffer {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
@@ -55,11 +64,25 @@ final class NodeMetrics: @unchecked Sendable {
 
     /// The route a path belongs to, with ids collapsed, so that metrics
     /// have one series per endpoint.
+    /// A multi-store node's store ids are collapsed too
+    /// (`/v1/stores/{store}/changes`): no series per store.
     static func route(of path: String) -> String {
+        let stores = "/v1/stores/"
+        if path.hasPrefix(stores) {
+            let rest = path.dropFirst(stores.count)
+            guard let slash = rest.firstIndex(of: "/") else { return "/v1/stores/{store}" }
+            let inner = String(rest[slash...])
+            if inner == "/tokens" { return "/v1/stores/{store}/tokens" }
+            if inner.hasPrefix("/tokens/") { return "/v1/stores/{store}/tokens/{id}" }
+            let route = self.route(of: "/v1" + inner)
+            return route.hasPrefix("/v1/") ? "/v1/stores/{store}" + route.dropFirst(3) : "other"
+        }
         if path.hasPrefix("/v1/samples/") { return "/v1/samples/{uuid}" }
+        if path.hasPrefix("/v1/webhooks/") { return "/v1/webhooks/{id}" }
         switch path {
-        case "/v1/changes", "/v1/samples", "/v1/statistics", "/v1/sources", "/v1/activity-summaries", "/healthz",
-            "/metrics":
+        case "/v1/changes", "/v1/samples", "/v1/statistics", "/v1/sources", "/v1/activity-summaries", "/v1/access-log",
+            "/v1/sync/identity", "/v1/sync/pull", "/v1/sync/push", "/v1/sync/wait", "/v1/webhooks", "/v1/peers",
+            "/v1/stores", "/healthz", "/metrics":
             return path
         default: return "other"
         }

@@ -53,7 +53,10 @@ struct ChangeFeed: Sendable {
         case .page:
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
-            let page = try await session.waitForChanges(timeout: .seconds(query.wait), until: shutdown.stream())
+            let page = try await session.waitForChanges(
+                timeout: .seconds(query.wait),
+                until: shutdown.stream(also: context.storeClosing)
+            )
             metrics.feedChanges.increment(by: page.count)
             try await context.recordRead(
                 record.with(until: page.newAnchor.stringValue, count: page.count, phase: nil)
@@ -144,7 +147,10 @@ struct ChangeFeed: Sendable {
             metrics.feedClients.increment()
             defer { metrics.feedClients.decrement() }
             var encoding = FeedEncoding()
-            for try await update in try session.updates(heartbeat: heartbeat, until: shutdown.stream()) {
+            for try await update in try session.updates(
+                heartbeat: heartbeat,
+                until: shutdown.stream(also: context.storeClosing)
+            ) {
                 switch update {
                 case .page(let page):
                     try await context.recordRead(

@@ -36,19 +36,13 @@ struct SampleRoutes: Sendable {
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let body = try await JSONBodies.collect(request, context: context, holding: "the samples")
-        let objects: [HKObject]
-        do {
-            objects = try SampleBatch(json: body).objects
-        } catch let error as DecodingError {
-            throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
-        } catch let error as SampleBatch.Empty {
-            throw APIError.badRequest(error.description)
+        let batch = try SampleWrites.batch(json: body)
+        let saved = try await SampleWrites.save(batch, to: store) { count in
+            try await waitForTurn(writing: count, context: context)
         }
-        try await waitForTurn(writing: objects.count, context: context)
-        try await store.save(objects)
-        let uuids = objects.map { "\"\($0.uuid.uuidString)\"" }.joined(separator: ",")
+        let uuids = saved.map { "\"\($0.uuidString)\"" }.joined(separator: ",")
         return JSONBodies.response(
-            ByteBuffer(string: "{\"saved\":\(objects.count),\"uuids\":[\(uuids)]}"),
+            ByteBuffer(string: "{\"saved\":\(saved.count),\"uuids\":[\(uuids)]}"),
             status: .created
         )
     }
@@ -59,8 +53,10 @@ struct SampleRoutes: Sendable {
         guard let uuid = UUID(uuidString: text) else {
             throw APIError(.badRequest, .invalidArgument, "'\(text.prefix(60))' is not a uuid")
         }
-        try await waitForTurn(writing: 1, context: context)
-        guard try await store.deleteObjects(withUUIDs: [uuid]) > 0 else {
+        let deletion = try await SampleWrites.delete([uuid], from: store) { count in
+            try await waitForTurn(writing: count, context: context)
+        }
+        guard deletion.deleted > 0 else {
             throw APIError(.notFound, .notFound, "no sample \(uuid.uuidString) to delete")
         }
         return Response(status: .noContent)

@@ -65,10 +65,11 @@ struct SyncRoutes: Sendable {
             max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0),
             configuration.maximumWaitSeconds
         )
+        let ending = shutdown.stream(also: context.storeClosing)
         let head = await withTaskGroup(of: UInt64?.self) { group in
             group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
             group.addTask {
-                for await _ in shutdown.stream() { break }
+                for await _ in ending { break }
                 return nil
             }
             let first = await group.next() ?? nil

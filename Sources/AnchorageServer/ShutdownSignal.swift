@@ -13,20 +13,25 @@ final class ShutdownSignal: Sendable {
     private let state = Mutex<(fired: Bool, waiters: [UUID: AsyncStream<Void>.Continuation])>((false, [:]))
 
     /// A stream that yields once, when the node begins shutting down (at
-    /// once if it already has), then finishes.
-    func stream() -> AsyncStream<Void> {
+    /// once if it already has), or when `other` fires (a store's own end,
+    /// as it is deleted), then finishes.
+    func stream(also other: ShutdownSignal? = nil) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         let id = UUID()
-        let fired = state.withLock { state in
-            if !state.fired { state.waiters[id] = continuation }
-            return state.fired
+        let signals = [self] + (other.map { [$0] } ?? [])
+        var fired = false
+        for signal in signals where !fired {
+            fired = signal.state.withLock { state in
+                if !state.fired { state.waiters[id] = continuation }
+                return state.fired
+            }
         }
         if fired {
             continuation.yield()
             continuation.finish()
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.waiters.removeValue(forKey: id) }
+        continuation.onTermination = { _ in
+            for signal in signals { _ = signal.state.withLock { $0.waiters.removeValue(forKey: id) } }
         }
         return stream
     }

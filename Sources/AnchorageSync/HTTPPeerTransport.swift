@@ -6,7 +6,8 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 
-/// A peer node reached over HTTP(S): its `/v1/sync` endpoints
+/// A peer node reached over HTTP(S): its `/v1/sync` endpoints, or one
+/// store's `/v1/stores/{store}/sync` in a multi-store node
 /// (docs/sync-protocol.md), with a bearer token carrying the replication
 /// grant.
 ///
@@ -16,8 +17,12 @@ import NIOSSL
 /// try await transport.shutdown()
 /// ```
 public final class HTTPPeerTransport: PeerTransport {
-    /// The peer's base URL.
+    /// The peer's base URL: a node's (`https://peer.example:8080`), or one
+    /// store's of a multi-store node (`…/v1/stores/alice`).
     public let url: URL
+    /// Where the `sync/…` endpoints are: `<url>/v1/` for a node's URL, the
+    /// URL itself (ending in `/`) when it names a store.
+    private let syncBase: String
     private let token: String?
     private let client: HTTPClient
     private let maximumBatchBytes: Int
@@ -34,6 +39,8 @@ public final class HTTPPeerTransport: PeerTransport {
             throw SyncError(.protocolViolation, "the peer address \(url) is not an http:// or https:// URL")
         }
         self.url = url
+        let base = url.absoluteString.hasSuffix("/") ? url.absoluteString : url.absoluteString + "/"
+        syncBase = url.path.isEmpty || url.path == "/" ? base + "v1/" : base
         self.token = token
         self.maximumBatchBytes = maximumBatchBytes
         var configuration = HTTPClient.Configuration()
@@ -58,18 +65,18 @@ public final class HTTPPeerTransport: PeerTransport {
     public var peerDescription: String { url.absoluteString }
 
     public func identity(_ mine: PeerIdentity) async throws -> PeerIdentity {
-        let body = try await send("POST", "v1/sync/identity", json: mine, timeout: .seconds(30))
+        let body = try await send("POST", "sync/identity", json: mine, timeout: .seconds(30))
         return try decode(PeerIdentity.self, body)
     }
 
     public func pull(_ request: PullRequest) async throws -> [UInt8] {
-        Array(buffer: try await send("POST", "v1/sync/pull", json: request, timeout: .seconds(120)))
+        Array(buffer: try await send("POST", "sync/pull", json: request, timeout: .seconds(120)))
     }
 
     public func push(_ batch: [UInt8]) async throws -> BatchReceipt {
         let body = try await send(
             "POST",
-            "v1/sync/push",
+            "sync/push",
             body: ByteBuffer(bytes: batch),
             contentType: "application/vnd.anchorage.batch",
             timeout: .seconds(120)
@@ -81,7 +88,7 @@ public final class HTTPPeerTransport: PeerTransport {
         let seconds = max(0, Int(timeout.components.seconds))
         let body = try await send(
             "GET",
-            "v1/sync/wait?after=\(head)&timeout=\(seconds)",
+            "sync/wait?after=\(head)&timeout=\(seconds)",
             timeout: timeout + .seconds(15)
         )
         struct Head: Decodable { var head: UInt64 }
@@ -113,8 +120,7 @@ public final class HTTPPeerTransport: PeerTransport {
         contentType: String? = nil,
         timeout: Duration
     ) async throws -> ByteBuffer {
-        let base = url.absoluteString.hasSuffix("/") ? url.absoluteString : url.absoluteString + "/"
-        var request = HTTPClientRequest(url: base + path)
+        var request = HTTPClientRequest(url: syncBase + path)
         request.method = HTTPMethod(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }

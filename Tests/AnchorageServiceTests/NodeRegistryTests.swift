@@ -198,7 +198,7 @@ struct NodeRegistryTests {
 
             try registry.createStore(alice)
             let again = HKHealthStore(directory: registry.directory(of: alice))
-            #expect(try await again.eventLog().head.seq == 0)
+            #expect(try again.eventLog().head.seq == 0)
             await again.close()
         }
     }

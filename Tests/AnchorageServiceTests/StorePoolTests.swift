@@ -277,8 +277,8 @@ struct StorePoolTests {
             #expect(Self.descriptors(under: root) == 0, "closed stores hold no descriptor")
             for index in [0, 77, 199] {
                 let store = HKHealthStore(directory: root.appending(path: "s\(index)"))
-                #expect(try await store.eventLog().head.seq == 1)
-                #expect(try await store.eventLog().verify().problem == nil)
+                #expect(try store.eventLog().head.seq == 1)
+                #expect(try store.eventLog().verify().problem == nil)
                 await store.close()
             }
         }

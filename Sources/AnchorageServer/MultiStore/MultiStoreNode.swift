@@ -11,8 +11,10 @@ import UnixSignals
 
 /// A node serving every store of a registry (`anchorage serve --stores
 /// DIR`): `/v1/stores/{store}/changes`, `/samples`, `/statistics`,
-/// `/sources`, `/activity-summaries` and `/access-log`, each reached with a token the
-/// registry issued for that store (docs/http-api.md, "Many stores").
+/// `/sources`, `/activity-summaries`, `/access-log` and `/sync/…`, each
+/// reached with a token the registry issued for that store; `/v1/stores`
+/// and `/metrics` with the administrator's (docs/http-api.md, "Many stores
+/// in one node").
 ///
 /// ```swift
 /// let node = try MultiStoreNode(root: url, configuration: NodeConfiguration())
@@ -30,6 +32,8 @@ public final class MultiStoreNode: Sendable {
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
     let readPool = LowPriorityPool()
+    /// The batches peers pushed to the node's stores.
+    let received = ReceivedBatches()
     let logger: Logger
     private let server: HTTPServerBuilder
     private let runner = NodeRunner()
@@ -57,7 +61,9 @@ public final class MultiStoreNode: Sendable {
         self.configuration = configuration
         self.logger = logger
         do {
-            registry = try NodeRegistry(root: root)
+            var registryConfiguration = NodeRegistry.Configuration()
+            registryConfiguration.maximumStores = configuration.maximumStores
+            registry = try NodeRegistry(root: root, configuration: registryConfiguration)
         } catch {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
@@ -71,14 +77,20 @@ public final class MultiStoreNode: Sendable {
             configuration: poolConfiguration,
             clock: configuration.clock,
             open: { name in
-                try await ServedStore.open(
+                // A request that passed the registry before the store's
+                // deletion began must not re-create its directory.
+                guard try registry.store(name) != nil else {
+                    throw ServiceError(.storeNotFound, "there is no store \(name)")
+                }
+                return try await ServedStore.open(
                     name,
                     directory: registry.directory(of: name),
                     configuration: storeConfiguration,
                     accessLogRetention: retention
                 )
             },
-            close: { await $0.close() }
+            close: { await $0.close() },
+            stop: { $0.closing.fire() }
         )
         let pace = RequestBodyPace(configuration)
         let http1 = HTTP1Channel.Configuration(
@@ -126,12 +138,39 @@ public final class MultiStoreNode: Sendable {
         await pool.closeAll()
     }
 
+    /// Deletes a store this node may be serving: from the call on its
+    /// tokens are refused; its followed feeds and waiting peers are ended,
+    /// its last requests finish, then it is closed and its directory erased
+    /// durably. Its anchors are refused from then on, also by a new store
+    /// of the same id (each store's log has its own id).
+    ///
+    /// - Throws: ``ServiceError`` `.storeNotFound`, or `.storeInUse` when
+    ///   another process has the store open (it stays refused, and is
+    ///   erased when the node next starts).
+    public func deleteStore(_ name: StoreName) async throws(ServiceError) {
+        do {
+            try await registry.deleteStore(name) { await pool.remove($0) }
+        } catch {
+            pool.endRemoval(name)
+            throw error
+        }
+        pool.endRemoval(name)
+    }
+
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
+        AdminRoutes(registry: registry) { [self] name in try await deleteStore(name) }.register(on: router)
+        router.group().add(middleware: AdminMiddleware(registry: registry))
+            .get("/metrics") { [metrics] _, _ in metrics.response() }
         let store = router.group("/v1/stores/{store}")
             .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool))
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: store)
+        let sync = SyncRoutes(configuration: configuration, shutdown: shutdown, replicators: [], received: received)
+        store.post("sync/identity", use: sync.identity)
+        store.post("sync/pull", use: sync.pull)
+        store.post("sync/push", use: sync.push)
+        store.get("sync/wait", use: sync.wait)
         return router
     }
 }

@@ -13,6 +13,9 @@ final class ServedStore: Sendable {
     let owner: HKHealthStore
     /// Who read what of this store (node-local, never replicated).
     let accessLog: AccessLog
+    /// Fired when the store is being deleted: its followed feeds and
+    /// waiting peers end.
+    let closing = ShutdownSignal()
     private let directory: URL
     private let principals = Mutex<[String: HKHealthStore]>([:])
     private let grants = GrantRecorder()

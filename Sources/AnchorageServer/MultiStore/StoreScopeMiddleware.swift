@@ -43,7 +43,8 @@ struct StoreScopeMiddleware: RouterMiddleware {
             context.store = served.store(for: token)
             context.grants = token.principal == nil ? nil : token
             context.replicates = record.grant.replicates
-            if token.isPeerOnly {
+            context.storeClosing = served.closing
+            if token.isPeerOnly && !request.uri.path.hasPrefix("/v1/stores/\(name)/sync/") {
                 throw APIError(
                     .forbidden,
                     .authorizationDenied,

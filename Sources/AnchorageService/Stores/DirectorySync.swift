@@ -1,3 +1,4 @@
+import AnchorageLog
 import Foundation
 
 #if canImport(Glibc)
@@ -23,22 +24,18 @@ enum DirectorySync {
     }
 }
 
-/// An exclusive `flock` on a store directory's `anchorage.lock`, the lock
-/// every process that opens the store takes: while it is held, nobody has
-/// the store open, and nobody can open it.
+/// The lock every process that opens a store takes (the log's
+/// `anchorage.lock`): while it is held, nobody has the store open, and
+/// nobody can open it.
 final class StoreDirectoryLock {
-    private let descriptor: Int32
+    private let lock: DirectoryLock
 
     /// Takes the lock, or returns `nil` when a process has the store open.
     init?(directory: URL) throws {
-        let fd = open(directory.path + "/anchorage.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DirectorySync.Failed(path: directory.path, errno: errno) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+        do {
+            lock = try DirectoryLock(directory: directory.path)
+        } catch  where error.code == .storeInUse {
             return nil
         }
-        descriptor = fd
     }
-
-    deinit { close(descriptor) }
 }

@@ -93,13 +93,31 @@ extension NodeRegistry {
 
     /// Every store, by id, including those being erased.
     public func stores() throws(ServiceError) -> [StoreRecord] {
+        try stores(after: nil, limit: .max)
+    }
+
+    /// At most `limit` stores by id, those after `after` (a page of a long
+    /// list: pass the last id of the page before).
+    ///
+    /// ```swift
+    /// let page = try registry.stores(after: nil, limit: 1_000)
+    /// let next = try registry.stores(after: page.last.map { try StoreName($0.id) }, limit: 1_000)
+    /// ```
+    public func stores(after: StoreName?, limit: Int) throws(ServiceError) -> [StoreRecord] {
         try Self.storage("reading the node's registry") {
             try environment.read { txn in
                 var records: [StoreRecord] = []
+                guard limit > 0 else { return records }
                 try txn.withCursor(on: storesDatabase) { cursor in
-                    try cursor.scan { _, value in
-                        records.append(try decode(StoreRecord.self, value))
-                        return true
+                    let visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool = { key, value in
+                        if let after, key.elementsEqual(after.rawValue.utf8) { return true }
+                        records.append(try self.decode(StoreRecord.self, value))
+                        return records.count < limit
+                    }
+                    if let after {
+                        try cursor.scan(from: Array(after.rawValue.utf8), visit)
+                    } else {
+                        try cursor.scan(visit)
                     }
                 }
                 return records
@@ -120,6 +138,37 @@ extension NodeRegistry {
         // Held throughout: nobody has the store open, nobody opens it.
         let lock = try lockDirectory(of: id)
         try beginDeletion(id)
+        try erase(id)
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Erases a store a running node serves: from this call on the registry
+    /// refuses it and its tokens; `close` then ends its requests and closes
+    /// it (``StorePool/remove(_:)``), and its directory is removed durably.
+    ///
+    /// ```swift
+    /// try await registry.deleteStore(name) { await pool.remove($0) }
+    /// ```
+    ///
+    /// - Throws: ``ServiceError`` `.storeNotFound` for a store the registry
+    ///   does not hold; `.storeInUse` when another process (not the node)
+    ///   still has it open: the store stays refused and is erased when the
+    ///   registry next opens.
+    public func deleteStore(
+        _ id: StoreName,
+        closing close: (StoreName) async -> Void
+    ) async throws(ServiceError) {
+        try beginDeletion(id)
+        await close(id)
+        let lock: StoreDirectoryLock?
+        do {
+            lock = try lockDirectory(of: id)
+        } catch  where error.code == .storeInUse {
+            throw ServiceError(
+                .storeInUse,
+                "the store \(id) is deleted and refused, but another process has its directory open: it is erased once the node restarts after that process ends"
+            )
+        }
         try erase(id)
         withExtendedLifetime(lock) {}
     }

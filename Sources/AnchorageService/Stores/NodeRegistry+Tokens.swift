@@ -19,7 +19,8 @@ public struct IssuedToken: Sendable {
 }
 
 extension NodeRegistry {
-    /// Issues a token bound to one store and one principal.
+    /// Issues a token bound to one store and one principal (or an
+    /// administrator's, bound to none).
     ///
     /// ```swift
     /// let issued = try registry.issueToken(TokenGrant(store: try StoreName("alice"), owner: true))
@@ -29,16 +30,20 @@ extension NodeRegistry {
     ///   does not hold, `.invalidGrant` for grants a token file would refuse.
     public func issueToken(_ grant: TokenGrant, now: Date = Date()) throws(ServiceError) -> IssuedToken {
         try grant.validate()
-        let store = try StoreName(grant.store)
+        let store = grant.admin ? nil : try StoreName(grant.store)
         let record = TokenRecord(id: "tok_" + Self.random(bytes: 9), grant: grant, created: Self.recorded(now))
         let secret = "anc_" + Self.random(bytes: 32)
         let bytes = try Self.storage("recording a token") { try encode(record) }
-        try Self.storage("recording a token of store \(store)") {
+        try Self.storage("recording a token of \(store.map { "store \($0)" } ?? "the node's administrator")") {
             try environment.write { txn in
-                let found = try txn.withValue(forKey: Array(store.rawValue.utf8), in: storesDatabase) {
-                    try decode(StoreRecord.self, $0)
+                if let store {
+                    let found = try txn.withValue(forKey: Array(store.rawValue.utf8), in: storesDatabase) {
+                        try decode(StoreRecord.self, $0)
+                    }
+                    guard found?.state == .active else {
+                        throw ServiceError(.storeNotFound, "there is no store \(store)")
+                    }
                 }
-                guard found?.state == .active else { throw ServiceError(.storeNotFound, "there is no store \(store)") }
                 try txn.put(bytes, forKey: Array(record.id.utf8), in: tokensDatabase)
                 try txn.put(Array(record.id.utf8), forKey: Self.digest(secret), in: digestsDatabase)
             }

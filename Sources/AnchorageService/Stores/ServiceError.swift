@@ -27,6 +27,10 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidCursor = Code(name: "invalidCursor")
         /// A limit, date or range outside what the use case accepts.
         public static let invalidArgument = Code(name: "invalidArgument")
+        /// Input that is not the JSON asked for (the message names where).
+        public static let invalidJSON = Code(name: "invalidJSON")
+        /// A request that makes no sense, such as a save of nothing.
+        public static let badRequest = Code(name: "badRequest")
         /// A store open in a running process (a node) cannot be deleted.
         public static let storeInUse = Code(name: "storeInUse")
         /// The registry's database, a store's directory or the access log

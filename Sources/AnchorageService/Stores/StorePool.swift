@@ -32,6 +32,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     private let clock: StoreClock
     private let open: @Sendable (StoreName) async throws -> Resource
     private let close: @Sendable (Resource) async -> Void
+    private let stop: @Sendable (Resource) -> Void
     private let state: Mutex<Inner>
 
     private struct Inner: ~Copyable {
@@ -54,17 +55,20 @@ public final class StorePool<Resource: Sendable>: Sendable {
     }
 
     /// A pool that opens and closes stores with these callbacks; times are
-    /// read from `clock`.
+    /// read from `clock`. `stop` asks the holders of a store being removed
+    /// to finish soon (long-lived answers such as a followed feed end).
     public init(
         configuration: Configuration = Configuration(),
         clock: StoreClock = .continuous,
         open: @escaping @Sendable (StoreName) async throws -> Resource,
-        close: @escaping @Sendable (Resource) async -> Void
+        close: @escaping @Sendable (Resource) async -> Void,
+        stop: @escaping @Sendable (Resource) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clock = clock
         self.open = open
         self.close = close
+        self.stop = stop
         let limits = StorePoolState<Duration, Resource>.Limits(
             capacity: configuration.capacity,
             maximumOpening: configuration.maximumOpening
@@ -167,7 +171,13 @@ public final class StorePool<Resource: Sendable>: Sendable {
                 for resource in closing { await close(resource) }
                 do {
                     let resource = try await open(name)
-                    let waiters = state.withLock { $0.machine.opened(name.rawValue, resource, now: clock.now()) }
+                    let (waiters, removing) = state.withLock {
+                        (
+                            $0.machine.opened(name.rawValue, resource, now: clock.now()),
+                            $0.machine.isRemoving(name.rawValue)
+                        )
+                    }
+                    if removing { stop(resource) }  // removal began while it opened
                     resume(waiters, with: .use(resource))
                     await admit()
                     return resource
@@ -238,9 +248,10 @@ public final class StorePool<Resource: Sendable>: Sendable {
     }
 
     /// Closes `name` for good before it is erased: new requests for it are
-    /// refused with `storeNotFound`, and this returns once its last holder
-    /// is done and it is closed. Then ``endRemoval(_:)`` lets a new store of
-    /// that id open.
+    /// refused with `storeNotFound`, its holders are asked to finish (the
+    /// pool's `stop`), and this returns once the last of them is done and
+    /// the store is closed. Then ``endRemoval(_:)`` lets a new store of that
+    /// id open.
     public func remove(_ name: StoreName) async {
         let now = state.withLock { inner -> Resource? in inner.machine.beginRemoval(name.rawValue) }
         if let now {
@@ -248,7 +259,10 @@ public final class StorePool<Resource: Sendable>: Sendable {
             await admit()
             return
         }
-        let held = state.withLock { $0.machine.isPresent(name.rawValue) }
+        let (held, resource) = state.withLock {
+            ($0.machine.isPresent(name.rawValue), $0.machine.resource(of: name.rawValue))
+        }
+        if let resource { stop(resource) }
         guard held else {
             await admit()
             return
@@ -261,6 +275,12 @@ public final class StorePool<Resource: Sendable>: Sendable {
             }
             if finished { continuation.resume() }
         }
+    }
+
+    /// Whether ``remove(_:)`` has begun for `name` and ``endRemoval(_:)``
+    /// not yet been called.
+    public func isRemoving(_ name: StoreName) -> Bool {
+        state.withLock { $0.machine.isRemoving(name.rawValue) }
     }
 
     /// After ``remove(_:)``: the id may name a store again.

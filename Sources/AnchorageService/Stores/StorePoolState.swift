@@ -165,6 +165,15 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     /// Whether `name` is open, opening or held.
     func isPresent(_ name: String) -> Bool { slots[name] != nil }
 
+    /// The resource of `name` while it is open (held or not).
+    func resource(of name: String) -> Resource? {
+        guard case .open(let resource, _, _) = slots[name] else { return nil }
+        return resource
+    }
+
+    /// Whether `name` is being removed.
+    func isRemoving(_ name: String) -> Bool { removing.contains(name) }
+
     /// Ends the removal of `name`: it may be opened again (a new store of
     /// that id).
     mutating func endRemoval(_ name: String) {

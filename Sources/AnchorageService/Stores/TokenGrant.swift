@@ -2,7 +2,9 @@ import Anchorage
 
 /// What a token may do in one store: act as its owner, or as an app with
 /// the types it may read and share, and whether it may replicate. The
-/// same grants as a node's token file (docs/http-api.md).
+/// same grants as a node's token file (docs/http-api.md). An
+/// administrator's token (``administrator()``) reaches no store's data; it
+/// creates and deletes stores and issues and revokes their tokens.
 ///
 /// ```swift
 /// let grant = TokenGrant(
@@ -10,8 +12,11 @@ import Anchorage
 ///     app: "com.example.dashboard", read: ["stepCount", "heartRate"])
 /// ```
 public struct TokenGrant: Codable, Sendable, Hashable {
-    /// The store the token reaches; no other.
+    /// The store the token reaches; no other. Empty for an administrator's.
     public var store: String
+    /// Whether the token is the node administrator's: it manages stores
+    /// and tokens (`/v1/stores`, `/metrics`) and reads no store's data.
+    public var admin = false
     /// Whether the token acts as the store's owner.
     public var owner: Bool
     /// The app the token acts as (its bundle identifier); `nil` for the
@@ -52,6 +57,13 @@ public struct TokenGrant: Codable, Sendable, Hashable {
         )
     }
 
+    /// A token of the node's administrator.
+    public static func administrator() -> TokenGrant {
+        var grant = TokenGrant(store: "", owner: false, app: nil, appName: nil, read: [], share: [], replicates: false)
+        grant.admin = true
+        return grant
+    }
+
     init(
         store: String,
         owner: Bool,
@@ -70,8 +82,26 @@ public struct TokenGrant: Codable, Sendable, Hashable {
         self.replicates = replicates
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        store = try container.decode(String.self, forKey: .store)
+        admin = try container.decodeIfPresent(Bool.self, forKey: .admin) ?? false
+        owner = try container.decode(Bool.self, forKey: .owner)
+        app = try container.decodeIfPresent(String.self, forKey: .app)
+        appName = try container.decodeIfPresent(String.self, forKey: .appName)
+        read = try container.decode([String].self, forKey: .read)
+        share = try container.decode([String].self, forKey: .share)
+        replicates = try container.decode(Bool.self, forKey: .replicates)
+    }
+
     /// Checks the grant as a token file's entry is checked.
     func validate() throws(ServiceError) {
+        if admin {
+            guard store.isEmpty, !owner, app == nil, appName == nil, read.isEmpty, share.isEmpty, !replicates else {
+                throw ServiceError(.invalidGrant, "an administrator's token reaches no store and has no other grant")
+            }
+            return
+        }
         if owner {
             guard app == nil, read.isEmpty, share.isEmpty else {
                 throw ServiceError(.invalidGrant, "an owner's token has no app, read or share")

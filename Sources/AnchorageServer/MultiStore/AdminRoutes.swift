@@ -1,0 +1,195 @@
+import Anchorage
+import AnchorageService
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The administration of a multi-store node, reached with the
+/// administrator's token (`anchorage tokens issue --admin`): create, list
+/// and delete stores, issue, list and revoke their tokens
+/// (docs/http-api.md, "Many stores in one node"). The same registry calls
+/// as `anchorage stores` and `anchorage tokens`.
+struct AdminRoutes: Sendable {
+    let registry: NodeRegistry
+    /// Deletes a store the node may be serving (ends its requests first).
+    let deleteStore: @Sendable (StoreName) async throws -> Void
+
+    /// At most this many stores per page of `GET /v1/stores`.
+    static let maximumPage = 10_000
+    /// At most this many stores created by one request.
+    static let maximumCreated = 1_000
+
+    /// Adds the routes to `router`, behind the administrator's token.
+    func register(on router: Router<NodeContext>) {
+        let admin = router.group().add(middleware: AdminMiddleware(registry: registry))
+        admin.get("/v1/stores", use: list)
+        admin.post("/v1/stores", use: create)
+        admin.delete("/v1/stores/{store}", use: delete)
+        admin.get("/v1/stores/{store}/tokens", use: tokens)
+        admin.post("/v1/stores/{store}/tokens", use: issue)
+        admin.delete("/v1/stores/{store}/tokens/{token}", use: revoke)
+    }
+
+    /// What `POST /v1/stores` takes: one id, or several created together.
+    struct Creation: Decodable {
+        var id: String?
+        var ids: [String]?
+    }
+
+    /// What `POST /v1/stores/{store}/tokens` takes: who the token acts as.
+    struct Issue: Decodable {
+        var owner: Bool?
+        var peer: Bool?
+        var app: String?
+        var appName: String?
+        var read: [String]?
+        var share: [String]?
+    }
+
+    /// A token just issued: its secret is in this answer and nowhere else.
+    struct IssuedBody: Encodable {
+        var id: String
+        var secret: String
+        var grant: TokenGrant
+        var created: Date
+    }
+
+    func list(_ request: Request, context: NodeContext) async throws -> Response {
+        let query = QueryParameters(request)
+        let limit = try query.integer("limit", in: 1...Self.maximumPage, default: 1_000)
+        let after = try query.string("after").map { text in
+            do throws(ServiceError) { return try StoreName(text) } catch {
+                throw APIError(.badRequest, .invalidArgument, "after: \(error.message)")
+            }
+        }
+        let stores = try registry.stores(after: after, limit: limit)
+        struct Page: Encodable {
+            var stores: [StoreRecord]
+            var next: String?
+        }
+        return try Self.json(Page(stores: stores, next: stores.count == limit ? stores.last?.id : nil))
+    }
+
+    func create(_ request: Request, context: NodeContext) async throws -> Response {
+        let creation = try await Self.decode(Creation.self, request, context: context, holding: "the stores to create")
+        let texts: [String]
+        switch (creation.id, creation.ids) {
+        case (let id?, nil): texts = [id]
+        case (nil, let ids?) where !ids.isEmpty && ids.count <= Self.maximumCreated: texts = ids
+        default:
+            throw APIError.badRequest("send {\"id\": \"<store>\"} or {\"ids\": [1 to \(Self.maximumCreated) ids]}")
+        }
+        let names = try texts.map { try StoreName($0) }
+        let records = try registry.createStores(names)
+        return try Self.json(["stores": records], status: .created)
+    }
+
+    func delete(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.store(context)
+        try await deleteStore(name)
+        return Response(status: .noContent)
+    }
+
+    func tokens(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.existing(context, registry)
+        let records = try registry.tokens(of: name).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        return try Self.json(["tokens": records])
+    }
+
+    func issue(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.existing(context, registry)
+        let body = try await Self.decode(Issue.self, request, context: context, holding: "who the token acts as")
+        let grant: TokenGrant
+        switch (body.owner == true, body.peer == true, body.app) {
+        case (true, false, nil) where body.read == nil && body.share == nil && body.appName == nil:
+            grant = TokenGrant(store: name, owner: true)
+        case (false, true, nil) where body.read == nil && body.share == nil && body.appName == nil:
+            grant = TokenGrant(store: name, owner: false, replicates: true)
+        case (false, false, let app?):
+            grant = TokenGrant(
+                store: name,
+                app: app,
+                appName: body.appName,
+                read: body.read ?? [],
+                share: body.share ?? []
+            )
+        default:
+            throw APIError.badRequest(
+                "say who the token acts as: {\"owner\": true}, {\"peer\": true} or {\"app\": \"<bundle id>\", \"read\": […], \"share\": […]}"
+            )
+        }
+        let issued = try registry.issueToken(grant)
+        let answer = IssuedBody(
+            id: issued.record.id,
+            secret: issued.secret,
+            grant: issued.record.grant,
+            created: issued.record.created
+        )
+        return try Self.json(answer, status: .created)
+    }
+
+    func revoke(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.store(context)
+        guard let id = context.parameters.get("token"),
+            let record = try registry.tokens(of: name).first(where: { $0.id == id })
+        else { throw APIError(.notFound, .notFound, "store \(name) has no such token") }
+        try registry.revokeToken(id: record.id)
+        return Response(status: .noContent)
+    }
+
+    // MARK: Reading and writing
+
+    private static func store(_ context: NodeContext) throws -> StoreName {
+        try StoreName(context.parameters.get("store") ?? "")
+    }
+
+    /// The path's store, which must exist (and not be being deleted).
+    private static func existing(_ context: NodeContext, _ registry: NodeRegistry) throws -> StoreName {
+        let name = try store(context)
+        guard try registry.store(name) != nil else { throw APIError(.notFound, .notFound, "there is no store \(name)") }
+        return name
+    }
+
+    private static func decode<T: Decodable>(
+        _ type: T.Type,
+        _ request: Request,
+        context: NodeContext,
+        holding what: String
+    ) async throws -> T {
+        let body = try await JSONBodies.collect(request, context: context, holding: what)
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
+        }
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONBodies.encoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return JSONBodies.response(ByteBuffer(bytes: try encoder.encode(value)), status: status)
+    }
+}
+
+/// Lets in the node administrator's token only.
+struct AdminMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+    let registry: NodeRegistry
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    ) async throws -> Response {
+        let record = try StoreScopeMiddleware.token(request, registry: registry)
+        guard record.grant.admin else {
+            throw APIError(
+                .forbidden,
+                .authorizationDenied,
+                "this token reaches one store's data; managing the node takes its administrator's token (anchorage tokens issue --admin)"
+            )
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,67 @@
+public import Anchorage
+import Foundation
+
+/// Saving samples sent as JSON and deleting samples by uuid: the one use
+/// case behind `POST /v1/samples`, `DELETE /v1/samples/{uuid}`,
+/// `anchorage save` and `anchorage delete`. The front ends read the bytes
+/// or uuids, call, and write the outcome in their own form.
+///
+/// ```swift
+/// let batch = try SampleWrites.batch(json: body)          // typed errors, nothing stored
+/// let uuids = try await SampleWrites.save(batch, to: store) { count in try await quota.turn(count) }
+/// ```
+public enum SampleWrites {
+    /// The samples of a save request: a JSON array in the form of
+    /// docs/json-format.md, or `{"samples": [...]}`.
+    ///
+    /// - Throws: ``ServiceError`` `.invalidJSON` naming what is wrong with
+    ///   the JSON, `.badRequest` for a batch with nothing to save or with
+    ///   something that is not a sample; `HKError` for a sample that breaks
+    ///   a rule (its message names the rule). Never a health value.
+    public static func batch(json data: Data) throws -> SampleBatch {
+        do {
+            return try SampleBatch(json: data)
+        } catch let error as DecodingError {
+            throw ServiceError(.invalidJSON, DecodingErrorWords.describe(error))
+        } catch let error as SampleBatch.Empty {
+            throw ServiceError(.badRequest, error.description)
+        }
+    }
+
+    /// Saves `batch`, all or none (OBJ-31), after `beforeSaving` (given
+    /// the number of samples) has let it go ahead; returns the samples'
+    /// uuids in the order given.
+    public static func save(
+        _ batch: SampleBatch,
+        to store: HKHealthStore,
+        beforeSaving: (Int) async throws -> Void = { _ in }
+    ) async throws -> [UUID] {
+        try await beforeSaving(batch.objects.count)
+        try await store.save(batch.objects)
+        return batch.objects.map(\.uuid)
+    }
+
+    /// What a deletion did.
+    public struct Deletion: Sendable, Hashable {
+        /// The distinct uuids asked for.
+        public let requested: Int
+        /// How many samples were deleted.
+        public let deleted: Int
+        /// How many of the uuids named no sample the principal may delete.
+        public var missing: Int { requested - deleted }
+    }
+
+    /// Deletes the samples of `uuids` that the store's principal may
+    /// delete, after `beforeDeleting` (given the number of uuids) has let
+    /// it go ahead.
+    public static func delete(
+        _ uuids: [UUID],
+        from store: HKHealthStore,
+        beforeDeleting: (Int) async throws -> Void = { _ in }
+    ) async throws -> Deletion {
+        let distinct = Set(uuids)
+        try await beforeDeleting(distinct.count)
+        let deleted = try await store.deleteObjects(withUUIDs: Array(distinct))
+        return Deletion(requested: distinct.count, deleted: deleted)
+    }
+}
