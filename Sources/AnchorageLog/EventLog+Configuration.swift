@@ -28,6 +28,11 @@ extension EventLog {
         public var maximumEntriesPerCommit: Int = 16_384
         /// Group commit budget in payload bytes.
         public var maximumBytesPerCommit: Int = 32 << 20
+        /// The writer's thread ends after this long without work, and a new
+        /// one starts with the next write: an idle store holds no thread
+        /// (a node with a thousand open stores runs only the busy ones').
+        /// `nil` keeps the thread for as long as the log is open.
+        public var writerIdleTimeout: Duration? = .seconds(2)
         /// How often a log opened for reading looks for entries another
         /// process committed, while ``EventLog/headChanges()`` or
         /// ``EventLog/committedBatches()`` are followed (one short read

@@ -128,6 +128,10 @@ public final class EventLog: Sendable {
         _ = openStore.withLock { $0.take() }
     }
 
+    /// Whether the writer's thread runs now (it ends when the log is idle),
+    /// and how many threads have run it; `nil` for a log opened for reading.
+    package var writerThreadState: (running: Bool, started: Int)? { writer?.threadState }
+
     /// The writer, or ``LogError/Code/readOnly`` for a log opened for reading.
     func writing() throws(LogError) -> LogWriter {
         guard let writer else {

@@ -13,6 +13,8 @@ import Logging
 ///
 /// A dedicated thread rather than the cooperative pool, because a commit
 /// blocks on fsync, and an LMDB write transaction must begin and end on one
+/// thread. The thread ends after ``EventLog/Configuration/writerIdleTimeout``
+/// without work and the next write starts another, so an idle log holds no
 /// thread.
 final class LogWriter: @unchecked Sendable {
     // @unchecked: `queue`, `isClosing` and `exitWaiters` are guarded by
@@ -30,6 +32,10 @@ final class LogWriter: @unchecked Sendable {
     private var queue: [Request] = []
     private var isClosing = false
     private var hasExited = false
+    /// Whether a thread runs the writer now (it ends when idle).
+    private var isRunning = false
+    /// How many threads have run the writer (tests watch it park and wake).
+    private var threadsStarted = 0
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var state: WriterState
@@ -67,9 +73,33 @@ final class LogWriter: @unchecked Sendable {
 
     /// Starts the writer thread.
     func start() {
+        condition.lock()
+        isRunning = true
+        threadsStarted += 1
+        condition.unlock()
+        startThread()
+    }
+
+    /// Whether a thread runs the writer now, and how many have so far.
+    var threadState: (running: Bool, started: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (isRunning, threadsStarted)
+    }
+
+    private func startThread() {
         let thread = Thread { [self] in run() }
         thread.name = "anchorage.log.writer"
         thread.start()
+    }
+
+    /// Starts a thread if none runs; call with `condition` locked. Returns
+    /// whether the caller must start it (after unlocking).
+    private func wake() -> Bool {
+        guard !isRunning, !hasExited else { return false }
+        isRunning = true
+        threadsStarted += 1
+        return true
     }
 
     /// Queues `work` and returns its outcome once it is durable.
@@ -82,8 +112,10 @@ final class LogWriter: @unchecked Sendable {
                 return
             }
             queue.append(Request(work: work, entryCount: entryCount, byteCount: byteCount, continuation: continuation))
+            let starts = wake()
             condition.signal()
             condition.unlock()
+            if starts { startThread() }
         }
     }
 
@@ -91,8 +123,10 @@ final class LogWriter: @unchecked Sendable {
     func shutdown() {
         condition.lock()
         isClosing = true
+        let starts = wake()  // an idle writer's thread had ended: one more ends it for good
         condition.signal()
         condition.unlock()
+        if starts { startThread() }
     }
 
     /// Waits until the thread has exited.
@@ -110,9 +144,17 @@ final class LogWriter: @unchecked Sendable {
     }
 
     private func run() {
-        while let group = nextGroup() {
-            commit(group)
+        while true {
+            switch nextStep() {
+            case .commit(let group): commit(group)
+            case .park: return  // idle: the next write starts a thread
+            case .exit: return finish()
+            }
         }
+    }
+
+    /// Releases the store and wakes those waiting for the writer to end.
+    private func finish() {
         openStore = nil
         condition.lock()
         hasExited = true
@@ -122,13 +164,34 @@ final class LogWriter: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Waits for work and takes a group of requests within the budget, or
-    /// returns `nil` once closing and drained.
-    private func nextGroup() -> [Request]? {
+    /// What the writer's thread does next.
+    private enum Step {
+        /// Commit a group of requests.
+        case commit([Request])
+        /// End the thread: no work came for the idle time.
+        case park
+        /// End the writer: closing, and everything queued is committed.
+        case exit
+    }
+
+    /// Waits for work and takes a group of requests within the budget;
+    /// parks the thread after the idle time without work, or ends the
+    /// writer once closing and drained.
+    private func nextStep() -> Step {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !isClosing { condition.wait() }
-        guard !queue.isEmpty else { return nil }
+        let idle = configuration.writerIdleTimeout.map { Date(timeIntervalSinceNow: $0.timeInterval) }
+        while queue.isEmpty && !isClosing {
+            guard let idle else {
+                condition.wait()
+                continue
+            }
+            if !condition.wait(until: idle) && queue.isEmpty && !isClosing {
+                isRunning = false
+                return .park
+            }
+        }
+        guard !queue.isEmpty else { return .exit }
         var entries = 0
         var bytes = 0
         var taken = 0
@@ -145,7 +208,7 @@ final class LogWriter: @unchecked Sendable {
         }
         let group = Array(queue[..<taken])
         queue.removeFirst(taken)
-        return group
+        return .commit(group)
     }
 
     /// A request of a group failed: the group's transaction is abandoned and
