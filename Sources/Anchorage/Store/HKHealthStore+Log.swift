@@ -24,7 +24,7 @@ extension HKHealthStore {
     /// ```swift
     /// for await batch in try store.committedBatches() where batch.last.seq > delivered { pull() }
     /// ```
-    public func committedBatches() throws -> AsyncStream<CommittedBatch> {
+    package func committedBatches() throws -> AsyncStream<CommittedBatch> {
         try openEngine().log.committedBatches()
     }
 
@@ -33,7 +33,7 @@ extension HKHealthStore {
     ///
     /// - Throws: `errorInvalidArgument` for an anchor of another store, an
     ///   earlier incarnation, or past the end of this store's log (AQ-11).
-    public func position(of anchor: HKQueryAnchor) throws -> UInt64 {
+    package func position(of anchor: HKQueryAnchor) throws -> UInt64 {
         let engine = try openEngine()
         return try engine.read { txn in try anchor.position(in: engine, head: engine.head(in: txn)) }
     }
