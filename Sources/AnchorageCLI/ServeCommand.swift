@@ -123,8 +123,10 @@ struct ServeCommand: AsyncParsableCommand {
             guard tokens == nil else {
                 throw ValidationError("with --stores the tokens are the registry's: `anchorage tokens issue`")
             }
-            guard peer.isEmpty, webhookHost.isEmpty else {
-                throw ValidationError("a multi-store node does not replicate with --peer or post webhooks yet")
+            guard peer.isEmpty else {
+                throw ValidationError(
+                    "a multi-store node does not replicate with --peer yet; peers replicate its stores at /v1/stores/<id>/sync"
+                )
             }
         }
         guard maxOpenStores >= 1 else { throw ValidationError("--max-open-stores must be at least 1") }

@@ -97,7 +97,9 @@ public final class AnchorageNode: Sendable {
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
         let log = try owner.eventLog()
         accessLog = AccessLog(log: log, retention: configuration.accessLogRetention)
-        webhooks = WebhookDeliverer(access: access, log: log, configuration: configuration, logger: logger)
+        webhooks = WebhookDeliverer(log: log, configuration: configuration, logger: logger) { [access] principal in
+            access.store(forPrincipal: principal)
+        }
         replicators = transports.map { transport in
             PeerReplicator(
                 log: log,

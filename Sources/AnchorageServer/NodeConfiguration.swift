@@ -147,7 +147,8 @@ public struct NodeConfiguration: Sendable {
         if path == "/v1/sync/push" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/sync/push")) {
             return syncLimits.maximumBatchBytes
         }
-        return path == "/v1/webhooks" ? 16_384 : maximumBodyBytes
+        let webhooks = path == "/v1/webhooks" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/webhooks"))
+        return webhooks ? 16_384 : maximumBodyBytes
     }
 
     /// Whether `host` is a loopback address.

@@ -23,6 +23,9 @@ struct NodeContext: RequestContext {
     /// Fires when the request's store is being deleted (multi-store node):
     /// long-lived answers end with the node's shutdown or with it.
     var storeClosing: ShutdownSignal?
+    /// The webhooks of the request's store in a multi-store node (`nil`
+    /// when the node posts none).
+    var webhooks: WebhookDeliverer?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

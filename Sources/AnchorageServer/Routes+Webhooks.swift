@@ -8,7 +8,21 @@ import NIOCore
 /// delivery over HTTP (docs/http-api.md, "Webhooks").
 struct WebhookRoutes: Sendable {
     let configuration: NodeConfiguration
-    let deliverer: WebhookDeliverer
+    /// A single-store node's deliverer; a multi-store node's requests carry
+    /// their store's (``NodeContext/webhooks``).
+    let deliverer: WebhookDeliverer?
+
+    /// The deliverer of the request's store.
+    func deliverer(for context: NodeContext) throws -> WebhookDeliverer {
+        guard let deliverer = context.webhooks ?? deliverer else {
+            throw APIError(
+                .forbidden,
+                .authorizationDenied,
+                "webhooks are off on this node; its operator turns them on with --webhook-host"
+            )
+        }
+        return deliverer
+    }
 
     /// What `POST /v1/webhooks` takes.
     struct Registration: Decodable {
@@ -20,6 +34,7 @@ struct WebhookRoutes: Sendable {
 
     func register(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
+        let deliverer = try self.deliverer(for: context)
         let hosts = WebhookHosts(entries: configuration.webhookHosts)
         guard hosts.isEnabled else {
             throw APIError(
@@ -87,6 +102,7 @@ struct WebhookRoutes: Sendable {
 
     func list(_ request: Request, context: NodeContext) async throws -> Response {
         _ = try context.requireStore()
+        let deliverer = try self.deliverer(for: context)
         let principal = context.grants?.principal?.bundleIdentifier
         let mine = try deliverer.webhooks.all().filter { $0.principal == principal }
             .sorted { $0.created < $1.created }
@@ -96,6 +112,7 @@ struct WebhookRoutes: Sendable {
 
     func delete(_ request: Request, context: NodeContext) async throws -> Response {
         _ = try context.requireStore()
+        let deliverer = try self.deliverer(for: context)
         let id = try context.parameters.require("id")
         let principal = context.grants?.principal?.bundleIdentifier
         guard try deliverer.webhooks.all().contains(where: { $0.id == id && $0.principal == principal }) else {

@@ -32,27 +32,55 @@ final class WebhookDeliverer: Service, Sendable {
     }
 
     let webhooks: WebhookStore
-    private let access: NodeAccess
+    /// The store acting as a webhook's principal (`nil`: the owner), or
+    /// `nil` when that app has no token any more.
+    private let storeForPrincipal: @Sendable (String?) -> HKHealthStore?
     private let configuration: NodeConfiguration
     private let logger: Logger
     private let state = Mutex(State())
 
-    init(access: NodeAccess, log: EventLog, configuration: NodeConfiguration, logger: Logger) {
-        self.access = access
+    init(
+        log: EventLog,
+        configuration: NodeConfiguration,
+        logger: Logger,
+        storeForPrincipal: @escaping @Sendable (String?) -> HKHealthStore?
+    ) {
+        self.storeForPrincipal = storeForPrincipal
         self.webhooks = WebhookStore(log: log)
         self.configuration = configuration
         self.logger = logger
     }
 
-    func run() async throws {
+    /// The client deliveries are posted with: no redirects, the node's
+    /// webhook time-out.
+    static func client(_ configuration: NodeConfiguration) -> HTTPClient {
         var settings = HTTPClient.Configuration(redirectConfiguration: .disallow)
         let timeout = TimeAmount.milliseconds(Int64(configuration.webhookTimeout.timeInterval * 1_000))
         settings.timeout = .init(connect: timeout, read: timeout)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
+    }
+
+    /// A single-store node's deliveries, for as long as the node runs.
+    func run() async throws {
+        let client = Self.client(configuration)
+        begin(with: client)
+        try? await gracefulShutdown()
+        await end()
+        try? await client.shutdown()
+    }
+
+    /// Starts delivering every registered webhook with `client` (a store
+    /// of a multi-store node, as it opens).
+    func begin(with client: HTTPClient) {
         let existing = (try? webhooks.all()) ?? []
         state.withLock { $0.client = client }
         for webhook in existing { start(webhook) }
-        try? await gracefulShutdown()
+    }
+
+    /// Stops every delivery and returns once they have ended; what was not
+    /// delivered is delivered after the next ``begin(with:)``, from each
+    /// webhook's saved anchor.
+    func end() async {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
             state.client = nil
             defer { state.tasks = [:] }
@@ -60,7 +88,6 @@ final class WebhookDeliverer: Service, Sendable {
         }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
-        try? await client.shutdown()
     }
 
     /// Starts delivering a webhook just registered.
@@ -98,7 +125,7 @@ final class WebhookDeliverer: Service, Sendable {
     /// Delivers `webhook` until its task is cancelled.
     private func deliver(_ initial: Webhook, with client: HTTPClient) async {
         var webhook = initial
-        guard let store = access.store(forPrincipal: webhook.principal) else {
+        guard let store = storeForPrincipal(webhook.principal) else {
             update(webhook.id) { $0.lastError = "its app has no token on this node any more" }
             return
         }

@@ -1,4 +1,5 @@
 public import Anchorage
+import AsyncHTTPClient
 public import AnchorageService
 import Foundation
 public import Hummingbird
@@ -32,6 +33,8 @@ public final class MultiStoreNode: Sendable {
     let metrics = NodeMetrics()
     let shutdown = ShutdownSignal()
     let readPool = LowPriorityPool()
+    /// Posts the stores' webhooks; `nil` when the node posts none.
+    let webhookClient: HTTPClient?
     /// The batches peers pushed to the node's stores.
     let received = ReceivedBatches()
     let logger: Logger
@@ -42,8 +45,8 @@ public final class MultiStoreNode: Sendable {
     /// new) and prepares to serve its stores.
     ///
     /// - Throws: ``NodeConfigurationError`` when the configuration asks for
-    ///   what a multi-store node does not do yet (a token file, peers,
-    ///   webhooks), or the registry cannot be opened.
+    ///   what a multi-store node does not do (a token file, peers of its
+    ///   own), or the registry cannot be opened.
     public init(
         root: URL,
         configuration: NodeConfiguration,
@@ -55,8 +58,10 @@ public final class MultiStoreNode: Sendable {
                 "a multi-store node's tokens are its registry's: issue them with `anchorage tokens issue`, not a token file"
             )
         }
-        guard configuration.peers.isEmpty, configuration.webhookHosts.isEmpty else {
-            throw NodeConfigurationError("a multi-store node does not replicate with peers or post webhooks yet")
+        guard configuration.peers.isEmpty else {
+            throw NodeConfigurationError(
+                "a multi-store node does not replicate with peers of its own yet; peers replicate its stores at /v1/stores/{store}/sync"
+            )
         }
         self.configuration = configuration
         self.logger = logger
@@ -69,6 +74,8 @@ public final class MultiStoreNode: Sendable {
         }
         let registry = registry
         let retention = configuration.accessLogRetention
+        let webhookClient = configuration.webhookHosts.isEmpty ? nil : WebhookDeliverer.client(configuration)
+        self.webhookClient = webhookClient
         var poolConfiguration = StorePool<ServedStore>.Configuration()
         poolConfiguration.capacity = configuration.maximumOpenStores
         poolConfiguration.maximumOpening = configuration.maximumOpeningStores
@@ -82,12 +89,26 @@ public final class MultiStoreNode: Sendable {
                 guard try registry.store(name) != nil else {
                     throw ServiceError(.storeNotFound, "there is no store \(name)")
                 }
-                return try await ServedStore.open(
+                let served = try await ServedStore.open(
                     name,
                     directory: registry.directory(of: name),
                     configuration: storeConfiguration,
                     accessLogRetention: retention
                 )
+                if let webhookClient {
+                    do {
+                        try served.deliverWebhooks(
+                            with: webhookClient,
+                            registry: registry,
+                            configuration: configuration,
+                            logger: logger
+                        )
+                    } catch {
+                        await served.close()
+                        throw error
+                    }
+                }
+                return served
             },
             close: { await $0.close() },
             stop: { $0.closing.fire() }
@@ -136,6 +157,7 @@ public final class MultiStoreNode: Sendable {
     public func close() async {
         await readPool.shutdown()
         await pool.closeAll()
+        try? await webhookClient?.shutdown()
     }
 
     /// Deletes a store this node may be serving: from the call on its
@@ -166,6 +188,10 @@ public final class MultiStoreNode: Sendable {
             .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool))
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: store)
+        let webhooks = WebhookRoutes(configuration: configuration, deliverer: nil)
+        store.post("webhooks", use: webhooks.register)
+        store.get("webhooks", use: webhooks.list)
+        store.delete("webhooks/{id}", use: webhooks.delete)
         let sync = SyncRoutes(configuration: configuration, shutdown: shutdown, replicators: [], received: received)
         store.post("sync/identity", use: sync.identity)
         store.post("sync/pull", use: sync.pull)

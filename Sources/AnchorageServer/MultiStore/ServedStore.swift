@@ -1,7 +1,9 @@
 import Anchorage
 import AnchorageLog
 import AnchorageService
+import AsyncHTTPClient
 import Foundation
+import Logging
 import Synchronization
 
 /// One store of a multi-store node while it is open: its owner's
@@ -21,6 +23,11 @@ final class ServedStore: Sendable {
     private let grants = GrantRecorder()
     /// The grants of the tokens that reached this store since it opened.
     private let tokens = Mutex<[String: AccessPolicy.Token]>([:])
+
+    /// The store's webhooks, delivering while it is open; `nil` when the
+    /// node posts none.
+    var webhooks: WebhookDeliverer? { webhookSlot.withLock { $0 } }
+    private let webhookSlot = Mutex<WebhookDeliverer?>(nil)
 
     private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL) {
         self.name = name
@@ -47,6 +54,39 @@ final class ServedStore: Sendable {
             throw error
         }
         return ServedStore(name: name, owner: owner, accessLog: accessLog, directory: directory)
+    }
+
+    /// Starts delivering the store's webhooks with `client`: from each
+    /// webhook's saved anchor, so what changed since the store last closed
+    /// goes out now. `registry` names the apps webhooks act for.
+    func deliverWebhooks(
+        with client: HTTPClient,
+        registry: NodeRegistry,
+        configuration: NodeConfiguration,
+        logger: Logger
+    ) throws {
+        let deliverer = WebhookDeliverer(log: try owner.eventLog(), configuration: configuration, logger: logger) {
+            [weak self] principal in
+            self?.store(forPrincipal: principal, registry: registry)
+        }
+        webhookSlot.withLock { $0 = deliverer }
+        deliverer.begin(with: client)
+    }
+
+    /// The store acting as `principal` (a bundle identifier; `nil` for the
+    /// owner), or `nil` when no token of this store names that app now.
+    func store(forPrincipal principal: String?, registry: NodeRegistry) -> HKHealthStore? {
+        guard let principal else { return owner }
+        if let known = principals.withLock({ $0[principal] }) { return known }
+        guard let grant = try? registry.tokens(of: name).first(where: { $0.grant.app == principal })?.grant else {
+            return nil
+        }
+        return store(for: AccessPolicy.Token(
+            secret: "",
+            principal: HKSource(name: grant.appName ?? principal, bundleIdentifier: principal),
+            read: [],
+            share: []
+        ))
     }
 
     /// The store acting as the token's principal: the owner's, or the app's.
@@ -79,6 +119,7 @@ final class ServedStore: Sendable {
     }
 
     func close() async {
+        await webhooks?.end()
         for store in principals.withLock({ Array($0.values) }) { await store.close() }
         await owner.close()
     }

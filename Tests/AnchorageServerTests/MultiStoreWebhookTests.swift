@@ -1,0 +1,124 @@
+import Anchorage
+import AnchorageService
+import AnchorageTesting
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@testable import AnchorageServer
+
+@Suite("A multi-store node's webhooks: each store's own, delivered while it is open, resumed when it opens again")
+struct MultiStoreWebhookTests {
+    @Test(
+        "an app's webhook on one store gets that store's changes only, signed, each once; a change made while its receiver was down goes out when the store next opens"
+    )
+    func perStoreDelivery() async throws {
+        let receiver = try WebhookReceiver()
+        try await receiver.start()
+        let clock = TestClock()
+        let configuration = nodeConfiguration {
+            $0.clock = StoreClock(clock)
+            $0.storeIdleTimeout = .seconds(60)
+            $0.webhookHosts = ["127.0.0.1"]
+            $0.webhookInitialBackoff = .seconds(1)
+            $0.webhookMaximumBackoff = .seconds(1)
+            $0.webhookTimeout = .seconds(5)
+        }
+        try await MultiStoreFixture.with(configuration: configuration) { fixture in
+            let app = try fixture.node.registry.issueToken(
+                TokenGrant(store: try StoreName("alice"), app: "com.example.steps", read: ["stepCount"])
+            ).secret
+            try await fixture.node.application().test(.router) { client in
+                let registered = try await client.send(
+                    .post,
+                    "/v1/stores/alice/webhooks",
+                    token: app,
+                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
+                )
+                #expect(registered.status == .created, "\(registered.text)")
+                let secret = try #require(try registered.object["secret"] as? String)
+                receiver.secret.withLock { $0 = secret }
+
+                let first = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(stepJSON(10))]"
+                )
+                let firstUUIDs = try ServerWebhookTests.uuids(first.text)
+                let other = try await client.send(
+                    .post,
+                    "/v1/stores/bob/samples",
+                    token: fixture.bob,
+                    json: "[\(stepJSON(20))]"
+                )
+                #expect(other.status == .created)
+                try await waitUntil("alice's change reaches her app's receiver") { receiver.added == firstUUIDs }
+
+                // Alice's store closes once idle; its deliveries end with it.
+                clock.advance(by: .seconds(60))
+                #expect(await fixture.node.pool.closeIdle() == 2)
+                await receiver.stop()
+                let second = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(stepJSON(30, start: "2024-06-01T09:00:00Z", end: "2024-06-01T09:10:00Z"))]"
+                )
+                let secondUUIDs = try ServerWebhookTests.uuids(second.text)
+                let listed = try await client.send(.get, "/v1/stores/alice/webhooks", token: app)
+                #expect(listed.status == .ok, "\(listed.text)")
+                try await waitUntil("the delivery to the stopped receiver fails") {
+                    let listed = try await client.send(.get, "/v1/stores/alice/webhooks", token: app)
+                    let hooks = try #require(try listed.object["webhooks"] as? [[String: Any]])
+                    return (hooks.first?["failures"] as? Int ?? 0) > 0
+                }
+                clock.advance(by: .seconds(60))
+                #expect(await fixture.node.pool.closeIdle() == 1, "alice closes with her delivery undone")
+                #expect(fixture.node.pool.openCount == 0)
+
+                try await receiver.start()
+                let reopen = try await client.send(.get, "/v1/stores/alice/changes?types=stepCount", token: fixture.alice)
+                #expect(reopen.status == .ok)
+                try await waitUntil("the change made while the receiver was down goes out once alice opens") {
+                    receiver.added == firstUUIDs + secondUUIDs
+                }
+                #expect(receiver.deliveries.withLock { $0.allSatisfy(\.signed) })
+                let bobUUID = try ServerWebhookTests.uuids(other.text)[0]
+                #expect(!receiver.added.contains(bobUUID), "bob's change stays bob's")
+
+                let bobs = try await client.send(.get, "/v1/stores/bob/webhooks", token: fixture.bob)
+                let bobHooks = try bobs.object["webhooks"] as? [Any]
+                #expect(bobs.status == .ok && bobHooks?.isEmpty == true, "\(bobs.text)")
+                let id = try #require(
+                    (try listed.object["webhooks"] as? [[String: Any]])?.first?["id"] as? String
+                )
+                let elsewhere = try await client.send(.delete, "/v1/stores/bob/webhooks/\(id)", token: fixture.bob)
+                #expect(elsewhere.status == .notFound, "alice's webhook is not bob's to delete")
+                let deleted = try await client.send(.delete, "/v1/stores/alice/webhooks/\(id)", token: app)
+                #expect(deleted.status == .noContent)
+            }
+            await receiver.stop()
+            try await fixture.expectAudits()
+        }
+    }
+
+    @Test("without --webhook-host a multi-store node's webhook routes answer 403, and nothing is registered")
+    func off() async throws {
+        try await MultiStoreFixture.with { fixture in
+            try await fixture.node.application().test(.router) { client in
+                let refused = try await client.send(
+                    .post,
+                    "/v1/stores/alice/webhooks",
+                    token: fixture.alice,
+                    json: #"{"url":"http://127.0.0.1:9/hook"}"#
+                )
+                #expect(refused.status == .forbidden && refused.text.contains("--webhook-host"), "\(refused.text)")
+            }
+            try await fixture.expectAudits()
+        }
+    }
+}
