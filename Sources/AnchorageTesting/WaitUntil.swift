@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Waits (in real time, polling every millisecond, up to `timeout` seconds)
 /// until `condition` holds: the code under test has reached a state it
 /// shows, instead of a fixed sleep that passes vacuously when the machine
@@ -47,5 +49,67 @@ public struct WaitTimeout: Error, CustomStringConvertible {
 
     public init(description: String) {
         self.description = description
+    }
+}
+
+/// Runs `body`, and throws ``WaitTimeout`` naming `what` if it has not
+/// finished after `timeout` seconds (real time): a step that would hang
+/// when the code under test is broken fails the test instead. The body
+/// runs in a task of its own, left running if it never ends.
+///
+/// ```swift
+/// try await finishes("the removal, once its holders stop") { await pool.remove(alice) }
+/// ```
+@discardableResult
+public func finishes<R: Sendable>(
+    _ what: String,
+    timeout: Double = 60,
+    _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+    let outcome = Outcome<R>()
+    let work = Task {
+        do {
+            outcome.settle(.success(try await body()))
+        } catch {
+            outcome.settle(.failure(error))
+        }
+    }
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(timeout))
+        outcome.settle(.failure(WaitTimeout(description: "\(what) did not finish within \(timeout) s")))
+    }
+    let result = await outcome.value()
+    timer.cancel()
+    _ = work
+    return try result.get()
+}
+
+/// The first result settled, for ``finishes(_:timeout:_:)``.
+private final class Outcome<R: Sendable>: Sendable {
+    private let state = Mutex<
+        (result: Result<R, any Error>?, waiter: CheckedContinuation<Result<R, any Error>, Never>?)
+    >(
+        (nil, nil)
+    )
+
+    func settle(_ result: Result<R, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<R, any Error>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func value() async -> Result<R, any Error> {
+        await withCheckedContinuation { continuation in
+            let settled = state.withLock { state -> Result<R, any Error>? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let settled { continuation.resume(returning: settled) }
+        }
     }
 }

@@ -32,7 +32,7 @@ struct WriterIdleTests {
             }
             #expect(try #require(log.writerThreadState).started == before + 3, "one thread per burst of writes")
             #expect(try readAll(log).map(\.payload) == [[1], [2], [3]])
-            await log.close()
+            try await finishes("closing a parked writer") { await log.close() }
             let reopened = try EventLog.open(at: directory, configuration: fastConfiguration)
             #expect(reopened.head.seq == 3, "what the parked writer committed is there")
             #expect(try reopened.verify().problem == nil)

@@ -55,7 +55,9 @@ struct MultiStoreDeletionTests {
                 }
                 try await waitUntil("the stream's first line arrives") { !lines.current.isEmpty }
 
-                let deleted = try await client.send(.delete, "/v1/stores/alice", token: admin)
+                let deleted = try await finishes("the deletion, once the stream has ended") {
+                    try await client.send(.delete, "/v1/stores/alice", token: admin)
+                }
                 #expect(deleted.status == .noContent, "\(deleted.text)")
                 try await waitUntil("the followed stream ends") { ended.current }
                 try await reader.value
@@ -132,7 +134,9 @@ struct MultiStoreDeletionTests {
 
                 let following = Task { await replicator.follow(.pull) }
                 try await waitUntil("the replicator waits on alice's head") { replicator.status.state == .waiting }
-                let deleted = try await client.send(.delete, "/v1/stores/alice", token: admin)
+                let deleted = try await finishes("the deletion, once the peer's wait is answered") {
+                    try await client.send(.delete, "/v1/stores/alice", token: admin)
+                }
                 #expect(deleted.status == .noContent, "the peer's wait does not hold the deletion: \(deleted.text)")
                 try await waitUntil("the replicator's next round is refused") {
                     replicator.status.consecutiveFailures > 0

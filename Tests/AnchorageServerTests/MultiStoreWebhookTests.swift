@@ -81,7 +81,11 @@ struct MultiStoreWebhookTests {
                 #expect(fixture.node.pool.openCount == 0)
 
                 try await receiver.start()
-                let reopen = try await client.send(.get, "/v1/stores/alice/changes?types=stepCount", token: fixture.alice)
+                let reopen = try await client.send(
+                    .get,
+                    "/v1/stores/alice/changes?types=stepCount",
+                    token: fixture.alice
+                )
                 #expect(reopen.status == .ok)
                 try await waitUntil("the change made while the receiver was down goes out once alice opens") {
                     receiver.added == firstUUIDs + secondUUIDs

@@ -50,7 +50,8 @@ struct StorePoolRemovalTests {
         let bob = Task { try await pool.withStore(try StoreName("bob")) { $0.name } }
         #expect(try await bob.value == "bob")
         try await waitUntil("alice and bob are open") { pool.openCount == 2 }
-        await pool.remove(alice)  // returns only once every follower has ended
+        // Returns only once every follower has ended.
+        try await finishes("the removal, once its followers stop") { await pool.remove(alice) }
         for follower in followers { try await follower.value }
         #expect(closes.withLock { $0 } == 1, "alice closed once, after its holders; bob stays open")
         #expect(pool.openCount == 1)
@@ -83,8 +84,8 @@ struct StorePoolRemovalTests {
             try await pool.withStore(alice) { $0.name }
         }
         release.yield()
-        try await follower.value
-        await removal.value
+        try await finishes("the follower, stopped once alice is open") { try await follower.value }
+        try await finishes("the removal") { await removal.value }
         #expect(opened.withLock { $0?.isStopped } == true)
         #expect(pool.openCount == 0)
     }

@@ -1,6 +1,6 @@
 public import Anchorage
-import AsyncHTTPClient
 public import AnchorageService
+import AsyncHTTPClient
 import Foundation
 public import Hummingbird
 import HummingbirdCore

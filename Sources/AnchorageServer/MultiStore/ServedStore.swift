@@ -81,12 +81,14 @@ final class ServedStore: Sendable {
         guard let grant = try? registry.tokens(of: name).first(where: { $0.grant.app == principal })?.grant else {
             return nil
         }
-        return store(for: AccessPolicy.Token(
-            secret: "",
-            principal: HKSource(name: grant.appName ?? principal, bundleIdentifier: principal),
-            read: [],
-            share: []
-        ))
+        return store(
+            for: AccessPolicy.Token(
+                secret: "",
+                principal: HKSource(name: grant.appName ?? principal, bundleIdentifier: principal),
+                read: [],
+                share: []
+            )
+        )
     }
 
     /// The store acting as the token's principal: the owner's, or the app's.
