@@ -49,6 +49,8 @@ extension AnchorageBench {
         report.add(.storesOpenMemory(open: opened), anchorage: served.map(\.openResident))
         report.add(.storesOpenAnonymousMemory(open: opened), anchorage: served.map(\.openAnonymous))
         report.add(.storesOpenDescriptors(open: opened), anchorage: served.map(\.openDescriptors))
+        report.add(.storesIdleThreads, anchorage: served.map(\.idleThreads))
+        report.add(.storesOpenThreads(open: opened), anchorage: served.map(\.openThreads))
         report.add(.storesColdMedian(count: opened), anchorage: served.map(\.coldMedian))
         report.add(.storesColdTail(count: opened), anchorage: served.map(\.coldTail))
 
@@ -133,6 +135,8 @@ extension AnchorageBench {
         var openResident: Double
         var openAnonymous: Double
         var openDescriptors: Double
+        var idleThreads: Double
+        var openThreads: Double
         var coldMedian: Double
         var coldTail: Double
     }
@@ -150,6 +154,7 @@ extension AnchorageBench {
         try await Task.sleep(for: .seconds(1))
         let idleResident = Double(ProcessMemory.statusBytes("VmRSS:", process: node.pid)) / 1e6
         let idleDescriptors = Double(node.descriptors())
+        let idleThreads = Double(node.threads())
         var latencies: [Double] = []
         for (name, token) in stores {
             let (seconds, _) = try await timed {
@@ -161,12 +166,19 @@ extension AnchorageBench {
             }
             latencies.append(seconds * 1_000)
         }
+        let openResident = Double(ProcessMemory.statusBytes("VmRSS:", process: node.pid)) / 1e6
+        let openAnonymous = Double(ProcessMemory.statusBytes("RssAnon:", process: node.pid)) / 1e6
+        let openDescriptors = Double(node.descriptors())
+        // Past the writers' idle time (2 s): an open store nobody writes holds no thread.
+        try await Task.sleep(for: .seconds(3))
         return ServedStores(
             idleResident: idleResident,
             idleDescriptors: idleDescriptors,
-            openResident: Double(ProcessMemory.statusBytes("VmRSS:", process: node.pid)) / 1e6,
-            openAnonymous: Double(ProcessMemory.statusBytes("RssAnon:", process: node.pid)) / 1e6,
-            openDescriptors: Double(node.descriptors()),
+            openResident: openResident,
+            openAnonymous: openAnonymous,
+            openDescriptors: openDescriptors,
+            idleThreads: idleThreads,
+            openThreads: Double(node.threads()),
             coldMedian: percentile(latencies, 0.5),
             coldTail: percentile(latencies, 0.99)
         )

@@ -58,6 +58,11 @@ struct ServeProcess {
         )
     }
 
+    /// How many threads the process runs.
+    func threads() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+    }
+
     /// How many file descriptors the process holds.
     func descriptors() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0

@@ -291,6 +291,15 @@ extension Workload {
         )
     }
 
+    static let storesIdleThreads = Workload("stores: its threads, no store open", "threads")
+
+    static func storesOpenThreads(open: Int) -> Workload {
+        Workload(
+            "stores: its threads with \(open) stores open, 3 s after the last request (an idle store's writer holds none)",
+            "threads"
+        )
+    }
+
     static func storesColdMedian(count: Int) -> Workload {
         Workload(
             "stores: a GET to a cold store over loopback HTTP (opening it included), \(count) stores one after the other, p50",
