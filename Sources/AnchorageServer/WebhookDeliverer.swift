@@ -126,7 +126,7 @@ final class WebhookDeliverer: Service, Sendable {
     private func deliver(_ initial: Webhook, with client: HTTPClient) async {
         var webhook = initial
         guard let store = storeForPrincipal(webhook.principal) else {
-            update(webhook.id) { $0.lastError = "its app has no token on this node any more" }
+            update(webhook.id) { $0.lastError = Self.noToken }
             return
         }
         var session: ChangeFeedSession?
@@ -157,14 +157,29 @@ final class WebhookDeliverer: Service, Sendable {
                     let interval = webhook.frequency.minimumInterval
                     if waited < interval { try await configuration.clock.sleep(interval - waited) }
                 }
-                try await post(page, since: feed.anchor?.stringValue, for: webhook, with: client)
+                // A token revoked since the webhook began ends its deliveries.
+                guard storeForPrincipal(webhook.principal) != nil else {
+                    update(webhook.id) { $0.lastError = Self.noToken }
+                    return
+                }
+                // The post and the anchor's move are not cut apart by the
+                // deliveries' end (a store closing, the node stopping): a
+                // change the receiver took is not sent again. The post's
+                // time-out bounds the wait.
+                var delivered = webhook
+                delivered.anchor = page.newAnchor.stringValue
+                let since = feed.anchor?.stringValue
+                let unit = Task { [self, delivered] in
+                    try await post(page, since: since, for: delivered, with: client)
+                    try await webhooks.save(delivered)
+                }
+                try await unit.value
+                webhook = delivered
                 lastDelivery = configuration.clock.now()
                 failures = 0
                 backoff.reset()
                 feed.advance(past: page)
                 session = feed
-                webhook.anchor = page.newAnchor.stringValue
-                try await webhooks.save(webhook)
                 update(webhook.id) { status in
                     status.failures = 0
                     status.lastError = nil
@@ -217,6 +232,9 @@ final class WebhookDeliverer: Service, Sendable {
             throw DeliveryRefused(status: Int(response.status.code))
         }
     }
+
+    /// The status of a webhook whose app lost its last token.
+    static let noToken = "its app has no token on this node any more"
 
     struct DeliveryRefused: Error, CustomStringConvertible {
         let status: Int

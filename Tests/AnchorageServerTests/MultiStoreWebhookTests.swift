@@ -110,6 +110,57 @@ struct MultiStoreWebhookTests {
         }
     }
 
+    @Test("revoking an app's last token ends its webhook's deliveries at once, the store still open")
+    func revocationEndsDeliveries() async throws {
+        let receiver = try WebhookReceiver()
+        try await receiver.start()
+        let configuration = nodeConfiguration {
+            $0.webhookHosts = ["127.0.0.1"]
+            $0.webhookTimeout = .seconds(5)
+        }
+        try await MultiStoreFixture.with(configuration: configuration) { fixture in
+            let app = try fixture.node.registry.issueToken(
+                TokenGrant(store: try StoreName("alice"), app: "com.example.steps", read: ["stepCount"])
+            )
+            try await fixture.node.application().test(.router) { client in
+                let registered = try await client.send(
+                    .post,
+                    "/v1/stores/alice/webhooks",
+                    token: app.secret,
+                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
+                )
+                let id = try #require(try registered.object["id"] as? String)
+                receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
+                let first = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(stepJSON(10))]"
+                )
+                let delivered = try ServerWebhookTests.uuids(first.text)
+                try await waitUntil("the first change is delivered") { receiver.added == delivered }
+
+                try fixture.node.registry.revokeToken(id: app.record.id)
+                let second = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(stepJSON(20, start: "2024-06-01T09:00:00Z", end: "2024-06-01T09:10:00Z"))]"
+                )
+                #expect(second.status == .created)
+                try await waitUntil("the deliverer sees the revocation") {
+                    let status = try await fixture.node.pool.withStore(try StoreName("alice")) {
+                        $0.webhooks?.status(of: id)
+                    }
+                    return status?.lastError == WebhookDeliverer.noToken
+                }
+                #expect(receiver.added == delivered, "nothing more went to the revoked app")
+            }
+            await receiver.stop()
+            try await fixture.expectAudits()
+        }
+    }
+
     @Test("without --webhook-host a multi-store node's webhook routes answer 403, and nothing is registered")
     func off() async throws {
         try await MultiStoreFixture.with { fixture in

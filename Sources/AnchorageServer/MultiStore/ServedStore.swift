@@ -74,13 +74,14 @@ final class ServedStore: Sendable {
     }
 
     /// The store acting as `principal` (a bundle identifier; `nil` for the
-    /// owner), or `nil` when no token of this store names that app now.
+    /// owner), or `nil` when no token of this store names that app now
+    /// (asked of the registry each time: a revocation counts at once).
     func store(forPrincipal principal: String?, registry: NodeRegistry) -> HKHealthStore? {
         guard let principal else { return owner }
-        if let known = principals.withLock({ $0[principal] }) { return known }
         guard let grant = try? registry.tokens(of: name).first(where: { $0.grant.app == principal })?.grant else {
             return nil
         }
+        if let known = principals.withLock({ $0[principal] }) { return known }
         return store(
             for: AccessPolicy.Token(
                 secret: "",

@@ -44,8 +44,10 @@ extension NodeRegistry {
                         throw ServiceError(.storeNotFound, "there is no store \(store)")
                     }
                 }
+                let digest = Self.digest(secret)
                 try txn.put(bytes, forKey: Array(record.id.utf8), in: tokensDatabase)
-                try txn.put(Array(record.id.utf8), forKey: Self.digest(secret), in: digestsDatabase)
+                try txn.put(Array(record.id.utf8), forKey: digest, in: digestsDatabase)
+                try txn.put(digest, forKey: Self.indexKey(store: grant.store, id: record.id), in: storeTokensDatabase)
             }
         }
         return IssuedToken(record: record, secret: secret)
@@ -64,17 +66,33 @@ extension NodeRegistry {
         }
     }
 
-    /// The tokens of one store, or of every store.
+    /// The tokens of one store, or of every store. One store's are read
+    /// through the store's index: the cost is its own tokens, not the node's.
     public func tokens(of store: StoreName? = nil) throws(ServiceError) -> [TokenRecord] {
         try Self.storage("reading the node's registry") {
             try environment.read { txn in
                 var records: [TokenRecord] = []
-                try txn.withCursor(on: tokensDatabase) { cursor in
-                    try cursor.scan { _, value in
-                        let record = try decode(TokenRecord.self, value)
-                        if store == nil || record.grant.store == store?.rawValue { records.append(record) }
+                guard let store else {
+                    try txn.withCursor(on: tokensDatabase) { cursor in
+                        try cursor.scan { _, value in
+                            records.append(try decode(TokenRecord.self, value))
+                            return true
+                        }
+                    }
+                    return records
+                }
+                var ids: [[UInt8]] = []
+                let prefix = Self.indexKey(store: store.rawValue, id: "")
+                try txn.withCursor(on: storeTokensDatabase) { cursor in
+                    try cursor.scan(from: prefix) { key, _ in
+                        guard key.starts(with: prefix) else { return false }
+                        ids.append(Array(key.dropFirst(prefix.count)))
                         return true
                     }
+                }
+                for id in ids {
+                    let record = try txn.withValue(forKey: id, in: tokensDatabase) { try decode(TokenRecord.self, $0) }
+                    if let record { records.append(record) }
                 }
                 return records
             }
@@ -88,37 +106,78 @@ extension NodeRegistry {
     public func revokeToken(id: String) throws(ServiceError) {
         try Self.storage("revoking a token") {
             try environment.write { txn in
-                guard try txn.removeValue(forKey: Array(id.utf8), in: tokensDatabase) else {
-                    throw ServiceError(.tokenNotFound, "there is no token \(id.prefix(64))")
+                let record = try txn.withValue(forKey: Array(id.utf8), in: tokensDatabase) {
+                    try decode(TokenRecord.self, $0)
                 }
-                try removeDigests(where: { $0 == Array(id.utf8) }, in: txn)
+                guard let record else { throw ServiceError(.tokenNotFound, "there is no token \(id.prefix(64))") }
+                try remove(record.id, of: record.grant.store, in: txn)
             }
         }
     }
 
     /// Revokes every token of `store` inside a write transaction.
     func revokeTokens(of store: StoreName, in txn: borrowing WriteTransaction) throws {
-        var doomed: [[UInt8]] = []
-        try txn.withCursor(on: tokensDatabase) { cursor in
-            try cursor.scan { key, value in
-                if try decode(TokenRecord.self, value).grant.store == store.rawValue { doomed.append(Array(key)) }
+        var ids: [String] = []
+        let prefix = Self.indexKey(store: store.rawValue, id: "")
+        try txn.withCursor(on: storeTokensDatabase) { cursor in
+            try cursor.scan(from: prefix) { key, _ in
+                guard key.starts(with: prefix) else { return false }
+                ids.append(String(decoding: key.dropFirst(prefix.count), as: UTF8.self))
                 return true
             }
         }
-        for key in doomed { _ = try txn.removeValue(forKey: key, in: tokensDatabase) }
-        let ids = Set(doomed)
-        try removeDigests(where: { ids.contains($0) }, in: txn)
+        for id in ids { try remove(id, of: store.rawValue, in: txn) }
     }
 
-    private func removeDigests(where matches: ([UInt8]) -> Bool, in txn: borrowing WriteTransaction) throws {
-        var doomed: [[UInt8]] = []
-        try txn.withCursor(on: digestsDatabase) { cursor in
-            try cursor.scan { key, value in
-                if matches(Array(value)) { doomed.append(Array(key)) }
-                return true
+    /// Removes a token, its digest and its index entry.
+    private func remove(_ id: String, of store: String, in txn: borrowing WriteTransaction) throws {
+        let indexKey = Self.indexKey(store: store, id: id)
+        if let digest = try txn.withValue(forKey: indexKey, in: storeTokensDatabase, { Array($0) }) {
+            _ = try txn.removeValue(forKey: digest, in: digestsDatabase)
+        }
+        _ = try txn.removeValue(forKey: indexKey, in: storeTokensDatabase)
+        _ = try txn.removeValue(forKey: Array(id.utf8), in: tokensDatabase)
+    }
+
+    /// The index key of a token of `store` (an administrator's: `""`).
+    static func indexKey(store: String, id: String) -> [UInt8] {
+        Array(store.utf8) + [0] + Array(id.utf8)
+    }
+
+    /// Builds the store index of a registry written before it existed:
+    /// once, when it is empty and tokens are not.
+    func indexTokensIfNeeded() throws(ServiceError) {
+        try Self.storage("indexing the node's tokens by store") {
+            let counts = try environment.read { txn in
+                (try txn.statistics(of: tokensDatabase).entries, try txn.statistics(of: storeTokensDatabase).entries)
+            }
+            guard counts.0 > 0, counts.1 == 0 else { return }
+            try environment.write { txn in
+                var digests: [[UInt8]: [UInt8]] = [:]  // token id → digest
+                try txn.withCursor(on: digestsDatabase) { cursor in
+                    try cursor.scan { key, value in
+                        digests[Array(value)] = Array(key)
+                        return true
+                    }
+                }
+                var entries: [([UInt8], [UInt8])] = []
+                try txn.withCursor(on: tokensDatabase) { cursor in
+                    try cursor.scan { key, value in
+                        let record = try decode(TokenRecord.self, value)
+                        if let digest = digests[Array(key)] {
+                            entries.append((Self.indexKey(store: record.grant.store, id: record.id), digest))
+                        }
+                        return true
+                    }
+                }
+                for (key, digest) in entries { try txn.put(digest, forKey: key, in: storeTokensDatabase) }
             }
         }
-        for key in doomed { _ = try txn.removeValue(forKey: key, in: digestsDatabase) }
+    }
+
+    /// Empties the store index (tests: a registry from before it existed).
+    package func dropTokenIndex() throws {
+        try environment.write { txn in try txn.removeAll(in: storeTokensDatabase) }
     }
 
     /// How many token digests the registry holds (one per live token).

@@ -34,6 +34,9 @@ public final class NodeRegistry: Sendable {
     let storesDatabase: Database
     let tokensDatabase: Database
     let digestsDatabase: Database
+    /// `<store>\0<token id>` → the token's digest: a store's tokens, and a
+    /// token's digest, without reading every token.
+    let storeTokensDatabase: Database
 
     /// The name of the registry's own directory under the root: it begins
     /// with a dot, which no ``StoreName`` does.
@@ -57,10 +60,12 @@ public final class NodeRegistry: Sendable {
                 environment,
                 try environment.openDatabase(named: "stores"),
                 try environment.openDatabase(named: "tokens"),
-                try environment.openDatabase(named: "token-digests")
+                try environment.openDatabase(named: "token-digests"),
+                try environment.openDatabase(named: "store-tokens")
             )
         }
-        (environment, storesDatabase, tokensDatabase, digestsDatabase) = opened
+        (environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase) = opened
+        try indexTokensIfNeeded()
         try finishDeletions()
     }
 
