@@ -22,6 +22,9 @@ final class WebhookDeliverer: Service, Sendable {
         var lastError: String?
         var lastDelivery: Date?
         var nextAttempt: Date?
+        /// Whether it holds changes not yet delivered (a page in hand, or
+        /// failed posts).
+        var hasUndelivered = false
     }
 
     private struct State {
@@ -79,8 +82,10 @@ final class WebhookDeliverer: Service, Sendable {
 
     /// Stops every delivery and returns once they have ended; what was not
     /// delivered is delivered after the next ``begin(with:)``, from each
-    /// webhook's saved anchor.
-    func end() async {
+    /// webhook's saved anchor. Returns whether a webhook had changes it had
+    /// not delivered.
+    @discardableResult
+    func end() async -> Bool {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
             state.client = nil
             defer { state.tasks = [:] }
@@ -88,6 +93,7 @@ final class WebhookDeliverer: Service, Sendable {
         }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
+        return state.withLock { $0.statuses.values.contains { $0.hasUndelivered } }
     }
 
     /// Starts delivering a webhook just registered.
@@ -152,6 +158,7 @@ final class WebhookDeliverer: Service, Sendable {
                     // Cancelled, or the store closed.
                     return
                 }
+                update(webhook.id) { $0.hasUndelivered = true }
                 if let lastDelivery {
                     let waited = configuration.clock.now() - lastDelivery
                     let interval = webhook.frequency.minimumInterval
@@ -181,6 +188,7 @@ final class WebhookDeliverer: Service, Sendable {
                 feed.advance(past: page)
                 session = feed
                 update(webhook.id) { status in
+                    status.hasUndelivered = false
                     status.failures = 0
                     status.lastError = nil
                     status.lastDelivery = Date()

@@ -110,6 +110,61 @@ struct MultiStoreWebhookTests {
         }
     }
 
+    @Test(
+        "a store that closed with undelivered changes is opened again by the node to retry them, with no request; delivered once"
+    )
+    func quietStoreRetried() async throws {
+        let receiver = try WebhookReceiver()
+        let clock = TestClock()
+        let configuration = nodeConfiguration {
+            $0.clock = StoreClock(clock)
+            $0.storeIdleTimeout = .seconds(60)
+            $0.webhookHosts = ["127.0.0.1"]
+            $0.webhookInitialBackoff = .seconds(1)
+            $0.webhookMaximumBackoff = .seconds(1)
+            $0.webhookTimeout = .seconds(2)
+        }
+        try await MultiStoreFixture.with(configuration: configuration) { fixture in
+            try await fixture.node.application().test(.live) { client in
+                let registered = try await client.send(
+                    .post,
+                    "/v1/stores/alice/webhooks",
+                    token: fixture.alice,
+                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
+                )
+                let id = try #require(try registered.object["id"] as? String)
+                receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
+                let saved = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(stepJSON(10))]"
+                )
+                let uuids = try ServerWebhookTests.uuids(saved.text)
+                try await waitUntil("the delivery fails: the receiver is not up") {
+                    let status = try await fixture.node.pool.withStore(try StoreName("alice")) {
+                        $0.webhooks?.status(of: id)
+                    }
+                    return (status?.failures ?? 0) > 0
+                }
+                clock.advance(by: .seconds(120))
+                _ = await fixture.node.pool.closeIdle()
+                let alice = try StoreName("alice")
+                try await waitUntil("alice closed, waiting for a retry") {
+                    fixture.node.pool.openCount == 0 && fixture.node.webhookRetrier.waiting.contains(alice)
+                }
+                try await receiver.start()
+                try await waitUntil("the node opens alice again by itself and delivers") {
+                    clock.advance(by: .seconds(1))
+                    return receiver.added == uuids
+                }
+                #expect(receiver.deliveries.withLock { $0.allSatisfy(\.signed) })
+            }
+            await receiver.stop()
+            try await fixture.expectAudits()
+        }
+    }
+
     @Test("revoking an app's last token ends its webhook's deliveries at once, the store still open")
     func revocationEndsDeliveries() async throws {
         let receiver = try WebhookReceiver()

@@ -35,6 +35,8 @@ public final class MultiStoreNode: Sendable {
     let readPool = LowPriorityPool()
     /// Posts the stores' webhooks; `nil` when the node posts none.
     let webhookClient: HTTPClient?
+    /// Opens again the stores that closed with undelivered webhook changes.
+    let webhookRetrier: WebhookRetrier
     /// The batches peers pushed to the node's stores.
     let received = ReceivedBatches()
     let logger: Logger
@@ -76,6 +78,8 @@ public final class MultiStoreNode: Sendable {
         let retention = configuration.accessLogRetention
         let webhookClient = configuration.webhookHosts.isEmpty ? nil : WebhookDeliverer.client(configuration)
         self.webhookClient = webhookClient
+        let webhookRetrier = WebhookRetrier(interval: configuration.webhookMaximumBackoff, clock: configuration.clock)
+        self.webhookRetrier = webhookRetrier
         var poolConfiguration = StorePool<ServedStore>.Configuration()
         poolConfiguration.capacity = configuration.maximumOpenStores
         poolConfiguration.maximumOpening = configuration.maximumOpeningStores
@@ -110,7 +114,9 @@ public final class MultiStoreNode: Sendable {
                 }
                 return served
             },
-            close: { await $0.close() },
+            close: { [webhookRetrier] served in
+                if await served.close() { webhookRetrier.add(served.name) }
+            },
             stop: { $0.closing.fire() }
         )
         let pace = RequestBodyPace(configuration)
@@ -119,6 +125,11 @@ public final class MultiStoreNode: Sendable {
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         )
         server = try AnchorageNode.server(http1, tls: configuration.tls)
+        let pool = pool
+        webhookRetrier.open { name in
+            // Opening starts its deliveries; it closes again once idle.
+            _ = try? await pool.withStore(name) { _ in }
+        }
     }
 
     /// The Hummingbird application, for running under a service group or
@@ -137,6 +148,7 @@ public final class MultiStoreNode: Sendable {
             logger: logger
         )
         application.addServices(PoolSweeper(pool: pool))
+        if webhookClient != nil { application.addServices(webhookRetrier) }
         return application
     }
 

@@ -121,10 +121,14 @@ final class ServedStore: Sendable {
         return access
     }
 
-    func close() async {
-        await webhooks?.end()
+    /// Closes the store; returns whether its webhooks had changes they had
+    /// not delivered (the node opens it again later to retry them).
+    @discardableResult
+    func close() async -> Bool {
+        let undelivered = await webhooks?.end() ?? false
         for store in principals.withLock({ Array($0.values) }) { await store.close() }
         await owner.close()
+        return undelivered
     }
 }
 
