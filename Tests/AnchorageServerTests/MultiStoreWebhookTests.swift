@@ -12,6 +12,54 @@ import Testing
 
 @Suite("A multi-store node's webhooks: each store's own, delivered while it is open, resumed when it opens again")
 struct MultiStoreWebhookTests {
+    /// Webhooks on, posting to loopback, every wait on `clock` and 1 s long.
+    static func configuration(clock: TestClock, timeout: Duration) -> NodeConfiguration {
+        nodeConfiguration {
+            $0.clock = StoreClock(clock)
+            $0.storeIdleTimeout = .seconds(60)
+            $0.webhookHosts = ["127.0.0.1"]
+            $0.webhookInitialBackoff = .seconds(1)
+            $0.webhookMaximumBackoff = .seconds(1)
+            $0.webhookTimeout = timeout
+        }
+    }
+
+    /// Registers a webhook of `token` on Alice's store for step counts,
+    /// posting to `receiver` (which learns its secret); its id.
+    static func register(
+        _ client: some TestClientProtocol,
+        token: String,
+        receiver: WebhookReceiver
+    ) async throws -> String {
+        let registered = try await client.send(
+            .post,
+            "/v1/stores/alice/webhooks",
+            token: token,
+            json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
+        )
+        #expect(registered.status == .created, "\(registered.text)")
+        receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
+        return try #require(try registered.object["id"] as? String)
+    }
+
+    /// Saves one step sample of `value` in Alice's store; its uuids.
+    static func saveStep(
+        _ client: some TestClientProtocol,
+        token: String,
+        _ value: Double,
+        start: String = "2024-06-01T08:00:00Z",
+        end: String = "2024-06-01T08:10:00Z"
+    ) async throws -> [String] {
+        let saved = try await client.send(
+            .post,
+            "/v1/stores/alice/samples",
+            token: token,
+            json: "[\(stepJSON(value, start: start, end: end))]"
+        )
+        #expect(saved.status == .created, "\(saved.text)")
+        return try ServerWebhookTests.uuids(saved.text)
+    }
+
     @Test(
         "an app's webhook on one store gets that store's changes only, signed, each once; a change made while its receiver was down goes out when the store next opens"
     )
@@ -19,36 +67,14 @@ struct MultiStoreWebhookTests {
         let receiver = try WebhookReceiver()
         try await receiver.start()
         let clock = TestClock()
-        let configuration = nodeConfiguration {
-            $0.clock = StoreClock(clock)
-            $0.storeIdleTimeout = .seconds(60)
-            $0.webhookHosts = ["127.0.0.1"]
-            $0.webhookInitialBackoff = .seconds(1)
-            $0.webhookMaximumBackoff = .seconds(1)
-            $0.webhookTimeout = .seconds(5)
-        }
+        let configuration = Self.configuration(clock: clock, timeout: .seconds(5))
         try await MultiStoreFixture.with(configuration: configuration) { fixture in
             let app = try fixture.node.registry.issueToken(
                 TokenGrant(store: try StoreName("alice"), app: "com.example.steps", read: ["stepCount"])
             ).secret
             try await fixture.node.application().test(.router) { client in
-                let registered = try await client.send(
-                    .post,
-                    "/v1/stores/alice/webhooks",
-                    token: app,
-                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
-                )
-                #expect(registered.status == .created, "\(registered.text)")
-                let secret = try #require(try registered.object["secret"] as? String)
-                receiver.secret.withLock { $0 = secret }
-
-                let first = try await client.send(
-                    .post,
-                    "/v1/stores/alice/samples",
-                    token: fixture.alice,
-                    json: "[\(stepJSON(10))]"
-                )
-                let firstUUIDs = try ServerWebhookTests.uuids(first.text)
+                _ = try await Self.register(client, token: app, receiver: receiver)
+                let firstUUIDs = try await Self.saveStep(client, token: fixture.alice, 10)
                 let other = try await client.send(
                     .post,
                     "/v1/stores/bob/samples",
@@ -116,31 +142,11 @@ struct MultiStoreWebhookTests {
     func quietStoreRetried() async throws {
         let receiver = try WebhookReceiver()
         let clock = TestClock()
-        let configuration = nodeConfiguration {
-            $0.clock = StoreClock(clock)
-            $0.storeIdleTimeout = .seconds(60)
-            $0.webhookHosts = ["127.0.0.1"]
-            $0.webhookInitialBackoff = .seconds(1)
-            $0.webhookMaximumBackoff = .seconds(1)
-            $0.webhookTimeout = .seconds(2)
-        }
+        let configuration = Self.configuration(clock: clock, timeout: .seconds(2))
         try await MultiStoreFixture.with(configuration: configuration) { fixture in
             try await fixture.node.application().test(.live) { client in
-                let registered = try await client.send(
-                    .post,
-                    "/v1/stores/alice/webhooks",
-                    token: fixture.alice,
-                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
-                )
-                let id = try #require(try registered.object["id"] as? String)
-                receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
-                let saved = try await client.send(
-                    .post,
-                    "/v1/stores/alice/samples",
-                    token: fixture.alice,
-                    json: "[\(stepJSON(10))]"
-                )
-                let uuids = try ServerWebhookTests.uuids(saved.text)
+                let id = try await Self.register(client, token: fixture.alice, receiver: receiver)
+                let uuids = try await Self.saveStep(client, token: fixture.alice, 10)
                 try await waitUntil("the delivery fails: the receiver is not up") {
                     let status = try await fixture.node.pool.withStore(try StoreName("alice")) {
                         $0.webhooks?.status(of: id)
@@ -178,31 +184,18 @@ struct MultiStoreWebhookTests {
                 TokenGrant(store: try StoreName("alice"), app: "com.example.steps", read: ["stepCount"])
             )
             try await fixture.node.application().test(.router) { client in
-                let registered = try await client.send(
-                    .post,
-                    "/v1/stores/alice/webhooks",
-                    token: app.secret,
-                    json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
-                )
-                let id = try #require(try registered.object["id"] as? String)
-                receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
-                let first = try await client.send(
-                    .post,
-                    "/v1/stores/alice/samples",
-                    token: fixture.alice,
-                    json: "[\(stepJSON(10))]"
-                )
-                let delivered = try ServerWebhookTests.uuids(first.text)
+                let id = try await Self.register(client, token: app.secret, receiver: receiver)
+                let delivered = try await Self.saveStep(client, token: fixture.alice, 10)
                 try await waitUntil("the first change is delivered") { receiver.added == delivered }
 
                 try fixture.node.registry.revokeToken(id: app.record.id)
-                let second = try await client.send(
-                    .post,
-                    "/v1/stores/alice/samples",
+                _ = try await Self.saveStep(
+                    client,
                     token: fixture.alice,
-                    json: "[\(stepJSON(20, start: "2024-06-01T09:00:00Z", end: "2024-06-01T09:10:00Z"))]"
+                    20,
+                    start: "2024-06-01T09:00:00Z",
+                    end: "2024-06-01T09:10:00Z"
                 )
-                #expect(second.status == .created)
                 try await waitUntil("the deliverer sees the revocation") {
                     let status = try await fixture.node.pool.withStore(try StoreName("alice")) {
                         $0.webhooks?.status(of: id)
