@@ -190,15 +190,12 @@ public final class AnchorageNode: Sendable {
     )
         -> some ApplicationProtocol
     {
-        var application = Application(
+        var application = NodeRunner.application(
             router: router(),
             server: server,
-            configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port),
-                serverName: "anchorage"
-            ),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
+            configuration: configuration,
+            logger: logger,
+            onServerRunning: onServerRunning
         )
         application.addServices(CommitCounter(store: access.owner, metrics: metrics), webhooks)
         if !replicators.isEmpty { application.addServices(PeerSyncService(replicators: replicators)) }

@@ -15,6 +15,17 @@ enum JSONBodies {
         Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
     }
 
+    /// An answer of `value` encoded as JSON, dates in ISO 8601.
+    ///
+    /// ```swift
+    /// return try JSONBodies.response(encoding: receipt)
+    /// ```
+    static func response(encoding value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = encoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return response(ByteBuffer(bytes: try encoder.encode(value)), status: status)
+    }
+
     /// `{"<key>":<value>}`, as the answers holding one list are written.
     ///
     /// ```swift

@@ -1,3 +1,5 @@
+import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -41,5 +43,26 @@ final class NodeRunner: Sendable {
     /// Shuts a running node down as SIGTERM does.
     func stop() async {
         await running.withLock { $0 }?.triggerGracefulShutdown()
+    }
+
+    /// A node's Hummingbird application: `router` served by `server` on the
+    /// configured address, reporting the bound port once it listens.
+    static func application(
+        router: Router<NodeContext>,
+        server: HTTPServerBuilder,
+        configuration: NodeConfiguration,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> Application<RouterResponder<NodeContext>> {
+        Application(
+            router: router,
+            server: server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "anchorage"
+            ),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
     }
 }

@@ -33,7 +33,7 @@ struct SyncRoutes: Sendable {
         let endpoint = try endpoint(context)
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let asker = try JSONDecoder().decode(PeerIdentity.self, from: Data(Array(buffer: body)))
-        return try json(try endpoint.identity(answering: asker))
+        return try JSONBodies.response(encoding: try endpoint.identity(answering: asker))
     }
 
     func pull(_ request: Request, context: NodeContext) async throws -> Response {
@@ -53,7 +53,7 @@ struct SyncRoutes: Sendable {
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let receipt = try await endpoint.push(Array(buffer: body))
         received.count(receipt)
-        return try json(receipt)
+        return try JSONBodies.response(encoding: receipt)
     }
 
     func wait(_ request: Request, context: NodeContext) async throws -> Response {
@@ -77,25 +77,21 @@ struct SyncRoutes: Sendable {
             return first ?? endpoint.log.head.seq
         }
         struct Head: Encodable { var head: UInt64 }
-        return try json(Head(head: head))
+        return try JSONBodies.response(encoding: Head(head: head))
     }
 
     func peers(_ request: Request, context: NodeContext) async throws -> Response {
         guard context.grants == nil else {
             throw APIError(.forbidden, .authorizationDenied, "only the owner's and peers' tokens read the peers")
         }
-        return try json(PeerList(peers: replicators.map(\.status), pushesReceived: received.snapshot))
+        return try JSONBodies.response(
+            encoding: PeerList(peers: replicators.map(\.status), pushesReceived: received.snapshot)
+        )
     }
 
     struct PeerList: Encodable {
         var peers: [PeerStatus]
         var pushesReceived: ReceivedBatches.Counts
-    }
-
-    private func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONBodies.encoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return JSONBodies.response(ByteBuffer(bytes: try encoder.encode(value)))
     }
 }
 

@@ -68,7 +68,9 @@ struct AdminRoutes: Sendable {
             var stores: [StoreRecord]
             var next: String?
         }
-        return try Self.json(Page(stores: stores, next: stores.count == limit ? stores.last?.id : nil))
+        return try JSONBodies.response(
+            encoding: Page(stores: stores, next: stores.count == limit ? stores.last?.id : nil)
+        )
     }
 
     func create(_ request: Request, context: NodeContext) async throws -> Response {
@@ -82,7 +84,7 @@ struct AdminRoutes: Sendable {
         }
         let names = try texts.map { try StoreName($0) }
         let records = try registry.createStores(names)
-        return try Self.json(["stores": records], status: .created)
+        return try JSONBodies.response(encoding: ["stores": records], status: .created)
     }
 
     func delete(_ request: Request, context: NodeContext) async throws -> Response {
@@ -94,7 +96,7 @@ struct AdminRoutes: Sendable {
     func tokens(_ request: Request, context: NodeContext) async throws -> Response {
         let name = try Self.existing(context, registry)
         let records = try registry.tokens(of: name).sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-        return try Self.json(["tokens": records])
+        return try JSONBodies.response(encoding: ["tokens": records])
     }
 
     func issue(_ request: Request, context: NodeContext) async throws -> Response {
@@ -126,7 +128,7 @@ struct AdminRoutes: Sendable {
             grant: issued.record.grant,
             created: issued.record.created
         )
-        return try Self.json(answer, status: .created)
+        return try JSONBodies.response(encoding: answer, status: .created)
     }
 
     func revoke(_ request: Request, context: NodeContext) async throws -> Response {
@@ -163,12 +165,6 @@ struct AdminRoutes: Sendable {
         } catch let error as DecodingError {
             throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         }
-    }
-
-    private static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONBodies.encoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return JSONBodies.response(ByteBuffer(bytes: try encoder.encode(value)), status: status)
     }
 }
 

@@ -137,15 +137,12 @@ public final class MultiStoreNode: Sendable {
     public func application(
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        var application = Application(
+        var application = NodeRunner.application(
             router: router(),
             server: server,
-            configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port),
-                serverName: "anchorage"
-            ),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
+            configuration: configuration,
+            logger: logger,
+            onServerRunning: onServerRunning
         )
         application.addServices(PoolSweeper(pool: pool))
         if webhookClient != nil { application.addServices(webhookRetrier) }
