@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LMDB
 import Logging
 
@@ -87,10 +88,27 @@ final class LogWriter: @unchecked Sendable {
         return (isRunning, threadsStarted)
     }
 
+    /// Starts a detached POSIX thread running ``run()``. Not Foundation's
+    /// `Thread`: a parked writer starts and ends threads often, and
+    /// Foundation's thread objects, made and freed at that rate beside
+    /// `Process.run()`, crashed test runs inside Foundation.
     private func startThread() {
-        let thread = Thread { [self] in run() }
-        thread.name = "anchorage.log.writer"
-        thread.start()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread: pthread_t = 0
+        let result = pthread_create(
+            &thread,
+            nil,
+            { context in
+                let writer = Unmanaged<LogWriter>.fromOpaque(context!).takeRetainedValue()
+                writer.run()
+                return nil
+            },
+            context
+        )
+        // Without a thread nothing is ever committed: fail loudly, as a
+        // full process table leaves nothing better to do.
+        precondition(result == 0, "the log writer's thread could not start: \(String(cString: strerror(result)))")
+        pthread_detach(thread)
     }
 
     /// Starts a thread if none runs; call with `condition` locked. Returns
