@@ -22,6 +22,7 @@ struct ActivityCommand: AsyncParsableCommand {
     @OptionGroup var formatOption: TableFormatOption
 
     private static let calendar = Calendar(identifier: .gregorian)
+    private static let utc = TimeZone(identifier: "UTC")!
 
     func validate() throws {
         for (name, text) in [("--from", from), ("--to", to)]
@@ -34,10 +35,22 @@ struct ActivityCommand: AsyncParsableCommand {
         guard let first = TextForms.day(from, calendar: Self.calendar),
             let last = TextForms.day(to, calendar: Self.calendar)
         else { throw ValidationError("--from and --to must be days such as 2026-01-31") }
-        let summaries = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
-            try await HKActivitySummaryQueryDescriptor(
+        let summaries = try await storeOptions.withStoreForReading(failure: "the query failed", recordsReads: true) {
+            store in
+            let summaries = try await HKActivitySummaryQueryDescriptor(
                 predicate: HKQuery.predicate(forActivitySummariesBetweenStart: first, end: last)
             ).result(for: store)
+            try await store.recordRead(
+                AccessRecord(
+                    principal: "",
+                    action: "anchorage activity",
+                    types: [HKObjectType.activitySummaryType().identifier],
+                    from: TextForms.date(from, in: Self.utc),
+                    to: TextForms.date(to, in: Self.utc),
+                    count: summaries.count
+                )
+            )
+            return summaries
         }
         write(summaries, to: CLIOutput.current)
     }

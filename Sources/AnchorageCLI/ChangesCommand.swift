@@ -52,30 +52,54 @@ struct ChangesCommand: AsyncParsableCommand {
             .map { HKSamplePredicate<HKSample>.sample(type: try SampleTypeArgument.require($0)) }
         let summaries = types.contains { TextForms.isActivitySummary($0) }
         let output = CLIOutput.current
-        try await storeOptions.withStoreForReading(failure: "reading changes failed") { store in
+        let since = try since.map { try AnchorArgument.require($0, for: "--since") }
+        try await storeOptions.withStoreForReading(failure: "reading changes failed", recordsReads: true) { store in
             var session = try ChangeFeedSession(
                 store: store,
                 predicates: predicates,
                 activitySummaries: summaries,
-                since: try since.map { try AnchorArgument.require($0, for: "--since") },
+                since: since,
                 pageSize: Self.pageSize
             )
+            // Recorded as over HTTP: one page once; a stream when it opens,
+            // then once per page, each before it is printed.
+            let record = { (page: ChangeFeedPage?, phase: String?) in
+                try await store.recordRead(
+                    AccessRecord(
+                        principal: "",
+                        action: "anchorage changes",
+                        types: predicates.map(\.sampleType.identifier)
+                            + (summaries ? [HKObjectType.activitySummaryType().identifier] : []),
+                        since: since?.stringValue,
+                        until: page?.newAnchor.stringValue,
+                        count: page?.count ?? 0,
+                        phase: phase
+                    )
+                )
+            }
             var printer = ChangePrinter(format: formatOption.format, output: output)
             if formatOption.format == .json {
                 // One document, the page GET /v1/changes answers with this limit.
-                try printer.print(try await session.next(limit: limit))
+                let page = try await session.next(limit: limit)
+                try await record(page, nil)
+                try printer.print(page)
                 return
             }
+            try await record(nil, "start")
             var remaining = limit
             while true {
                 let page = try await session.next(limit: min(remaining ?? Self.pageSize, Self.pageSize))
+                try await record(page, "page")
                 try printer.print(page)
                 remaining = remaining.map { $0 - page.count }
                 if !page.hasMore || remaining.map({ $0 <= 0 }) == true { break }
             }
             if follow {
                 for try await update in try session.updates(heartbeat: nil) {
-                    if case .page(let page) = update { try printer.print(page) }
+                    if case .page(let page) = update {
+                        try await record(page, "page")
+                        try printer.print(page)
+                    }
                 }
             }
             printer.finish()

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -9,7 +10,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Write the log as JSON lines: each entry's header, its object's JSON form, and its exact bytes.",
         discussion: """
-            One line per entry, in log order. Resume with --since and the last line's "anchor". The "entry" field
+            One line per entry, in log order, up to the head when the export began. Resume with --since and the last
+            line's "anchor". The "entry" field
             holds the entry's stored bytes (base64), so `anchorage import-log` rebuilds an identical log.
             """
     )
@@ -35,23 +37,40 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        try await storeOptions.withStoreForReading(failure: "cannot export the log") { store in
+        try await storeOptions.withStoreForReading(failure: "cannot export the log", recordsReads: true) { store in
             let log = try store.eventLog()
             var anchor = try since.map { try Anchor(parsing: $0) }
+            // The export ends at the head when it began, which the access
+            // log records before the first line is written.
+            if anchor != nil { _ = try log.entries(after: anchor, limit: 1) }  // refuses another store's anchor
+            let head = log.head
+            let first = anchor?.seq ?? 0
+            try await store.recordRead(
+                AccessRecord(
+                    principal: "",
+                    action: "anchorage export",
+                    types: [],
+                    since: since,
+                    until: head.stringValue,
+                    count: Int(head.seq - min(first, head.seq))
+                )
+            )
             var writer = LogExportWriter()
             var exported = 0
             var bytes: [UInt8] = []
-            while true {
-                let page = try log.entries(after: anchor, limit: 1_000)
+            var left = Int(head.seq - min(first, head.seq))
+            while left > 0 {
+                let page = try log.entries(after: anchor, limit: min(1_000, left))
                 bytes.removeAll(keepingCapacity: true)
                 for entry in page.entries {
                     try writer.append(entry, anchor: log.anchor(atSeq: entry.seq), to: &bytes)
                 }
                 if !bytes.isEmpty { output.write(bytes) }
                 exported += page.entries.count
+                left -= page.entries.count
                 output.status("\rexported \(exported) entries…")
                 anchor = page.next
-                if !page.hasMore { break }
+                if !page.hasMore || page.entries.isEmpty { break }
             }
             output.status("\rexported \(exported) entries\n")
         }

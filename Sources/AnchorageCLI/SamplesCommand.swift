@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -40,12 +41,24 @@ struct SamplesCommand: AsyncParsableCommand {
         let (start, end) = try parsedRange()
         let predicate =
             start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])
-        let samples = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
-            try await HKSampleQueryDescriptor(
+        let samples = try await storeOptions.withStoreForReading(failure: "the query failed", recordsReads: true) {
+            store in
+            let samples = try await HKSampleQueryDescriptor(
                 predicates: [.sample(type: sampleType, predicate: predicate)],
                 sortDescriptors: [SortDescriptor(\.startDate, order: newestFirst ? .reverse : .forward)],
                 limit: limit
             ).result(for: store)
+            try await store.recordRead(
+                AccessRecord(
+                    principal: "",
+                    action: "anchorage samples",
+                    types: [sampleType.identifier],
+                    from: start,
+                    to: end,
+                    count: samples.count
+                )
+            )
+            return samples
         }
         let output = CLIOutput.current
         var writer = HealthObjectWriter()

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -15,8 +16,18 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sampleType = try typeOption.sampleType()
-        let sources = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
-            try await HKSourceQueryDescriptor(predicate: .sample(type: sampleType)).result(for: store)
+        let sources = try await storeOptions.withStoreForReading(failure: "the query failed", recordsReads: true) {
+            store in
+            let sources = try await HKSourceQueryDescriptor(predicate: .sample(type: sampleType)).result(for: store)
+            try await store.recordRead(
+                AccessRecord(
+                    principal: "",
+                    action: "anchorage sources",
+                    types: [sampleType.identifier],
+                    count: sources.count
+                )
+            )
+            return sources
         }
         let output = CLIOutput.current
         for source in sources.sorted(by: { $0.bundleIdentifier < $1.bundleIdentifier }) {

@@ -66,12 +66,27 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = try parsedRequest()
-        let table = try await storeOptions.withStoreForReading(failure: "the query failed") { store in
+        let table = try await storeOptions.withStoreForReading(failure: "the query failed", recordsReads: true) {
+            store in
+            let table: StatisticsTable
+            let buckets: Int
             do {
-                return try request.table(from: store)
+                table = try request.table(from: store)
+                buckets = try request.checkedBucketCount(in: store)
             } catch let error as StatisticsRequestError {
                 throw ValidationError(error.message)
             }
+            try await store.recordRead(
+                AccessRecord(
+                    principal: "",
+                    action: "anchorage stats",
+                    types: [request.type.identifier],
+                    from: request.start,
+                    to: request.end,
+                    count: buckets
+                )
+            )
+            return table
         }
         let output = CLIOutput.current
         if chart {

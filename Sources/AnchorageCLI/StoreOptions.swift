@@ -24,15 +24,21 @@ struct StoreOptions: ParsableArguments {
     /// writer must settle first (indices of another version, a restored
     /// backup) is opened for writing when nobody else writes it.
     ///
+    /// A command that reads health data passes `recordsReads`: the store is
+    /// then opened so that it can append to its access log
+    /// (``HKHealthStore/recordRead(_:types:from:to:since:until:count:phase:)``),
+    /// which needs its files to be writable.
+    ///
     /// - Throws: ``CommandFailure`` when there is no store at the directory
     ///   (nothing is created) or it cannot be opened.
-    func openStoreForReading() async throws -> HKHealthStore {
+    func openStoreForReading(recordsReads: Bool = false) async throws -> HKHealthStore {
         let path = directory.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
         }
         var configuration = HKHealthStore.Configuration()
         configuration.readOnly = true
+        configuration.log.appendsLocalRecordsWhenReading = recordsReads
         let reading = HKHealthStore(directory: directory, configuration: configuration)
         do {
             try await reading.opened()
@@ -40,6 +46,14 @@ struct StoreOptions: ParsableArguments {
         } catch {
             await reading.close()
             guard (error.underlyingError as? LogError)?.code == .needsWriter else {
+                if recordsReads, FileManager.default.fileExists(atPath: path + "/data.mdb"),
+                    !FileManager.default.isWritableFile(atPath: path + "/data.mdb")
+                {
+                    throw CommandFailure(
+                        description: "\(error.message); reading health data records the read in the store's "
+                            + "access log, so the store's files must be writable by this user"
+                    )
+                }
                 throw CommandFailure(description: error.message)
             }
         }
@@ -64,10 +78,14 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Runs `body` on the store opened for reading
-    /// (``openStoreForReading()``) and closes it; see
+    /// (``openStoreForReading(recordsReads:)``) and closes it; see
     /// ``HKHealthStore/closing(failure:_:)`` for errors.
-    func withStoreForReading<T>(failure: String, _ body: (HKHealthStore) async throws -> T) async throws -> T {
-        try await openStoreForReading().closing(failure: failure, body)
+    func withStoreForReading<T>(
+        failure: String,
+        recordsReads: Bool = false,
+        _ body: (HKHealthStore) async throws -> T
+    ) async throws -> T {
+        try await openStoreForReading(recordsReads: recordsReads).closing(failure: failure, body)
     }
 }
 

@@ -38,6 +38,14 @@ extension EventLog {
         /// ``EventLog/committedBatches()`` are followed (one short read
         /// transaction each time).
         public var readerPollInterval: Duration = .milliseconds(100)
+        /// Whether a log opened for reading may still append node-local
+        /// records (``EventLog/appendLocalRecords(_:at:retention:)``), such
+        /// as the access-log entry of a command-line read beside a running
+        /// node. The environment is then opened for writing (the store's
+        /// files must be writable), and each append is a short write
+        /// transaction of its own, serialized with the writer's by LMDB's
+        /// lock; the log itself stays read-only.
+        public var appendsLocalRecordsWhenReading = false
         /// Where a log opened for reading copies the store to check its
         /// projections (``EventLog/checkProjections()``); the copy is
         /// removed when the check ends.

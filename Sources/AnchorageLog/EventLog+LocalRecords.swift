@@ -22,10 +22,17 @@ extension EventLog {
     /// let keys = try await log.appendLocalRecords([Array(json.utf8)], at: Date(), retention: retention)
     /// ```
     ///
+    /// A log opened for reading appends them too when its configuration
+    /// says ``Configuration/appendsLocalRecordsWhenReading``: in a write
+    /// transaction of its own, on the calling thread, after waiting for
+    /// LMDB's write lock (held by the writing process only while it
+    /// commits).
+    ///
     /// - Parameter time: when the records were made; keys never go back, so
     ///   an earlier time than the last record's is recorded at that record's.
     /// - Throws: ``LogError`` `invalidArgument` for a record over 64 KiB,
-    ///   `readOnly` for a log opened for reading; storage errors.
+    ///   `readOnly` for a log opened for reading without
+    ///   ``Configuration/appendsLocalRecordsWhenReading``; storage errors.
     @discardableResult
     public func appendLocalRecords(
         _ values: [[UInt8]],
@@ -37,6 +44,9 @@ extension EventLog {
             throw LogError(.invalidArgument, "a local record is at most 64 KiB")
         }
         let batch = LocalRecordBatch(values: values, time: time, retention: retention)
+        if isReadOnly && configuration.appendsLocalRecordsWhenReading {
+            return try store().environment.write { txn in try batch.store(in: databases, txn: txn) }
+        }
         let bytes = values.reduce(0) { $0 + $1.count }
         let outcome = try await writing().submit(.appendLocal(batch), entryCount: 0, byteCount: bytes)
         guard case .localAppended(let keys) = outcome else {

@@ -44,7 +44,7 @@ extension EventLog {
         // Held before the environment opens, for as long as it is open.
         let readerLock = try ReaderLock(directory: path, exclusive: false)
         var options = environmentConfiguration(configuration)
-        options.options.insert(.readOnly)
+        if !configuration.appendsLocalRecordsWhenReading { options.options.insert(.readOnly) }
         let environment = try Environment(path: path, configuration: options)
         let boot = try environment.readOpeningDatabases { txn in
             try bootstrapForReading(in: txn, path: path, projections: projections)

@@ -3,6 +3,7 @@ import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 @Suite("Reading a served store from another process")
 struct ReadBesideNodeTests {
     @Test(
-        "stats, samples, digest, export and audit verify run beside a node; changes --follow sees its saves; save names the node"
+        "stats, samples, digest, export and audit verify run beside a node; changes --follow sees its saves; save names the node; the reads are in the node's access log"
     )
     func quickStartInTwoTerminals() async throws {
         try await withOwnerTokens { directory, tokens in try await quickStart(directory, tokens) }
@@ -51,10 +52,35 @@ struct ReadBesideNodeTests {
         #expect(refusal.contains("in use by process \(node.process.processIdentifier) (anchorage serve)"), "\(refusal)")
 
         follower.stop()
+        // The command line's reads went into the store's access log beside
+        // the node's own entries; the node answers them.
+        _ = try await Self.get("/v1/samples?type=stepCount", port: node.port)
+        let log = try await Self.get("/v1/access-log?limit=1000", port: node.port)
+        let entries = try #require(
+            (try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [String: Any])?["entries"] as? [[String: Any]]
+        )
+        let actions = entries.map { "\($0["principal"] ?? "")\t\($0["action"] ?? "")" }
+        for command in ["stats", "samples", "export", "sources", "changes"] {
+            #expect(actions.contains("cli\tanchorage \(command)"), "\(command): \(actions)")
+        }
+        #expect(!actions.contains { $0.contains("digest") || $0.contains("audit") }, "\(actions)")
+        #expect(actions.last == "owner\tGET /v1/samples", "the node appends after the command line: \(actions)")
+        let cursors = entries.compactMap { $0["cursor"] as? String }
+        #expect(Set(cursors).count == entries.count, "no two entries share a key")
+
         #expect(await node.terminate() == 0)
         nodeStopped = true
         let (auditStatus, audit) = try runAnchorage(["audit", "verify", "--store", store])
         #expect(auditStatus == 0 && audit.contains("intact (4 entries"), "\(audit)")
+    }
+
+    /// The body of an owner's GET to the node.
+    static func get(_ path: String, port: Int) async throws -> String {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "Authorization", value: "Bearer \(ServeProcessTests.token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status == .ok, "\(path)")
+        return String(buffer: try await response.body.collect(upTo: 16 << 20))
     }
 
     @Test("commands that only read refuse a directory without a store, and create nothing")

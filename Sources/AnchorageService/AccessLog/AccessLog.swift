@@ -40,12 +40,17 @@ public struct AccessLog: Sendable {
 
     /// Records one read durably, before its answer is sent.
     ///
+    /// A log opened for reading (a command-line read beside a running node)
+    /// appends without pruning: the writer's next append prunes by its own
+    /// retention, which may be longer than this one.
+    ///
     /// - Throws: ``ServiceError`` `storageFailed` when it cannot be
     ///   written: the caller then refuses the read (no unrecorded access).
     public func record(_ record: AccessRecord) async throws {
         do {
             let bytes = try Self.encoder.encode(record)
-            try await log.appendLocalRecords([Array(bytes)], at: now(), retention: retention)
+            let kept = log.isReadOnly ? LocalRecordRetention(maximumAge: nil, maximumCount: nil) : retention
+            try await log.appendLocalRecords([Array(bytes)], at: now(), retention: kept)
         } catch {
             throw ServiceError(.storageFailed, "the read could not be recorded in the access log: \(error)")
         }
