@@ -16,7 +16,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
             HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, ActivityCommand.self, StoresCommand.self,
-            TokensCommand.self, AccessLogCommand.self,
+            TokensCommand.self, PeersCommand.self, AccessLogCommand.self,
         ]
     )
 

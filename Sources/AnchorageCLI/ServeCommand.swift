@@ -37,6 +37,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --stores: the most stores the node holds (creating more is refused).")
     var maxStores = 1_000_000
 
+    @Option(
+        parsing: .unconditional,
+        help: "With --stores: the least seconds between two passes over the stores with peers (`anchorage peers`)."
+    )
+    var peerInterval: Double = 30
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -81,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A token of the peers' with the replication grant.")
     var peerToken: String?
 
-    @Option(help: "A PEM file of certificates to trust for https peers.")
+    @Option(help: "A PEM file of certificates to trust for https peers (with --stores: the registry's peers).")
     var peerTrustRoots: String?
 
     @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key).")
@@ -123,14 +129,17 @@ struct ServeCommand: AsyncParsableCommand {
             guard tokens == nil else {
                 throw ValidationError("with --stores the tokens are the registry's: `anchorage tokens issue`")
             }
-            guard peer.isEmpty else {
+            guard peer.isEmpty, peerToken == nil else {
                 throw ValidationError(
-                    "a multi-store node does not replicate with --peer yet; peers replicate its stores at /v1/stores/<id>/sync"
+                    "a multi-store node's peers are each store's: add them with `anchorage peers add --stores DIR --store <id> <url>`"
                 )
             }
         }
         guard maxOpenStores >= 1 else { throw ValidationError("--max-open-stores must be at least 1") }
         guard maxStores >= 1 else { throw ValidationError("--max-stores must be at least 1") }
+        guard peerInterval >= 1, peerInterval <= 86_400 else {
+            throw ValidationError("--peer-interval must be from 1 to 86400 seconds")
+        }
         guard storeIdle > 0, storeIdle <= 86_400 else {
             throw ValidationError("--store-idle must be more than 0 and at most 86400 seconds")
         }
@@ -170,6 +179,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maximumOpenStores = maxOpenStores
             configuration.maximumStores = maxStores
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
+            configuration.peerSyncInterval = .milliseconds(Int64(peerInterval * 1_000))
+            configuration.peerTrustRoots = peerTrustRoots
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
             return
         }

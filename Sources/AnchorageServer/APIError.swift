@@ -21,7 +21,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
         case protocolViolation, rateLimited, unsupportedMediaType
         case storageFailed, invalidCursor
-        case storeExists, storeInUse, quotaExceeded
+        case storeExists, storeInUse, quotaExceeded, peerExists
     }
 
     public let status: HTTPResponse.Status
@@ -97,8 +97,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
                 return APIError(.badRequest, .invalidArgument, error.message)
             case .invalidJSON: return APIError(.badRequest, .invalidJSON, error.message)
             case .badRequest: return APIError(.badRequest, .badRequest, error.message)
-            case .storeNotFound, .tokenNotFound: return APIError(.notFound, .notFound, error.message)
+            case .storeNotFound, .tokenNotFound, .peerNotFound: return APIError(.notFound, .notFound, error.message)
             case .storeExists: return APIError(.conflict, .storeExists, error.message)
+            case .peerExists: return APIError(.conflict, .peerExists, error.message)
             case .storeInUse: return APIError(.conflict, .storeInUse, error.message)
             case .quotaExceeded: return APIError(.forbidden, .quotaExceeded, error.message)
             default: return APIError(.internalServerError, .storageFailed, error.message)

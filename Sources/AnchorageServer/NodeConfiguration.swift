@@ -113,6 +113,15 @@ public struct NodeConfiguration: Sendable {
     /// A multi-store node: at most this many stores; creating more is
     /// refused with `quotaExceeded`.
     public var maximumStores = 1_000_000
+    /// A multi-store node: the least time between two passes over every
+    /// store with peers in the registry (each pass pulls and pushes); a
+    /// store that changes pushes to its peers within about a second.
+    public var peerSyncInterval: Duration = .seconds(30)
+    /// A multi-store node: at most this many stores replicate at once.
+    public var maximumConcurrentPeerRounds = 4
+    /// A multi-store node: a PEM file of certificates to trust for the
+    /// registry's https peers (otherwise the system's roots).
+    public var peerTrustRoots: String?
 
     /// Bounds on replication requests from peers.
     public var syncLimits = SyncLimits()

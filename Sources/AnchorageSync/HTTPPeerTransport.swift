@@ -1,5 +1,5 @@
 import AnchorageLog
-import AsyncHTTPClient
+public import AsyncHTTPClient
 public import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -25,6 +25,8 @@ public final class HTTPPeerTransport: PeerTransport {
     private let syncBase: String
     private let token: String?
     private let client: HTTPClient
+    /// Whether ``shutdown()`` shuts the client down (it is this transport's own).
+    private let ownsClient: Bool
     private let maximumBatchBytes: Int
 
     /// Creates a transport. `trustRoots` names a PEM file of certificates
@@ -34,32 +36,67 @@ public final class HTTPPeerTransport: PeerTransport {
     /// - Throws: ``SyncError`` ``SyncError/Code/protocolViolation`` for a
     ///   URL that is not http or https; NIOSSL's error for an unreadable
     ///   trust file.
-    public init(url: URL, token: String?, trustRoots: String? = nil, maximumBatchBytes: Int = 80 << 20) throws {
+    public convenience init(
+        url: URL,
+        token: String?,
+        trustRoots: String? = nil,
+        maximumBatchBytes: Int = 80 << 20
+    ) throws {
+        try self.init(
+            url: url,
+            token: token,
+            client: try Self.client(trustRoots: trustRoots),
+            ownsClient: true,
+            maximumBatchBytes: maximumBatchBytes
+        )
+    }
+
+    /// A transport that sends through `client`, shared with others (a
+    /// multi-store node's peers share one connection pool); ``shutdown()``
+    /// leaves it running. Make the client with ``client(trustRoots:)``.
+    ///
+    /// - Throws: ``SyncError`` ``SyncError/Code/protocolViolation`` for a
+    ///   URL that is not http or https.
+    public convenience init(url: URL, token: String?, client: HTTPClient, maximumBatchBytes: Int = 80 << 20) throws {
+        try self.init(url: url, token: token, client: client, ownsClient: false, maximumBatchBytes: maximumBatchBytes)
+    }
+
+    private init(url: URL, token: String?, client: HTTPClient, ownsClient: Bool, maximumBatchBytes: Int) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            if ownsClient { try? client.syncShutdown() }
             throw SyncError(.protocolViolation, "the peer address \(url) is not an http:// or https:// URL")
         }
         self.url = url
         let base = url.absoluteString.hasSuffix("/") ? url.absoluteString : url.absoluteString + "/"
         syncBase = url.path.isEmpty || url.path == "/" ? base + "v1/" : base
         self.token = token
+        self.client = client
+        self.ownsClient = ownsClient
         self.maximumBatchBytes = maximumBatchBytes
+    }
+
+    /// An HTTP client configured for peers: `trustRoots` names a PEM file
+    /// of certificates to trust for `https` (otherwise the system's), and a
+    /// peer that refuses connections fails the request at once (the
+    /// replicator's back-off decides when to try again).
+    ///
+    /// - Throws: NIOSSL's error for an unreadable trust file.
+    public static func client(trustRoots: String?) throws -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         if let trustRoots {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(trustRoots))
             configuration.tlsConfiguration = tls
         }
-        // A peer that refuses connections fails the request at once; the
-        // replicator's back-off decides when to try again.
         configuration.timeout = .init(connect: .seconds(5))
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Releases the transport's HTTP client; call it once the transport is
-    /// no longer used.
+    /// Releases the transport's HTTP client, when it is its own; call it
+    /// once the transport is no longer used.
     public func shutdown() async throws {
-        try await client.shutdown()
+        if ownsClient { try await client.shutdown() }
     }
 
     public var peerDescription: String { url.absoluteString }

@@ -50,17 +50,23 @@ public final class PeerReplicator: Sendable {
     private let logger: Logger
     private let state: Mutex<PeerStatus>
 
+    /// A replicator of `log` with the peer `transport` reaches. `status`
+    /// continues one an earlier replicator of the same peer left (a node
+    /// that runs a round now and then keeps its counts across them).
     public init(
         log: EventLog,
         peer transport: any PeerTransport,
         configuration: Configuration = Configuration(),
+        status: PeerStatus? = nil,
         logger: Logger = Logger(label: "anchorage.sync", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.log = log
         self.transport = transport
         self.configuration = configuration
         self.logger = logger
-        self.state = Mutex(PeerStatus(peer: transport.peerDescription))
+        var status = status ?? PeerStatus(peer: transport.peerDescription)
+        status.state = .idle
+        self.state = Mutex(status)
     }
 
     /// What the replicator knows of its peer now.

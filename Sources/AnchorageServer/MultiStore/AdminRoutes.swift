@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageService
+import AnchorageSync
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,13 +8,16 @@ import NIOCore
 
 /// The administration of a multi-store node, reached with the
 /// administrator's token (`anchorage tokens issue --admin`): create, list
-/// and delete stores, issue, list and revoke their tokens
-/// (docs/http-api.md, "Many stores in one node"). The same registry calls
-/// as `anchorage stores` and `anchorage tokens`.
+/// and delete stores, issue, list and revoke their tokens, add, list and
+/// remove the peers each store replicates with (docs/http-api.md, "Many
+/// stores in one node"). The same registry calls as `anchorage stores`,
+/// `anchorage tokens` and `anchorage peers`.
 struct AdminRoutes: Sendable {
     let registry: NodeRegistry
     /// Deletes a store the node may be serving (ends its requests first).
     let deleteStore: @Sendable (StoreName) async throws -> Void
+    /// What the node's rounds with a store's peer did (by peer id).
+    let peerStatus: @Sendable (String, StoreName) -> PeerStatus?
 
     /// At most this many stores per page of `GET /v1/stores`.
     static let maximumPage = 10_000
@@ -29,6 +33,9 @@ struct AdminRoutes: Sendable {
         admin.get("/v1/stores/{store}/tokens", use: tokens)
         admin.post("/v1/stores/{store}/tokens", use: issue)
         admin.delete("/v1/stores/{store}/tokens/{token}", use: revoke)
+        admin.get("/v1/stores/{store}/peers", use: peers)
+        admin.post("/v1/stores/{store}/peers", use: addPeer)
+        admin.delete("/v1/stores/{store}/peers/{peer}", use: removePeer)
     }
 
     /// What `POST /v1/stores` takes: one id, or several created together.
@@ -137,6 +144,54 @@ struct AdminRoutes: Sendable {
             let record = try registry.tokens(of: name).first(where: { $0.id == id })
         else { throw APIError(.notFound, .notFound, "store \(name) has no such token") }
         try registry.revokeToken(id: record.id)
+        return Response(status: .noContent)
+    }
+
+    /// What `POST /v1/stores/{store}/peers` takes.
+    struct PeerAddition: Decodable {
+        var url: String
+        var token: String?
+        var direction: SyncDirection?
+    }
+
+    /// A peer as answers show it: never its token.
+    struct PeerBody: Encodable {
+        var id: String
+        var url: URL
+        var direction: SyncDirection
+        var created: Date
+        /// What the node's rounds with it did; `null` before the first.
+        var status: PeerStatus?
+    }
+
+    func peers(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.existing(context, registry)
+        let peers = try registry.peers(of: name).map { peer in
+            PeerBody(
+                id: peer.id,
+                url: peer.url,
+                direction: peer.direction,
+                created: peer.created,
+                status: peerStatus(peer.id, name)
+            )
+        }
+        return try JSONBodies.response(encoding: ["peers": peers])
+    }
+
+    func addPeer(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.existing(context, registry)
+        let body = try await Self.decode(PeerAddition.self, request, context: context, holding: "the peer to add")
+        guard body.url.utf8.count <= 2_048, let url = URL(string: body.url) else {
+            throw APIError(.badRequest, .invalidArgument, "'url' is not a URL")
+        }
+        let peer = try registry.addPeer(to: name, url: url, token: body.token, direction: body.direction ?? .both)
+        let answer = PeerBody(id: peer.id, url: peer.url, direction: peer.direction, created: peer.created)
+        return try JSONBodies.response(encoding: answer, status: .created)
+    }
+
+    func removePeer(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.store(context)
+        try registry.removePeer(context.parameters.get("peer") ?? "", of: name)
         return Response(status: .noContent)
     }
 

@@ -1,5 +1,6 @@
 public import Anchorage
 public import AnchorageService
+import AnchorageSync
 import AsyncHTTPClient
 import Foundation
 public import Hummingbird
@@ -39,6 +40,10 @@ public final class MultiStoreNode: Sendable {
     let webhookRetrier: WebhookRetrier
     /// The batches peers pushed to the node's stores.
     let received = ReceivedBatches()
+    /// Replicates the stores with the peers the registry names.
+    let peerScheduler: StorePeerScheduler
+    /// The connections to those peers, shared by every store.
+    let peerClient: HTTPClient
     let logger: Logger
     private let server: HTTPServerBuilder
     private let runner = NodeRunner()
@@ -62,7 +67,7 @@ public final class MultiStoreNode: Sendable {
         }
         guard configuration.peers.isEmpty else {
             throw NodeConfigurationError(
-                "a multi-store node does not replicate with peers of its own yet; peers replicate its stores at /v1/stores/{store}/sync"
+                "a multi-store node's peers are each store's: add them with `anchorage peers add` or POST /v1/stores/{store}/peers"
             )
         }
         self.configuration = configuration
@@ -75,6 +80,22 @@ public final class MultiStoreNode: Sendable {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
         let registry = registry
+        do {
+            peerClient = try HTTPPeerTransport.client(trustRoots: configuration.peerTrustRoots)
+        } catch {
+            throw NodeConfigurationError(
+                "cannot load the peers' trust roots \(configuration.peerTrustRoots ?? ""): "
+                    + ConnectionErrorWords.describe(error, loading: configuration.peerTrustRoots ?? ""),
+                underlyingError: error
+            )
+        }
+        let peerScheduler = StorePeerScheduler(
+            registry: registry,
+            client: peerClient,
+            configuration: configuration,
+            logger: logger
+        )
+        self.peerScheduler = peerScheduler
         let retention = configuration.accessLogRetention
         let webhookClient = configuration.webhookHosts.isEmpty ? nil : WebhookDeliverer.client(configuration)
         self.webhookClient = webhookClient
@@ -99,18 +120,19 @@ public final class MultiStoreNode: Sendable {
                     configuration: storeConfiguration,
                     accessLogRetention: retention
                 )
-                if let webhookClient {
-                    do {
+                do {
+                    if let webhookClient {
                         try served.deliverWebhooks(
                             with: webhookClient,
                             registry: registry,
                             configuration: configuration,
                             logger: logger
                         )
-                    } catch {
-                        await served.close()
-                        throw error
                     }
+                    try served.watchChanges { peerScheduler.markDue(name) }
+                } catch {
+                    await served.close()
+                    throw error
                 }
                 return served
             },
@@ -130,6 +152,7 @@ public final class MultiStoreNode: Sendable {
             // Opening starts its deliveries; it closes again once idle.
             _ = try? await pool.withStore(name) { _ in }
         }
+        peerScheduler.open { name, round in try await pool.withStore(name) { await round($0) } }
     }
 
     /// The Hummingbird application, for running under a service group or
@@ -146,6 +169,7 @@ public final class MultiStoreNode: Sendable {
         )
         application.addServices(PoolSweeper(pool: pool))
         if webhookClient != nil { application.addServices(webhookRetrier) }
+        application.addServices(peerScheduler)
         return application
     }
 
@@ -167,6 +191,7 @@ public final class MultiStoreNode: Sendable {
         await readPool.shutdown()
         await pool.closeAll()
         try? await webhookClient?.shutdown()
+        try? await peerClient.shutdown()
     }
 
     /// Deletes a store this node may be serving: from the call on its
@@ -186,11 +211,16 @@ public final class MultiStoreNode: Sendable {
             throw error
         }
         pool.endRemoval(name)
+        peerScheduler.forget(name)
     }
 
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
-        AdminRoutes(registry: registry) { [self] name in try await deleteStore(name) }.register(on: router)
+        AdminRoutes(
+            registry: registry,
+            deleteStore: { [self] name in try await deleteStore(name) },
+            peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
+        ).register(on: router)
         router.group().add(middleware: AdminMiddleware(registry: registry))
             .get("/metrics") { [metrics] _, _ in metrics.response() }
         let store = router.group("/v1/stores/{store}")

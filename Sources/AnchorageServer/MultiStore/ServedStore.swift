@@ -28,6 +28,8 @@ final class ServedStore: Sendable {
     /// node posts none.
     var webhooks: WebhookDeliverer? { webhookSlot.withLock { $0 } }
     private let webhookSlot = Mutex<WebhookDeliverer?>(nil)
+    /// Tells the node's peer scheduler each time the log moves.
+    private let changeWatch = Mutex<Task<Void, Never>?>(nil)
 
     private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL) {
         self.name = name
@@ -71,6 +73,17 @@ final class ServedStore: Sendable {
         }
         webhookSlot.withLock { $0 = deliverer }
         deliverer.begin(with: client)
+    }
+
+    /// Calls `changed` each time the store's log moves (a save, a delete, a
+    /// peer's push), until the store closes.
+    func watchChanges(_ changed: @escaping @Sendable () -> Void) throws {
+        let changes = try owner.eventLog().headChanges()
+        let task = Task {
+            // The first element is the head as the watch began.
+            for await _ in changes.dropFirst() { changed() }
+        }
+        changeWatch.withLock { $0 = task }
     }
 
     /// The store acting as `principal` (a bundle identifier; `nil` for the
@@ -126,6 +139,10 @@ final class ServedStore: Sendable {
     @discardableResult
     func close() async -> Bool {
         let undelivered = await webhooks?.end() ?? false
+        if let watch = changeWatch.withLock({ $0.take() }) {
+            watch.cancel()
+            await watch.value
+        }
         for store in principals.withLock({ Array($0.values) }) { await store.close() }
         await owner.close()
         return undelivered

@@ -203,6 +203,7 @@ extension NodeRegistry {
                 record.state = .deleting
                 try txn.put(try encode(record), forKey: key, in: storesDatabase)
                 try revokeTokens(of: id, in: txn)
+                try removePeers(of: id, in: txn)
             }
         }
     }

@@ -4,7 +4,8 @@ import LMDB
 
 /// The stores of a multi-store node and the tokens that reach them, kept in
 /// the node's own LMDB environment (`<root>/.registry`), beside one
-/// directory per store (`<root>/<store id>`). Never replicated, never in a
+/// directory per store (`<root>/<store id>`), and the peers each store
+/// replicates with. Never replicated, never in a
 /// store's hash chain. Tokens are kept as SHA-256 digests: the secret is
 /// shown once, when it is issued.
 ///
@@ -37,6 +38,9 @@ public final class NodeRegistry: Sendable {
     /// `<store>\0<token id>` → the token's digest: a store's tokens, and a
     /// token's digest, without reading every token.
     let storeTokensDatabase: Database
+    /// `<store>\0<peer id>` → the peer (``StorePeer``): the nodes each
+    /// store replicates with.
+    let storePeersDatabase: Database
 
     /// The name of the registry's own directory under the root: it begins
     /// with a dot, which no ``StoreName`` does.
@@ -61,10 +65,11 @@ public final class NodeRegistry: Sendable {
                 try environment.openDatabase(named: "stores"),
                 try environment.openDatabase(named: "tokens"),
                 try environment.openDatabase(named: "token-digests"),
-                try environment.openDatabase(named: "store-tokens")
+                try environment.openDatabase(named: "store-tokens"),
+                try environment.openDatabase(named: "store-peers")
             )
         }
-        (environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase) = opened
+        (environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase, storePeersDatabase) = opened
         try indexTokensIfNeeded()
         try finishDeletions()
     }

@@ -17,6 +17,10 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let storeExists = Code(name: "storeExists")
         /// A store the registry does not hold (or that is being deleted).
         public static let storeNotFound = Code(name: "storeNotFound")
+        /// Adding a peer a store already replicates with.
+        public static let peerExists = Code(name: "peerExists")
+        /// A peer id the store does not have.
+        public static let peerNotFound = Code(name: "peerNotFound")
         /// A token id the registry does not hold.
         public static let tokenNotFound = Code(name: "tokenNotFound")
         /// A grant that cannot be issued (unknown type, owner with grants…).
