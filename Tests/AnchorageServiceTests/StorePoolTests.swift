@@ -67,6 +67,8 @@ final class PoolWatch: Sendable {
                 return FakeStore(name: name.rawValue)
             },
             close: { [self] store in
+                // A close takes a while, as a store's does (its writer ends, its files close).
+                await Task.yield()
                 let wasHeld = held.withLock { ($0[ObjectIdentifier(store)] ?? 0) > 0 }
                 store.closed.withLock { $0 = true }
                 counts.withLock {
@@ -120,6 +122,41 @@ struct StorePoolTests {
         await pool.closeAll()
         #expect(watch.counts.withLock { $0.open } == 0)
         #expect(pool.openCount == 0)
+    }
+
+    @Test(
+        "idle sweeps during a flood of cold stores: the stores still closing count, so open ones never exceed the capacity",
+        arguments: testSeeds([5, 29])
+    )
+    func sweepsDuringFlood(seed: UInt64) async throws {
+        let watch = PoolWatch()
+        // Idle at once: every sweep closes each store nobody holds.
+        let pool = watch.pool(capacity: 24, maximumOpening: 4, idle: .zero, clock: StoreClock(TestClock()))
+        var random = SeededGenerator(seed: seed)
+        let names = (0..<2_000).map { _ in "s\(Int.random(in: 0..<300, using: &random))" }
+        let sweeper = Task {
+            while !Task.isCancelled {
+                await pool.closeIdle()
+                await Task.yield()
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for name in names {
+                group.addTask {
+                    try await pool.withStore(try StoreName(name)) { store in
+                        await watch.hold(store) { await Task.yield() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        sweeper.cancel()
+        await sweeper.value
+        let counts = watch.counts.withLock { $0 }
+        #expect(counts.mostOpen <= 24, "\(counts)")
+        #expect(counts.closedWhileHeld == 0)
+        await pool.closeAll()
+        #expect(watch.counts.withLock { $0.open } == 0)
     }
 
     @Test(
@@ -215,18 +252,6 @@ struct StorePoolTests {
         #expect(try await pool.withStore(alice) { $0.name } == "alice")
     }
 
-    /// This process's open file descriptors on files under `root` (other
-    /// tests run beside this one: their descriptors are not counted).
-    static func descriptors(under root: URL) -> Int {
-        let prefix = root.resolvingSymlinksInPath().path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return names.count { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
-            else { return false }
-            return target.hasPrefix(prefix)
-        }
-    }
-
     @Test(
         "real stores: 200 stores through a pool of 16 hold at most 4 descriptors each, 16 stores at a time; closed, they hold none"
     )
@@ -262,7 +287,7 @@ struct StorePoolTests {
                                     end: start.addingTimeInterval(60)
                                 )
                             )
-                            let now = Self.descriptors(under: root)
+                            let now = openDescriptors(under: root)
                             most.update { $0 = max($0, now) }
                         }
                     }
@@ -274,7 +299,7 @@ struct StorePoolTests {
             // descriptor of their own), lock.mdb, and the writer's anchorage.lock.
             #expect(peak > 0 && peak <= 4 * 16, "at most 4 descriptors per open store: \(peak)")
             await pool.closeAll()
-            #expect(Self.descriptors(under: root) == 0, "closed stores hold no descriptor")
+            #expect(openDescriptors(under: root) == 0, "closed stores hold no descriptor")
             for index in [0, 77, 199] {
                 let store = HKHealthStore(directory: root.appending(path: "s\(index)"))
                 #expect(try store.eventLog().head.seq == 1)

@@ -168,7 +168,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
             case .retry:
                 continue
             case .open(let closing):
-                for resource in closing { await close(resource) }
+                for resource in closing { await closeCounted(resource) }
                 do {
                     let resource = try await open(name)
                     let (waiters, removing) = state.withLock {
@@ -195,7 +195,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     private func release(_ name: StoreName) async {
         let doomed = state.withLock { $0.machine.release(name.rawValue, now: clock.now()) }
         if let doomed {
-            await close(doomed)
+            await closeCounted(doomed)
             finishRemoval(name)
         }
         await admit()
@@ -213,6 +213,13 @@ public final class StorePool<Resource: Sendable>: Sendable {
             case .wait: continue  // now a waiter of the store being opened
             }
         }
+    }
+
+    /// Closes a resource the state handed out to be closed, then frees its
+    /// room (the caller admits waiters afterwards).
+    private func closeCounted(_ resource: Resource) async {
+        await close(resource)
+        state.withLock { $0.machine.closed() }
     }
 
     private func resume(_ tickets: [Int], with step: Step) {
@@ -234,7 +241,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     public func closeIdle() async -> Int {
         let deadline = clock.now() - configuration.idle
         let closing = state.withLock { $0.machine.closeIdle(before: deadline) }
-        for resource in closing { await close(resource) }
+        for resource in closing { await closeCounted(resource) }
         await admit()
         return closing.count
     }
@@ -255,7 +262,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     public func remove(_ name: StoreName) async {
         let now = state.withLock { inner -> Resource? in inner.machine.beginRemoval(name.rawValue) }
         if let now {
-            await close(now)
+            await closeCounted(now)
             await admit()
             return
         }
@@ -297,6 +304,6 @@ public final class StorePool<Resource: Sendable>: Sendable {
     /// keep it until they end.
     public func closeAll() async {
         let closing = state.withLock { $0.machine.closeIdle(before: .seconds(Int64.max)) }
-        for resource in closing { await close(resource) }
+        for resource in closing { await closeCounted(resource) }
     }
 }

@@ -3,8 +3,11 @@
 /// who waits. Times are the pool clock's instants, given by the caller.
 ///
 /// A store is *open* (with its resource), *opening* (one caller opens it,
-/// the others wait for it), or absent. At most `capacity` stores are open
-/// or opening together, and at most `maximumOpening` are opening; past
+/// the others wait for it), *closing* (handed out to be closed, counted
+/// until the caller reports ``closed()``), or absent. At most `capacity`
+/// stores are open, opening or closing together (so the descriptors a
+/// closing store still holds count too), and at most `maximumOpening` are
+/// opening; past
 /// either limit a request waits its turn (first come, first served). An
 /// open store nobody holds closes once it has been idle for `idle`, or
 /// when room is needed for another (least recently used first). A store
@@ -39,15 +42,16 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     private(set) var queue: [(ticket: Int, name: String)] = []
     /// Stores being removed: no new holders.
     private(set) var removing: Set<String> = []
+    /// Resources handed out to be closed whose close has not been reported.
+    private(set) var closing = 0
 
     init(limits: Limits) {
         precondition(limits.capacity >= 1 && limits.maximumOpening >= 1)
         self.limits = limits
     }
 
-    var openingCount: Int {
-        slots.values.count { if case .opening = $0 { true } else { false } }
-    }
+    /// The stores being opened (kept as a count: every acquisition asks).
+    private(set) var openingCount = 0
 
     /// The open stores' resources.
     var openResources: [Resource] {
@@ -71,6 +75,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
                 return .wait
             }
             slots[name] = .opening(waiters: [])
+            openingCount += 1
             return .open(closing: closing)
         }
     }
@@ -80,7 +85,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     /// not enough stores nobody holds. Takes nothing out when it returns nil.
     private mutating func makeRoom() -> [Resource]? {
         guard openingCount < limits.maximumOpening else { return nil }
-        let needed = slots.count - limits.capacity + 1
+        let needed = slots.count + closing - limits.capacity + 1
         guard needed > 0 else { return [] }
         let idle = slots.compactMap { name, slot -> (name: String, resource: Resource, lastUsed: Instant)? in
             guard case .open(let resource, 0, let lastUsed) = slot else { return nil }
@@ -89,7 +94,14 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         guard idle.count >= needed else { return nil }
         let oldest = idle.sorted { ($0.lastUsed, $0.name) < ($1.lastUsed, $1.name) }.prefix(needed)
         for entry in oldest { slots[entry.name] = nil }
+        closing += oldest.count
         return oldest.map(\.resource)
+    }
+
+    /// A resource handed out to be closed is closed: its room is free.
+    mutating func closed() {
+        precondition(closing > 0, "more closes reported than handed out")
+        closing -= 1
     }
 
     /// The store opened: the opener holds it, and so does everyone who
@@ -97,6 +109,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     mutating func opened(_ name: String, _ resource: Resource, now: Instant) -> [Int] {
         guard case .opening(let waiters) = slots[name] else { preconditionFailure("\(name) was not opening") }
         slots[name] = .open(resource, holders: 1 + waiters.count, lastUsed: now)
+        openingCount -= 1
         return waiters
     }
 
@@ -105,6 +118,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     mutating func failedToOpen(_ name: String) -> [Int] {
         guard case .opening(let waiters) = slots[name] else { preconditionFailure("\(name) was not opening") }
         slots[name] = nil
+        openingCount -= 1
         return waiters
     }
 
@@ -115,6 +129,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         slots[name] = .open(resource, holders: holders - 1, lastUsed: now)
         if holders == 1 && removing.contains(name) {
             slots[name] = nil
+            closing += 1
             return resource
         }
         return nil
@@ -136,6 +151,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
             guard let closing = makeRoom() else { return nil }
             queue.removeFirst()
             slots[first.name] = .opening(waiters: [])
+            openingCount += 1
             return (first.ticket, first.name, .open(closing: closing))
         }
     }
@@ -149,6 +165,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
             slots[name] = nil
             closing.append(resource)
         }
+        self.closing += closing.count
         return closing
     }
 
@@ -159,6 +176,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         removing.insert(name)
         guard case .open(let resource, 0, _) = slots[name] else { return nil }
         slots[name] = nil
+        closing += 1
         return resource
     }
 
