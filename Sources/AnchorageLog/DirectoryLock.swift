@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 
 #if canImport(Glibc)
 import Glibc
@@ -6,41 +7,121 @@ import Glibc
 import Darwin
 #endif
 
-/// An exclusive `flock` on `anchorage.lock` in a store's directory, held for
-/// as long as the store is open.
+/// A store's directory lock: only one ``EventLog`` writes a store at a
+/// time, since the log keeps its head, counters and version vector in
+/// memory.
 ///
-/// The log keeps its head, counters and version vector in memory, so only
-/// one ``EventLog`` may write a store at a time. `flock` locks belong to an
-/// open file description: a second open of the same directory fails whether
+/// Two `flock`s carry it. Every process that opens the store, or needs it
+/// closed, first takes `anchorage.lock` (which also names the last opener's
+/// process id). The writer then locks the data file through LMDB's own
+/// descriptor (``openExclusively(directory:_:)``) and lets `anchorage.lock`
+/// go: an open store holds no descriptor for its lock, and the hold ends
+/// when its environment closes. Compaction and deletion hold both for as
+/// long as they run (``init(directory:)``). `flock` locks belong to an open
+/// file description, so a second open of the same directory fails whether
 /// it comes from another process or from this one, and the kernel releases
-/// the lock when the process dies.
+/// them when the process dies.
 package final class DirectoryLock: Sendable {
     private let descriptor: Int32
+    /// The data file's descriptor, locked; -1 when the store has none yet.
+    private let dataDescriptor: Int32
 
-    /// Takes the lock of the store in `directory`.
+    /// Takes the whole lock of the store in `directory`: while it is held,
+    /// nobody has the store open and nobody opens it.
     ///
     /// - Throws: ``LogError`` `.storeInUse` naming the holder while a
     ///   process has the store open; `.fileSystem` when the lock file
     ///   cannot be opened.
     package init(directory: String) throws(LogError) {
+        let entry = try Self.takeEntry(directory)
+        do {
+            dataDescriptor = try Self.takeDataFile(directory, entry: entry, keep: true)
+        } catch {
+            close(entry)
+            throw error
+        }
+        descriptor = entry
+        Self.nameHolder(entry)
+    }
+
+    deinit {
+        if dataDescriptor >= 0 { close(dataDescriptor) }
+        close(descriptor)
+    }
+
+    /// Opens the store's environment as its one writer: under
+    /// `anchorage.lock`, once no process has the data file locked, runs
+    /// `open`, then locks the data file through the environment's own
+    /// descriptor. The hold costs no descriptor of its own and ends when the
+    /// environment closes.
+    ///
+    /// - Throws: ``LogError`` `.storeInUse` naming the holder while a
+    ///   process has the store open (the environment is not opened then),
+    ///   `.fileSystem`; what `open` throws.
+    static func openExclusively(directory: String, _ open: () throws -> Environment) throws -> Environment {
+        let entry = try takeEntry(directory)
+        defer { close(entry) }
+        _ = try takeDataFile(directory, entry: entry, keep: false)
+        let environment = try open()
+        let data = try environment.dataFileDescriptor
+        // LMDB opens it without close-on-exec: a child process must not keep the lock.
+        _ = fcntl(data, F_SETFD, fcntl(data, F_GETFD) | FD_CLOEXEC)
+        guard flock(data, LOCK_EX | LOCK_NB) == 0 else {
+            throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry))")
+        }
+        nameHolder(entry)
+        return environment
+    }
+
+    /// Opens and takes `anchorage.lock`, waiting a little for a holder.
+    private static func takeEntry(_ directory: String) throws(LogError) -> Int32 {
         let path = directory + "/anchorage.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        guard Self.lock(fd) == 0 else {
+        guard lock(fd) == 0 else {
             let code = errno
-            let holder = Self.holder(fd)
+            let holder = holder(fd)
             close(fd)
             if code == EWOULDBLOCK {
                 throw LogError(.storeInUse, "the store at \(directory) is \(holder)")
             }
             throw LogError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(code)))")
         }
-        descriptor = fd
-        // Name the holder for whoever finds the store in use.
+        return fd
+    }
+
+    /// Locks the data file on a descriptor of its own, proving that no
+    /// process has the store open; keeps it locked, or lets it go at once.
+    /// Returns the descriptor kept, or -1 (none kept, or no data file yet).
+    private static func takeDataFile(_ directory: String, entry: Int32, keep: Bool) throws(LogError) -> Int32 {
+        let path = directory + "/data.mdb"
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return -1 }
+            throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        guard lock(fd) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK {
+                throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry))")
+            }
+            throw LogError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(code)))")
+        }
+        guard keep else {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    /// Writes this process's id into `anchorage.lock`, for whoever finds
+    /// the store in use.
+    private static func nameHolder(_ entry: Int32) {
         let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        if ftruncate(entry, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(entry, $0.baseAddress, $0.count, 0) } }
     }
 
     /// Who holds the lock, in words: the process id its holder wrote, and
@@ -64,12 +145,8 @@ package final class DirectoryLock: Sendable {
         return "in use by process \(pid)" + (words.isEmpty ? "" : " (\(words.joined(separator: " ")))")
     }
 
-    deinit {
-        close(descriptor)
-    }
-
-    /// Takes the lock, waiting up to a quarter of a second for a holder to
-    /// let go: a process forked by this one holds a copy of the descriptor
+    /// Takes a lock, waiting up to a quarter of a second for a holder to
+    /// let go: a process forked by this one holds a copy of a descriptor
     /// until it calls `exec`, so a store closed and reopened right away can
     /// find its own lock briefly held.
     private static func lock(_ fd: Int32) -> Int32 {

@@ -49,12 +49,13 @@ extension EventLog {
         } catch {
             throw LogError(.fileSystem, "cannot create the store directory \(path): \(error.localizedDescription)")
         }
-        let lock = try DirectoryLock(directory: path)
-        let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
+        let environment = try DirectoryLock.openExclusively(directory: path) {
+            try Environment(path: path, configuration: environmentConfiguration(configuration))
+        }
         let boot = try environment.write { txn in
             try bootstrap(in: txn, newStoreID: configuration.newStoreID, projections: projections)
         }
-        let store = OpenStore(environment: environment, lock: lock)
+        let store = OpenStore(environment: environment, lock: nil)
         let log = EventLog(
             directory: directory,
             configuration: configuration,

@@ -90,6 +90,18 @@ public final class Environment: @unchecked Sendable {
         mdb_env_close(handle)
     }
 
+    /// The descriptor LMDB reads the data file with (`data.mdb`): valid
+    /// while the environment is open, closed with it.
+    ///
+    /// Related LMDB documentation: `mdb_env_get_fd`.
+    public var dataFileDescriptor: Int32 {
+        get throws {
+            var descriptor: Int32 = -1
+            try check(mdb_env_get_fd(handle, &descriptor), "mdb_env_get_fd")
+            return descriptor
+        }
+    }
+
     /// The current size of the memory map in bytes.
     public var mapSize: Int {
         info().mapSize

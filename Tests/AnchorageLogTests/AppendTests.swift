@@ -54,18 +54,45 @@ struct AppendTests {
         }
     }
 
-    @Test("a second open of an open store fails with storeInUse; after close it succeeds")
+    @Test(
+        "a second open of an open store, or its compaction, fails with storeInUse; the open store holds three descriptors, all close-on-exec, none on anchorage.lock; after close it opens again"
+    )
     func exclusiveOpen() async throws {
         try await withTemporaryDirectory { directory in
             let log = try EventLog.open(at: directory)
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
             #expect {
                 try EventLog.open(at: directory)
             } throws: { error in
                 (error as? LogError)?.code == .storeInUse
             }
+            #expect { try EventLog.compact(at: directory) } throws: { ($0 as? LogError)?.code == .storeInUse }
+            let held = Self.descriptors(under: directory)
+            #expect(held.count == 3, "LMDB's two on the data file and one on its lock file: \(held)")
+            #expect(!held.contains { $0.path.hasSuffix("anchorage.lock") })
+            #expect(held.allSatisfy { $0.closeOnExec }, "a child process inherits none: \(held)")
             await log.close()
+            #expect(Self.descriptors(under: directory).isEmpty)
+            try EventLog.compact(at: directory)
             let again = try EventLog.open(at: directory)
+            #expect(try again.entries(after: nil, limit: 10).entries.count == 1)
             await again.close()
+        }
+    }
+
+    /// This process's descriptors on files under `directory`, and whether
+    /// each is closed on `exec`.
+    static func descriptors(under directory: URL) -> [(path: String, closeOnExec: Bool)] {
+        let prefix = directory.resolvingSymlinksInPath().path + "/"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+                target.hasPrefix(prefix),
+                let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(name)", encoding: .utf8),
+                let flags = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") })
+                    .flatMap({ Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) })
+            else { return nil }
+            return (target, flags & 0o2000000 != 0)
         }
     }
 

@@ -253,7 +253,7 @@ struct StorePoolTests {
     }
 
     @Test(
-        "real stores: 200 stores through a pool of 16 hold at most 4 descriptors each, 16 stores at a time; closed, they hold none"
+        "real stores: 200 stores through a pool of 16 hold at most 3 descriptors each (and one more while opening), 16 stores at a time; closed, they hold none"
     )
     func realStores() async throws {
         try await withTemporaryDirectory { root in
@@ -296,8 +296,9 @@ struct StorePoolTests {
             }
             let peak = most.current
             // Each open store: data.mdb twice (LMDB's writes go through an O_DSYNC
-            // descriptor of their own), lock.mdb, and the writer's anchorage.lock.
-            #expect(peak > 0 && peak <= 4 * 16, "at most 4 descriptors per open store: \(peak)")
+            // descriptor of their own) and lock.mdb; a store being opened also
+            // holds anchorage.lock until its environment is open and locked.
+            #expect(peak > 0 && peak <= 3 * 16 + 4, "at most 3 descriptors per open store: \(peak)")
             await pool.closeAll()
             #expect(openDescriptors(under: root) == 0, "closed stores hold no descriptor")
             for index in [0, 77, 199] {
