@@ -28,7 +28,9 @@ struct StoresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stores",
         abstract: "Create, list and delete the stores of a multi-store node (serve --stores DIR).",
-        subcommands: [StoresCreateCommand.self, StoresListCommand.self, StoresDeleteCommand.self]
+        subcommands: [
+            StoresCreateCommand.self, StoresListCommand.self, StoresDeleteCommand.self, StoresQuotaCommand.self,
+        ]
     )
 }
 
@@ -73,7 +75,7 @@ struct StoresCreateCommand: ParsableCommand {
 struct StoresListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the stores: id, then when it was created (UTC)."
+        abstract: "List the stores: id, when it was created (UTC), and its quota if it has one."
     )
 
     @OptionGroup var node: NodeRootOption
@@ -84,7 +86,8 @@ struct StoresListCommand: ParsableCommand {
         let formatter = ISO8601DateFormatter()
         for record in try registryCall({ () throws(ServiceError) in try registry.stores() }) {
             let state = record.state == .deleting ? "\tdeleting" : ""
-            output.line("\(record.id)\t\(formatter.string(from: record.created))\(state)")
+            let quota = record.maximumBytes.map { "\tquota \($0) bytes" } ?? ""
+            output.line("\(record.id)\t\(formatter.string(from: record.created))\(quota)\(state)")
         }
     }
 }
@@ -118,5 +121,40 @@ struct StoresDeleteCommand: ParsableCommand {
         let name = try registryCall { () throws(ServiceError) in try StoreName(id) }
         try registryCall { () throws(ServiceError) in try registry.deleteStore(name) }
         CLIOutput.current.line("deleted \(name)")
+    }
+}
+
+/// `anchorage stores quota ID --max-bytes N | --none`.
+struct StoresQuotaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quota",
+        abstract: "Set a store's storage quota: once its data file uses that many bytes, saves and pushes are refused.",
+        discussion: "Deletes still go through. A running node applies the quota from its next request."
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Argument(help: "The store.")
+    var id: String
+
+    @Option(parsing: .unconditional, help: "The most bytes its data file may use (at least 1048576).")
+    var maxBytes: Int?
+
+    @Flag(help: "Lift the quota.")
+    var none = false
+
+    func validate() throws {
+        guard (maxBytes == nil) == none else { throw ValidationError("give --max-bytes N or --none") }
+        if let maxBytes, maxBytes < 1 << 20 { throw ValidationError("--max-bytes is at least 1048576 (1 MiB)") }
+    }
+
+    func run() throws {
+        let registry = try node.registry()
+        let record = try registryCall { () throws(ServiceError) in
+            try registry.setQuota(of: try StoreName(id), maximumBytes: maxBytes)
+        }
+        CLIOutput.current.line(
+            record.maximumBytes.map { "store \(record.id): quota \($0) bytes" } ?? "store \(record.id): no quota"
+        )
     }
 }

@@ -176,6 +176,14 @@ public final class EventLog: Sendable {
         return max(seq, published.value)
     }
 
+    /// The bytes the store's data file uses: its log, indices, views and
+    /// node-local records, up to the last page written.
+    ///
+    /// - Throws: ``LogError/Code/closed`` once the log is closed.
+    public func storedBytes() throws -> Int {
+        try store().environment.usedBytes
+    }
+
     /// What the writer has done since the log was opened.
     public var statistics: Statistics {
         counters.snapshot

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AnchorageService
 import Hummingbird
 
@@ -26,6 +27,9 @@ struct NodeContext: RequestContext {
     /// The webhooks of the request's store in a multi-store node (`nil`
     /// when the node posts none).
     var webhooks: WebhookDeliverer?
+    /// The request's store's storage quota in a multi-store node, in bytes
+    /// (the registry's; `nil`: none).
+    var storageQuota: Int?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -52,6 +56,21 @@ struct NodeContext: RequestContext {
     var writeQuotaKey: String? {
         grants?.principal.map { principal in
             (storeName.map { "store:\($0)/" } ?? "") + "app:\(principal.bundleIdentifier)"
+        }
+    }
+
+    /// Refuses a write into a store whose data file reached its quota
+    /// (`403 quotaExceeded`). The write that crosses it goes through.
+    func checkStorageQuota() throws {
+        guard let storageQuota, let store else { return }
+        let used = try store.eventLog().storedBytes()
+        guard used < storageQuota else {
+            throw APIError(
+                .forbidden,
+                .quotaExceeded,
+                "the store \(storeName ?? "") uses \(used) bytes and its quota is \(storageQuota): delete samples, "
+                    + "or ask the node's administrator for a larger quota"
+            )
         }
     }
 

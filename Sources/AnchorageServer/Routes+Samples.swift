@@ -35,6 +35,7 @@ struct SampleRoutes: Sendable {
 
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
+        try context.checkStorageQuota()
         let body = try await JSONBodies.collect(request, context: context, holding: "the samples")
         let batch = try SampleWrites.batch(json: body)
         let saved = try await SampleWrites.save(batch, to: store) { count in

@@ -50,6 +50,7 @@ struct SyncRoutes: Sendable {
 
     func push(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
+        try context.checkStorageQuota()
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let receipt = try await endpoint.push(Array(buffer: body))
         received.count(receipt)

@@ -102,6 +102,13 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// The bytes the environment's pages use now (up to its last page):
+    /// what the data file needs, whatever its length on disk.
+    public var usedBytes: Int {
+        let info = info()
+        return (info.lastPage + 1) * info.pageSize
+    }
+
     /// The current size of the memory map in bytes.
     public var mapSize: Int {
         info().mapSize

@@ -33,6 +33,7 @@ struct AdminRoutes: Sendable {
         admin.get("/v1/stores/{store}/tokens", use: tokens)
         admin.post("/v1/stores/{store}/tokens", use: issue)
         admin.delete("/v1/stores/{store}/tokens/{token}", use: revoke)
+        admin.put("/v1/stores/{store}/quota", use: setQuota)
         admin.get("/v1/stores/{store}/peers", use: peers)
         admin.post("/v1/stores/{store}/peers", use: addPeer)
         admin.delete("/v1/stores/{store}/peers/{peer}", use: removePeer)
@@ -162,6 +163,18 @@ struct AdminRoutes: Sendable {
         var created: Date
         /// What the node's rounds with it did; `null` before the first.
         var status: PeerStatus?
+    }
+
+    /// What `PUT /v1/stores/{store}/quota` takes: bytes, or `null` for none.
+    struct Quota: Decodable {
+        var maximumBytes: Int?
+    }
+
+    func setQuota(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.store(context)
+        let body = try await Self.decode(Quota.self, request, context: context, holding: "the store's quota")
+        let record = try registry.setQuota(of: name, maximumBytes: body.maximumBytes)
+        return try JSONBodies.response(encoding: record)
     }
 
     func peers(_ request: Request, context: NodeContext) async throws -> Response {

@@ -26,7 +26,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let record = try Self.token(request, registry: registry)
         guard let text = context.parameters.get("store"), let name = try? StoreName(text),
-            record.grant.store == name.rawValue, try registry.store(name) != nil
+            record.grant.store == name.rawValue, let storeRecord = try registry.store(name)
         else { throw Self.notFound }
         let lease: StorePool<ServedStore>.Lease
         do {
@@ -45,6 +45,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
             context.replicates = record.grant.replicates
             context.storeClosing = served.closing
             context.webhooks = served.webhooks
+            context.storageQuota = storeRecord.maximumBytes
             if token.isPeerOnly && !request.uri.path.hasPrefix("/v1/stores/\(name)/sync/") {
                 throw APIError(
                     .forbidden,

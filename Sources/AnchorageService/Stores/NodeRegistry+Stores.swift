@@ -11,6 +11,9 @@ public struct StoreRecord: Codable, Sendable, Hashable {
     public var id: String
     public var created: Date
     public var state: State
+    /// The most bytes the store's data file may use before its writes are
+    /// refused (`quotaExceeded`); `nil`: no limit.
+    public var maximumBytes: Int? = nil
 }
 
 extension NodeRegistry {
@@ -89,6 +92,36 @@ extension NodeRegistry {
                 }
             }
         }.flatMap { $0.state == .active ? $0 : nil }
+    }
+
+    /// Sets (or with `nil` lifts) the store's storage quota: once its data
+    /// file uses `maximumBytes`, saves and pushes into it are refused with
+    /// `quotaExceeded` (deletes still go through). A running node applies
+    /// it from its next request.
+    ///
+    /// ```swift
+    /// try registry.setQuota(of: try StoreName("alice"), maximumBytes: 100 << 20)
+    /// ```
+    ///
+    /// - Throws: ``ServiceError`` `.storeNotFound`; `.invalidArgument` for
+    ///   a quota below 1 MiB.
+    @discardableResult
+    public func setQuota(of id: StoreName, maximumBytes: Int?) throws(ServiceError) -> StoreRecord {
+        if let maximumBytes, maximumBytes < 1 << 20 {
+            throw ServiceError(.invalidArgument, "a store's quota is at least 1 MiB (1048576 bytes)")
+        }
+        return try Self.storage("setting the quota of store \(id)") {
+            try environment.write { txn in
+                let key = Array(id.rawValue.utf8)
+                let found = try txn.withValue(forKey: key, in: storesDatabase) { try decode(StoreRecord.self, $0) }
+                guard var record = found, record.state == .active else {
+                    throw ServiceError(.storeNotFound, "there is no store \(id)")
+                }
+                record.maximumBytes = maximumBytes
+                try txn.put(try encode(record), forKey: key, in: storesDatabase)
+                return record
+            }
+        }
     }
 
     /// Every store, by id, including those being erased.
