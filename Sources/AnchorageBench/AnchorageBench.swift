@@ -41,7 +41,7 @@ struct AnchorageBench: AsyncParsableCommand {
 
     @Option(
         help:
-            "Which benchmarks to run: all, log, model, store, statistics, import, reading (the import's XML reading alone), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync, audit or stores (many stores in one node)."
+            "Which benchmarks to run: all, log, model, store, small (1-sample saves beside 1-entry appends, 64 callers), statistics, import, reading (the import's XML reading alone), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync, audit or stores (many stores in one node)."
     )
     var suite: Suite = .all
 
@@ -57,6 +57,14 @@ struct AnchorageBench: AsyncParsableCommand {
     )
     var storesCount = 10_000
 
+    @Flag(help: "Exit with status 1 when a row is below its goal (for local use; CI does not run the bench).")
+    var check = false
+
+    /// Set for the process that runs one suite of `--suite all`: it writes
+    /// its rows as JSON and prints no table.
+    @Flag(help: .hidden)
+    var suiteChild = false
+
     @Option(help: .hidden)
     var syncChildStore: String?
 
@@ -64,7 +72,13 @@ struct AnchorageBench: AsyncParsableCommand {
     var syncChildPeer: String?
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, statistics, `import`, reading, feed, http, hostile, sync, audit, stores
+        case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores
+
+        /// The suites `all` runs, each in a process of its own (`import`
+        /// includes the reading row).
+        static let eachAlone: [Suite] = [
+            .log, .model, .store, .small, .statistics, .import, .feed, .http, .hostile, .sync, .audit, .stores,
+        ]
     }
 
     func validate() throws {
@@ -84,10 +98,20 @@ struct AnchorageBench: AsyncParsableCommand {
 
         let parameters = LogBenchmarks.Parameters(entries: entries, batch: batch, payload: payload)
         var report = Report(parameters: parameters, runs: runs)
+        if suite == .all {
+            // Each suite in a fresh process: a row measures its own workload,
+            // not the memory and files earlier suites left behind.
+            for name in Suite.eachAlone where name != .import || export != nil {
+                report.append(try runAlone(name, work: work))
+            }
+            try finish(report)
+            return
+        }
         let suites: [(Suite, (inout Report) async throws -> Void)] = [
             (.log, { try await runLogBenchmarks(parameters: parameters, work: work, report: &$0) }),
             (.model, { try await runModelBenchmarks(report: &$0) }),
             (.store, { try await runStoreBenchmarks(work: work, report: &$0) }),
+            (.small, { try await runSmallWriteBenchmarks(parameters: parameters, work: work, report: &$0) }),
             (.statistics, { try await runStatisticsBenchmarks(work: work, report: &$0) }),
             (.feed, { try await runFeedBenchmarks(work: work, report: &$0) }),
             (.http, { try await runHTTPSaveBenchmarks(work: work, report: &$0) }),
@@ -96,20 +120,30 @@ struct AnchorageBench: AsyncParsableCommand {
             (.sync, { try await runSyncBenchmarks(work: work, report: &$0) }),
             (.stores, { try await runManyStoresBenchmarks(work: work, report: &$0) }),
         ]
-        for (name, runSuite) in suites where suite == .all || suite == name {
+        for (name, runSuite) in suites where suite == name {
             try await runSuite(&report)
         }
-        if suite == .all || suite == .import || suite == .reading, let export {
+        if suite == .import || suite == .reading, let export {
             try await runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)
             if suite != .reading {
                 try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
             }
         }
+        try finish(report)
+    }
 
-        print(report.table())
+    /// Prints the table (not in a suite's own process), writes the JSON,
+    /// and with `--check` fails when a row missed its goal.
+    private func finish(_ report: Report) throws {
+        if !suiteChild { print(report.table()) }
         if let json {
             try report.json().write(to: URL(fileURLWithPath: json))
-            print("results written to \(json)")
+            if !suiteChild { print("results written to \(json)") }
+        }
+        let missed = report.rows.filter { $0.goalMet == false }
+        if check && !suiteChild && !missed.isEmpty {
+            print("--check: \(missed.count) rows below their goals")
+            throw ExitCode(1)
         }
     }
 
@@ -176,6 +210,35 @@ struct AnchorageBench: AsyncParsableCommand {
         report.add(.groupCommit, anchorage: concurrent.map(\.singles))
     }
 
+    /// Suite small: 1-sample saves from 64 callers beside the log's 1-entry
+    /// appends from 64 callers, and how many entries each durable
+    /// transaction groups in both.
+    private func runSmallWriteBenchmarks(
+        parameters: LogBenchmarks.Parameters,
+        work: URL,
+        report: inout Report
+    ) async throws {
+        let store = StoreBenchmarks(samples: samples, workDirectory: work)
+        let log = LogBenchmarks(parameters: parameters, workDirectory: work)
+        let measured = try await eachRun { run in
+            progress("small writes run \(run)/\(runs): 64 callers saving 1 sample each, then the log alone")
+            return (
+                singles: try await store.concurrentSavesGrouped(run: run, callers: 64, batch: 1, total: 20_000),
+                logSingles: try await log.concurrentAppendsGrouped(run: run, callers: 64, batch: 1)
+            )
+        }
+        report.add(
+            .storeSingleSaves,
+            anchorage: measured.map(\.singles.rate),
+            baseline: measured.map(\.logSingles.rate)
+        )
+        report.add(
+            .storeSingleSavesGrouping,
+            anchorage: measured.map(\.singles.entriesPerCommit),
+            baseline: measured.map(\.logSingles.entriesPerCommit)
+        )
+    }
+
     private func runStoreBenchmarks(work: URL, report: inout Report) async throws {
         let store = StoreBenchmarks(samples: samples, workDirectory: work)
         let measured = try await eachRun { run in
@@ -202,15 +265,13 @@ struct AnchorageBench: AsyncParsableCommand {
                     callers: 8,
                     batch: 1_000,
                     total: min(samples, 800_000)
-                ),
-                singles: try await store.concurrentSaves(run: run, callers: 64, batch: 1, total: 20_000)
+                )
             )
         }
         let floor = measured.compactMap(\.floor)
         let results = measured.map(\.result)
         report.add(.storeSave, anchorage: results.map(\.saveRate), baseline: floor)
         report.add(.storeConcurrentSaves, anchorage: measured.map(\.concurrent), baseline: floor)
-        report.add(.storeSingleSaves, anchorage: measured.map(\.singles))
         report.add(.storeRebuild, anchorage: results.map(\.rebuildRate))
         report.add(.storeCatchUp(samples: samples), anchorage: results.map(\.catchUpRate))
         report.add(.storeQuery(samples: samples), anchorage: results.map(\.queryMilliseconds))

@@ -62,6 +62,16 @@ struct LogBenchmarks {
 
     /// Appends `entries` from `callers` concurrent tasks in batches of `batch`.
     func concurrentAppends(run: Int, callers: Int, batch: Int) async throws -> Double {
+        try await concurrentAppendsGrouped(run: run, callers: callers, batch: batch).rate
+    }
+
+    /// The same, with how many entries each durable transaction held on
+    /// average (group commit at work).
+    func concurrentAppendsGrouped(
+        run: Int,
+        callers: Int,
+        batch: Int
+    ) async throws -> (rate: Double, entriesPerCommit: Double) {
         let directory = workDirectory.appendingPathComponent("concurrent-\(callers)-\(batch)-\(run)")
         let log = try EventLog.open(at: directory)
         let total = batch == 1 ? min(parameters.entries, 100_000) : parameters.entries
@@ -77,9 +87,10 @@ struct LogBenchmarks {
             }
         }
         let appended = Int(log.head.seq)
+        let statistics = log.statistics
         await log.close()
         try FileManager.default.removeItem(at: directory)
-        return Double(appended) / seconds
+        return (Double(appended) / seconds, Double(statistics.entries) / Double(max(1, statistics.commits)))
     }
 
     /// Batches of save events with payloads of the configured size.

@@ -36,6 +36,11 @@ struct Report {
 
     /// Adds a workload's measurements of each run; `baseline`, where there
     /// is one, is measured in the same runs.
+    /// Adds rows another process measured.
+    mutating func append(_ more: [Row]) {
+        rows += more
+    }
+
     mutating func add(_ workload: Workload, anchorage: [Double], baseline: [Double] = []) {
         let (name, unit, goal) = (workload.name, workload.unit, workload.goal)
         let ours = Self.median(anchorage)

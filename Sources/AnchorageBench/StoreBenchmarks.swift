@@ -129,6 +129,17 @@ struct StoreBenchmarks {
     /// Saves from `callers` concurrent tasks, each saving batches of `batch`
     /// samples; returns samples per second.
     func concurrentSaves(run: Int, callers: Int, batch: Int, total: Int) async throws -> Double {
+        try await concurrentSavesGrouped(run: run, callers: callers, batch: batch, total: total).rate
+    }
+
+    /// The same, with how many log entries each durable transaction held on
+    /// average.
+    func concurrentSavesGrouped(
+        run: Int,
+        callers: Int,
+        batch: Int,
+        total: Int
+    ) async throws -> (rate: Double, entriesPerCommit: Double) {
         let directory = workDirectory.appendingPathComponent("store-concurrent-\(run)-\(callers)-\(batch)")
         let store = HKHealthStore(directory: directory)
         let perCaller = total / callers
@@ -147,8 +158,9 @@ struct StoreBenchmarks {
                 try await group.waitForAll()
             }
         }
+        let statistics = try store.eventLog().statistics
         await store.close()
         try FileManager.default.removeItem(at: directory)
-        return saved
+        return (saved, Double(statistics.entries) / Double(max(1, statistics.commits)))
     }
 }
