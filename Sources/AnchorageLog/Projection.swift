@@ -40,9 +40,9 @@ public import LMDB
 /// databases and the ``ProjectionContext`` it is given: a projection keeps
 /// no state of its own between calls, and reads or writes no other
 /// projection's. What one projection learns that another needs (the
-/// objects an index showed and hid, for a view) goes through the context:
-/// the consumer names the producer in ``consumes``, and the log runs the
-/// producer first.
+/// objects an index showed and hid, for a view) goes through the context,
+/// under a typed ``ProjectionOutputKey``: the consumer lists that key in
+/// ``consumes``, and the log runs the producer first.
 ///
 /// The log hands over the entries of one batch together; a replay hands
 /// them over in chunks that need not match the original batches, so the
@@ -55,9 +55,9 @@ public protocol Projection: Sendable {
     var version: Int { get }
     /// The databases the projection owns; they are emptied before a rebuild.
     var databases: [Database] { get }
-    /// The projections whose outputs this one reads: the log applies each
-    /// batch to them first.
-    var consumes: [String] { get }
+    /// The outputs this projection reads (``ProjectionOutputKey/consumed``):
+    /// the log applies each batch to their producers first.
+    var consumes: [ConsumedOutput] { get }
     /// Applies consecutive entries, in order, inside their write transaction.
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws
     /// Called once every batch of a transaction has been applied, before it
@@ -68,7 +68,7 @@ public protocol Projection: Sendable {
 
 extension Projection {
     /// Consumes nothing.
-    public var consumes: [String] { [] }
+    public var consumes: [ConsumedOutput] { [] }
 
     /// Nothing deferred.
     public func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {}
@@ -88,7 +88,7 @@ extension [any Projection] {
     func orderedByConsumption() throws(LogError) -> [any Projection] {
         let names = Set(map(\.name))
         for projection in self {
-            for name in projection.consumes where !names.contains(name) {
+            for name in projection.consumes.map(\.producer) where !names.contains(name) {
                 throw LogError(
                     .invalidArgument,
                     "the projection \(projection.name) consumes \(name), which is not open"
@@ -99,7 +99,8 @@ extension [any Projection] {
         var placed = Set<String>()
         var remaining = self
         while !remaining.isEmpty {
-            guard let next = remaining.firstIndex(where: { $0.consumes.allSatisfy(placed.contains) }) else {
+            guard let next = remaining.firstIndex(where: { $0.consumes.allSatisfy { placed.contains($0.producer) } })
+            else {
                 throw LogError(
                     .invalidArgument,
                     "the projections \(remaining.map(\.name).joined(separator: ", ")) consume each other"

@@ -13,10 +13,13 @@
 /// - scratch: a projection's own work in progress across the batches of the
 ///   transaction, until its ``Projection/finish(context:in:)``.
 ///
+/// Each goes through a typed key (``ProjectionOutputKey``,
+/// ``ProjectionScratchKey``), so producer and consumer agree on its type.
+///
 /// ```swift
 /// func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
 ///     let changed = try index(entries, in: txn)
-///     context.publish(changed, from: name)                  // for the projections that consume this one
+///     context.publish(changed, for: Self.output)            // for the projections that consume it
 /// }
 /// ```
 public final class ProjectionContext {
@@ -33,28 +36,37 @@ public final class ProjectionContext {
         outputs.removeAll(keepingCapacity: true)
     }
 
-    /// Hands `output` to the projections that consume `projection`, for the
-    /// batch being applied.
-    public func publish(_ output: some Any, from projection: String) {
-        outputs[projection] = output
+    /// Hands `output` to the projections that consume `key`, for the batch
+    /// being applied.
+    public func publish<Output>(_ output: Output, for key: ProjectionOutputKey<Output>) {
+        outputs[key.producer] = output
     }
 
-    /// What `projection` published for the batch being applied; `nil` when
-    /// it did not run on it (a rebuild of the consumer alone).
-    public func output<Output>(of projection: String, as _: Output.Type = Output.self) -> Output? {
-        outputs[projection] as? Output
+    /// What the producer of `key` published for the batch being applied;
+    /// `nil` when it did not run on it (a rebuild of the consumer alone).
+    public func output<Output>(of key: ProjectionOutputKey<Output>) -> Output? {
+        guard let published = outputs[key.producer] else { return nil }
+        guard let output = published as? Output else {
+            // Two keys of one producer with different types: a programming error, not an absent output.
+            preconditionFailure("\(key.producer) published \(type(of: published)), read as \(Output.self)")
+        }
+        return output
     }
 
-    /// Runs `body` on the scratch state `projection` keeps for the rest of
-    /// the transaction, made with `initial` the first time.
+    /// Runs `body` on the scratch state of `key`, kept for the rest of the
+    /// transaction, made with `initial` the first time.
     public func withScratch<State, Result>(
-        of projection: String,
+        _ key: ProjectionScratchKey<State>,
         _ initial: @autoclosure () -> State,
         _ body: (inout State) throws -> Result
     ) rethrows -> Result {
         // Taken out while in use, so that it is not copied on write.
-        var state = scratch.removeValue(forKey: projection).flatMap { $0 as? State } ?? initial()
-        defer { scratch[projection] = state }
+        let kept = scratch.removeValue(forKey: key.owner)
+        if let kept, !(kept is State) {
+            preconditionFailure("\(key.owner)'s scratch is \(type(of: kept)), used as \(State.self)")
+        }
+        var state = (kept as? State) ?? initial()
+        defer { scratch[key.owner] = state }
         return try body(&state)
     }
 }

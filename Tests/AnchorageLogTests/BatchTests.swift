@@ -78,13 +78,15 @@ struct DeferredCount: Projection {
     var version: Int { 1 }
     var databases: [Database] { [totals] }
 
+    static let pending = ProjectionScratchKey<Int>(owner: "deferred-count")
+
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        context.withScratch(of: name, 0) { $0 += entries.count }
+        context.withScratch(Self.pending, 0) { $0 += entries.count }
     }
 
     func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
         finishes.count += 1
-        let entries = context.withScratch(of: name, 0) { count in
+        let entries = context.withScratch(Self.pending, 0) { count in
             defer { count = 0 }
             return count
         }

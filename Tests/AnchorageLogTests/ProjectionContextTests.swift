@@ -11,8 +11,10 @@ struct Announcer: Projection {
     var version: Int { 1 }
     var databases: [Database] { [] }
 
+    static let output = ProjectionOutputKey<(ids: [UUID], input: String?)>(producer: "announcer")
+
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        context.publish((ids: entries.map(\.id), input: context.input as? String), from: name)
+        context.publish((ids: entries.map(\.id), input: context.input as? String), for: Self.output)
     }
 }
 
@@ -24,19 +26,20 @@ struct Tally: Projection {
     var name: String { "tally" }
     var version: Int { 1 }
     var databases: [Database] { [rows] }
-    var consumes: [String] { ["announcer"] }
+    var consumes: [ConsumedOutput] { [Announcer.output.consumed] }
+    static let batches = ProjectionScratchKey<Int>(owner: "tally")
 
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        let announced = context.output(of: "announcer", as: (ids: [UUID], input: String?).self)
+        let announced = context.output(of: Announcer.output)
         #expect(announced?.ids == entries.map(\.id), "the producer ran first, on this very batch")
         for entry in entries {
             try txn.put(Array((announced?.input ?? "none").utf8), forKey: entry.id.bytes, in: rows)
         }
-        context.withScratch(of: name, 0) { $0 += 1 }
+        context.withScratch(Self.batches, 0) { $0 += 1 }
     }
 
     func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        let batches = context.withScratch(of: name, 0) { $0 }
+        let batches = context.withScratch(Self.batches, 0) { $0 }
         let key = Array("batches".utf8)
         let old = try txn.value(forKey: key, in: rows).flatMap { UInt64(bigEndianBytes: $0) } ?? 0
         try txn.put((old + UInt64(batches)).bigEndianBytes, forKey: key, in: rows)
@@ -93,18 +96,45 @@ struct ProjectionContextTests {
         }
     }
 
+    @Test(
+        "typed keys: an output is read back as it was published, is absent for a batch it was not published in, and a reader of another type stops the process instead of reading nothing"
+    )
+    func typedOutputs() async throws {
+        let context = ProjectionContext()
+        let numbers = ProjectionOutputKey<[Int]>(producer: "numbers")
+        context.beginBatch(input: nil)
+        context.publish([1, 2, 3], for: numbers)
+        #expect(context.output(of: numbers) == [1, 2, 3])
+        context.beginBatch(input: nil)
+        #expect(context.output(of: numbers) == nil, "outputs belong to one batch")
+        let scratch = ProjectionScratchKey<Int>(owner: "numbers")
+        context.withScratch(scratch, 40) { $0 += 2 }
+        #expect(context.withScratch(scratch, 0) { $0 } == 42, "scratch lasts the transaction")
+        await #expect(processExitsWith: .failure) {
+            let context = ProjectionContext()
+            context.beginBatch(input: nil)
+            context.publish([1], for: ProjectionOutputKey<[Int]>(producer: "numbers"))
+            _ = context.output(of: ProjectionOutputKey<String>(producer: "numbers"))
+        }
+    }
+
+    /// What the projection named `producer` would publish, as a consumer lists it.
+    static func key(_ producer: String) -> ConsumedOutput {
+        ProjectionOutputKey<Int>(producer: producer).consumed
+    }
+
     @Test("a projection consuming one that is not open, or two consuming each other, are refused at open")
     func badConsumption() async throws {
         struct Consumer: Projection {
             var name: String
-            var consumes: [String]
+            var consumes: [ConsumedOutput]
             var version: Int { 1 }
             var databases: [Database] { [] }
             func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {}
         }
         for factory: ProjectionFactory in [
-            { _ in [Consumer(name: "a", consumes: ["missing"])] },
-            { _ in [Consumer(name: "a", consumes: ["b"]), Consumer(name: "b", consumes: ["a"])] },
+            { _ in [Consumer(name: "a", consumes: [Self.key("missing")])] },
+            { _ in [Consumer(name: "a", consumes: [Self.key("b")]), Consumer(name: "b", consumes: [Self.key("a")])] },
         ] {
             await #expect(throws: LogError.self) {
                 try await withTemporaryLog(configuration: fastConfiguration, projections: factory) { _, _ in }

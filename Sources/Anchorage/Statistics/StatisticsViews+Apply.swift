@@ -4,19 +4,22 @@ import Foundation
 import LMDB
 
 extension StatisticsViews: Projection {
-    var name: String { "statistics-views" }
+    static let projectionName = "statistics-views"
+    /// The batches of the transaction being applied, until ``finish(context:in:)``.
+    static let pending = ProjectionScratchKey<ViewBatch>(owner: projectionName)
+    var name: String { Self.projectionName }
     // 5: follows the index's version 7 (a copy with a smaller dot shows in place of the first).
     var version: Int { 5 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
-    var consumes: [String] { [HealthIndex.projectionName] }
+    var consumes: [ConsumedOutput] { [HealthIndex.output.consumed] }
 
     /// Records the batch's quantity samples and priority lists; the buckets
     /// they touch are computed in ``finish(context:in:)``, once per
     /// transaction.
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        try context.withScratch(of: name, ViewBatch()) { batch in
-            try apply(entries, index: context.output(of: HealthIndex.projectionName), batch: &batch, in: txn)
+        try context.withScratch(Self.pending, ViewBatch()) { batch in
+            try apply(entries, index: context.output(of: HealthIndex.output), batch: &batch, in: txn)
         }
     }
 
@@ -81,7 +84,7 @@ extension StatisticsViews: Projection {
     /// Computes again every fine bucket the transaction's batches touched,
     /// and the roll-ups above them, once each.
     func finish(context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
-        try context.withScratch(of: name, ViewBatch()) { batch in
+        try context.withScratch(Self.pending, ViewBatch()) { batch in
             try finish(&batch, in: txn)
             batch = ViewBatch()
         }

@@ -5,6 +5,8 @@ import LMDB
 
 extension HealthIndex: Projection {
     static let projectionName = "healthkit-index"
+    /// What the index hands the statistics views for each batch.
+    static let output = ProjectionOutputKey<IndexOutput>(producer: projectionName)
     var name: String { Self.projectionName }
     // 7: a copy of the shown save with a smaller dot takes its place (conflicts weigh the smallest dot).
     var version: Int { 7 }
@@ -22,7 +24,7 @@ extension HealthIndex: Projection {
         var aggregates = BatchAggregates()
         for entry in entries { try apply(entry, strict: strict, aggregates: &aggregates, in: txn) }
         try aggregates.flush(into: self, in: txn)
-        context.publish(aggregates.output, from: name)
+        context.publish(aggregates.output, for: Self.output)
     }
 
     /// A setting whose latest entry wins, by origin time then dot, on every
