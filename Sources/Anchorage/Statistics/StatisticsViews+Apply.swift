@@ -93,7 +93,7 @@ extension StatisticsViews: Projection {
     private func finish(_ batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
         try batch.flush(into: self, in: txn)
         for (kind, fine) in batch.touched {
-            try recompute(kind: kind, fineBuckets: fine, in: txn)
+            try recompute(kind: kind, fineBuckets: fine, sources: batch.touchedSources[kind] ?? [], in: txn)
         }
         for kind in batch.remerge {
             // A new ranking changes the merged rows (only) wherever the type has data.
@@ -150,7 +150,7 @@ extension StatisticsViews: Projection {
         // A long sample touches no bucket row: its cost does not grow with its span.
         guard !isLong else { return }
         batch.noteDuration(sample.end - sample.start, kind: kind)
-        batch.touch(kind, ViewLevel.fineBuckets(start: sample.start, end: sample.end))
+        batch.touch(kind, source: number, ViewLevel.fineBuckets(start: sample.start, end: sample.end))
     }
 
     /// Removes a sample that stopped being visible, if the views hold it.
@@ -163,12 +163,12 @@ extension StatisticsViews: Projection {
     ) throws {
         let start = IndexKey.seconds(fromDateKey: startKey)
         let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
-        guard let end = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0)?.end }) ?? nil else {
+        guard let row = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0) }) ?? nil else {
             _ = try txn.removeValue(forKey: key, in: long)
             return
         }
         _ = try txn.removeValue(forKey: key, in: samples)
-        batch.touch(kind, ViewLevel.fineBuckets(start: start, end: end))
+        batch.touch(kind, source: row.source, ViewLevel.fineBuckets(start: start, end: row.end))
     }
 
     /// The fine buckets where `kind` has data (its merged fine rows).
@@ -185,11 +185,15 @@ extension StatisticsViews: Projection {
         return found
     }
 
-    /// Computes again the fine rows of `fineBuckets`, for every source and
-    /// merged (or merged only), then the roll-ups above them, level by level.
+    /// Computes again the fine rows of `fineBuckets`, merged and for
+    /// `sources` (every source when `nil`; none with `mergedOnly`), then the
+    /// roll-ups above them, level by level. A source's rows depend on its
+    /// own samples only, so a batch recomputes those of the sources it
+    /// touched.
     func recompute(
         kind: EntryKind,
         fineBuckets: Set<Int64>,
+        sources: Set<UInt32>? = nil,
         mergedOnly: Bool = false,
         in txn: borrowing WriteTransaction
     ) throws {
@@ -197,7 +201,8 @@ extension StatisticsViews: Projection {
         let table = try sourceTable(of: kind, in: txn)
         let ranking = try ranking(of: kind, in: txn)
         let longest = try longest(of: kind, in: txn)
-        let numbers = mergedOnly ? [Self.merged] : [Self.merged] + table.keys.sorted()
+        let recomputed = table.keys.filter { sources?.contains($0) ?? true }.sorted()
+        let numbers = mergedOnly ? [Self.merged] : [Self.merged] + recomputed
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
         // The samples of every touched fine bucket, read in a few scans.

@@ -8,6 +8,9 @@ import LMDB
 /// per-type state read once and written once.
 struct ViewBatch {
     private(set) var touched: [EntryKind: Set<Int64>] = [:]
+    /// The sources whose samples the batch added or removed, per type:
+    /// only their rows (and the merged ones) change.
+    private(set) var touchedSources: [EntryKind: Set<UInt32>] = [:]
     /// Types whose merged rows must all be computed again (ranking changed).
     var remerge: Set<EntryKind> = []
     private var numbers: [EntryKind: [String: UInt32]] = [:]
@@ -19,8 +22,9 @@ struct ViewBatch {
     private var lastNumber: (kind: EntryKind, bundle: String, number: UInt32)?
     private var lastSeen: (kind: EntryKind, bundle: String, earliest: Int64)?
 
-    mutating func touch(_ kind: EntryKind, _ buckets: some Sequence<Int64>) {
+    mutating func touch(_ kind: EntryKind, source: UInt32, _ buckets: some Sequence<Int64>) {
         touched[kind, default: []].formUnion(buckets)
+        touchedSources[kind, default: []].insert(source)
     }
 
     /// The number of `source` among `kind`'s sources, given on first sight.
