@@ -26,6 +26,7 @@ extension AnchorageBench {
         ]
         if let rawLMDB { arguments += ["--raw-lmdb", rawLMDB] }
         if let rawSax { arguments += ["--raw-sax", rawSax] }
+        if let wrkScript { arguments += ["--wrk-script", wrkScript] }
         if let export { arguments += ["--export", export] }
         return arguments
     }

@@ -30,6 +30,11 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "The raw libxml2 SAX baseline executable (Scripts/bench compiles it).")
     var rawSax: String?
 
+    @Option(
+        help: "The wrk script that posts fresh samples (suite http; Scripts/bench gives it, and wrk must be on PATH)."
+    )
+    var wrkScript: String?
+
     @Option(help: "Where to write the results as JSON.")
     var json: String?
 

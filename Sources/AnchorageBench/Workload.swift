@@ -180,6 +180,22 @@ extension Workload {
         )
     }
 
+    static func wrkSaves(connections: Int) -> Workload {
+        Workload(
+            "HTTP saves from wrk (another process), \(connections) connections posting 10-sample batches with fresh uuids to an `anchorage serve` process, durable",
+            "samples/s",
+            goal: .valueAtLeast(50_000)
+        )
+    }
+
+    static func wrkSaveLatency(connections: Int) -> Workload {
+        Workload(
+            "HTTP saves from wrk, \(connections) connections: 99th percentile latency",
+            "ms",
+            goal: .valueAtMost(50)
+        )
+    }
+
     static let httpSaveLatency = Workload(
         "HTTP saves: 99th percentile latency of one 10-sample post",
         "ms",
