@@ -262,15 +262,29 @@ extension StatisticsViews: Projection {
     ) throws {
         let ratio = ViewLevel.lengths[level] / ViewLevel.lengths[level - 1]
         let first = bucket * ratio
-        let children = try rows(
-            kind: kind,
-            source: source,
-            level: level - 1,
-            from: first,
-            through: first + ratio - 1,
-            in: txn
-        )
-        let record = ViewRecord.combine((first..<first + ratio).map { children[$0] })
+        let last = first + ratio - 1
+        // The children in key order, combined as they are read: a missing
+        // child counts as an empty piece (it ends what was carried).
+        var combination = ViewRecord.Combination()
+        var next = first
+        let prefix = kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level - 1)]
+        try txn.withCursor(on: buckets) { cursor in
+            try cursor.scan(from: ViewLevel.key(kind: kind, source: source, level: level - 1, bucket: first)) {
+                key,
+                value in
+                guard key.count == 17, key.starts(with: prefix) else { return false }
+                let child = ViewLevel.bucket(ofKey: key)
+                guard child <= last else { return false }
+                while next < child {
+                    combination.append(nil)
+                    next += 1
+                }
+                combination.append(ViewRecord(value))
+                next = child + 1
+                return true
+            }
+        }
+        let record = combination.record
         try store(record, forKey: ViewLevel.key(kind: kind, source: source, level: level, bucket: bucket), in: txn)
     }
 
@@ -282,30 +296,5 @@ extension StatisticsViews: Projection {
         } else {
             _ = try txn.removeValue(forKey: key, in: buckets)
         }
-    }
-
-    /// The rows of one source and level from `first` through `last`.
-    func rows(
-        kind: EntryKind,
-        source: UInt32,
-        level: Int,
-        from first: Int64,
-        through last: Int64,
-        in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [Int64: ViewRecord] {
-        var rows: [Int64: ViewRecord] = [:]
-        let prefix = kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level)]
-        try txn.withCursor(on: buckets) { cursor in
-            try cursor.scan(from: ViewLevel.key(kind: kind, source: source, level: level, bucket: first)) {
-                key,
-                value in
-                guard key.count == 17, key.starts(with: prefix) else { return false }
-                let bucket = ViewLevel.bucket(ofKey: key)
-                guard bucket <= last else { return false }
-                rows[bucket] = ViewRecord(value)
-                return true
-            }
-        }
-        return rows
     }
 }
