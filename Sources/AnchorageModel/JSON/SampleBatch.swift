@@ -22,9 +22,25 @@ public struct SampleBatch: Decodable, Sendable {
     /// - Throws: `DecodingError` for broken JSON, ``HKError`` for an object
     ///   that breaks a rule, ``Empty`` for an empty batch or a non-sample.
     public init(json data: Data) throws {
-        self = try JSONDecoder().decode(SampleBatch.self, from: data)
+        if let objects = data.withUnsafeBytes({ Self.fast($0) }) {
+            self.objects = objects
+        } else {
+            self = try Self.reference(json: data)
+        }
         guard !objects.isEmpty else { throw Empty(description: "there are no samples to save") }
         guard objects.allSatisfy({ $0 is HKSample }) else { throw Empty(description: "only samples can be saved") }
+    }
+
+    /// The batch as Foundation's `JSONDecoder` reads it: every form, and the
+    /// errors that say what is wrong. ``init(json:)`` takes it when the fast
+    /// reader declines.
+    package static func reference(json data: Data) throws -> SampleBatch {
+        try JSONDecoder().decode(SampleBatch.self, from: data)
+    }
+
+    /// Wraps decoded objects.
+    package init(objects: [HKObject]) {
+        self.objects = objects
     }
 
     public init(from decoder: any Decoder) throws {

@@ -1,0 +1,269 @@
+import Foundation
+
+extension SampleBatch {
+    /// The common batch decoded without Foundation's `JSONDecoder`: an
+    /// array of quantity and category samples written with the documented
+    /// fields (`kind`, `uuid`, `type`, `startDate`, `endDate`, `quantity`
+    /// or `value`, `sourceRevision`), strings without escapes. `nil` for
+    /// anything else, or anything wrong: then the reference decoder decodes
+    /// the whole body and says what is wrong. What both decode, they decode
+    /// alike (SampleBatchFastPathTests compares them on generated and
+    /// damaged batches).
+    static func fast(_ bytes: UnsafeRawBufferPointer) -> [HKObject]? {
+        var reader = FastSampleReader(bytes: bytes)
+        return reader.batch()
+    }
+}
+
+/// A strict, allocation-light reader of one JSON shape; see
+/// ``SampleBatch/fast(_:)``. Every method returns `nil` at the first thing
+/// it does not expect.
+struct FastSampleReader {
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    mutating func batch() -> [HKObject]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var objects: [HKObject] = []
+        if take(UInt8(ascii: "]")) { return end() ? objects : nil }
+        repeat {
+            guard let object = sample() else { return nil }
+            objects.append(object)
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "]")), end() else { return nil }
+        return objects
+    }
+
+    // MARK: One sample
+
+    private enum Kind { case quantity, category }
+
+    private mutating func sample() -> HKObject? {
+        var kind: Kind?
+        var uuid: UUID?
+        var identifier: String?
+        var start: Date?
+        var end: Date?
+        var quantity: HKQuantity?
+        var value: Int?
+        var revision: HKSourceRevision?
+        var seen = Set<String>()
+        let complete = members { key, reader in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "kind":
+                switch reader.string() {
+                case "quantitySample": kind = .quantity
+                case "categorySample": kind = .category
+                default: return false
+                }
+            case "uuid": uuid = reader.string().flatMap(UUID.init(uuidString:))
+            case "type": identifier = reader.string()
+            case "startDate": start = reader.string().flatMap(ISO8601.parse)
+            case "endDate": end = reader.string().flatMap(ISO8601.parse)
+            case "quantity": quantity = reader.quantity()
+            case "value": value = reader.integer()
+            case "sourceRevision":
+                // Given, it must read: `nil` here is a broken revision, not an absent one.
+                guard let given = reader.revision() else { return false }
+                revision = given
+            default: return false
+            }
+            return true
+        }
+        guard complete, let kind, let uuid, let identifier, let start, let end else { return nil }
+        guard let fields = try? SampleFields.given(start, end, uuid, revision ?? .local, nil, [:]) else { return nil }
+        switch kind {
+        case .quantity:
+            guard !seen.contains("value"), let quantity,
+                let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType
+            else { return nil }
+            return try? HKQuantitySample.make(type: type, quantity: quantity, fields)
+        case .category:
+            guard !seen.contains("quantity"), let value,
+                let type = HKObjectType.type(forIdentifier: identifier) as? HKCategoryType
+            else { return nil }
+            return try? HKCategorySample.make(type: type, value: value, fields)
+        }
+    }
+
+    /// `{"value": number, "unit": "…"}`, the value finite.
+    private mutating func quantity() -> HKQuantity? {
+        var value: Double?
+        var unit: HKUnit?
+        var seen = Set<String>()
+        let complete = members { key, reader in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "value": value = reader.number().flatMap { $0.isFinite ? $0 : nil }
+            case "unit": unit = reader.string().flatMap { try? HKUnit.parse($0) }
+            default: return false
+            }
+            return true
+        }
+        guard complete, let value, let unit else { return nil }
+        return HKQuantity(unit: unit, doubleValue: value)
+    }
+
+    /// `{"source": {"name", "bundleIdentifier"}, "version"?, "productType"?,
+    /// "operatingSystemVersion"?}`, as `HKSourceRevision`'s decoder reads it.
+    private mutating func revision() -> HKSourceRevision? {
+        var source: HKSource?
+        var version: String?
+        var productType: String?
+        var os = "0.0.0"
+        var seen = Set<String>()
+        let complete = members { key, reader in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "source": source = reader.source()
+            case "version": version = reader.boundedString()
+            case "productType": productType = reader.boundedString()
+            case "operatingSystemVersion":
+                guard let text = reader.string() else { return false }
+                os = text
+            default: return false
+            }
+            return true
+        }
+        guard complete, let source, seen.contains("version") == (version != nil),
+            seen.contains("productType") == (productType != nil)
+        else { return nil }
+        let parts = os.split(separator: ".").map { Int($0) }
+        guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else { return nil }
+        return HKSourceRevision(
+            source: source,
+            version: version,
+            productType: productType,
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: major,
+                minorVersion: minor,
+                patchVersion: patch
+            )
+        )
+    }
+
+    private mutating func source() -> HKSource? {
+        var name: String?
+        var bundle: String?
+        var seen = Set<String>()
+        let complete = members { key, reader in
+            guard seen.insert(key).inserted else { return false }
+            switch key {
+            case "name": name = reader.boundedString()
+            case "bundleIdentifier": bundle = reader.boundedString()
+            default: return false
+            }
+            return true
+        }
+        guard complete, let name, let bundle else { return nil }
+        return HKSource(name: name, bundleIdentifier: bundle)
+    }
+
+    // MARK: JSON
+
+    /// Reads an object's members, calling `member` with each key and the
+    /// reader positioned at its value (which `member` must read); `false`
+    /// when the object is malformed or `member` refuses.
+    private mutating func members(_ member: (String, inout FastSampleReader) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = string(), take(UInt8(ascii: ":")), member(key, &self) else { return false }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}"))
+    }
+
+    /// A string without escapes or control characters, valid UTF-8.
+    private mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let first = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(validating: bytes[first..<index], as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func boundedString() -> String? {
+        string().flatMap { $0.utf8.count <= JSONStrings.maximumLength ? $0 : nil }
+    }
+
+    /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func numberText() -> (text: Substring, isInteger: Bool)? {
+        skipSpace()
+        let first = index
+        _ = takeRaw(UInt8(ascii: "-"))
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard digits() > 0 else { return nil }
+        }
+        var isInteger = true
+        if takeRaw(UInt8(ascii: ".")) {
+            isInteger = false
+            guard digits() > 0 else { return nil }
+        }
+        if takeRaw(UInt8(ascii: "e")) || takeRaw(UInt8(ascii: "E")) {
+            isInteger = false
+            if !takeRaw(UInt8(ascii: "+")) { _ = takeRaw(UInt8(ascii: "-")) }
+            guard digits() > 0 else { return nil }
+        }
+        let text = String(decoding: bytes[first..<index], as: UTF8.self)
+        return (Substring(text), isInteger)
+    }
+
+    private mutating func number() -> Double? {
+        numberText().flatMap { Double($0.text) }
+    }
+
+    /// An integer literal that fits an `Int` (no fraction, no exponent).
+    private mutating func integer() -> Int? {
+        guard let number = numberText(), number.isInteger else { return nil }
+        return Int(number.text)
+    }
+
+    private mutating func digits() -> Int {
+        let first = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - first
+    }
+
+    /// Skips JSON whitespace, then takes `byte` if it is next.
+    private mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        return takeRaw(byte)
+    }
+
+    private mutating func takeRaw(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Whether only whitespace is left.
+    private mutating func end() -> Bool {
+        skipSpace()
+        return index == bytes.count
+    }
+}

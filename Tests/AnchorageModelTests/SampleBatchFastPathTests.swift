@@ -1,0 +1,126 @@
+import AnchorageTesting
+import Foundation
+import Testing
+
+@testable import AnchorageModel
+
+/// `SampleBatch(json:)` reads the common batch with its own reader and
+/// falls back to Foundation's `JSONDecoder` for everything else; the two
+/// must agree wherever the fast one answers.
+@Suite("A sample batch's fast reader agrees with JSONDecoder")
+struct SampleBatchFastPathTests {
+    /// A sample in the documented JSON form, written field by field (no
+    /// device or metadata: the fast reader leaves those to JSONDecoder).
+    static func json(_ sample: HKSample) -> String {
+        let revision = sample.sourceRevision
+        var source =
+            #""source":{"name":"\#(revision.source.name)","bundleIdentifier":"\#(revision.source.bundleIdentifier)"}"#
+        if let version = revision.version { source += #","version":"\#(version)""# }
+        if let productType = revision.productType { source += #","productType":"\#(productType)""# }
+        let os = revision.operatingSystemVersion
+        source += #","operatingSystemVersion":"\#(os.majorVersion).\#(os.minorVersion).\#(os.patchVersion)""#
+        let common =
+            #""uuid":"\#(sample.uuid.uuidString)","type":"\#(sample.sampleType.identifier)","#
+            + #""startDate":"\#(ISO8601.format(sample.startDate))","endDate":"\#(ISO8601.format(sample.endDate))","#
+            + #""sourceRevision":{\#(source)}"#
+        switch sample {
+        case let quantity as HKQuantitySample:
+            let value = quantity.quantity.doubleValue(for: quantity.quantity.unit)
+            return
+                #"{"kind":"quantitySample",\#(common),"quantity":{"value":\#(value),"unit":"\#(quantity.quantity.unit.unitString)"}}"#
+        case let category as HKCategorySample:
+            return #"{"kind":"categorySample",\#(common),"value":\#(category.value)}"#
+        default:
+            preconditionFailure("only quantity and category samples")
+        }
+    }
+
+    /// Objects in a comparable form: their canonical JSON.
+    static func canonical(_ objects: [HKObject]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(objects.map(HealthObject.init)), as: UTF8.self)
+    }
+
+    static func batches(seed: UInt64, count: Int) -> [String] {
+        var generator = ObjectGenerator(seed: seed)
+        return (0..<count).map { _ in
+            let samples: [HKSample] = (0..<generator.int(1...6)).map { _ in
+                generator.bool() ? generator.quantitySample() : generator.categorySample()
+            }
+            return "[" + samples.map(json).joined(separator: generator.bool() ? "," : " ,\n ") + "]"
+        }
+    }
+
+    @Test("generated batches of quantity and category samples: the fast reader answers, with JSONDecoder's objects")
+    func agreesOnGenerated() throws {
+        for text in Self.batches(seed: 34, count: 300) {
+            let data = Data(text.utf8)
+            let fast = try #require(data.withUnsafeBytes { SampleBatch.fast($0) }, "declined: \(text.prefix(300))")
+            let reference = try SampleBatch.reference(json: data)
+            #expect(try Self.canonical(fast) == Self.canonical(reference.objects))
+            #expect(try Self.canonical(SampleBatch(json: data).objects) == Self.canonical(reference.objects))
+        }
+    }
+
+    @Test(
+        "damaged batches (cut, bytes removed or changed): wherever the fast reader answers, JSONDecoder answers the same; nothing crashes"
+    )
+    func agreesOnDamaged() throws {
+        var random = SeededGenerator(seed: 3_434)
+        let significant = Array(#"{}[]:,"\ -.0123456789eEnulltruefalse"#.utf8) + [0x00, 0x0A, 0xC3, 0xFF]
+        var answered = 0
+        for text in Self.batches(seed: 35, count: 200) {
+            for _ in 0..<10 {
+                var bytes = Array(text.utf8)
+                let position = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0...2, using: &random) {
+                case 0: bytes.removeSubrange(position...)
+                case 1: bytes.remove(at: position)
+                default: bytes[position] = significant.randomElement(using: &random)!
+                }
+                let data = Data(bytes)
+                guard let fast = data.withUnsafeBytes({ SampleBatch.fast($0) }) else { continue }
+                answered += 1
+                let reference = try #require(
+                    try? SampleBatch.reference(json: data),
+                    "JSONDecoder refuses what the fast reader read: \(Data(bytes).base64EncodedString())"
+                )
+                #expect(
+                    try Self.canonical(fast) == Self.canonical(reference.objects),
+                    "\(String(decoding: bytes, as: UTF8.self).prefix(300))"
+                )
+            }
+        }
+        #expect(answered > 0, "some damage leaves a valid batch (a digit changed)")
+    }
+
+    @Test(
+        "what the fast reader leaves to JSONDecoder still decodes: the {samples} form, devices, metadata, escapes, nulls, a repeated key; and errors are JSONDecoder's"
+    )
+    func declinesTheRest() throws {
+        let step =
+            #"{"kind":"quantitySample","uuid":"1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B12","type":"HKQuantityTypeIdentifierStepCount","startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:10:00Z","quantity":{"value":120,"unit":"count"}"#
+        let declined = [
+            #"{"samples":[\#(step)}]}"#,
+            #"[\#(step),"device":{"name":"Watch"}}]"#,
+            #"[\#(step),"metadata":{"com.example.note":{"string":"x"}}}]"#,
+            #"[\#(step),"sourceRevision":{"source":{"name":"A \"quoted\" app","bundleIdentifier":"com.example.a"}}}]"#,
+            #"[\#(step),"sourceRevision":null}]"#,
+            #"[\#(step),"uuid":"1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B13"}]"#,
+        ]
+        for text in declined {
+            let data = Data(text.utf8)
+            #expect(data.withUnsafeBytes { SampleBatch.fast($0) } == nil, "\(text)")
+            let batch = try SampleBatch(json: data)
+            #expect(batch.objects.count == 1)
+        }
+        let broken = Data(
+            "[\(step.replacingOccurrences(of: "1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B12", with: "not a uuid"))}]".utf8
+        )
+        #expect(broken.withUnsafeBytes { SampleBatch.fast($0) } == nil)
+        #expect(throws: (any Error).self) { try SampleBatch(json: broken) }
+        let plain = Data("[\(step)}]".utf8)
+        #expect(plain.withUnsafeBytes { SampleBatch.fast($0) }?.count == 1, "the common shape is read fast")
+    }
+}
