@@ -114,20 +114,23 @@ extension HKSourceRevision: Codable {
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let os = try container.decodeIfPresent(String.self, forKey: .operatingSystemVersion) ?? "0.0.0"
-        let parts = os.split(separator: ".").map { Int($0) }
-        guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else {
+        guard let system = Self.systemVersion(os) else {
             throw HKError.invalid("OBJ-2", "operatingSystemVersion is written major.minor.patch")
         }
         self.init(
             source: try container.decode(HKSource.self, forKey: .source),
             version: try container.decodeIfPresent(String.self, forKey: .version).map(JSONStrings.bounded),
             productType: try container.decodeIfPresent(String.self, forKey: .productType).map(JSONStrings.bounded),
-            operatingSystemVersion: OperatingSystemVersion(
-                majorVersion: major,
-                minorVersion: minor,
-                patchVersion: patch
-            )
+            operatingSystemVersion: system
         )
+    }
+
+    /// `major.minor.patch`, as the JSON form writes a system version;
+    /// `nil` for anything else.
+    package static func systemVersion(_ text: String) -> OperatingSystemVersion? {
+        let parts = text.split(separator: ".").map { Int($0) }
+        guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else { return nil }
+        return OperatingSystemVersion(majorVersion: major, minorVersion: minor, patchVersion: patch)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -133,17 +133,12 @@ struct FastSampleReader {
         guard complete, let source, seen.contains("version") == (version != nil),
             seen.contains("productType") == (productType != nil)
         else { return nil }
-        let parts = os.split(separator: ".").map { Int($0) }
-        guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else { return nil }
+        guard let system = HKSourceRevision.systemVersion(os) else { return nil }
         return HKSourceRevision(
             source: source,
             version: version,
             productType: productType,
-            operatingSystemVersion: OperatingSystemVersion(
-                majorVersion: major,
-                minorVersion: minor,
-                patchVersion: patch
-            )
+            operatingSystemVersion: system
         )
     }
 
