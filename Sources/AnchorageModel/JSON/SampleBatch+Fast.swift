@@ -51,40 +51,33 @@ struct FastSampleReader {
         var quantity: HKQuantity?
         var value: Int?
         var revision: HKSourceRevision?
-        var seen = Set<String>()
         let complete = members { key, reader in
-            guard seen.insert(key).inserted else { return false }
             switch key {
             case "kind":
-                switch reader.string() {
-                case "quantitySample": kind = .quantity
-                case "categorySample": kind = .category
-                default: return false
-                }
-            case "uuid": uuid = reader.string().flatMap(UUID.init(uuidString:))
-            case "type": identifier = reader.string()
-            case "startDate": start = reader.string().flatMap(ISO8601.parse)
-            case "endDate": end = reader.string().flatMap(ISO8601.parse)
-            case "quantity": quantity = reader.quantity()
-            case "value": value = reader.integer()
-            case "sourceRevision":
-                // Given, it must read: `nil` here is a broken revision, not an absent one.
-                guard let given = reader.revision() else { return false }
-                revision = given
+                let text = reader.string()
+                return Self.fill(
+                    &kind,
+                    text == "quantitySample" ? .quantity : text == "categorySample" ? .category : nil
+                )
+            case "uuid": return Self.fill(&uuid, reader.string().flatMap(UUID.init(uuidString:)))
+            case "type": return Self.fill(&identifier, reader.string())
+            case "startDate": return Self.fill(&start, reader.string().flatMap(ISO8601.parse))
+            case "endDate": return Self.fill(&end, reader.string().flatMap(ISO8601.parse))
+            case "quantity": return Self.fill(&quantity, reader.quantity())
+            case "value": return Self.fill(&value, reader.integer())
+            case "sourceRevision": return Self.fill(&revision, reader.revision())
             default: return false
             }
-            return true
         }
         guard complete, let kind, let uuid, let identifier, let start, let end else { return nil }
         guard let fields = try? SampleFields.given(start, end, uuid, revision ?? .local, nil, [:]) else { return nil }
         switch kind {
         case .quantity:
-            guard !seen.contains("value"), let quantity,
-                let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType
+            guard value == nil, let quantity, let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType
             else { return nil }
             return try? HKQuantitySample.make(type: type, quantity: quantity, fields)
         case .category:
-            guard !seen.contains("quantity"), let value,
+            guard quantity == nil, let value,
                 let type = HKObjectType.type(forIdentifier: identifier) as? HKCategoryType
             else { return nil }
             return try? HKCategorySample.make(type: type, value: value, fields)
@@ -95,15 +88,12 @@ struct FastSampleReader {
     private mutating func quantity() -> HKQuantity? {
         var value: Double?
         var unit: HKUnit?
-        var seen = Set<String>()
         let complete = members { key, reader in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "value": value = reader.number().flatMap { $0.isFinite ? $0 : nil }
-            case "unit": unit = reader.string().flatMap { try? HKUnit.parse($0) }
+            case "value": return Self.fill(&value, reader.number().flatMap { $0.isFinite ? $0 : nil })
+            case "unit": return Self.fill(&unit, reader.string().flatMap { try? HKUnit.parse($0) })
             default: return false
             }
-            return true
         }
         guard complete, let value, let unit else { return nil }
         return HKQuantity(unit: unit, doubleValue: value)
@@ -115,48 +105,46 @@ struct FastSampleReader {
         var source: HKSource?
         var version: String?
         var productType: String?
-        var os = "0.0.0"
-        var seen = Set<String>()
+        var system: OperatingSystemVersion?
         let complete = members { key, reader in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "source": source = reader.source()
-            case "version": version = reader.boundedString()
-            case "productType": productType = reader.boundedString()
+            case "source": return Self.fill(&source, reader.source())
+            case "version": return Self.fill(&version, reader.boundedString())
+            case "productType": return Self.fill(&productType, reader.boundedString())
             case "operatingSystemVersion":
-                guard let text = reader.string() else { return false }
-                os = text
+                return Self.fill(&system, reader.string().flatMap(HKSourceRevision.systemVersion))
             default: return false
             }
-            return true
         }
-        guard complete, let source, seen.contains("version") == (version != nil),
-            seen.contains("productType") == (productType != nil)
-        else { return nil }
-        guard let system = HKSourceRevision.systemVersion(os) else { return nil }
+        guard complete, let source else { return nil }
         return HKSourceRevision(
             source: source,
             version: version,
             productType: productType,
-            operatingSystemVersion: system
+            operatingSystemVersion: system ?? OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0)
         )
     }
 
     private mutating func source() -> HKSource? {
         var name: String?
         var bundle: String?
-        var seen = Set<String>()
         let complete = members { key, reader in
-            guard seen.insert(key).inserted else { return false }
             switch key {
-            case "name": name = reader.boundedString()
-            case "bundleIdentifier": bundle = reader.boundedString()
+            case "name": return Self.fill(&name, reader.boundedString())
+            case "bundleIdentifier": return Self.fill(&bundle, reader.boundedString())
             default: return false
             }
-            return true
         }
         guard complete, let name, let bundle else { return nil }
         return HKSource(name: name, bundleIdentifier: bundle)
+    }
+
+    /// Sets a member's slot: `false` when the value did not read (the
+    /// batch is then left to JSONDecoder) or the member came twice.
+    private static func fill<Value>(_ slot: inout Value?, _ value: Value?) -> Bool {
+        guard slot == nil, let value else { return false }
+        slot = value
+        return true
     }
 
     // MARK: JSON
@@ -195,7 +183,7 @@ struct FastSampleReader {
     }
 
     /// A number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func numberText() -> (text: Substring, isInteger: Bool)? {
+    private mutating func numberText() -> (text: String, isInteger: Bool)? {
         skipSpace()
         let first = index
         _ = takeRaw(UInt8(ascii: "-"))
@@ -215,8 +203,7 @@ struct FastSampleReader {
             if !takeRaw(UInt8(ascii: "+")) { _ = takeRaw(UInt8(ascii: "-")) }
             guard digits() > 0 else { return nil }
         }
-        let text = String(decoding: bytes[first..<index], as: UTF8.self)
-        return (Substring(text), isInteger)
+        return (String(decoding: bytes[first..<index], as: UTF8.self), isInteger)
     }
 
     private mutating func number() -> Double? {

@@ -38,11 +38,6 @@ public struct SampleBatch: Decodable, Sendable {
         try JSONDecoder().decode(SampleBatch.self, from: data)
     }
 
-    /// Wraps decoded objects.
-    package init(objects: [HKObject]) {
-        self.objects = objects
-    }
-
     public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
             var objects: [HKObject] = []
