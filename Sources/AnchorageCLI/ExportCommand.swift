@@ -42,9 +42,9 @@ struct ExportCommand: AsyncParsableCommand {
             var anchor = try since.map { try Anchor(parsing: $0) }
             // The export ends at the head when it began, which the access
             // log records before the first line is written.
-            if anchor != nil { _ = try log.entries(after: anchor, limit: 1) }  // refuses another store's anchor
+            let first = try log.position(of: anchor)  // refuses another store's anchor
             let head = log.head
-            let first = anchor?.seq ?? 0
+            let total = Int(head.seq - min(first, head.seq))
             try await store.recordRead(
                 AccessRecord(
                     principal: "",
@@ -52,13 +52,13 @@ struct ExportCommand: AsyncParsableCommand {
                     types: [],
                     since: since,
                     until: head.stringValue,
-                    count: Int(head.seq - min(first, head.seq))
+                    count: total
                 )
             )
             var writer = LogExportWriter()
             var exported = 0
             var bytes: [UInt8] = []
-            var left = Int(head.seq - min(first, head.seq))
+            var left = total
             while left > 0 {
                 let page = try log.entries(after: anchor, limit: min(1_000, left))
                 bytes.removeAll(keepingCapacity: true)

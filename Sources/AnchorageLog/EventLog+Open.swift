@@ -55,7 +55,7 @@ extension EventLog {
         let boot = try environment.write { txn in
             try bootstrap(in: txn, newStoreID: configuration.newStoreID, projections: projections)
         }
-        let store = OpenStore(environment: environment, lock: nil)
+        let store = OpenStore(environment: environment)
         let log = EventLog(
             directory: directory,
             configuration: configuration,

@@ -90,7 +90,7 @@ extension EventLog {
 
     /// The sequence number an anchor stands for, after checking that this
     /// log issued it; 0 for `nil`.
-    func position(of anchor: Anchor?) throws(LogError) -> UInt64 {
+    package func position(of anchor: Anchor?) throws(LogError) -> UInt64 {
         guard let anchor else { return 0 }
         guard anchor.storeID == storeID else {
             throw LogError(

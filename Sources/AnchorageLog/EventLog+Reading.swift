@@ -52,7 +52,7 @@ extension EventLog {
         return EventLog(
             directory: directory,
             configuration: configuration,
-            store: OpenStore(environment: environment, lock: nil, readerLock: readerLock),
+            store: OpenStore(environment: environment, readerLock: readerLock),
             boot: boot,
             projectionFactory: projections,
             readOnly: true

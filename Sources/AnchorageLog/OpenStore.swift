@@ -1,20 +1,18 @@
 import LMDB
 import Synchronization
 
-/// The open resources of a store: its LMDB environment and its directory
-/// lock. The environment is released first, so the lock is only given up
-/// once the store is really closed.
+/// The open resources of a store: its LMDB environment (whose data-file
+/// descriptor carries the writer's directory lock, see ``DirectoryLock``)
+/// and a reader's hold. The environment is released first, so the hold is
+/// only given up once the store is really closed.
 final class OpenStore: Sendable {
     private let environmentSlot: Mutex<Environment?>
-    /// `nil` for a store opened for reading: readers do not take it.
-    private let lock: DirectoryLock?
     /// A reader's shared hold on the data file it opened (no compaction
     /// replaces it meanwhile); `nil` for the writer.
     private let readerLock: ReaderLock?
 
-    init(environment: Environment, lock: DirectoryLock?, readerLock: ReaderLock? = nil) {
+    init(environment: Environment, readerLock: ReaderLock? = nil) {
         self.environmentSlot = Mutex(environment)
-        self.lock = lock
         self.readerLock = readerLock
     }
 
@@ -25,7 +23,7 @@ final class OpenStore: Sendable {
 
     deinit {
         // Drop the environment (closing it, as nothing else owns it) before
-        // `lock` is released with the other stored properties.
+        // `readerLock` is released with the other stored properties.
         _ = environmentSlot.withLock { $0.take() }
     }
 }
