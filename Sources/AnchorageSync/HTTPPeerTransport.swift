@@ -42,6 +42,7 @@ public final class HTTPPeerTransport: PeerTransport {
         trustRoots: String? = nil,
         maximumBatchBytes: Int = 80 << 20
     ) throws {
+        try Self.check(url)  // before a client is made that would then need shutting down
         try self.init(
             url: url,
             token: token,
@@ -62,10 +63,7 @@ public final class HTTPPeerTransport: PeerTransport {
     }
 
     private init(url: URL, token: String?, client: HTTPClient, ownsClient: Bool, maximumBatchBytes: Int) throws {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            if ownsClient { try? client.syncShutdown() }
-            throw SyncError(.protocolViolation, "the peer address \(url) is not an http:// or https:// URL")
-        }
+        try Self.check(url)
         self.url = url
         let base = url.absoluteString.hasSuffix("/") ? url.absoluteString : url.absoluteString + "/"
         syncBase = url.path.isEmpty || url.path == "/" ? base + "v1/" : base
@@ -73,6 +71,13 @@ public final class HTTPPeerTransport: PeerTransport {
         self.client = client
         self.ownsClient = ownsClient
         self.maximumBatchBytes = maximumBatchBytes
+    }
+
+    /// Refuses an address that is not `http(s)://host…`.
+    private static func check(_ url: URL) throws(SyncError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw SyncError(.protocolViolation, "the peer address \(url) is not an http:// or https:// URL")
+        }
     }
 
     /// An HTTP client configured for peers: `trustRoots` names a PEM file

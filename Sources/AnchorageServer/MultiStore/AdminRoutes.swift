@@ -194,7 +194,7 @@ struct AdminRoutes: Sendable {
     func addPeer(_ request: Request, context: NodeContext) async throws -> Response {
         let name = try Self.existing(context, registry)
         let body = try await Self.decode(PeerAddition.self, request, context: context, holding: "the peer to add")
-        guard body.url.utf8.count <= 2_048, let url = URL(string: body.url) else {
+        guard let url = URL(string: body.url) else {
             throw APIError(.badRequest, .invalidArgument, "'url' is not a URL")
         }
         let peer = try registry.addPeer(to: name, url: url, token: body.token, direction: body.direction ?? .both)

@@ -80,6 +80,13 @@ public final class MultiStoreNode: Sendable {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
         let registry = registry
+        // What can still fail comes before the HTTP clients, which must be shut down once made.
+        let pace = RequestBodyPace(configuration)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyGuard(pace: pace, clock: configuration.clock)],
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        )
+        server = try AnchorageNode.server(http1, tls: configuration.tls)
         do {
             peerClient = try HTTPPeerTransport.client(trustRoots: configuration.peerTrustRoots)
         } catch {
@@ -141,12 +148,6 @@ public final class MultiStoreNode: Sendable {
             },
             stop: { $0.closing.fire() }
         )
-        let pace = RequestBodyPace(configuration)
-        let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestBodyGuard(pace: pace, clock: configuration.clock)],
-            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
-        )
-        server = try AnchorageNode.server(http1, tls: configuration.tls)
         let pool = pool
         webhookRetrier.open { name in
             // Opening starts its deliveries; it closes again once idle.
