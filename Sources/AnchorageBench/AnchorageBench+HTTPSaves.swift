@@ -42,7 +42,7 @@ extension AnchorageBench {
         }
         report.add(.httpSaves(clients: clients), anchorage: measured.map(\.rate))
         report.add(.httpSaveLatency, anchorage: measured.map(\.tail))
-        try runWrkSaveBenchmarks(work: work, report: &report)
+        try await runWrkSaveBenchmarks(work: work, report: &report)
     }
 
     /// Posts 10 step samples; throws unless they are saved.

@@ -6,13 +6,13 @@ extension AnchorageBench {
     /// `anchorage serve` process on an empty, durable store, with 16 and
     /// then 64 connections, each run against a new process and store.
     /// Skipped, saying why, without wrk on PATH or `--wrk-script`.
-    func runWrkSaveBenchmarks(work: URL, report: inout Report) throws {
+    func runWrkSaveBenchmarks(work: URL, report: inout Report) async throws {
         guard let wrkScript, let wrk = Self.executable(named: "wrk") else {
             progress("HTTP saves from wrk: skipped (wrk is not on PATH, or no --wrk-script; Scripts/bench gives both)")
             return
         }
         for connections in [16, 64] {
-            let measured = try eachRunSync { run in
+            let measured = try await eachRun { run in
                 progress("HTTP saves from wrk run \(run)/\(runs): \(connections) connections, 10 s")
                 let directory = work.appendingPathComponent("wrk-\(connections)-\(run)")
                 defer { try? FileManager.default.removeItem(at: directory) }
@@ -66,10 +66,5 @@ extension AnchorageBench {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// `body` in each run, from 1 to `runs`, without suspending.
-    func eachRunSync<Measured>(_ body: (_ run: Int) throws -> Measured) rethrows -> [Measured] {
-        try (1...runs).map(body)
     }
 }

@@ -26,7 +26,7 @@ struct StoreOptions: ParsableArguments {
     ///
     /// A command that reads health data passes `recordsReads`: the store is
     /// then opened so that it can append to its access log
-    /// (``HKHealthStore/recordRead(_:types:from:to:since:until:count:phase:)``),
+    /// (``HKHealthStore/recordRead(_:)``),
     /// which needs its files to be writable.
     ///
     /// - Throws: ``CommandFailure`` when there is no store at the directory
@@ -46,9 +46,7 @@ struct StoreOptions: ParsableArguments {
         } catch {
             await reading.close()
             guard (error.underlyingError as? LogError)?.code == .needsWriter else {
-                if recordsReads, FileManager.default.fileExists(atPath: path + "/data.mdb"),
-                    !FileManager.default.isWritableFile(atPath: path + "/data.mdb")
-                {
+                if recordsReads, !FileManager.default.isWritableFile(atPath: path + "/data.mdb") {
                     throw CommandFailure(
                         description: "\(error.message); reading health data records the read in the store's "
                             + "access log, so the store's files must be writable by this user"
