@@ -15,7 +15,8 @@ public struct AnchorageCommand: AsyncParsableCommand {
             SamplesCommand.self,
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
-            HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, ActivityCommand.self, StoresCommand.self,
+            HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, MigrateCommand.self, ActivityCommand.self,
+            StoresCommand.self,
             TokensCommand.self, PeersCommand.self, AccessLogCommand.self,
         ]
     )

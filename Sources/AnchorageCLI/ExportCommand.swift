@@ -55,7 +55,7 @@ struct ExportCommand: AsyncParsableCommand {
                     count: total
                 )
             )
-            var writer = LogExportWriter()
+            var writer = LogExportWriter(previousLink: try log.link(at: first))
             var exported = 0
             var bytes: [UInt8] = []
             var left = total

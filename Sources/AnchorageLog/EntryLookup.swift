@@ -1,4 +1,5 @@
 package import LMDB
+import Synchronization
 
 /// Reads entries of the log inside a projection's write transaction, for
 /// projections whose rules compare an incoming entry with an earlier one
@@ -9,15 +10,42 @@ package import LMDB
 /// let earlier = try lookup.entry(at: record.saveSeq, in: txn)
 /// ```
 package struct EntryLookup: Sendable {
-    private let log: Database
+    private let databases: LogDatabases
+    /// The store's layout, read from `meta` at the first lookup (a store's
+    /// format changes only while it is closed).
+    private let layout = LayoutMemo()
 
-    /// Opens the log's database in the transaction that opens the projections.
-    package init(in txn: borrowing DatabaseOpener) throws {
-        log = try LogDatabases(in: txn).log
+    /// Holds the layout once read.
+    private final class LayoutMemo: Sendable {
+        private let value = Mutex<EntryLayout?>(nil)
+        var layout: EntryLayout? {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
     }
 
-    init(log: Database) {
-        self.log = log
+    /// Opens the log's databases in the transaction that opens the projections.
+    package init(in txn: borrowing DatabaseOpener) throws {
+        databases = try LogDatabases(in: txn)
+    }
+
+    /// The decoder for `txn`, whose own origin numbers it sees.
+    private func decoder(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> EntryDecoder {
+        let layout: EntryLayout
+        if let known = self.layout.layout {
+            layout = known
+        } else {
+            guard let format = try txn.value(forKey: MetaKey.format, in: databases.meta),
+                let version = UInt32(bigEndianBytes: format), let found = EntryLayout(format: version)
+            else {
+                throw LogError(.unsupportedFormat, "the store's format record is missing or unknown")
+            }
+            layout = found
+            self.layout.layout = found
+        }
+        var origins = OriginTable()
+        if layout == .compact, let numbers = databases.originNumbers { try origins.load(from: numbers, in: txn) }
+        return EntryDecoder(layout: layout, origins: origins)
     }
 
     /// The entry at `seq` without its payload, or `nil` when there is none.
@@ -25,8 +53,9 @@ package struct EntryLookup: Sendable {
         at seq: UInt64,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> LogEntry? {
-        try txn.withValue(forKey: seq.bigEndianBytes, in: log) { value in
-            try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
+        let decoder = try decoder(in: txn)
+        return try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            try decoder.decode(seq: seq, bytes: value).entryWithDigest(seq: seq, in: value)
         }
     }
 
@@ -37,11 +66,10 @@ package struct EntryLookup: Sendable {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
     ) throws -> R? {
-        try txn.withValue(forKey: seq.bigEndianBytes, in: log) { value in
-            let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
-            let payload =
-                entry.operation == .save && !EntryFormat.isPurged(value) ? EntryFormat.payloadBytes(of: value) : nil
-            return try body(entry, payload)
+        let decoder = try decoder(in: txn)
+        return try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            let stored = try decoder.decode(seq: seq, bytes: value)
+            return try body(stored.entryWithDigest(seq: seq, in: value), stored.payload(in: value))
         }
     }
 }

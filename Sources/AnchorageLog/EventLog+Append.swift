@@ -58,10 +58,12 @@ extension EventLog {
             }
             bytes += event.payload.count
         }
-        let digests = await Self.payloadDigests(of: events)
+        let salts = layout == .compact ? EntrySalt.random(count: events.count) : nil
+        let digests = await Self.payloadDigests(of: events, salts: salts)
         let prepared = PreparedEvents(
             events: events,
             digests: digests,
+            salts: salts,
             timestamp: timestamp,
             precondition: precondition
         )
@@ -70,12 +72,17 @@ extension EventLog {
         return anchors
     }
 
-    /// The payload digest of each event. Large batches are hashed on
-    /// several cores, so hashing does not stretch a single caller's wait.
-    static func payloadDigests(of events: [LogEvent]) async -> [EntryDigest] {
+    /// The payload digest of each event: SHA-256 of its salt (when the
+    /// store salts) and payload. Large batches are hashed on several
+    /// cores, so hashing does not stretch a single caller's wait.
+    static func payloadDigests(of events: [LogEvent], salts: [EntrySalt]?) async -> [EntryDigest] {
         let chunkSize = 256
         func digests(_ range: Range<Int>) -> [EntryDigest] {
-            events[range].map { $0.operation == .save ? EntryDigest.of($0.payload) : .zero }
+            range.map { index in
+                let event = events[index]
+                guard event.operation == .save else { return .zero }
+                return event.payload.withUnsafeBytes { EntryFormat.digest(salt: salts?[index], payload: $0) }
+            }
         }
         guard events.count >= 2 * chunkSize else { return digests(events.indices) }
         let chunks = stride(from: 0, to: events.count, by: chunkSize).map { $0..<min($0 + chunkSize, events.count) }
@@ -137,7 +144,11 @@ extension EventLog {
         var bytes = 0
         for entry in entries {
             guard let payload = entry.payload else { continue }
-            guard payload.count <= EntryFormat.maximumPayloadSize, EntryDigest.of(payload) == entry.payloadDigest else {
+            let matches =
+                entry.storedDigest.map { stored in
+                    payload.withUnsafeBytes { EntryFormat.digest(salt: entry.salt, payload: $0) } == stored
+                } ?? true
+            guard payload.count <= EntryFormat.maximumPayloadSize, matches else {
                 throw LogError(
                     .invalidEvent,
                     "entry \(entry.dot) is damaged: its payload does not match its digest",

@@ -56,6 +56,9 @@ extension EventLog {
         /// Tests give stores identities from their seed, since the order of
         /// two stores' dots (which save wins a conflict) follows from them.
         package var newStoreID: @Sendable () -> StoreID = { StoreID() }
+        /// The log format a new store is created in: ``EventLog/formatVersion``,
+        /// or 1 for tests of format-1 stores and their migration.
+        package var newStoreFormat: UInt32 = EventLog.formatVersion
         /// Where the log reports what it does (at `info` level or lower).
         /// Payload contents are never logged.
         public var logger: Logger = Logger(label: "anchorage.log", factory: { _ in SwiftLogNoOpLogHandler() })

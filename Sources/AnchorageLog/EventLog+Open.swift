@@ -8,14 +8,20 @@ struct LogBootstrap {
     let databases: LogDatabases
     let projections: [any Projection]
     let state: WriterState
+    let origins: OriginNumbers
     let created: Bool
     let reincarnated: Bool
     let rebuilt: [String]
 }
 
 extension EventLog {
-    /// The format version this library writes and reads.
-    public static let formatVersion: UInt32 = 1
+    /// The log format this library creates stores in. It reads and writes
+    /// format 1 stores too, and ``migrate(at:configuration:progress:)``
+    /// turns one into format 2.
+    public static let formatVersion: UInt32 = 2
+
+    /// The log formats this library opens.
+    public static let readableFormats: ClosedRange<UInt32> = 1...2
 
     /// Opens the store in `directory`, creating the directory and the store
     /// if they do not exist.
@@ -53,7 +59,12 @@ extension EventLog {
             try Environment(path: path, configuration: environmentConfiguration(configuration))
         }
         let boot = try environment.write { txn in
-            try bootstrap(in: txn, newStoreID: configuration.newStoreID, projections: projections)
+            try bootstrap(
+                in: txn,
+                newStoreID: configuration.newStoreID,
+                newStoreLayout: EntryLayout(format: configuration.newStoreFormat) ?? .compact,
+                projections: projections
+            )
         }
         let store = OpenStore(environment: environment)
         let log = EventLog(
@@ -100,20 +111,32 @@ extension EventLog {
     private static func bootstrap(
         in txn: borrowing WriteTransaction,
         newStoreID: () -> StoreID,
+        newStoreLayout: EntryLayout,
         projections factory: ProjectionFactory
     ) throws -> LogBootstrap {
         let databases = try LogDatabases(in: txn.opener)
-        var (identity, created) = try readOrCreateIdentity(databases, newStoreID: newStoreID, in: txn)
+        var (identity, created) = try readOrCreateIdentity(
+            databases,
+            newStoreID: newStoreID,
+            layout: newStoreLayout,
+            in: txn
+        )
         var reincarnated = false
         if try txn.contains(key: MetaKey.reincarnate, in: databases.meta) {
             identity = StoreIdentity(
                 storeID: identity.storeID,
                 incarnation: .random(in: 1...UInt64.max),
-                originID: StoreID()
+                originID: StoreID(),
+                layout: identity.layout
             )
             try writeIdentity(identity, databases, in: txn)
             try txn.removeValue(forKey: MetaKey.reincarnate, in: databases.meta)
             reincarnated = true
+        }
+        if identity.layout == .compact, let numbers = databases.originNumbers {
+            var table = OriginTable()
+            try table.load(from: numbers, in: txn)
+            _ = try table.number(registering: identity.originID, in: numbers, txn: txn)
         }
         let projections = try factory(txn.opener).orderedByConsumption()
         let names = projections.map(\.name)
@@ -123,7 +146,12 @@ extension EventLog {
         try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
         let stale = try stale(projections, databases, in: txn)
         if !stale.isEmpty {
-            _ = try ProjectionReplay.rebuild(stale, databases: databases, in: txn)
+            _ = try ProjectionReplay.rebuild(
+                stale,
+                databases: databases,
+                decoder: try EntryDecoder(identity.layout, databases: databases, inWrite: txn),
+                in: txn
+            )
             for projection in stale {
                 try txn.put(
                     UInt32(truncatingIfNeeded: projection.version).bigEndianBytes,
@@ -138,6 +166,7 @@ extension EventLog {
             databases: databases,
             projections: projections,
             state: state,
+            origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
             created: created,
             reincarnated: reincarnated,
             rebuilt: created ? [] : stale.map(\.name)
@@ -147,12 +176,18 @@ extension EventLog {
     private static func readOrCreateIdentity(
         _ databases: LogDatabases,
         newStoreID: () -> StoreID,
+        layout: EntryLayout,
         in txn: borrowing WriteTransaction
     ) throws -> (StoreIdentity, created: Bool) {
         if let identity = try readIdentity(databases, in: txn) { return (identity, false) }
         let storeID = newStoreID()
-        let identity = StoreIdentity(storeID: storeID, incarnation: .random(in: 1...UInt64.max), originID: storeID)
-        try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
+        let identity = StoreIdentity(
+            storeID: storeID,
+            incarnation: .random(in: 1...UInt64.max),
+            originID: storeID,
+            layout: layout
+        )
+        try txn.put(layout.format.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)
         try txn.put(storeID.uuid.bytes, forKey: MetaKey.store, in: databases.meta)
         try writeIdentity(identity, databases, in: txn)
         return (identity, true)
@@ -172,11 +207,14 @@ extension EventLog {
             }
             return nil
         }
-        guard let version = UInt32(bigEndianBytes: format), version == formatVersion else {
+        guard let version = UInt32(bigEndianBytes: format), let layout = EntryLayout(format: version) else {
             throw LogError(
                 .unsupportedFormat,
-                "the store uses log format \(UInt32(bigEndianBytes: format).map(String.init) ?? "?"); this library reads format \(formatVersion)"
+                "the store uses log format \(UInt32(bigEndianBytes: format).map(String.init) ?? "?"); this library reads formats \(readableFormats.lowerBound) and \(readableFormats.upperBound)"
             )
+        }
+        guard layout == .exchange || databases.originNumbers != nil else {
+            throw LogError(.unsupportedFormat, "the store uses log format 2 but has no origin-numbers database")
         }
         guard let store = try txn.value(forKey: MetaKey.store, in: databases.meta), store.count == 16,
             let incarnationBytes = try txn.value(forKey: MetaKey.incarnation, in: databases.meta),
@@ -190,7 +228,8 @@ extension EventLog {
                 StoreIdentity(
                     storeID: StoreID(UUID(loadingFrom: storeBytes, at: 0)),
                     incarnation: incarnation,
-                    originID: StoreID(UUID(loadingFrom: originBytes, at: 0))
+                    originID: StoreID(UUID(loadingFrom: originBytes, at: 0)),
+                    layout: layout
                 )
             }
         }

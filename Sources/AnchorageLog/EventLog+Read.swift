@@ -37,6 +37,7 @@ extension EventLog {
         let start = try position(of: anchor)
         let filter = kinds
         return try read { txn in
+            let decoder = try decoder(in: txn)
             var entries: [LogEntry] = []
             entries.reserveCapacity(min(limit, 4_096))
             // Payloads of the page go into one shared buffer: one allocation
@@ -59,14 +60,14 @@ extension EventLog {
                         scanned += 1
                         last = seq
                         if let filter {
-                            guard let kind = EntryFormat.kind(of: value) else {
+                            guard let kind = decoder.layout.kind(of: value) else {
                                 throw LogError.malformedEntry(seq, "it is shorter than its header")
                             }
                             guard filter.contains(kind) else { return true }
                         }
-                        let entry = try EntryFormat.decodeWithoutPayload(seq: seq, bytes: value)
-                        if entry.operation == .save && !EntryFormat.isPurged(value) {
-                            let payload = EntryFormat.payloadBytes(of: value)
+                        let stored = try decoder.decode(seq: seq, bytes: value)
+                        let entry = stored.entry(seq: seq, in: value)
+                        if let payload = stored.payload(in: value) {
                             if storage.isEmpty {
                                 // A guess from the first payload, bounded so a huge limit
                                 // or payload neither overflows nor reserves gigabytes.

@@ -90,11 +90,13 @@ extension EventLog {
                     + "and must be rebuilt by opening the store for writing"
             )
         }
+        let state = try WriterState.load(identity: identity, databases: databases, in: txn)
         return LogBootstrap(
             identity: identity,
             databases: databases,
             projections: projections,
-            state: try WriterState.load(identity: identity, databases: databases, in: txn),
+            state: state,
+            origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
             created: false,
             reincarnated: false,
             rebuilt: []

@@ -19,10 +19,10 @@ extension EventLog {
     /// The most positions one replication read examines, sent or skipped.
     public static let replicationScanBudget = 262_144
 
-    /// Reads the entries after position `seq` for a peer, verbatim, in one
-    /// short read transaction: each entry's stored bytes (header and
-    /// payload) and the link of the entry before it, so the peer can check
-    /// the hash chain on arrival. Entries whose dot `covered` (the peer's
+    /// Reads the entries after position `seq` for a peer in one short read
+    /// transaction: each entry's exchange form (docs/log-format.md; a
+    /// format-1 store's bytes verbatim) and the link of the entry before
+    /// it, so the peer can check the hash chain on arrival. Entries whose dot `covered` (the peer's
     /// version vector) already holds are skipped; the read stops after
     /// `maxEntries` entries or once `maxBytes` are reached (at least one
     /// entry is sent however large it is).
@@ -55,19 +55,14 @@ extension EventLog {
                         + "another incarnation of this store"
                 )
             }
-            var previous = EntryDigest.zero
-            if seq > 0 {
-                previous =
-                    try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-                        _ = try EntryFormat.decodeHeader(seq: seq, bytes: value)
-                        return EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset)
-                    } ?? .zero
-            }
+            let decoder = try decoder(in: txn)
+            var previous = try LogChain.link(at: seq, decoder: decoder, log: databases.log, in: txn)
             var through = seq
             var sent = 0
             var bytes = 0
             var scanned = 0
             var hasMore = false
+            var exchange: [UInt8] = []
             try txn.withCursor(on: databases.log) { cursor in
                 try cursor.scan(from: (seq + 1).bigEndianBytes) { key, value in
                     if sent == maxEntries || bytes >= maxBytes || scanned == Self.replicationScanBudget {
@@ -77,15 +72,34 @@ extension EventLog {
                     guard let position = UInt64(bigEndianBytes: key) else {
                         throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes after \(through)")
                     }
-                    _ = try EntryFormat.checkedOperation(seq: position, bytes: value)
+                    let stored = try decoder.decode(seq: position, bytes: value)
                     scanned += 1
-                    let dot = EntryFormat.dot(of: value)
-                    if covered[dot.origin, default: 0] < dot.counter {
-                        try body(position, previous, value)
+                    let sends = covered[stored.dot.origin, default: 0] < stored.dot.counter
+                    let link: EntryDigest
+                    if decoder.layout == .exchange {
+                        // Format 1 stores the exchange form: sent verbatim.
+                        link = stored.storedLink ?? .zero
+                        if sends { try body(position, previous, value) }
+                    } else {
+                        let header = stored.header(in: value)
+                        link = stored.storedLink ?? EntryFormat.link(previous: previous, header: header)
+                        if sends {
+                            let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
+                            exchange.removeAll(keepingCapacity: true)
+                            exchange.append(
+                                contentsOf: repeatElement(0, count: ExchangeLayout.size(regionCount: region.count))
+                            )
+                            exchange.withUnsafeMutableBytes { buffer in
+                                ExchangeLayout.write(header, link: link, salt: nil, payload: region, into: buffer)
+                            }
+                            try exchange.withUnsafeBytes { try body(position, previous, $0) }
+                        }
+                    }
+                    if sends {
                         sent += 1
                         bytes += value.count
                     }
-                    previous = EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset)
+                    previous = link
                     through = position
                     return true
                 }
@@ -106,12 +120,15 @@ extension LogEntry {
     /// ```
     /// - Throws: ``LogError`` ``LogError/Code/malformedEntry``; never traps.
     public init(seq: UInt64, encoded bytes: UnsafeRawBufferPointer, previousLink: EntryDigest) throws(LogError) {
-        self = try EntryFormat.decode(seq: seq, bytes: bytes)
-        guard EntryFormat.link(previous: previousLink, entry: bytes) == link else {
-            throw LogError.malformedEntry(seq, "its hash link does not follow from the entry before it")
-        }
-        if let payload, EntryDigest.of(payload) != payloadDigest {
+        let stored = try ExchangeLayout.decode(seq: seq, bytes: bytes)
+        if stored.hasPayload, let digest = stored.storedDigest,
+            EntryDigest.of(UnsafeRawBufferPointer(rebasing: bytes[stored.regionStart...])) != digest
+        {
             throw LogError.malformedEntry(seq, "its payload does not match its digest")
         }
+        guard EntryFormat.link(previous: previousLink, header: stored.header(in: bytes)) == stored.storedLink else {
+            throw LogError.malformedEntry(seq, "its hash link does not follow from the entry before it")
+        }
+        self = stored.entryWithPayload(seq: seq, in: bytes)
     }
 }

@@ -49,7 +49,10 @@ extension EventLog {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
     ) throws -> R? {
-        try EntryLookup(log: databases.log).withEntry(at: seq, in: txn, body)
+        try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            let stored = try decoder(readingFrom: txn).decode(seq: seq, bytes: value)
+            return try body(stored.entryWithDigest(seq: seq, in: value), stored.payload(in: value))
+        }
     }
 
     /// Calls `body` with the payload of the save at each of `seqs` (in
@@ -61,17 +64,13 @@ extension EventLog {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         _ body: (Int, UnsafeRawBufferPointer?) throws -> Void
     ) throws {
+        let decoder = try decoder(readingFrom: txn)
         try txn.withCursor(on: databases.log) { cursor in
             var position: UInt64 = 0
             for (index, seq) in seqs.enumerated() {
                 let visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool = { key, value in
                     guard UInt64(bigEndianBytes: key) == seq else { return false }
-                    let (operation, isPurged) = try EntryFormat.checkedOperation(seq: seq, bytes: value)
-                    guard operation == .save, !isPurged else {
-                        try body(index, nil)
-                        return true
-                    }
-                    try body(index, EntryFormat.payloadBytes(of: value))
+                    try body(index, try decoder.decode(seq: seq, bytes: value).payload(in: value))
                     return true
                 }
                 let found: Bool?

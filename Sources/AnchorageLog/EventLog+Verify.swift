@@ -29,9 +29,12 @@ extension EventLog {
     }
 
     /// Walks the whole log and checks every entry: sequence numbers dense
-    /// from 1, the header well-formed, the payload matching its digest, the
-    /// hash link matching a recomputation, each origin's counters dense and
-    /// in order, and the version vector equal to what the entries imply.
+    /// from 1, the header well-formed, the payload matching its digest
+    /// where one is stored, every stored hash link matching a recomputation
+    /// (format 2 stores links at intervals and always on the last entry,
+    /// so each entry is covered by the next stored link), each origin's
+    /// counters dense and in order, and the version vector equal to what
+    /// the entries imply.
     ///
     /// It reads one consistent snapshot in one read transaction.
     ///
@@ -44,38 +47,63 @@ extension EventLog {
     ///   checked so far.
     public func verify(progress: ((Int) -> Void)? = nil) throws -> VerificationReport {
         try read { txn in
-            var walk = ChainWalk()
-            try txn.withCursor(on: databases.log) { cursor in
-                try cursor.scan { key, value in
-                    walk.check(key: key, value: value)
-                    if walk.checked % 65_536 == 0 { progress?(walk.checked) }
-                    return walk.problem == nil
-                }
-            }
-            if walk.problem == nil {
-                let stored = try? databases.versionVector(in: txn)
-                if stored != walk.counters {
-                    walk.problem = VerificationProblem(
-                        seq: nil,
-                        reason: stored.map {
-                            "the version vector does not match the entries' dots (\($0.count) origins stored, "
-                                + "\(walk.counters.count) in the log)"
-                        } ?? "the version vector holds a damaged row"
-                    )
-                }
-            }
-            return VerificationReport(entriesChecked: walk.checked, head: walk.seq, problem: walk.problem)
+            try Self.verify(databases, decoder: try decoder(in: txn), in: txn, progress: progress)
         }
+    }
+
+    /// Walks the log `txn` sees; see ``verify(progress:)``.
+    static func verify(
+        _ databases: LogDatabases,
+        decoder: EntryDecoder,
+        in txn: borrowing some ReadableTransaction & ~Copyable,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> VerificationReport {
+        var walk = ChainWalk(decoder: decoder)
+        try txn.withCursor(on: databases.log) { cursor in
+            try cursor.scan { key, value in
+                walk.check(key: key, value: value)
+                if walk.checked % 65_536 == 0 { progress?(walk.checked) }
+                return walk.problem == nil
+            }
+        }
+        if walk.problem == nil, walk.seq > 0, !walk.lastLinked {
+            walk.problem = VerificationProblem(
+                seq: walk.seq,
+                reason:
+                    "the log's last entry does not store its link, so nothing covers the entries after the last stored one"
+            )
+        }
+        if walk.problem == nil {
+            let stored = try? databases.versionVector(in: txn)
+            if stored != walk.counters {
+                walk.problem = VerificationProblem(
+                    seq: nil,
+                    reason: stored.map {
+                        "the version vector does not match the entries' dots (\($0.count) origins stored, "
+                            + "\(walk.counters.count) in the log)"
+                    } ?? "the version vector holds a damaged row"
+                )
+            }
+        }
+        return VerificationReport(entriesChecked: walk.checked, head: walk.seq, problem: walk.problem)
     }
 }
 
 /// The state of a walk along the hash chain.
 private struct ChainWalk {
+    let decoder: EntryDecoder
     var seq: UInt64 = 0
     var link = EntryDigest.zero
     var counters: [StoreID: UInt64] = [:]
     var checked = 0
+    var lastLinked = true
+    /// The last entry whose link was stored and checked (0: none yet).
+    var lastStoredLink: UInt64 = 0
     var problem: EventLog.VerificationProblem?
+
+    init(decoder: EntryDecoder) {
+        self.decoder = decoder
+    }
 
     mutating func check(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         let expected = seq + 1
@@ -85,21 +113,31 @@ private struct ChainWalk {
         guard found == expected else {
             return fail(expected, "it is missing: the next entry stored is \(found)")
         }
-        let header: EntryFormat.Header
+        let stored: StoredEntry
         do {
-            header = try EntryFormat.decodeHeader(seq: found, bytes: value)
+            stored = try decoder.decode(seq: found, bytes: value)
         } catch {
             return fail(found, error.message)
         }
-        if header.operation == .save && !header.isPurged {
-            let payload = UnsafeRawBufferPointer(rebasing: value[EntryFormat.headerSize...])
-            guard EntryDigest.of(payload) == header.payloadDigest else {
+        let header = stored.header(in: value)
+        if stored.hasPayload, let digest = stored.storedDigest {
+            let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
+            guard EntryDigest.of(region) == digest else {
                 return fail(found, "its payload does not match its digest")
             }
         }
-        let recomputed = EntryFormat.link(previous: link, entry: value)
-        guard recomputed == EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset) else {
-            return fail(found, "its hash link does not match its contents and the previous link")
+        let recomputed = EntryFormat.link(previous: link, header: header)
+        if let storedLink = stored.storedLink {
+            guard storedLink == recomputed else {
+                let changed =
+                    lastStoredLink + 1 == found
+                    ? "this entry was changed" : "one of entries \(lastStoredLink + 1)…\(found) was changed"
+                return fail(
+                    found,
+                    "its hash link does not match its contents and the previous link: \(changed)"
+                )
+            }
+            lastStoredLink = found
         }
         let origin = header.dot.origin
         let previous = counters[origin, default: 0]
@@ -109,6 +147,7 @@ private struct ChainWalk {
         counters[origin] = header.dot.counter
         seq = found
         link = recomputed
+        lastLinked = stored.storedLink != nil
         checked += 1
     }
 

@@ -47,10 +47,18 @@ public final class EventLog: Sendable {
     public let originID: StoreID
     /// The store's directory.
     public let directory: URL
+    /// The store's log format (see docs/log-format.md): 2 for stores
+    /// created by this version; 1 for older ones until
+    /// ``migrate(at:configuration:progress:)`` rewrites them.
+    public var format: UInt32 { layout.format }
     /// The configuration the log was opened with.
     public let configuration: Configuration
 
     let databases: LogDatabases
+    /// How the store lays out its entries (its log format).
+    let layout: EntryLayout
+    /// The store's origin numbers (format 2), shared by its readers.
+    let origins: OriginNumbers
     let projections: [any Projection]
     /// What made ``projections``; a log opened for reading uses it again
     /// to check them in a copy.
@@ -70,7 +78,7 @@ public final class EventLog: Sendable {
     public var isReadOnly: Bool { writer == nil }
 
     var identity: StoreIdentity {
-        StoreIdentity(storeID: storeID, incarnation: incarnation, originID: originID)
+        StoreIdentity(storeID: storeID, incarnation: incarnation, originID: originID, layout: layout)
     }
 
     init(
@@ -87,6 +95,8 @@ public final class EventLog: Sendable {
         self.incarnation = boot.identity.incarnation
         self.originID = boot.identity.originID
         self.databases = boot.databases
+        self.layout = boot.identity.layout
+        self.origins = boot.origins
         self.projections = boot.projections
         self.projectionFactory = projectionFactory
         self.published = PublishedHead(boot.state.head)
@@ -103,7 +113,8 @@ public final class EventLog: Sendable {
                 configuration: configuration,
                 published: published,
                 subscribers: subscribers,
-                counters: counters
+                counters: counters,
+                origins: boot.origins
             )
             self.writer = writer
             writer.start()

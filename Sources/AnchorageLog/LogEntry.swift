@@ -7,6 +7,10 @@ public import Foundation
 ///     print(entry.seq, entry.operation, entry.id, entry.payload?.count ?? 0)
 /// }
 /// ```
+///
+/// Two entries are equal when their fields, payloads and digests are; the
+/// ``link``, which a store of log format 2 keeps only at intervals, is left
+/// out.
 public struct LogEntry: Sendable, Hashable {
     /// The entry's position in this log, dense from 1.
     public let seq: UInt64
@@ -24,11 +28,54 @@ public struct LogEntry: Sendable, Hashable {
     /// The saved bytes; `nil` for a delete and for a save whose payload was
     /// purged (its digest remains).
     public internal(set) var payload: EntryPayload?
-    /// SHA-256 of the payload as created (zero for a delete).
-    public let payloadDigest: EntryDigest
-    /// This entry's hash-chain link: SHA-256 over the previous link, the
-    /// header and the payload digest (see docs/log-format.md).
-    public let link: EntryDigest
+    /// The entry version: 1 for entries created before log format 2 (the
+    /// digest covers the payload alone), 2 for entries whose payload is
+    /// stored behind a random ``salt``. It is part of the hash chain.
+    public let version: UInt8
+    /// The random bytes stored in front of a version-2 save's payload and
+    /// covered by its digest; `nil` for version 1, deletes and purged saves.
+    public let salt: EntrySalt?
+    /// The digest as the store or the peer gave it, when it did.
+    let storedDigest: EntryDigest?
+    /// This entry's hash-chain link, when it is at hand: always in a store
+    /// of log format 1 and from a peer; in format 2 only where the store
+    /// keeps it (compute any other with ``link(after:)`` or
+    /// ``EventLog/link(at:)``).
+    public internal(set) var link: EntryDigest?
+
+    init(
+        seq: UInt64,
+        dot: Dot,
+        timestamp: Int64,
+        operation: EntryOperation,
+        kind: EntryKind,
+        id: UUID,
+        payload: EntryPayload?,
+        version: UInt8,
+        salt: EntrySalt?,
+        storedDigest: EntryDigest?,
+        link: EntryDigest?
+    ) {
+        self.seq = seq
+        self.dot = dot
+        self.timestamp = timestamp
+        self.operation = operation
+        self.kind = kind
+        self.id = id
+        self.payload = payload
+        self.version = version
+        self.salt = salt
+        self.storedDigest = storedDigest
+        self.link = link
+    }
+
+    /// SHA-256 of the payload region as stored: the ``salt`` (version 2),
+    /// then the payload; zero for a delete. A purged save keeps it.
+    public var payloadDigest: EntryDigest {
+        if let storedDigest { return storedDigest }
+        guard operation == .save, let payload else { return .zero }
+        return payload.withUnsafeBytes { EntryFormat.digest(salt: salt, payload: $0) }
+    }
 
     /// The creation time as a `Date`.
     public var date: Date {
@@ -44,5 +91,18 @@ public struct LogEntry: Sendable, Hashable {
     public var event: LogEvent {
         operation == .save
             ? .save(id: id, kind: kind, payload: payload.map(Array.init) ?? []) : .delete(id: id, kind: kind)
+    }
+
+    public static func == (lhs: LogEntry, rhs: LogEntry) -> Bool {
+        lhs.seq == rhs.seq && lhs.dot == rhs.dot && lhs.timestamp == rhs.timestamp && lhs.operation == rhs.operation
+            && lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.version == rhs.version && lhs.salt == rhs.salt
+            && lhs.payload == rhs.payload && lhs.payloadDigest == rhs.payloadDigest
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(dot)
+        hasher.combine(id)
+        hasher.combine(payload)
     }
 }

@@ -19,8 +19,12 @@ struct LogDatabases: Sendable {
     /// `nil` in a store opened for reading that no writer of this version
     /// has opened yet.
     let local: Database?
+    /// Format 2's origin numbers: number (4 bytes, big-endian, dense from
+    /// 1) → origin id (16 bytes). `nil` in a store opened for reading that
+    /// no writer of this version has opened yet.
+    let originNumbers: Database?
 
-    static let names = ["log", "meta", "origins", "checkpoints", "cursors", "local"]
+    static let names = ["log", "meta", "origins", "checkpoints", "cursors", "local", "origin-numbers"]
 
     /// The version vector as stored in `origins`.
     func versionVector<Transaction: ReadableTransaction & ~Copyable>(
@@ -55,6 +59,7 @@ struct LogDatabases: Sendable {
         checkpoints = try open("checkpoints")
         cursors = try open("cursors")
         local = try txn.database(named: "local")
+        originNumbers = try txn.database(named: "origin-numbers")
     }
 }
 
@@ -87,4 +92,6 @@ struct StoreIdentity: Sendable, Hashable {
     /// incarnation's origin is the store id; each later one gets a new
     /// origin, so a restored store never reuses a dot it handed out before.
     let originID: StoreID
+    /// How the store lays out its entries: log format 1 or 2.
+    let layout: EntryLayout
 }

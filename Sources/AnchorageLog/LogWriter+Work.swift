@@ -19,11 +19,22 @@ extension LogWriter {
             return .applied(try apply(entries, checkpoint: checkpoint, state: &state, context: context, in: txn))
         case .rebuildProjections(let progress):
             return .rebuilt(
-                entries: try ProjectionReplay.rebuild(projections, databases: databases, in: txn, progress: progress)
+                entries: try ProjectionReplay.rebuild(
+                    projections,
+                    databases: databases,
+                    decoder: EntryDecoder(layout: identity.layout, origins: state.origins),
+                    in: txn,
+                    progress: progress
+                )
             )
         case .checkProjections:
             let before = try projections.map { try ProjectionReplay.digests(of: $0, in: txn) }
-            _ = try ProjectionReplay.rebuild(projections, databases: databases, in: txn)
+            _ = try ProjectionReplay.rebuild(
+                projections,
+                databases: databases,
+                decoder: EntryDecoder(layout: identity.layout, origins: state.origins),
+                in: txn
+            )
             for (projection, stored) in zip(projections, before) {
                 let replayed = try ProjectionReplay.digests(of: projection, in: txn)
                 for (database, (was, now)) in zip(projection.databases, zip(stored, replayed)) where was != now {
@@ -38,7 +49,7 @@ extension LogWriter {
             // Undo the replay: the transaction is rolled back.
             throw ProjectionCheckResult(disagreement: nil)
         case .purge(let seqs):
-            return .purged(try purge(seqs, in: txn))
+            return .purged(try purge(seqs, state: state, in: txn))
         case .setCursors(let changes):
             for (name, value) in changes {
                 if let value {
@@ -63,20 +74,23 @@ extension LogWriter {
         let first = state.head + 1
         var stored: [LogEntry] = []
         stored.reserveCapacity(projections.isEmpty ? 0 : prepared.events.count)
-        for (event, digest) in zip(prepared.events, prepared.digests) {
+        let version = prepared.salts == nil ? EntryFormat.plainVersion : EntryFormat.saltedVersion
+        for (index, (event, digest)) in zip(prepared.events, prepared.digests).enumerated() {
             state.ownCounter += 1
+            let isSave = event.operation == .save
             try store(
                 EntryFormat.Header(
+                    version: version,
                     operation: event.operation,
                     kind: event.kind,
                     dot: Dot(origin: identity.originID, counter: state.ownCounter),
                     timestamp: prepared.timestamp,
                     id: event.id,
                     payloadDigest: digest,
-                    storedPayloadLength: event.payload.count,
                     isPurged: false
                 ),
-                payload: event.operation == .save ? EntryPayload(event.payload) : nil,
+                salt: isSave ? prepared.salts?[index] : nil,
+                payload: isSave ? EntryPayload(event.payload) : nil,
                 state: &state,
                 collecting: &stored,
                 in: txn
@@ -86,25 +100,57 @@ extension LogWriter {
         return (first...state.head).map(anchor)
     }
 
-    /// Rewrites each save at `seqs` as its header alone, flagged purged:
-    /// the payload is gone, its digest and the entry's link stay, so the
-    /// chain still verifies. Deletes and purged saves are left as they are.
-    func purge(_ seqs: [UInt64], in txn: borrowing WriteTransaction) throws -> Int {
+    /// Rewrites each save at `seqs` without its payload region, flagged
+    /// purged: the payload and its salt are gone, the digest and the
+    /// entry's link stay, so the chain still verifies. Deletes, purged
+    /// saves and saves with nothing stored are left as they are.
+    func purge(_ seqs: [UInt64], state: WriterState, in txn: borrowing WriteTransaction) throws -> Int {
+        let decoder = EntryDecoder(layout: identity.layout, origins: state.origins)
         var purged = 0
         for seq in seqs {
-            let header = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8]? in
-                let (operation, isPurged) = try EntryFormat.checkedOperation(seq: seq, bytes: value)
-                guard operation == .save, !isPurged else { return nil }
-                var header = Array(value[0..<EntryFormat.headerSize])
-                header[EntryFormat.flagsOffset] |= EntryFormat.purgedFlag
-                header.replaceSubrange(
-                    EntryFormat.lengthOffset..<EntryFormat.lengthOffset + 4,
-                    with: [0, 0, 0, 0]
-                )
-                return header
+            let rewritten = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8]? in
+                let stored = try decoder.decode(seq: seq, bytes: value)
+                // An empty version-1 payload has nothing to erase (and its
+                // digest, of no bytes, could not mark a purge).
+                guard stored.hasPayload, value.count > stored.regionStart else { return nil }
+                var header = stored.header(in: value)
+                header.isPurged = true
+                switch identity.layout {
+                case .exchange:
+                    var bytes = [UInt8](repeating: 0, count: ExchangeLayout.headerSize)
+                    bytes.withUnsafeMutableBytes { buffer in
+                        ExchangeLayout.write(
+                            header,
+                            link: stored.storedLink ?? .zero,
+                            salt: nil,
+                            payload: nil,
+                            into: buffer
+                        )
+                    }
+                    return bytes
+                case .compact:
+                    let number = UInt32(
+                        bigEndian: value.loadUnaligned(fromByteOffset: CompactLayout.originOffset, as: UInt32.self)
+                    )
+                    var bytes = [UInt8](
+                        repeating: 0,
+                        count: CompactLayout.size(isPurged: true, hasLink: stored.storedLink != nil, regionCount: 0)
+                    )
+                    bytes.withUnsafeMutableBytes { buffer in
+                        CompactLayout.write(
+                            header,
+                            originNumber: number,
+                            link: stored.storedLink,
+                            salt: nil,
+                            payload: nil,
+                            into: buffer
+                        )
+                    }
+                    return bytes
+                }
             }
-            guard let header = header ?? nil else { continue }
-            try txn.put(header, forKey: seq.bigEndianBytes, in: databases.log)
+            guard let bytes = rewritten ?? nil else { continue }
+            try txn.put(bytes, forKey: seq.bigEndianBytes, in: databases.log)
             purged += 1
         }
         return purged
@@ -157,16 +203,8 @@ extension LogWriter {
                 state.versionVector[origin] = entry.dot.counter
             }
             try store(
-                EntryFormat.Header(
-                    operation: entry.operation,
-                    kind: entry.kind,
-                    dot: entry.dot,
-                    timestamp: entry.timestamp,
-                    id: entry.id,
-                    payloadDigest: entry.payloadDigest,
-                    storedPayloadLength: entry.payload?.count ?? 0,
-                    isPurged: entry.isPurged
-                ),
+                entry.header,
+                salt: entry.salt,
                 payload: entry.payload,
                 state: &state,
                 collecting: &stored,
@@ -199,23 +237,48 @@ extension LogWriter {
     }
 
     /// Appends one entry at `state.head + 1` and links it; collects the
-    /// entry for the projections when there are any.
+    /// entry for the projections when there are any. Format 2 stores the
+    /// link at intervals; ``linkHead(_:in:)`` adds it to the last entry of
+    /// the transaction.
     func store(
         _ header: EntryFormat.Header,
+        salt: EntrySalt?,
         payload: EntryPayload?,
         state: inout WriterState,
         collecting entries: inout [LogEntry],
         in txn: borrowing WriteTransaction
     ) throws {
         let seq = state.head + 1
-        let previous = state.lastLink
-        let payloadBytes = payload ?? EntryPayload([])
-        let link = try withUnsafeTemporaryAllocation(byteCount: EntryFormat.headerSize, alignment: 8) { encoded in
-            EntryFormat.writeHeader(header, into: encoded)
-            let link = EntryFormat.link(previous: previous, entry: UnsafeRawBufferPointer(encoded))
-            link.store(into: encoded, at: EntryFormat.linkOffset)
-            try put(seq: seq, header: UnsafeRawBufferPointer(encoded), payload: payloadBytes, in: txn)
-            return link
+        let link = EntryFormat.link(previous: state.lastLink, header: header)
+        let regionCount = (payload?.count ?? 0) + (salt == nil ? 0 : EntrySalt.size)
+        switch identity.layout {
+        case .exchange:
+            try put(seq: seq, count: ExchangeLayout.size(regionCount: regionCount), in: txn) { buffer in
+                Self.withPayload(payload) {
+                    ExchangeLayout.write(header, link: link, salt: salt, payload: $0, into: buffer)
+                }
+            }
+            state.headLinked = true
+        case .compact:
+            let number = try state.origins.number(registering: header.dot.origin, in: originNumbers, txn: txn)
+            let storesLink = seq % CompactLayout.linkInterval == 0
+            try put(
+                seq: seq,
+                count: CompactLayout.size(isPurged: header.isPurged, hasLink: storesLink, regionCount: regionCount),
+                in: txn
+            ) { buffer in
+                Self.withPayload(payload) {
+                    CompactLayout.write(
+                        header,
+                        originNumber: number,
+                        link: storesLink ? link : nil,
+                        salt: salt,
+                        payload: $0,
+                        into: buffer
+                    )
+                }
+            }
+            state.headLinked = storesLink
         }
         state.head = seq
         state.lastLink = link
@@ -229,32 +292,75 @@ extension LogWriter {
                 kind: header.kind,
                 id: header.id,
                 payload: payload,
-                payloadDigest: header.payloadDigest,
+                version: header.version,
+                salt: salt,
+                storedDigest: header.payloadDigest,
                 link: link
             )
         )
     }
 
-    /// Writes an encoded header and its payload under `seq`, in place.
+    /// Calls `body` with the payload's bytes, or `nil`.
+    private static func withPayload<R>(_ payload: EntryPayload?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard let payload else { return body(nil) }
+        return payload.withUnsafeBytes { body($0) }
+    }
+
+    /// The `origin-numbers` database (format 2 stores always have one).
+    private var originNumbers: Database {
+        get throws {
+            guard let database = databases.originNumbers else {
+                throw LogError(.unsupportedFormat, "the store has no origin-numbers database")
+            }
+            return database
+        }
+    }
+
+    /// Writes `count` bytes under `seq`, at the end of the log, filled by `fill`.
     func put(
         seq: UInt64,
-        header: UnsafeRawBufferPointer,
-        payload: EntryPayload,
-        in txn: borrowing WriteTransaction
+        count: Int,
+        in txn: borrowing WriteTransaction,
+        _ fill: (UnsafeMutableRawBufferPointer) -> Void
     ) throws {
-        try payload.withUnsafeBytes { payload in
-            try withUnsafeBytes(of: seq.bigEndian) { key in
-                try txn.put(
-                    reservingCount: header.count + payload.count,
-                    forKey: key,
-                    in: databases.log,
-                    options: .append
-                ) { buffer in
-                    buffer.copyMemory(from: header)
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[header.count...]).copyMemory(from: payload)
-                }
+        try withUnsafeBytes(of: seq.bigEndian) { key in
+            try txn.put(reservingCount: count, forKey: key, in: databases.log, options: .append) { buffer in
+                fill(buffer)
             }
         }
+    }
+
+    /// Stores the link of the transaction's last entry with it (format 2),
+    /// so the log's last entry always carries one.
+    func linkHead(_ state: inout WriterState, in txn: borrowing WriteTransaction) throws {
+        guard identity.layout == .compact, !state.headLinked, state.head > 0 else { return }
+        let seq = state.head
+        let decoder = EntryDecoder(layout: .compact, origins: state.origins)
+        let bytes = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8] in
+            let stored = try decoder.decode(seq: seq, bytes: value)
+            let number = UInt32(
+                bigEndian: value.loadUnaligned(fromByteOffset: CompactLayout.originOffset, as: UInt32.self)
+            )
+            let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
+            var bytes = [UInt8](
+                repeating: 0,
+                count: CompactLayout.size(isPurged: stored.isPurged, hasLink: true, regionCount: region.count)
+            )
+            bytes.withUnsafeMutableBytes { buffer in
+                CompactLayout.write(
+                    stored.header(in: value),
+                    originNumber: number,
+                    link: state.lastLink,
+                    salt: nil,
+                    payload: region,
+                    into: buffer
+                )
+            }
+            return bytes
+        }
+        guard let bytes else { throw LogError.malformedEntry(seq, "it is missing from the log") }
+        try txn.put(bytes, forKey: seq.bigEndianBytes, in: databases.log)
+        state.headLinked = true
     }
 
     /// Writes the version-vector rows that changed during the group.

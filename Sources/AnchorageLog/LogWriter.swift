@@ -49,6 +49,8 @@ final class LogWriter: @unchecked Sendable {
     private let published: PublishedHead
     private let subscribers: HeadSubscribers
     private let counters: LogCounters
+    /// The origin numbers readers share; updated after each commit.
+    private let origins: OriginNumbers
 
     init(
         state: WriterState,
@@ -59,8 +61,10 @@ final class LogWriter: @unchecked Sendable {
         configuration: EventLog.Configuration,
         published: PublishedHead,
         subscribers: HeadSubscribers,
-        counters: LogCounters
+        counters: LogCounters,
+        origins: OriginNumbers
     ) {
+        self.origins = origins
         self.state = state
         self.openStore = store
         self.databases = databases
@@ -253,6 +257,7 @@ final class LogWriter: @unchecked Sendable {
                     try run(running, from: start, in: txn)
                 }
                 state = final
+                if final.origins.count != start.origins.count { origins.publish(final.origins) }
                 counters.recordCommit(requests: running.count, entries: Int(final.head - start.head))
                 if final.head != start.head { published.set(final.head) }
                 for (request, outcome) in zip(running, outcomes) {
@@ -335,6 +340,7 @@ final class LogWriter: @unchecked Sendable {
             ranges.append(batch(from: before, to: working.head))
         }
         for projection in projections { try projection.finish(context: context, in: txn) }
+        try linkHead(&working, in: txn)
         try saveVersionVector(working, comparedWith: start, in: txn)
         return (outcomes, ranges, working)
     }

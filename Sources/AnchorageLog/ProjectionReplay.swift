@@ -11,6 +11,7 @@ enum ProjectionReplay {
     static func rebuild(
         _ projections: [any Projection],
         databases: LogDatabases,
+        decoder: EntryDecoder,
         in txn: borrowing WriteTransaction,
         progress: ((Int) -> Void)? = nil
     ) throws -> Int {
@@ -27,7 +28,7 @@ enum ProjectionReplay {
                 guard let seq = UInt64(bigEndianBytes: key) else {
                     throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes; keys are 8 bytes")
                 }
-                chunk.append(try EntryFormat.decode(seq: seq, bytes: value))
+                chunk.append(try decoder.decode(seq: seq, bytes: value).entryWithPayload(seq: seq, in: value))
                 if chunk.count == chunkSize {
                     try project(chunk, into: projections, context: context, in: txn)
                     chunk.removeAll(keepingCapacity: true)

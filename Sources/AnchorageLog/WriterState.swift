@@ -13,6 +13,11 @@ struct WriterState: Sendable {
     var versionVector: [StoreID: UInt64]
     /// The highest counter of this incarnation's own origin.
     var ownCounter: UInt64
+    /// Format 2's origin numbers, with those this transaction assigned.
+    var origins: OriginTable
+    /// Whether the entry at `head` stores its link (format 2 stores it on
+    /// the last entry of every transaction).
+    var headLinked: Bool
 
     /// Reads the head, the last link and the version vector from the store.
     static func load<Transaction: ReadableTransaction & ~Copyable>(
@@ -20,24 +25,33 @@ struct WriterState: Sendable {
         databases: LogDatabases,
         in txn: borrowing Transaction
     ) throws -> WriterState {
-        let last: (UInt64, EntryDigest)? = try txn.withCursor(on: databases.log) { cursor in
+        var origins = OriginTable()
+        if identity.layout == .compact, let numbers = databases.originNumbers {
+            try origins.load(from: numbers, in: txn)
+        }
+        let decoder = EntryDecoder(layout: identity.layout, origins: origins)
+        let last: (UInt64, EntryDigest?)? = try txn.withCursor(on: databases.log) { cursor in
             try cursor.last { key, value in
                 guard let seq = UInt64(bigEndianBytes: key) else {
                     throw LogError(.malformedEntry, "the log's last key has \(key.count) bytes; keys are 8 bytes")
                 }
-                guard value.count >= EntryFormat.headerSize else {
-                    throw LogError.malformedEntry(seq, "it is too short to hold its link; the log cannot be extended")
-                }
-                return (seq, EntryDigest(loadingFrom: value, at: EntryFormat.linkOffset))
+                return (seq, try decoder.decode(seq: seq, bytes: value).storedLink)
             }
+        }
+        var lastLink = last?.1 ?? .zero
+        if let (seq, stored) = last, stored == nil {
+            // Every transaction links its last entry; recompute it anyway.
+            lastLink = try LogChain.link(at: seq, decoder: decoder, log: databases.log, in: txn)
         }
         var versionVector = try databases.versionVector(in: txn)
         let ownCounter = versionVector.removeValue(forKey: identity.originID) ?? 0
         return WriterState(
             head: last?.0 ?? 0,
-            lastLink: last?.1 ?? .zero,
+            lastLink: lastLink,
             versionVector: versionVector,
-            ownCounter: ownCounter
+            ownCounter: ownCounter,
+            origins: origins,
+            headLinked: last.map { $0.1 != nil } ?? true
         )
     }
 
@@ -53,6 +67,9 @@ struct PreparedEvents: Sendable {
     let events: [LogEvent]
     /// The payload digest of each event (zero for deletes).
     let digests: [EntryDigest]
+    /// Each save's salt, for a store that writes entry version 2; `nil`
+    /// for one that writes version 1 (log format 1).
+    let salts: [EntrySalt]?
     /// The creation time shared by the batch, ns since 1970.
     let timestamp: Int64
     /// Runs in the write transaction before the entries are stored; throws

@@ -117,9 +117,10 @@ extension EntryBatch {
         var writer = Writer(storeID: storeID, incarnation: incarnation, from: from, reserve: 4_096)
         var previous = EntryDigest.zero
         for entry in entries {
-            let bytes = entry.encoded()
+            let link = entry.link(after: previous)
+            let bytes = entry.encoded(link: link)
             bytes.withUnsafeBytes { writer.append(seq: entry.seq, previousLink: previous, entry: $0) }
-            previous = entry.link
+            previous = link
         }
         return writer.finish(through: through, head: head, hasMore: hasMore)
     }

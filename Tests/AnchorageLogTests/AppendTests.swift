@@ -26,8 +26,12 @@ struct AppendTests {
             )
             #expect(entries[0].operation == .save && entries[1].operation == .delete)
             #expect(entries[0].payload == EntryPayload(Array("hello".utf8)))
-            #expect(entries[0].payloadDigest == EntryDigest.of(Array("hello".utf8)))
-            #expect(entries[1].payload == nil && entries[1].payloadDigest == .zero)
+            // Format 2: version 2, the digest covers a random salt, then the payload.
+            let salt = try #require(entries[0].salt)
+            #expect(entries[0].version == 2 && entries[1].version == 2)
+            #expect(entries[0].payloadDigest == EntryDigest.of(salt.withBytes(Array.init) + Array("hello".utf8)))
+            #expect(entries[0].payloadDigest != EntryDigest.of(Array("hello".utf8)))
+            #expect(entries[1].payload == nil && entries[1].salt == nil && entries[1].payloadDigest == .zero)
             #expect(entries.allSatisfy { $0.timestamp == 1_700_000_000_500_000_000 && $0.kind == 3 && $0.id == saved })
             #expect(log.originID == log.storeID)
         }

@@ -80,7 +80,7 @@ struct CrashTests {
 
     /// Runs `executable`, kills it with SIGKILL after `delay`, and returns
     /// everything it wrote to standard output.
-    private func runAndKill(
+    func runAndKill(
         _ executable: URL,
         arguments: [String],
         seed: UInt64,

@@ -1,6 +1,7 @@
 // A child process for AnchorageLogTests' crash-safety test.
 //
 //   LogCrashWriter <store directory> <tasks> [<initial map size in bytes>]
+//   LogCrashWriter migrate <store directory>
 //
 // (A small initial map makes the writer grow it while others read: the
 // reading tests use that.)
@@ -39,6 +40,14 @@ func emit(_ text: String) {
 }
 
 let arguments = CommandLine.arguments
+// `LogCrashWriter migrate <directory>`: migrates the store to log format 2,
+// printing "migrated <entries>" once done (the migration test kills it on
+// the way).
+if arguments.count == 3, arguments[1] == "migrate" {
+    let report = try EventLog.migrate(at: URL(fileURLWithPath: arguments[2]))
+    emit("migrated \(report.entries)\n")
+    exit(0)
+}
 guard (3...4).contains(arguments.count), let tasks = Int(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: LogCrashWriter <directory> <tasks> [<initial map size>]\n".utf8))
     exit(2)

@@ -14,9 +14,9 @@ extension StoreEngine {
                 guard let record = ObjectRecord(value) else { return true }
                 switch record.state {
                 case .live:
-                    guard let entry = try index.lookup.entry(at: record.saveSeq, in: txn) else { return true }
+                    guard let content = try contentDigest(at: record.saveSeq, in: txn) else { return true }
                     hasher.update(data: [UInt8(ascii: "L")] + Array(key) + record.kind.rawValue.bigEndianBytes)
-                    hasher.update(data: entry.payloadDigest.bytes)
+                    hasher.update(data: content)
                 case .deleted:
                     hasher.update(data: [UInt8(ascii: "D")] + Array(key))
                 case .superseded:
@@ -40,8 +40,9 @@ extension StoreEngine {
             }
         }
         for (key, tag) in [(HealthIndex.characteristicsSetting, "C"), (HealthIndex.preferredUnitsSetting, "U")] {
-            guard let entry = try index.settingEntry(key, in: txn) else { continue }
-            hasher.update(data: Array(tag.utf8) + entry.payloadDigest.bytes)
+            guard let seq = try index.settingSeq(key, in: txn), let content = try contentDigest(at: seq, in: txn)
+            else { continue }
+            hasher.update(data: Array(tag.utf8) + content)
         }
         // Effort relations (the deciding entry's position differs from peer
         // to peer; what it decided does not).
@@ -56,12 +57,24 @@ extension StoreEngine {
             let prefix = HealthIndex.activityPrefix
             try cursor.scan(from: prefix) { key, value in
                 guard key.starts(with: prefix) else { return false }
-                guard let entry = try index.lookup.entry(at: value.uint64(at: 0), in: txn) else { return true }
-                hasher.update(data: [UInt8(ascii: "A")] + Array(key) + entry.payloadDigest.bytes)
+                guard let content = try contentDigest(at: value.uint64(at: 0), in: txn) else { return true }
+                hasher.update(data: [UInt8(ascii: "A")] + Array(key) + content)
                 return true
             }
         }
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// SHA-256 of the payload of the save at `seq` without its salt: equal
+    /// contents give equal digests whatever their entries' salts, so two
+    /// stores that imported the same data independently agree. (For a
+    /// version-1 entry it is the entry's own payload digest.) A purged
+    /// save, never visible, gives its stored digest.
+    private func contentDigest(at seq: UInt64, in txn: borrowing ReadTransaction) throws -> [UInt8]? {
+        try index.lookup.withEntry(at: seq, in: txn) { entry, payload in
+            guard let payload else { return entry.payloadDigest.bytes }
+            return Array(SHA256.hash(data: payload))
+        }
     }
 }

@@ -106,6 +106,16 @@ extension HealthIndex {
         return SaveOutcome(row: row, known: false)
     }
 
+    /// Whether `entry` saves the same contents as `earlier`, whose payload
+    /// is `payload`: the same bytes, whatever salts the two entries' stored
+    /// payloads have (format 2 salts each save, so equal contents no
+    /// longer give equal digests). A purged earlier save is compared by
+    /// digest, which matches only an entry stored with the same salt.
+    static func isCopy(_ entry: LogEntry, of earlier: LogEntry, payload: UnsafeRawBufferPointer?) -> Bool {
+        guard let payload, let mine = entry.payload else { return earlier.payloadDigest == entry.payloadDigest }
+        return mine.withUnsafeBytes { $0.elementsEqual(payload) }
+    }
+
     /// A save of an id the index already holds: of two different saves, the
     /// smaller dot wins. A copy of the save shown (the same export imported
     /// on two peers) shows nothing new, but with a smaller dot it takes the
@@ -121,9 +131,14 @@ extension HealthIndex {
         let (entry, record) = (arrival.entry, arrival.record)
         let unchanged = SeqRow(status: .hiddenSave, id: entry.id)
         guard let existing = try self.record(entry.id, in: txn), existing.state != .deleted, existing.saveSeq != 0,
-            let earlier = try lookup.entry(at: existing.saveSeq, in: txn)
+            let (earlier, copy) = try lookup.withEntry(
+                at: existing.saveSeq,
+                in: txn,
+                { earlier, payload in
+                    (earlier, Self.isCopy(entry, of: earlier, payload: payload))
+                }
+            )
         else { return unchanged }
-        let copy = earlier.payloadDigest == entry.payloadDigest
         guard entry.dot < earlier.dot else {
             if !copy { try noteConflict(entry.id, loser: entry.seq, winner: earlier.seq, in: txn) }
             return unchanged

@@ -1,0 +1,149 @@
+import Foundation
+
+/// How a store lays its entries out: format 1's fixed 124-byte header
+/// (also the form entries travel in between peers and in exports), or
+/// format 2's compact one. docs/log-format.md specifies both.
+///
+/// ```swift
+/// let stored = try layout.decode(seq: seq, bytes: value, origins: origins)
+/// let payload = stored.payload(in: value)
+/// ```
+enum EntryLayout: Sendable, Hashable {
+    /// Log format 1, and the exchange form of every entry.
+    case exchange
+    /// Log format 2: origin numbers, the digest only for purged saves, the
+    /// link only at intervals and on the last entry of each transaction.
+    case compact
+
+    /// The layout of a store of log format `format`, or `nil` for a format
+    /// this library does not know.
+    init?(format: UInt32) {
+        switch format {
+        case 1: self = .exchange
+        case 2: self = .compact
+        default: return nil
+        }
+    }
+
+    /// The log format this layout is.
+    var format: UInt32 {
+        switch self {
+        case .exchange: 1
+        case .compact: 2
+        }
+    }
+
+    /// Decodes and checks the structure of the entry stored under `seq`;
+    /// `origins` resolves a format-2 origin number. Never traps on
+    /// malformed bytes; it checks neither the digest nor the link.
+    func decode(
+        seq: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        origins: OriginTable
+    ) throws(LogError) -> StoredEntry {
+        switch self {
+        case .exchange: try ExchangeLayout.decode(seq: seq, bytes: bytes)
+        case .compact: try CompactLayout.decode(seq: seq, bytes: bytes, origins: origins)
+        }
+    }
+
+    /// The kind of a stored entry (for filtering before decoding), or `nil`
+    /// when the bytes are too short to hold one.
+    func kind(of bytes: UnsafeRawBufferPointer) -> EntryKind? {
+        switch self {
+        case .exchange: ExchangeLayout.kind(of: bytes)
+        case .compact: CompactLayout.kind(of: bytes)
+        }
+    }
+}
+
+/// What a stored value's first byte must be, and why it is not.
+extension EntryLayout {
+    /// Reads the operation and entry version bytes shared by both layouts.
+    static func versionAndOperation(
+        seq: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        headerSize: Int
+    ) throws(LogError) -> (UInt8, EntryOperation) {
+        guard bytes.count >= headerSize else {
+            throw LogError.malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(headerSize)-byte header")
+        }
+        let version = bytes[0]
+        guard version == EntryFormat.plainVersion || version == EntryFormat.saltedVersion else {
+            throw LogError.malformedEntry(seq, "its entry version \(version) is not 1 or 2")
+        }
+        guard let operation = EntryOperation(rawValue: bytes[1]) else {
+            throw LogError.malformedEntry(seq, "its operation code \(bytes[1]) is unknown")
+        }
+        return (version, operation)
+    }
+
+    /// Checks the rules that tie the operation, the purged flag, the digest
+    /// and the payload region together, the same in both layouts.
+    static func checkRegion(
+        seq: UInt64,
+        _ stored: StoredEntry,
+        regionCount: Int
+    ) throws(LogError) {
+        switch stored.operation {
+        case .delete:
+            guard !stored.isPurged, regionCount == 0, stored.storedDigest ?? .zero == .zero else {
+                throw LogError.malformedEntry(seq, "a delete must have no payload, no flags and a zero digest")
+            }
+        case .save:
+            if stored.isPurged {
+                guard regionCount == 0, let digest = stored.storedDigest, digest != EntryFormat.emptyPayloadDigest
+                else {
+                    throw LogError.malformedEntry(seq, "its purged flag contradicts its payload")
+                }
+            } else if stored.version == EntryFormat.saltedVersion && regionCount < EntrySalt.size {
+                throw LogError.malformedEntry(
+                    seq,
+                    "its payload region has \(regionCount) bytes, fewer than the \(EntrySalt.size)-byte salt of version 2"
+                )
+            }
+        }
+    }
+}
+
+/// A store's layout and its origin numbers as of one transaction: all it
+/// takes to decode that transaction's entries.
+struct EntryDecoder: Sendable {
+    let layout: EntryLayout
+    let origins: OriginTable
+
+    /// Decodes and checks the structure of the entry stored under `seq`.
+    @inline(__always)
+    func decode(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> StoredEntry {
+        try layout.decode(seq: seq, bytes: bytes, origins: origins)
+    }
+}
+
+/// Where a layout keeps the fields both layouts store the same way.
+struct SharedFieldOffsets {
+    let kind: Int
+    let counter: Int
+    let time: Int
+    let id: Int
+
+    /// Reads the kind, counter, time and object id.
+    @inline(__always)
+    func load(from bytes: UnsafeRawBufferPointer) -> (kind: EntryKind, counter: UInt64, time: Int64, id: UUID) {
+        (
+            EntryKind(rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kind, as: UInt32.self))),
+            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counter, as: UInt64.self)),
+            Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: time, as: Int64.self)),
+            UUID(loadingFrom: bytes, at: id)
+        )
+    }
+
+    /// Writes the header's version, operation, kind, counter, time and object id.
+    func store(_ header: EntryFormat.Header, into buffer: UnsafeMutableRawBufferPointer) {
+        buffer[0] = header.version
+        buffer[1] = header.operation.rawValue
+        buffer.storeBytes(of: header.kind.rawValue.bigEndian, toByteOffset: kind, as: UInt32.self)
+        buffer.storeBytes(of: header.dot.counter.bigEndian, toByteOffset: counter, as: UInt64.self)
+        buffer.storeBytes(of: header.timestamp.bigEndian, toByteOffset: time, as: Int64.self)
+        header.id.store(into: buffer, at: id)
+    }
+}
