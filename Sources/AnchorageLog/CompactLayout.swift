@@ -1,20 +1,20 @@
 import Foundation
 
-/// Log format 2's entry layout: a 43-byte header, the digest only for a
+/// Log format 2's entry layout: a 40-byte header, the digest only for a
 /// purged save, the link only where one is stored, then the payload region.
 ///
 /// ```
 /// offset size field
 ///   0     1   entry version: 1 (written before format 2) or 2 (salted payload region)
-///   1     1   operation: 1 save, 2 delete
-///   2     1   flags: bit 0 = payload purged, bit 1 = link stored; other bits zero
-///   3     4   kind (big-endian)
-///   7     4   origin number (big-endian): the row of `origin-numbers` naming the origin id
-///  11     8   origin counter (big-endian)
-///  19     8   time, ns since 1970 (big-endian, signed)
-///  27    16   object id (UUID bytes)
-///  43    32   payload digest, only when purged
-///   …    32   link, only when bit 1 is set
+///   1     1   operation and flags: bits 0–1 = operation (1 save, 2 delete),
+///             bit 2 = payload purged, bit 3 = link stored; bits 4–7 zero
+///   2     4   kind (big-endian)
+///   6     4   origin number (big-endian): the row of `origin-numbers` naming the origin id
+///  10     6   origin counter (big-endian, 48 bits)
+///  16     8   time, ns since 1970 (big-endian, signed)
+///  24    16   object id (UUID bytes)
+///  40    32   payload digest, only when purged
+///   …    32   link, only when bit 3 is set
 ///   …     *   payload region: the rest of the value
 /// ```
 ///
@@ -23,18 +23,21 @@ import Foundation
 /// the log's last entry always has one; the others are recomputed from the
 /// one before (at most ``linkInterval`` − 1 entries back).
 enum CompactLayout {
-    static let headerSize = 43
-    static let flagsOffset = 2
-    static let kindOffset = 3
-    static let originOffset = 7
-    static let counterOffset = 11
-    static let timeOffset = 19
-    static let idOffset = 27
+    static let headerSize = 40
+    static let kindOffset = 2
+    static let originOffset = 6
+    static let counterOffset = 10
+    static let timeOffset = 16
+    static let idOffset = 24
 
-    static let purgedFlag: UInt8 = 1
-    static let linkFlag: UInt8 = 2
+    static let operationMask: UInt8 = 3
+    static let purgedFlag: UInt8 = 4
+    static let linkFlag: UInt8 = 8
 
-    static let fields = SharedFieldOffsets(kind: kindOffset, counter: counterOffset, time: timeOffset, id: idOffset)
+    /// The largest origin counter the 48-bit field holds.
+    static let maximumCounter: UInt64 = 1 << 48 - 1
+
+    static let fields = SharedFieldOffsets(kind: kindOffset, time: timeOffset, id: idOffset)
 
     /// Entries whose `seq` is a multiple of this store their link.
     static let linkInterval: UInt64 = 64
@@ -45,10 +48,15 @@ enum CompactLayout {
         bytes: UnsafeRawBufferPointer,
         origins: OriginTable
     ) throws(LogError) -> StoredEntry {
-        let (version, operation) = try EntryLayout.versionAndOperation(seq: seq, bytes: bytes, headerSize: headerSize)
-        let flags = bytes[flagsOffset]
-        guard flags & ~(purgedFlag | linkFlag) == 0 else {
-            throw LogError.malformedEntry(seq, "its flag byte \(flags) is not valid")
+        let (version, operation) = try EntryLayout.versionAndOperation(
+            seq: seq,
+            bytes: bytes,
+            headerSize: headerSize,
+            operationMask: operationMask
+        )
+        let flags = bytes[1]
+        guard flags & ~(operationMask | purgedFlag | linkFlag) == 0 else {
+            throw LogError.malformedEntry(seq, "its operation and flag byte \(flags) is not valid")
         }
         let number = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset, as: UInt32.self))
         guard let origin = origins.id(number) else {
@@ -76,7 +84,7 @@ enum CompactLayout {
             version: version,
             operation: operation,
             kind: shared.kind,
-            dot: Dot(origin: origin, counter: shared.counter),
+            dot: Dot(origin: origin, counter: counter(at: bytes)),
             timestamp: shared.time,
             id: shared.id,
             isPurged: isPurged,
@@ -86,6 +94,25 @@ enum CompactLayout {
         )
         try EntryLayout.checkRegion(seq: seq, stored, regionCount: bytes.count - offset)
         return stored
+    }
+
+    /// Refuses a dot whose counter the 48-bit field cannot hold (2⁴⁸ − 1
+    /// entries from one origin: 281 trillion).
+    static func checkCounter(_ dot: Dot, seq: UInt64) throws(LogError) {
+        guard dot.counter <= maximumCounter else {
+            throw LogError(
+                .invalidEvent,
+                "entry \(dot) has an origin counter above 2⁴⁸ − 1, more than log format 2 stores",
+                seq: seq
+            )
+        }
+    }
+
+    /// The 48-bit origin counter.
+    @inline(__always)
+    static func counter(at bytes: UnsafeRawBufferPointer) -> UInt64 {
+        UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt16.self))) << 32
+            | UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset + 2, as: UInt32.self)))
     }
 
     /// The kind of a stored entry, or `nil` when too short.
@@ -109,8 +136,19 @@ enum CompactLayout {
         into buffer: UnsafeMutableRawBufferPointer
     ) {
         fields.store(header, into: buffer)
-        buffer[flagsOffset] = (header.isPurged ? purgedFlag : 0) | (link == nil ? 0 : linkFlag)
+        buffer[1] = header.operation.rawValue | (header.isPurged ? purgedFlag : 0) | (link == nil ? 0 : linkFlag)
         buffer.storeBytes(of: originNumber.bigEndian, toByteOffset: originOffset, as: UInt32.self)
+        let counter = header.dot.counter
+        buffer.storeBytes(
+            of: UInt16(truncatingIfNeeded: counter >> 32).bigEndian,
+            toByteOffset: counterOffset,
+            as: UInt16.self
+        )
+        buffer.storeBytes(
+            of: UInt32(truncatingIfNeeded: counter).bigEndian,
+            toByteOffset: counterOffset + 2,
+            as: UInt32.self
+        )
         var offset = headerSize
         if header.isPurged {
             header.payloadDigest.store(into: buffer, at: offset)

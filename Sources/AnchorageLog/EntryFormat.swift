@@ -9,12 +9,12 @@ import Foundation
 /// kind, a dot, a time, an object id, a payload region (for a save) and
 /// the payload digest, SHA-256 of the payload region as stored. Version 1
 /// entries (written before log format 2) store the payload alone; version
-/// 2 entries store a random 16-byte salt in front of it, so the digest of
+/// 2 entries store a random 12-byte salt in front of it, so the digest of
 /// a purged payload confirms no guess of its contents.
 enum EntryFormat {
     /// Entries whose payload region is the payload alone.
     static let plainVersion: UInt8 = 1
-    /// Entries whose payload region is a 16-byte salt, then the payload.
+    /// Entries whose payload region is a 12-byte salt, then the payload.
     static let saltedVersion: UInt8 = 2
     /// The largest payload an entry may carry.
     static let maximumPayloadSize = 64 << 20

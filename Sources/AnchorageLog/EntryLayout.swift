@@ -63,7 +63,8 @@ extension EntryLayout {
     static func versionAndOperation(
         seq: UInt64,
         bytes: UnsafeRawBufferPointer,
-        headerSize: Int
+        headerSize: Int,
+        operationMask: UInt8 = 0xFF
     ) throws(LogError) -> (UInt8, EntryOperation) {
         guard bytes.count >= headerSize else {
             throw LogError.malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(headerSize)-byte header")
@@ -72,8 +73,8 @@ extension EntryLayout {
         guard version == EntryFormat.plainVersion || version == EntryFormat.saltedVersion else {
             throw LogError.malformedEntry(seq, "its entry version \(version) is not 1 or 2")
         }
-        guard let operation = EntryOperation(rawValue: bytes[1]) else {
-            throw LogError.malformedEntry(seq, "its operation code \(bytes[1]) is unknown")
+        guard let operation = EntryOperation(rawValue: bytes[1] & operationMask) else {
+            throw LogError.malformedEntry(seq, "its operation code \(bytes[1] & operationMask) is unknown")
         }
         return (version, operation)
     }
@@ -122,27 +123,24 @@ struct EntryDecoder: Sendable {
 /// Where a layout keeps the fields both layouts store the same way.
 struct SharedFieldOffsets {
     let kind: Int
-    let counter: Int
     let time: Int
     let id: Int
 
-    /// Reads the kind, counter, time and object id.
+    /// Reads the kind, time and object id.
     @inline(__always)
-    func load(from bytes: UnsafeRawBufferPointer) -> (kind: EntryKind, counter: UInt64, time: Int64, id: UUID) {
+    func load(from bytes: UnsafeRawBufferPointer) -> (kind: EntryKind, time: Int64, id: UUID) {
         (
             EntryKind(rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kind, as: UInt32.self))),
-            UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counter, as: UInt64.self)),
             Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: time, as: Int64.self)),
             UUID(loadingFrom: bytes, at: id)
         )
     }
 
-    /// Writes the header's version, operation, kind, counter, time and object id.
+    /// Writes the header's version, operation, kind, time and object id.
     func store(_ header: EntryFormat.Header, into buffer: UnsafeMutableRawBufferPointer) {
         buffer[0] = header.version
         buffer[1] = header.operation.rawValue
         buffer.storeBytes(of: header.kind.rawValue.bigEndian, toByteOffset: kind, as: UInt32.self)
-        buffer.storeBytes(of: header.dot.counter.bigEndian, toByteOffset: counter, as: UInt64.self)
         buffer.storeBytes(of: header.timestamp.bigEndian, toByteOffset: time, as: Int64.self)
         header.id.store(into: buffer, at: id)
     }

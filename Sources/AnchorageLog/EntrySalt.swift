@@ -2,35 +2,34 @@
 import Glibc
 #endif
 
-/// The 16 random bytes an entry of version 2 stores in front of its payload.
+/// The 12 random bytes an entry of version 2 stores in front of its payload.
 ///
 /// The payload digest, and so the hash chain, covers the salt. When the
 /// payload is purged the salt goes with it, so what remains (the digest)
 /// cannot be used to confirm a guess of the payload's contents: a guess
-/// would also have to guess 128 random bits.
+/// would also have to guess 96 random bits.
 ///
 /// ```swift
 /// let salts = EntrySalt.random(count: events.count)
 /// ```
 public struct EntrySalt: Hashable, Sendable {
-    private var words: (UInt64, UInt64)
+    private var words: (UInt64, UInt32)
 
     /// The salt's size in bytes.
-    public static let size = 16
+    public static let size = 12
 
-    /// Reads 16 bytes at `offset`.
+    /// Reads 12 bytes at `offset`.
     init(loadingFrom buffer: UnsafeRawBufferPointer, at offset: Int) {
         words = (
             buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
-            buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+            buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
         )
     }
 
-    /// Writes the 16 bytes at `offset`.
+    /// Writes the 12 bytes at `offset`.
     func store(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
-        withUnsafeBytes(of: words) { source in
-            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + 16]).copyMemory(from: source)
-        }
+        buffer.storeBytes(of: words.0, toByteOffset: offset, as: UInt64.self)
+        buffer.storeBytes(of: words.1, toByteOffset: offset + 8, as: UInt32.self)
     }
 
     public static func == (lhs: EntrySalt, rhs: EntrySalt) -> Bool {
@@ -42,9 +41,12 @@ public struct EntrySalt: Hashable, Sendable {
         hasher.combine(words.1)
     }
 
-    /// Calls `body` with the 16 bytes, without copying them.
+    /// Calls `body` with the 12 bytes, without copying them.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeBytes(of: words, body)
+        try withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
+            store(into: buffer, at: 0)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// `count` salts from the system's random source, in one call.

@@ -108,6 +108,7 @@ extension EventLog {
                 seq += 1
                 let found = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> Bool in
                     let stored = try ExchangeLayout.decode(seq: seq, bytes: value)
+                    try CompactLayout.checkCounter(stored.dot, seq: seq)
                     let number = try origins.number(registering: stored.dot.origin, in: numbers, txn: txn)
                     let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
                     let storesLink = seq % CompactLayout.linkInterval == 0 || seq == head

@@ -35,7 +35,7 @@ enum ExchangeLayout {
     static let linkOffset = 92
 
     static let purgedFlag: UInt8 = 1
-    static let fields = SharedFieldOffsets(kind: kindOffset, counter: counterOffset, time: timeOffset, id: idOffset)
+    static let fields = SharedFieldOffsets(kind: kindOffset, time: timeOffset, id: idOffset)
 
     /// Decodes and checks an entry in the exchange form.
     static func decode(seq: UInt64, bytes: UnsafeRawBufferPointer) throws(LogError) -> StoredEntry {
@@ -58,7 +58,10 @@ enum ExchangeLayout {
             version: version,
             operation: operation,
             kind: shared.kind,
-            dot: Dot(origin: StoreID(UUID(loadingFrom: bytes, at: originOffset)), counter: shared.counter),
+            dot: Dot(
+                origin: StoreID(UUID(loadingFrom: bytes, at: originOffset)),
+                counter: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt64.self))
+            ),
             timestamp: shared.time,
             id: shared.id,
             isPurged: bytes[flagsOffset] & purgedFlag != 0,
@@ -92,6 +95,7 @@ enum ExchangeLayout {
         buffer[flagsOffset] = header.isPurged ? purgedFlag : 0
         buffer[reservedOffset] = 0
         header.dot.origin.uuid.store(into: buffer, at: originOffset)
+        buffer.storeBytes(of: header.dot.counter.bigEndian, toByteOffset: counterOffset, as: UInt64.self)
         buffer.storeBytes(
             of: UInt32(buffer.count - headerSize).bigEndian,
             toByteOffset: lengthOffset,

@@ -260,6 +260,7 @@ extension LogWriter {
             }
             state.headLinked = true
         case .compact:
+            try CompactLayout.checkCounter(header.dot, seq: seq)
             let number = try state.origins.number(registering: header.dot.origin, in: originNumbers, txn: txn)
             let storesLink = seq % CompactLayout.linkInterval == 0
             try put(

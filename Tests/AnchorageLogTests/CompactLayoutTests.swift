@@ -37,22 +37,22 @@ struct CompactLayoutTests {
             let values = try Self.storedValues(log)
             let entries = try readAll(log)
             let save = values[0]
-            #expect(save.count == 43 + 16 + 2, "header, salt, payload; no digest, no link")
-            #expect(Array(save[0..<3]) == [2, 1, 0], "version 2, save, no flags")
-            #expect(Array(save[3..<7]) == [0x21, 0x22, 0x23, 0x24])
-            #expect(Array(save[7..<11]) == [0, 0, 0, 1], "origin number 1: the store's own")
-            #expect(Array(save[11..<19]) == [0, 0, 0, 0, 0, 0, 0, 1])
-            #expect(Array(save[19..<27]) == Int64(1_700_000_000_000_000_000).bigEndianBytes)
-            #expect(Array(save[27..<43]) == id.bytes)
+            #expect(save.count == 40 + 12 + 2, "header, salt, payload; no digest, no link")
+            #expect(Array(save[0..<2]) == [2, 1], "version 2, save, no flags")
+            #expect(Array(save[2..<6]) == [0x21, 0x22, 0x23, 0x24])
+            #expect(Array(save[6..<10]) == [0, 0, 0, 1], "origin number 1: the store's own")
+            #expect(Array(save[10..<16]) == [0, 0, 0, 0, 0, 1], "a 48-bit counter")
+            #expect(Array(save[16..<24]) == Int64(1_700_000_000_000_000_000).bigEndianBytes)
+            #expect(Array(save[24..<40]) == id.bytes)
             let salt = try #require(entries[0].salt)
-            #expect(Array(save[43..<59]) == salt.withBytes(Array.init))
-            #expect(Array(save[59...]) == [0xAA, 0xBB])
-            #expect(entries[0].payloadDigest == EntryDigest.of(Array(save[43...])), "SHA-256 of the region as stored")
+            #expect(Array(save[40..<52]) == salt.withBytes(Array.init))
+            #expect(Array(save[52...]) == [0xAA, 0xBB])
+            #expect(entries[0].payloadDigest == EntryDigest.of(Array(save[40...])), "SHA-256 of the region as stored")
 
             let delete = values[1]
-            #expect(delete.count == 43 + 32, "header and link: the transaction's last entry")
-            #expect(Array(delete[0..<3]) == [2, 2, 2], "version 2, delete, link stored")
-            let storedLink = Array(delete[43..<75]).withUnsafeBytes { EntryDigest(bytes: $0) }
+            #expect(delete.count == 40 + 32, "header and link: the transaction's last entry")
+            #expect(Array(delete[0..<2]) == [2, 2 | 8], "version 2, delete with its link stored")
+            let storedLink = Array(delete[40..<72]).withUnsafeBytes { EntryDigest(bytes: $0) }
             #expect(storedLink == (try log.link(at: 2)))
             #expect(
                 try log.link(at: 2)
@@ -77,11 +77,11 @@ struct CompactLayoutTests {
             #expect(after[0].payloadDigest == before[0].payloadDigest, "the digest stays, so the chain holds")
             #expect(after[0].payloadDigest != EntryDigest.of(guess), "hashing the right guess does not give it")
             let stored = try Self.storedValues(log)[0]
-            #expect(stored.count == 43 + 32, "header and digest: no region, and no link (not the last entry)")
-            #expect(stored[2] == 1, "purged flag")
+            #expect(stored.count == 40 + 32, "header and digest: no region, and no link (not the last entry)")
+            #expect(stored[1] == 1 | 4, "a save, purged")
             let salt = try #require(before[0].salt)
             let saltBytes = salt.withBytes(Array.init)
-            #expect(!stored.indices.dropLast(15).contains { Array(stored[$0..<$0 + 16]) == saltBytes })
+            #expect(!stored.indices.dropLast(11).contains { Array(stored[$0..<$0 + 12]) == saltBytes })
             #expect(try log.verify().isIntact)
         }
     }
@@ -123,6 +123,36 @@ struct CompactLayoutTests {
                     #expect(error.code == .malformedEntry && error.seq == 9)
                 }
             }
+        }
+    }
+}
+
+extension CompactLayoutTests {
+    @Test("the 48-bit counter: the largest it holds round-trips, one more is refused with a typed error")
+    func counterLimit() throws {
+        let origin = StoreID()
+        var table = OriginTable()
+        _ = table.append(origin)
+        let largest = Dot(origin: origin, counter: CompactLayout.maximumCounter)
+        try CompactLayout.checkCounter(largest, seq: 1)
+        let header = EntryFormat.Header(
+            version: 2,
+            operation: .delete,
+            kind: 7,
+            dot: largest,
+            timestamp: -1,
+            id: UUID(),
+            payloadDigest: .zero,
+            isPurged: false
+        )
+        var bytes = [UInt8](repeating: 0, count: CompactLayout.size(isPurged: false, hasLink: false, regionCount: 0))
+        bytes.withUnsafeMutableBytes {
+            CompactLayout.write(header, originNumber: 1, link: nil, salt: nil, payload: nil, into: $0)
+        }
+        let decoded = try bytes.withUnsafeBytes { try CompactLayout.decode(seq: 1, bytes: $0, origins: table) }
+        #expect(decoded.dot == largest && decoded.timestamp == -1 && decoded.kind == 7)
+        #expect(throws: LogError.self) {
+            try CompactLayout.checkCounter(Dot(origin: origin, counter: CompactLayout.maximumCounter + 1), seq: 1)
         }
     }
 }
