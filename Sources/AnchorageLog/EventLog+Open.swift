@@ -37,7 +37,7 @@ extension EventLog {
     ///   - projections: creates the log's projections inside the opening
     ///     write transaction. A projection whose recorded version differs
     ///     from its ``Projection/version`` (or that is new) is rebuilt from
-    ///     the log before `open` returns. A projection recorded by an earlier
+    ///     the log before `open` returns, with the projections it consumes. A projection recorded by an earlier
     ///     open but left out of this one is forgotten (entries appended now
     ///     would miss it), so the next open that includes it rebuilds it.
     /// - Throws: ``LogError`` (``LogError/Code/storeInUse`` when the store is
@@ -144,7 +144,7 @@ extension EventLog {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
         }
         try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
-        let stale = try stale(projections, databases, in: txn)
+        let stale = projections.rebuildSet(for: try stale(projections, databases, in: txn))
         if !stale.isEmpty {
             _ = try ProjectionReplay.rebuild(
                 stale,

@@ -111,4 +111,24 @@ extension [any Projection] {
         }
         return ordered
     }
+
+    /// The projections to rebuild when `stale` are: each stale one and,
+    /// transitively, the projections it consumes, which must run again to
+    /// publish what it reads. In this array's order (consumption order).
+    ///
+    /// A consumer never reads its producer's databases: rebuilt alone it
+    /// would have nothing to consume, so it is rebuilt with its producers.
+    func rebuildSet(for stale: [any Projection]) -> [any Projection] {
+        var needed = Set(stale.map(\.name))
+        var consumed: [String: [String]] = [:]
+        for projection in self { consumed[projection.name] = projection.consumes.map(\.producer) }
+        var pending = [String](needed)
+        while let name = pending.popLast() {
+            for producer in consumed[name] ?? [] where !needed.contains(producer) {
+                needed.insert(producer)
+                pending.append(producer)
+            }
+        }
+        return filter { needed.contains($0.name) }
+    }
 }

@@ -43,7 +43,8 @@ public final class ProjectionContext {
     }
 
     /// What the producer of `key` published for the batch being applied;
-    /// `nil` when it did not run on it (a rebuild of the consumer alone).
+    /// `nil` when it published nothing. The log never runs a consumer
+    /// without its producers: a stale consumer is rebuilt with them.
     public func output<Output>(of key: ProjectionOutputKey<Output>) -> Output? {
         guard let published = outputs[key.producer] else { return nil }
         guard let output = published as? Output else {

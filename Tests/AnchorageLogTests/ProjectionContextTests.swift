@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import LMDB
 import Synchronization
@@ -23,8 +24,9 @@ struct Announcer: Projection {
 /// and writes the count in `finish`.
 struct Tally: Projection {
     let rows: Database
+    var tallyVersion = 1
     var name: String { "tally" }
-    var version: Int { 1 }
+    var version: Int { tallyVersion }
     var databases: [Database] { [rows] }
     var consumes: [ConsumedOutput] { [Announcer.output.consumed] }
     static let batches = ProjectionScratchKey<Int>(owner: "tally")
@@ -121,6 +123,33 @@ struct ProjectionContextTests {
     /// What the projection named `producer` would publish, as a consumer lists it.
     static func key(_ producer: String) -> ConsumedOutput {
         ProjectionOutputKey<Int>(producer: producer).consumed
+    }
+
+    @Test(
+        "a stale consumer is rebuilt with its producer, which publishes for it again; the producer alone is not rebuilt for nothing"
+    )
+    func staleConsumerRebuildsWithProducer() async throws {
+        try await withTemporaryDirectory { directory in
+            let opened = Mutex<Database?>(nil)
+            func open(tally version: Int) throws -> EventLog {
+                try EventLog.open(at: directory, configuration: fastConfiguration) { txn in
+                    guard let rows = try txn.database(named: "tally") else { throw Refused() }
+                    opened.withLock { $0 = rows }
+                    return [Announcer(), Tally(rows: rows, tallyVersion: version)]
+                }
+            }
+            var log = try open(tally: 1)
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1]), .save(id: UUID(), kind: 1, payload: [2])])
+            await log.close()
+            log = try open(tally: 2)
+            let tally = try #require(opened.withLock { $0 })
+            let dump = try KindIndexDump.all(log, tally)
+            #expect(dump.count == 3, "two entries and the batch count, written again by the rebuild")
+            #expect([EventLog.ProjectionDisagreement?.none] == [try await log.checkProjections()])
+            await log.close()
+        }
+        let announcer: [any Projection] = [Announcer()]
+        #expect(announcer.rebuildSet(for: []).isEmpty)
     }
 
     @Test("a projection consuming one that is not open, or two consuming each other, are refused at open")

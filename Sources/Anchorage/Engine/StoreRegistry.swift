@@ -96,7 +96,7 @@ enum StoreRegistry {
             let holder = Mutex<(HealthIndex, StatisticsViews)?>(nil)
             let projections: ProjectionFactory = { txn in
                 let index = try HealthIndex(in: txn)
-                let views = try StatisticsViews(in: txn, index: index)
+                let views = try StatisticsViews(in: txn)
                 holder.withLock { $0 = (index, views) }
                 return configuration.maintainsStatisticsViews ? [index, views] : [index]
             }

@@ -9,6 +9,7 @@ extension StatisticsViews: Projection {
     static let pending = ProjectionScratchKey<ViewBatch>(owner: projectionName)
     var name: String { Self.projectionName }
     // 5: follows the index's version 7 (a copy with a smaller dot shows in place of the first).
+    // (6 would rebuild the index with them: a stale consumer is rebuilt with its producers.)
     var version: Int { 5 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
@@ -18,26 +19,25 @@ extension StatisticsViews: Projection {
     /// they touch are computed in ``finish(context:in:)``, once per
     /// transaction.
     func apply(_ entries: [LogEntry], context: ProjectionContext, in txn: borrowing WriteTransaction) throws {
+        guard let output = context.output(of: HealthIndex.output) else {
+            // Every write and every rebuild runs the index first (a stale
+            // view is rebuilt with the projections it consumes).
+            preconditionFailure("the statistics views ran on a batch the index did not apply")
+        }
         try context.withScratch(Self.pending, ViewBatch()) { batch in
-            try apply(entries, index: context.output(of: HealthIndex.output), batch: &batch, in: txn)
+            try apply(entries, index: output, batch: &batch, in: txn)
         }
     }
 
-    /// `index`: what the index read, showed and hid in this batch; `nil`
-    /// when only the views are being rebuilt, against the finished index:
-    /// then the views decode the quantity saves themselves.
+    /// `index`: what the index read, showed and hid in this batch.
     private func apply(
         _ entries: [LogEntry],
-        index output: IndexOutput?,
+        index output: IndexOutput,
         batch: inout ViewBatch,
         in txn: borrowing WriteTransaction
     ) throws {
         for entry in entries where entry.kind == StoreKind.sourcePriority {
             try applyPriority(entry, batch: &batch, in: txn)
-        }
-        guard let output else {
-            try applyDecoding(entries, batch: &batch, in: txn)
-            return
         }
         for save in output.quantitySaves {
             try note(save.source, kind: save.kind, at: save.timestamp, batch: &batch, in: txn)
@@ -48,23 +48,6 @@ extension StatisticsViews: Projection {
                 try add(sample, kind: kind, saveSeq: saveSeq, batch: &batch, in: txn)
             case .hidden(let kind, let saveSeq, let startKey):
                 try remove(kind: kind, saveSeq: saveSeq, startKey: startKey, batch: &batch, in: txn)
-            }
-        }
-    }
-
-    /// The views rebuilt alone: each quantity save decoded, and added when
-    /// the finished index holds it as the visible one.
-    private func applyDecoding(_ entries: [LogEntry], batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws
-    {
-        for entry in entries {
-            guard entry.operation == .save, StoreKind.isSample(entry.kind),
-                TypeCatalog.sampleType(forKindCode: entry.kind.rawValue) is HKQuantityType,
-                let payload = entry.payload, let sample = payload.withUnsafeBytes({ writer.decode($0) }),
-                sample.uuid == entry.id, sample.quantityType.kindCode == entry.kind.rawValue
-            else { continue }
-            try note(sample.sourceRevision.source, kind: entry.kind, at: entry.timestamp, batch: &batch, in: txn)
-            if try isVisible(entry, in: txn) {
-                try add(ViewSample(sample), kind: entry.kind, saveSeq: entry.seq, batch: &batch, in: txn)
             }
         }
     }
@@ -102,16 +85,6 @@ extension StatisticsViews: Projection {
         }
     }
 
-    /// Whether the index holds this very save as the object's visible one
-    /// (for a rebuild of the views alone, against the finished index).
-    private func isVisible(_ entry: LogEntry, in txn: borrowing WriteTransaction) throws -> Bool {
-        try withUnsafeBytes(of: entry.id.uuid) { key in
-            try txn.withValue(forKey: key, in: index.objects) { row in
-                ObjectRecord.summary(row).map { $0.state == .live && $0.saveSeq == entry.seq } ?? false
-            }
-        } ?? false
-    }
-
     /// Keeps the latest priority list of each type, by origin time then
     /// dot, whatever order peers' lists arrive in.
     private func applyPriority(_ entry: LogEntry, batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
@@ -120,7 +93,7 @@ extension StatisticsViews: Projection {
         else { return }
         let key = record.type.bigEndianBytes
         if let seq = try txn.withValue(forKey: key, in: priorities, { $0.count >= 8 ? $0.uint64(at: 0) : nil }) ?? nil,
-            let current = try index.lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
+            let current = try lookup.entry(at: seq, in: txn), !entry.isLater(than: current)
         {
             return
         }

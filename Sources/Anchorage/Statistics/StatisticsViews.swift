@@ -29,9 +29,10 @@ import LMDB
 /// Every bucket row is computed afresh from the samples it covers whenever
 /// one of them changes (never by adding and subtracting), so it is a pure
 /// function of the visible samples and the ranking, and a rebuild gives the
-/// same bytes. The views read the index (``HealthIndex``, applied first in
-/// the same transaction) to learn whether a save is visible and what a
-/// delete removes.
+/// same bytes. The views consume what the index (``HealthIndex``, applied
+/// first in the same transaction) publishes for each batch: which samples
+/// became visible or hidden. They never read the index's databases; rebuilt
+/// after a change of their version, they are rebuilt with the index.
 struct StatisticsViews: Sendable {
     let samples: Database
     let long: Database
@@ -40,13 +41,14 @@ struct StatisticsViews: Sendable {
     let buckets: Database
     let priorities: Database
     let firstSeen: Database
-    let index: HealthIndex
+    /// The log's entries, for the rule deciding between priority lists.
+    let lookup: EntryLookup
     let writer = ViewsWriterContext()
 
     /// The source number of every source's merged row.
     static let merged: UInt32 = 0
 
-    init(in txn: borrowing DatabaseOpener, index: HealthIndex) throws {
+    init(in txn: borrowing DatabaseOpener) throws {
         samples = try txn.openStoreDatabase("st.samples")
         long = try txn.openStoreDatabase("st.long")
         sources = try txn.openStoreDatabase("st.sources")
@@ -54,7 +56,7 @@ struct StatisticsViews: Sendable {
         buckets = try txn.openStoreDatabase("st.buckets")
         priorities = try txn.openStoreDatabase("st.priorities")
         firstSeen = try txn.openStoreDatabase("st.first-seen")
-        self.index = index
+        lookup = try EntryLookup(in: txn)
     }
 
     /// Every database, in a fixed order.
