@@ -77,6 +77,30 @@ public struct LogEntry: Sendable, Hashable {
         return payload.withUnsafeBytes { EntryFormat.digest(salt: salt, payload: $0) }
     }
 
+    /// This entry with its payload digest computed once and kept, so that
+    /// reading ``payloadDigest`` (and computing the ``link(after:)`` or the
+    /// ``encoded(link:)`` form) again costs no hashing.
+    ///
+    /// ```swift
+    /// let entry = page.entries[0].withPayloadDigest()
+    /// ```
+    public func withPayloadDigest() -> LogEntry {
+        guard storedDigest == nil else { return self }
+        return LogEntry(
+            seq: seq,
+            dot: dot,
+            timestamp: timestamp,
+            operation: operation,
+            kind: kind,
+            id: id,
+            payload: payload,
+            version: version,
+            salt: salt,
+            storedDigest: payloadDigest,
+            link: link
+        )
+    }
+
     /// The creation time as a `Date`.
     public var date: Date {
         Date(timeIntervalSince1970: Double(timestamp) / 1_000_000_000)

@@ -29,6 +29,7 @@ public struct LogExportWriter {
     /// Appends `entry` as one line, with its newline. Entries must come in
     /// log order, none left out, so the links follow one another.
     public mutating func append(_ entry: LogEntry, anchor: Anchor, to bytes: inout [UInt8]) throws {
+        let entry = entry.withPayloadDigest()  // hashed once for the link, the line and the bytes
         let link = entry.link ?? entry.link(after: previousLink)
         previousLink = link
         func text(_ value: String) {
