@@ -41,7 +41,7 @@ struct SampleRoutes: Sendable {
         let saved = try await SampleWrites.save(batch, to: store) { count in
             try await waitForTurn(writing: count, context: context)
         }
-        let uuids = saved.map { "\"\($0.uuidString)\"" }.joined(separator: ",")
+        let uuids = saved.map { "\"\($0.text)\"" }.joined(separator: ",")
         return JSONBodies.response(
             ByteBuffer(string: "{\"saved\":\(saved.count),\"uuids\":[\(uuids)]}"),
             status: .created

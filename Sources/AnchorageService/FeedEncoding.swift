@@ -36,7 +36,7 @@ public struct FeedEncoding {
         for (index, deleted) in result.deletedObjects.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: #"{"uuid":""#.utf8)
-            bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
+            deleted.uuid.appendText(to: &bytes)
             bytes.append(contentsOf: #""}"#.utf8)
         }
         bytes.append(contentsOf: #"],"activitySummaries":"#.utf8)
@@ -57,7 +57,7 @@ public struct FeedEncoding {
         }
         for deleted in result.deletedObjects {
             bytes.append(contentsOf: #"{"deleted":{"uuid":""#.utf8)
-            bytes.append(contentsOf: deleted.uuid.uuidString.utf8)
+            deleted.uuid.appendText(to: &bytes)
             bytes.append(contentsOf: "\"}}\n".utf8)
         }
         for summary in result.activitySummaries {

@@ -43,7 +43,7 @@ public struct LogExportWriter {
         text(#"","seq":"#)
         number(entry.seq)
         text(#","origin":""#)
-        text(entry.dot.origin.description)
+        entry.dot.origin.uuid.appendText(to: &bytes, lowercase: true)  // StoreID's description
         text(#"","counter":"#)
         number(entry.dot.counter)
         text(#","time":"#)
@@ -51,7 +51,7 @@ public struct LogExportWriter {
         text(entry.operation == .save ? #","operation":"save","kind":"# : #","operation":"delete","kind":"#)
         number(entry.kind.rawValue)
         text(#","id":""#)
-        text(entry.id.uuidString)
+        entry.id.appendText(to: &bytes)
         text(#"","payloadDigest":""#)
         text(entry.payloadDigest.description)
         text(#"","link":""#)
@@ -65,7 +65,7 @@ public struct LogExportWriter {
             try objects.append(object, to: &bytes)
         }
         text(#","entry":""#)
-        text(Data(entry.encoded(link: link)).base64EncodedString())
+        Base64Appender.append(entry.encoded(link: link), to: &bytes)
         text("\"}\n")
     }
 }

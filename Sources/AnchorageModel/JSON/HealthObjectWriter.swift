@@ -101,7 +101,7 @@ public struct HealthObjectWriter {
         bytes.append(contentsOf: #"","type":""#.utf8)
         bytes.append(contentsOf: sample.sampleType.identifier.utf8)
         bytes.append(contentsOf: #"","uuid":""#.utf8)
-        bytes.append(contentsOf: sample.uuid.uuidString.utf8)
+        sample.uuid.appendText(to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 

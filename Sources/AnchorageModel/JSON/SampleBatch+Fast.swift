@@ -59,7 +59,7 @@ struct FastSampleReader {
                     &kind,
                     text == "quantitySample" ? .quantity : text == "categorySample" ? .category : nil
                 )
-            case "uuid": return Self.fill(&uuid, reader.string().flatMap(UUID.init(uuidString:)))
+            case "uuid": return Self.fill(&uuid, reader.string().flatMap(UUID.init(text:)))
             case "type": return Self.fill(&identifier, reader.string())
             case "startDate": return Self.fill(&start, reader.string().flatMap(ISO8601.parse))
             case "endDate": return Self.fill(&end, reader.string().flatMap(ISO8601.parse))
