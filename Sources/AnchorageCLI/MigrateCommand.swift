@@ -27,13 +27,15 @@ struct MigrateCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "cannot migrate: \(ErrorWords.describe(error))")
         }
+        output.line(Self.describe(report))
+    }
+
+    /// What a migration did, in the words both migrate commands print.
+    static func describe(_ report: EventLog.MigrationReport) -> String {
         guard report.entries > 0 || report.fromFormat != report.toFormat else {
-            output.line("the store is already in log format \(report.toFormat); nothing to do")
-            return
+            return "already in log format \(report.toFormat); nothing to do"
         }
-        output.line(
-            "migrated the store from log format \(report.fromFormat) to \(report.toFormat): \(report.entries) "
-                + "entries; data file \(report.bytesBefore) → \(report.bytesAfter) bytes"
-        )
+        return "migrated from log format \(report.fromFormat) to \(report.toFormat): \(report.entries) entries; "
+            + "data file \(report.bytesBefore) → \(report.bytesAfter) bytes"
     }
 }

@@ -30,6 +30,7 @@ struct StoresCommand: ParsableCommand {
         abstract: "Create, list and delete the stores of a multi-store node (serve --stores DIR).",
         subcommands: [
             StoresCreateCommand.self, StoresListCommand.self, StoresDeleteCommand.self, StoresQuotaCommand.self,
+            StoresMigrateCommand.self,
         ]
     )
 }
