@@ -76,6 +76,8 @@ extension EventLog {
                     scanned += 1
                     let sends = covered[stored.dot.origin, default: 0] < stored.dot.counter
                     let link: EntryDigest
+                    // What the peer receives: the exchange form's size.
+                    let sentSize = ExchangeLayout.size(regionCount: value.count - stored.regionStart)
                     if decoder.layout == .exchange {
                         // Format 1 stores the exchange form: sent verbatim.
                         link = stored.storedLink ?? .zero
@@ -97,7 +99,7 @@ extension EventLog {
                     }
                     if sends {
                         sent += 1
-                        bytes += value.count
+                        bytes += sentSize
                     }
                     previous = link
                     through = position

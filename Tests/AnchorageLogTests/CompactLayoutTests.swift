@@ -156,3 +156,33 @@ extension CompactLayoutTests {
         }
     }
 }
+
+extension CompactLayoutTests {
+    @Test(
+        "a replication read from a format-2 store counts what it sends: the exchange form's bytes, not the stored ones"
+    )
+    func replicationBudgetCountsExchangeBytes() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            try await log.append(
+                (0..<20).map { _ in .save(id: UUID(), kind: 1, payload: Array(repeating: 7, count: 100)) }
+            )
+            let exchangeSize = 124 + 12 + 100
+            var sizes: [Int] = []
+            var previousLinks: [EntryDigest] = []
+            let read = try log.readForReplication(
+                after: 0,
+                maxEntries: 1_000,
+                maxBytes: exchangeSize * 5,
+                skipping: [:]
+            ) { seq, previous, bytes in
+                sizes.append(bytes.count)
+                previousLinks.append(previous)
+                // Each entry arrives whole and checkable in the exchange form.
+                _ = try LogEntry(seq: seq, encoded: bytes, previousLink: previous)
+            }
+            #expect(sizes == Array(repeating: exchangeSize, count: 5))
+            #expect(read.sent == 5 && read.through == 5 && read.hasMore)
+            #expect(previousLinks.first == .zero)
+        }
+    }
+}
