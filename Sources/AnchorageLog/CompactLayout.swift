@@ -42,11 +42,12 @@ enum CompactLayout {
     /// Entries whose `seq` is a multiple of this store their link.
     static let linkInterval: UInt64 = 64
 
-    /// Decodes and checks an entry in format 2's layout.
+    /// Decodes and checks an entry in format 2's layout; `origin` gives the
+    /// origin id of a number, `nil` for a number that names none.
     static func decode(
         seq: UInt64,
         bytes: UnsafeRawBufferPointer,
-        origins: OriginTable
+        origin: (UInt32) -> StoreID?
     ) throws(LogError) -> StoredEntry {
         let (version, operation) = try EntryLayout.versionAndOperation(
             seq: seq,
@@ -59,7 +60,7 @@ enum CompactLayout {
             throw LogError.malformedEntry(seq, "its operation and flag byte \(flags) is not valid")
         }
         let number = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset, as: UInt32.self))
-        guard let origin = origins.id(number) else {
+        guard let origin = origin(number) else {
             throw LogError.malformedEntry(seq, "its origin number \(number) names no origin")
         }
         let isPurged = flags & purgedFlag != 0
@@ -115,6 +116,12 @@ enum CompactLayout {
             | UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset + 2, as: UInt32.self)))
     }
 
+    /// The origin number of a stored entry, or `nil` when too short.
+    static func originNumber(of bytes: UnsafeRawBufferPointer) -> UInt32? {
+        guard bytes.count >= headerSize else { return nil }
+        return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset, as: UInt32.self))
+    }
+
     /// The kind of a stored entry, or `nil` when too short.
     static func kind(of bytes: UnsafeRawBufferPointer) -> EntryKind? {
         guard bytes.count >= headerSize else { return nil }
@@ -124,6 +131,26 @@ enum CompactLayout {
     /// The stored size of an entry.
     static func size(isPurged: Bool, hasLink: Bool, regionCount: Int) -> Int {
         headerSize + (isPurged ? 32 : 0) + (hasLink ? 32 : 0) + regionCount
+    }
+
+    /// The stored bytes of an entry whose payload region (salt included,
+    /// empty for a delete or a purged save) is `region`, storing `link`
+    /// when given: for rewriting an entry (a purge, the link of a
+    /// transaction's last entry, a migration).
+    static func encode(
+        _ header: EntryFormat.Header,
+        originNumber: UInt32,
+        link: EntryDigest?,
+        region: UnsafeRawBufferPointer
+    ) -> [UInt8] {
+        var bytes = [UInt8](
+            repeating: 0,
+            count: size(isPurged: header.isPurged, hasLink: link != nil, regionCount: region.count)
+        )
+        bytes.withUnsafeMutableBytes { buffer in
+            write(header, originNumber: originNumber, link: link, salt: nil, payload: region, into: buffer)
+        }
+        return bytes
     }
 
     /// Writes an entry into `buffer`, which has exactly ``size(isPurged:hasLink:regionCount:)`` bytes.

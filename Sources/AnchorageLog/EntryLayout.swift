@@ -43,7 +43,7 @@ enum EntryLayout: Sendable, Hashable {
     ) throws(LogError) -> StoredEntry {
         switch self {
         case .exchange: try ExchangeLayout.decode(seq: seq, bytes: bytes)
-        case .compact: try CompactLayout.decode(seq: seq, bytes: bytes, origins: origins)
+        case .compact: try CompactLayout.decode(seq: seq, bytes: bytes, origin: { origins.id($0) })
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 package import LMDB
 import Synchronization
 
@@ -29,23 +30,35 @@ package struct EntryLookup: Sendable {
         databases = try LogDatabases(in: txn)
     }
 
-    /// The decoder for `txn`, whose own origin numbers it sees.
-    private func decoder(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> EntryDecoder {
-        let layout: EntryLayout
-        if let known = self.layout.layout {
-            layout = known
-        } else {
-            guard let format = try txn.value(forKey: MetaKey.format, in: databases.meta),
-                let version = UInt32(bigEndianBytes: format), let found = EntryLayout(format: version)
-            else {
-                throw LogError(.unsupportedFormat, "the store's format record is missing or unknown")
-            }
-            layout = found
-            self.layout.layout = found
+    /// The store's layout, read once.
+    private func layout(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> EntryLayout {
+        if let known = self.layout.layout { return known }
+        guard let format = try txn.value(forKey: MetaKey.format, in: databases.meta),
+            let version = UInt32(bigEndianBytes: format), let found = EntryLayout(format: version)
+        else {
+            throw LogError(.unsupportedFormat, "the store's format record is missing or unknown")
         }
-        var origins = OriginTable()
-        if layout == .compact, let numbers = databases.originNumbers { try origins.load(from: numbers, in: txn) }
-        return EntryDecoder(layout: layout, origins: origins)
+        self.layout.layout = found
+        return found
+    }
+
+    /// Decodes the entry stored as `bytes`. In format 2 its origin number is
+    /// resolved with one read of its own row in `txn` (committed or the
+    /// transaction's own), not by loading the whole table.
+    private func decode(
+        seq: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> StoredEntry {
+        guard try layout(in: txn) == .compact else { return try ExchangeLayout.decode(seq: seq, bytes: bytes) }
+        var origin: StoreID?
+        if let number = CompactLayout.originNumber(of: bytes), let numbers = databases.originNumbers {
+            origin =
+                try txn.withValue(forKey: number.bigEndianBytes, in: numbers) { row in
+                    row.count == 16 ? StoreID(UUID(loadingFrom: row, at: 0)) : nil
+                } ?? nil
+        }
+        return try CompactLayout.decode(seq: seq, bytes: bytes, origin: { _ in origin })
     }
 
     /// The entry at `seq` without its payload, or `nil` when there is none.
@@ -53,9 +66,8 @@ package struct EntryLookup: Sendable {
         at seq: UInt64,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> LogEntry? {
-        let decoder = try decoder(in: txn)
-        return try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-            try decoder.decode(seq: seq, bytes: value).entryWithDigest(seq: seq, in: value)
+        try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            try decode(seq: seq, bytes: value, in: txn).entryWithDigest(seq: seq, in: value)
         }
     }
 
@@ -66,9 +78,8 @@ package struct EntryLookup: Sendable {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
     ) throws -> R? {
-        let decoder = try decoder(in: txn)
-        return try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-            let stored = try decoder.decode(seq: seq, bytes: value)
+        try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+            let stored = try decode(seq: seq, bytes: value, in: txn)
             return try body(stored.entryWithDigest(seq: seq, in: value), stored.payload(in: value))
         }
     }

@@ -102,41 +102,19 @@ extension EventLog {
             var origins = OriginTable()
             _ = try origins.number(registering: identity.originID, in: numbers, txn: txn)
             let head = report.head
-            var seq: UInt64 = 0
-            var buffer: [UInt8] = []
-            while seq < head {
-                seq += 1
-                let found = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> Bool in
+            for seq in stride(from: UInt64(1), through: head, by: 1) {
+                let rewritten = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
                     let stored = try ExchangeLayout.decode(seq: seq, bytes: value)
                     try CompactLayout.checkCounter(stored.dot, seq: seq)
-                    let number = try origins.number(registering: stored.dot.origin, in: numbers, txn: txn)
-                    let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
-                    let storesLink = seq % CompactLayout.linkInterval == 0 || seq == head
-                    buffer.removeAll(keepingCapacity: true)
-                    buffer.append(
-                        contentsOf: repeatElement(
-                            0,
-                            count: CompactLayout.size(
-                                isPurged: stored.isPurged,
-                                hasLink: storesLink,
-                                regionCount: region.count
-                            )
-                        )
+                    return CompactLayout.encode(
+                        stored.header(in: value),
+                        originNumber: try origins.number(registering: stored.dot.origin, in: numbers, txn: txn),
+                        link: seq % CompactLayout.linkInterval == 0 || seq == head ? stored.storedLink : nil,
+                        region: UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
                     )
-                    buffer.withUnsafeMutableBytes { output in
-                        CompactLayout.write(
-                            stored.header(in: value),
-                            originNumber: number,
-                            link: storesLink ? stored.storedLink : nil,
-                            salt: nil,
-                            payload: region,
-                            into: output
-                        )
-                    }
-                    return true
                 }
-                guard found != nil else { throw LogError.malformedEntry(seq, "it is missing from the log") }
-                try txn.put(buffer, forKey: seq.bigEndianBytes, in: databases.log)
+                guard let rewritten else { throw LogError.malformedEntry(seq, "it is missing from the log") }
+                try txn.put(rewritten, forKey: seq.bigEndianBytes, in: databases.log)
                 if seq % 65_536 == 0 { progress?(Int(seq)) }
             }
             try txn.put(formatVersion.bigEndianBytes, forKey: MetaKey.format, in: databases.meta)

@@ -35,8 +35,9 @@ public struct LogEntry: Sendable, Hashable {
     /// The random bytes stored in front of a version-2 save's payload and
     /// covered by its digest; `nil` for version 1, deletes and purged saves.
     public let salt: EntrySalt?
-    /// The digest as the store or the peer gave it, when it did.
-    let storedDigest: EntryDigest?
+    /// The digest as the store or the peer gave it, when it did (or as
+    /// ``withPayloadDigest()`` computed it).
+    var storedDigest: EntryDigest?
     /// This entry's hash-chain link, when it is at hand: always in a store
     /// of log format 1 and from a peer; in format 2 only where the store
     /// keeps it (compute any other with ``link(after:)`` or
@@ -85,20 +86,9 @@ public struct LogEntry: Sendable, Hashable {
     /// let entry = page.entries[0].withPayloadDigest()
     /// ```
     public func withPayloadDigest() -> LogEntry {
-        guard storedDigest == nil else { return self }
-        return LogEntry(
-            seq: seq,
-            dot: dot,
-            timestamp: timestamp,
-            operation: operation,
-            kind: kind,
-            id: id,
-            payload: payload,
-            version: version,
-            salt: salt,
-            storedDigest: payloadDigest,
-            link: link
-        )
+        var entry = self
+        entry.storedDigest = payloadDigest
+        return entry
     }
 
     /// The creation time as a `Date`.

@@ -115,6 +115,7 @@ extension LogWriter {
                 guard stored.hasPayload, value.count > stored.regionStart else { return nil }
                 var header = stored.header(in: value)
                 header.isPurged = true
+                let nothing = UnsafeRawBufferPointer(start: nil, count: 0)
                 switch identity.layout {
                 case .exchange:
                     var bytes = [UInt8](repeating: 0, count: ExchangeLayout.headerSize)
@@ -129,24 +130,8 @@ extension LogWriter {
                     }
                     return bytes
                 case .compact:
-                    let number = UInt32(
-                        bigEndian: value.loadUnaligned(fromByteOffset: CompactLayout.originOffset, as: UInt32.self)
-                    )
-                    var bytes = [UInt8](
-                        repeating: 0,
-                        count: CompactLayout.size(isPurged: true, hasLink: stored.storedLink != nil, regionCount: 0)
-                    )
-                    bytes.withUnsafeMutableBytes { buffer in
-                        CompactLayout.write(
-                            header,
-                            originNumber: number,
-                            link: stored.storedLink,
-                            salt: nil,
-                            payload: nil,
-                            into: buffer
-                        )
-                    }
-                    return bytes
+                    guard let number = CompactLayout.originNumber(of: value) else { return nil }
+                    return CompactLayout.encode(header, originNumber: number, link: stored.storedLink, region: nothing)
                 }
             }
             guard let bytes = rewritten ?? nil else { continue }
@@ -337,29 +322,18 @@ extension LogWriter {
         guard identity.layout == .compact, !state.headLinked, state.head > 0 else { return }
         let seq = state.head
         let decoder = EntryDecoder(layout: .compact, origins: state.origins)
-        let bytes = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8] in
+        let bytes = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value -> [UInt8]? in
             let stored = try decoder.decode(seq: seq, bytes: value)
-            let number = UInt32(
-                bigEndian: value.loadUnaligned(fromByteOffset: CompactLayout.originOffset, as: UInt32.self)
-            )
-            let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
-            var bytes = [UInt8](
-                repeating: 0,
-                count: CompactLayout.size(isPurged: stored.isPurged, hasLink: true, regionCount: region.count)
-            )
-            bytes.withUnsafeMutableBytes { buffer in
-                CompactLayout.write(
+            return CompactLayout.originNumber(of: value).map { number in
+                CompactLayout.encode(
                     stored.header(in: value),
                     originNumber: number,
                     link: state.lastLink,
-                    salt: nil,
-                    payload: region,
-                    into: buffer
+                    region: UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
                 )
             }
-            return bytes
         }
-        guard let bytes else { throw LogError.malformedEntry(seq, "it is missing from the log") }
+        guard let bytes = bytes ?? nil else { throw LogError.malformedEntry(seq, "it is missing from the log") }
         try txn.put(bytes, forKey: seq.bigEndianBytes, in: databases.log)
         state.headLinked = true
     }

@@ -149,7 +149,9 @@ extension CompactLayoutTests {
         bytes.withUnsafeMutableBytes {
             CompactLayout.write(header, originNumber: 1, link: nil, salt: nil, payload: nil, into: $0)
         }
-        let decoded = try bytes.withUnsafeBytes { try CompactLayout.decode(seq: 1, bytes: $0, origins: table) }
+        let decoded = try bytes.withUnsafeBytes {
+            try CompactLayout.decode(seq: 1, bytes: $0, origin: { table.id($0) })
+        }
         #expect(decoded.dot == largest && decoded.timestamp == -1 && decoded.kind == 7)
         #expect(throws: LogError.self) {
             try CompactLayout.checkCounter(Dot(origin: origin, counter: CompactLayout.maximumCounter + 1), seq: 1)
