@@ -27,7 +27,7 @@ package struct EntryLookup: Sendable {
 
     /// Opens the log's databases in the transaction that opens the projections.
     package init(in txn: borrowing DatabaseOpener) throws {
-        databases = try LogDatabases(in: txn)
+        databases = try LogDatabases(in: txn.environmentOpener)
     }
 
     /// The store's layout, read once.

@@ -28,11 +28,23 @@ extension EventLog {
         guard !FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw LogError(.fileSystem, "\(path) already holds a store; choose an empty directory")
         }
-        try store().environment.copy(to: path)
+        let environment = try store().environment
+        // The projections first: their copy is then no later than the
+        // log's, whose open applies what they miss.
+        if let projections = environment.companion {
+            let file = ProjectionStore.path(inStore: path)
+            try projections.copy(to: file)
+            var options = Environment.Configuration()
+            options.options = [.noSubdirectory]
+            options.maxDatabases = configuration.projectionDatabases + 1
+            try Environment(path: file, configuration: options).sync()
+        }
+        try environment.copy(to: path)
         let copy = try Environment(path: path)
         let meta = try copy.openDatabase(named: "meta", options: [])
         try copy.write { txn in
             try txn.put([1], forKey: MetaKey.reincarnate, in: meta)
+            try txn.put(ProjectionStore.State.clean.bytes, forKey: ProjectionStore.stateKey, in: meta)
         }
     }
 }

@@ -29,6 +29,7 @@ extension EventLog {
                 configuration.maxDatabases = 64
                 let environment = try Environment(path: path, configuration: configuration)
                 try environment.copy(to: scratch)
+                try compactProjections(of: environment, at: path, scratch: scratch)
             }
             // rename(2) replaces the file atomically: a crash leaves the old
             // file or the new one, never neither.
@@ -39,6 +40,27 @@ extension EventLog {
             throw error
         } catch {
             throw LogError(.fileSystem, "cannot compact the store at \(path): \(error)")
+        }
+    }
+
+    /// Rewrites the store's projections file (when it has one that is
+    /// not to be rebuilt) with only its live pages, synced, in place.
+    private static func compactProjections(of log: Environment, at path: String, scratch: String) throws {
+        let file = ProjectionStore.path(inStore: path)
+        guard FileManager.default.fileExists(atPath: file),
+            !ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: log))
+        else { return }
+        var configuration = Environment.Configuration()
+        configuration.maxDatabases = 64
+        configuration.options = [.noSubdirectory]
+        let copy = ProjectionStore.path(inStore: scratch)
+        do {
+            try Environment(path: file, configuration: configuration).copy(to: copy)
+            try Environment(path: copy, configuration: configuration).sync()
+        }
+        try? FileManager.default.removeItem(atPath: copy + "-lock")
+        guard rename(copy, file) == 0 else {
+            throw LogError(.fileSystem, "cannot replace \(file): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -45,7 +45,7 @@ extension EventLog {
         }
         let batch = LocalRecordBatch(values: values, time: time, retention: retention)
         if isReadOnly && configuration.appendsLocalRecordsWhenReading {
-            return try store().environment.write { txn in try batch.store(in: databases, txn: txn) }
+            return try store().environment.writeWithoutCompanion { txn in try batch.store(in: databases, txn: txn) }
         }
         let bytes = values.reduce(0) { $0 + $1.count }
         let outcome = try await writing().submit(.appendLocal(batch), entryCount: 0, byteCount: bytes)

@@ -12,6 +12,11 @@ struct LogBootstrap {
     let created: Bool
     let reincarnated: Bool
     let rebuilt: [String]
+    /// Entries applied to the projections at open, which an ended process
+    /// had left out.
+    var caughtUp: UInt64 = 0
+    /// Whether the open moved the projections out of `data.mdb`.
+    var movedOut = false
 }
 
 extension EventLog {
@@ -56,7 +61,14 @@ extension EventLog {
             throw LogError(.fileSystem, "cannot create the store directory \(path): \(error.localizedDescription)")
         }
         let environment = try DirectoryLock.openExclusively(directory: path) {
-            try Environment(path: path, configuration: environmentConfiguration(configuration))
+            let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
+            if ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: environment)) {
+                try ProjectionStore.discard(inStore: path)
+            }
+            environment.pair(
+                with: try ProjectionStore.openEnvironment(inStore: path, configuration: configuration, readOnly: false)
+            )
+            return environment
         }
         let boot = try environment.write { txn in
             try bootstrap(
@@ -100,6 +112,15 @@ extension EventLog {
         ]
         if boot.created { logger.info("created a new store", metadata: metadata) }
         if boot.reincarnated { logger.info("opened a backup copy: started a new incarnation", metadata: metadata) }
+        if boot.movedOut {
+            logger.info("moved the projections out of data.mdb into their own file", metadata: metadata)
+        }
+        if boot.caughtUp > 0 {
+            logger.info(
+                "applied entries the projections had not committed",
+                metadata: metadata.merging(["anchorage.projection.entries": "\(boot.caughtUp)"]) { $1 }
+            )
+        }
         for name in boot.rebuilt {
             logger.info("rebuilt projection", metadata: metadata.merging(["anchorage.projection": "\(name)"]) { $1 })
         }
@@ -114,7 +135,8 @@ extension EventLog {
         newStoreLayout: EntryLayout,
         projections factory: ProjectionFactory
     ) throws -> LogBootstrap {
-        let databases = try LogDatabases(in: txn.opener)
+        var databases = try LogDatabases(in: txn.opener)
+        databases.projectionMeta = try txn.companionOpener!.database(named: "meta")
         var (identity, created) = try readOrCreateIdentity(
             databases,
             newStoreID: newStoreID,
@@ -138,28 +160,45 @@ extension EventLog {
             try table.load(from: numbers, in: txn)
             _ = try table.number(registering: identity.originID, in: numbers, txn: txn)
         }
-        let projections = try factory(txn.opener).orderedByConsumption()
+        let movedOut = try ProjectionStore.dropFromLogFile(databases: databases, in: txn)
+        let projections = try factory(txn.companionOpener!).orderedByConsumption()
         let names = projections.map(\.name)
         guard Set(names).count == names.count else {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
         }
         try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
-        let stale = projections.rebuildSet(for: try stale(projections, databases, in: txn))
+        let decoder = try EntryDecoder(identity.layout, databases: databases, inWrite: txn)
+        let head = try lastSeq(databases, in: txn)
+        let applied = try ProjectionStore.applied(meta: databases.projectionVersions, in: txn)
+        // A version changed (or the file is new): rebuild them all, which
+        // also covers entries they have not applied yet.
+        let stale = try stale(projections, databases, in: txn).isEmpty ? [] : projections
         if !stale.isEmpty {
-            _ = try ProjectionReplay.rebuild(
-                stale,
-                databases: databases,
-                decoder: try EntryDecoder(identity.layout, databases: databases, inWrite: txn),
-                in: txn
-            )
+            _ = try ProjectionReplay.rebuild(stale, databases: databases, decoder: decoder, in: txn)
             for projection in stale {
                 try txn.put(
                     UInt32(truncatingIfNeeded: projection.version).bigEndianBytes,
                     forKey: MetaKey.projection(projection.name),
-                    in: databases.meta
+                    in: databases.projectionVersions
                 )
             }
+        } else if applied < head {
+            // The process ended before the projections committed (or synced)
+            // their last batches; the page cache kept what they did commit.
+            _ = try ProjectionReplay.apply(
+                projections,
+                after: applied,
+                databases: databases,
+                decoder: decoder,
+                in: txn
+            )
         }
+        try ProjectionStore.setApplied(head, meta: databases.projectionVersions, in: txn)
+        try txn.put(
+            ProjectionStore.State.dirty(boot: ProjectionStore.bootID).bytes,
+            forKey: ProjectionStore.stateKey,
+            in: databases.meta
+        )
         let state = try WriterState.load(identity: identity, databases: databases, in: txn)
         return LogBootstrap(
             identity: identity,
@@ -169,7 +208,9 @@ extension EventLog {
             origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
             created: created,
             reincarnated: reincarnated,
-            rebuilt: created ? [] : stale.map(\.name)
+            rebuilt: created ? [] : stale.map(\.name),
+            caughtUp: stale.isEmpty && applied < head ? head - applied : 0,
+            movedOut: movedOut
         )
     }
 
@@ -243,7 +284,10 @@ extension EventLog {
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [any Projection] {
         try projections.filter { projection in
-            let recorded = try txn.value(forKey: MetaKey.projection(projection.name), in: databases.meta)
+            let recorded = try txn.value(
+                forKey: MetaKey.projection(projection.name),
+                in: databases.projectionVersions
+            )
             return recorded != UInt32(truncatingIfNeeded: projection.version).bigEndianBytes
         }
     }
@@ -267,7 +311,7 @@ extension EventLog {
     ) throws {
         let prefix = MetaKey.projection("")
         var absent: [[UInt8]] = []
-        try txn.withCursor(on: databases.meta) { cursor in
+        try txn.withCursor(on: databases.projectionVersions) { cursor in
             try cursor.scan(from: prefix) { key, _ in
                 guard key.starts(with: prefix) else { return false }
                 let name = String(decoding: UnsafeRawBufferPointer(rebasing: key[prefix.count...]), as: UTF8.self)
@@ -275,6 +319,6 @@ extension EventLog {
                 return true
             }
         }
-        for key in absent { _ = try txn.removeValue(forKey: key, in: databases.meta) }
+        for key in absent { _ = try txn.removeValue(forKey: key, in: databases.projectionVersions) }
     }
 }

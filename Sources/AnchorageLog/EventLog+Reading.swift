@@ -46,6 +46,18 @@ extension EventLog {
         var options = environmentConfiguration(configuration)
         if !configuration.appendsLocalRecordsWhenReading { options.options.insert(.readOnly) }
         let environment = try Environment(path: path, configuration: options)
+        if FileManager.default.fileExists(atPath: ProjectionStore.path(inStore: path)) {
+            guard !ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: environment)) else {
+                throw LogError(
+                    .needsWriter,
+                    "the store at \(path) was in use when the machine stopped; its projections must be rebuilt: "
+                        + "open it for writing once, then read it"
+                )
+            }
+            environment.pair(
+                with: try ProjectionStore.openEnvironment(inStore: path, configuration: configuration, readOnly: true)
+            )
+        }
         let boot = try environment.readOpeningDatabases { txn in
             try bootstrapForReading(in: txn, path: path, projections: projections)
         }
@@ -70,7 +82,10 @@ extension EventLog {
         guard try txn.opener.database(named: "meta") != nil else {
             throw LogError(.noStore, "the store at \(path) holds nothing yet (is it being created?)")
         }
-        let databases = try LogDatabases(in: txn.opener)
+        var databases = try LogDatabases(in: txn.opener)
+        // A store last written by an earlier version keeps its projections
+        // in data.mdb.
+        databases.projectionMeta = try txn.companionOpener?.database(named: "meta")
         guard let identity = try readIdentity(databases, in: txn) else {
             throw LogError(.noStore, "the store at \(path) was never written")
         }
@@ -81,7 +96,13 @@ extension EventLog {
                     + "open it for writing once, then read it"
             )
         }
-        let projections = try factory(txn.opener).orderedByConsumption()
+        let opened: [any Projection]
+        if let companion = txn.companionOpener {
+            opened = try factory(companion)
+        } else {
+            opened = try factory(txn.opener)
+        }
+        let projections = try opened.orderedByConsumption()
         let stale = try stale(projections, databases, in: txn)
         guard stale.isEmpty else {
             throw LogError(

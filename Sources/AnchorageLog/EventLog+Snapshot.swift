@@ -32,6 +32,23 @@ extension EventLog {
 
     /// The sequence number of the last entry `txn` sees (0 when empty).
     package func lastSeq(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64 {
+        try Self.lastSeq(databases, in: txn)
+    }
+
+    /// The position up to which the projections have applied the log, as
+    /// `txn` sees them: what a query answered from the projections
+    /// reflects, and the head it reports. It may trail ``lastSeq(in:)``
+    /// for the moment between the log's commit and the projections'.
+    package func projectedSeq(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64 {
+        guard let meta = databases.projectionMeta else { return try lastSeq(in: txn) }
+        return try ProjectionStore.applied(meta: meta, in: txn)
+    }
+
+    /// The sequence number of the last entry `txn` sees (0 when empty).
+    static func lastSeq(
+        _ databases: LogDatabases,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> UInt64 {
         try txn.withCursor(on: databases.log) { cursor in
             try cursor.last { key, _ in
                 guard let seq = UInt64(bigEndianBytes: key) else {

@@ -187,12 +187,14 @@ public final class EventLog: Sendable {
         return max(seq, published.value)
     }
 
-    /// The bytes the store's data file uses: its log, indices, views and
-    /// node-local records, up to the last page written.
+    /// The bytes the store's files use: the log and node-local records
+    /// (`data.mdb`) and the indices and views (`projections.mdb`), each up
+    /// to its last page written.
     ///
     /// - Throws: ``LogError/Code/closed`` once the log is closed.
     public func storedBytes() throws -> Int {
-        try store().environment.usedBytes
+        let environment = try store().environment
+        return environment.usedBytes + (environment.companion?.usedBytes ?? 0)
     }
 
     /// What the writer has done since the log was opened.

@@ -23,6 +23,13 @@ struct LogDatabases: Sendable {
     /// 1) → origin id (16 bytes). `nil` in a store opened for reading that
     /// no writer of this version has opened yet.
     let originNumbers: Database?
+    /// The projections' own `meta` (in `projections.mdb`): the last entry
+    /// they applied and each one's version. `nil` for a store read in the
+    /// layout of earlier versions, its projections beside the log.
+    var projectionMeta: Database?
+
+    /// Where the projections' versions are recorded.
+    var projectionVersions: Database { projectionMeta ?? meta }
 
     static let names = ["log", "meta", "origins", "checkpoints", "cursors", "local", "origin-numbers"]
 

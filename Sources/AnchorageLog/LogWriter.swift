@@ -40,6 +40,9 @@ final class LogWriter: @unchecked Sendable {
     private var exitWaiters: [CheckedContinuation<Void, Never>] = []
 
     private var state: WriterState
+    /// Whether the log records the projections as possibly unsynced (see
+    /// ``ProjectionStore``); the open records it.
+    private var projectionsDirty = true
     /// Released when the thread exits, so that closing the log closes the store.
     private var openStore: OpenStore?
     let databases: LogDatabases
@@ -170,7 +173,9 @@ final class LogWriter: @unchecked Sendable {
             switch nextStep() {
             case .commit(let group): commit(group)
             case .park: return  // idle: the next write starts a thread
-            case .exit: return finish()
+            case .exit:
+                settleProjections()
+                return finish()
             }
         }
     }
@@ -209,6 +214,14 @@ final class LogWriter: @unchecked Sendable {
                 continue
             }
             if !condition.wait(until: idle) && queue.isEmpty && !isClosing {
+                if projectionsDirty {
+                    // Still this writer's turn (a write meanwhile queues, and
+                    // starts no thread): sync the projections, then wait on.
+                    condition.unlock()
+                    settleProjections()
+                    condition.lock()
+                    continue
+                }
                 isRunning = false
                 return .park
             }
@@ -257,6 +270,7 @@ final class LogWriter: @unchecked Sendable {
                     try run(running, from: start, in: txn)
                 }
                 state = final
+                projectionsDirty = true
                 if final.origins.count != start.origins.count { origins.publish(final.origins) }
                 counters.recordCommit(requests: running.count, entries: Int(final.head - start.head))
                 if final.head != start.head { published.set(final.head) }
@@ -280,6 +294,26 @@ final class LogWriter: @unchecked Sendable {
                 reloadState()
                 return
             }
+        }
+    }
+
+    /// Syncs the projections' file and records them clean in the log, so
+    /// that a machine stopping now costs no rebuild (see
+    /// ``ProjectionStore``). Runs on the writer's thread while it is idle
+    /// or closing; a failure leaves them recorded dirty.
+    private func settleProjections() {
+        guard projectionsDirty, let environment = openStore?.environment else { return }
+        do {
+            try environment.companion?.sync()
+            try environment.writeWithoutCompanion { txn in
+                try txn.put(ProjectionStore.State.clean.bytes, forKey: ProjectionStore.stateKey, in: databases.meta)
+            }
+            projectionsDirty = false
+        } catch {
+            configuration.logger.info(
+                "could not sync the projections",
+                metadata: ["anchorage.log.error": "\(error)"]
+            )
         }
     }
 
@@ -323,6 +357,16 @@ final class LogWriter: @unchecked Sendable {
         in txn: borrowing WriteTransaction
     ) throws -> ([WriteOutcome], [CommittedBatch?], WriterState) {
         var working = start
+        if working.projected < working.head {
+            // An earlier commit of the projections failed after the log's.
+            _ = try ProjectionReplay.apply(
+                projections,
+                after: working.projected,
+                databases: databases,
+                decoder: EntryDecoder(layout: identity.layout, origins: working.origins),
+                in: txn
+            )
+        }
         var outcomes: [WriteOutcome] = []
         var ranges: [CommittedBatch?] = []
         outcomes.reserveCapacity(group.count)
@@ -340,6 +384,17 @@ final class LogWriter: @unchecked Sendable {
             ranges.append(batch(from: before, to: working.head))
         }
         for projection in projections { try projection.finish(context: context, in: txn) }
+        if working.projected != working.head {
+            try ProjectionStore.setApplied(working.head, meta: databases.projectionMeta!, in: txn)
+            working.projected = working.head
+        }
+        if !projectionsDirty {
+            try txn.put(
+                ProjectionStore.State.dirty(boot: ProjectionStore.bootID).bytes,
+                forKey: ProjectionStore.stateKey,
+                in: databases.meta
+            )
+        }
         try linkHead(&working, in: txn)
         try saveVersionVector(working, comparedWith: start, in: txn)
         return (outcomes, ranges, working)

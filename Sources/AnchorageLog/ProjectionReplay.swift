@@ -15,16 +15,29 @@ enum ProjectionReplay {
         in txn: borrowing WriteTransaction,
         progress: ((Int) -> Void)? = nil
     ) throws -> Int {
-        guard !projections.isEmpty else { return 0 }
         for projection in projections {
             for database in projection.databases { try txn.removeAll(in: database) }
         }
+        return try apply(projections, after: 0, databases: databases, decoder: decoder, in: txn, progress: progress)
+    }
+
+    /// Applies each entry of the log after `seq` to `projections`, in
+    /// order and in chunks; returns the number of entries applied.
+    static func apply(
+        _ projections: [any Projection],
+        after seq: UInt64,
+        databases: LogDatabases,
+        decoder: EntryDecoder,
+        in txn: borrowing WriteTransaction,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> Int {
+        guard !projections.isEmpty else { return 0 }
         let context = ProjectionContext()
         var count = 0
         var chunk: [LogEntry] = []
         chunk.reserveCapacity(chunkSize)
         try txn.withCursor(on: databases.log) { cursor in
-            try cursor.scan { key, value in
+            try cursor.scan(from: (seq + 1).bigEndianBytes) { key, value in
                 guard let seq = UInt64(bigEndianBytes: key) else {
                     throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes; keys are 8 bytes")
                 }

@@ -18,6 +18,9 @@ struct WriterState: Sendable {
     /// Whether the entry at `head` stores its link (format 2 stores it on
     /// the last entry of every transaction).
     var headLinked: Bool
+    /// The last entry the projections have applied (``head`` but after a
+    /// commit of the log whose projections' commit failed).
+    var projected: UInt64
 
     /// Reads the head, the last link and the version vector from the store.
     static func load<Transaction: ReadableTransaction & ~Copyable>(
@@ -51,7 +54,9 @@ struct WriterState: Sendable {
             versionVector: versionVector,
             ownCounter: ownCounter,
             origins: origins,
-            headLinked: last.map { $0.1 != nil } ?? true
+            headLinked: last.map { $0.1 != nil } ?? true,
+            projected: try databases.projectionMeta.map { try ProjectionStore.applied(meta: $0, in: txn) }
+                ?? last?.0 ?? 0
         )
     }
 

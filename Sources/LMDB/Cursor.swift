@@ -25,6 +25,8 @@ public struct Cursor: ~Copyable {
 
     let pointer: OpaquePointer
     let transaction: TransactionHandle
+    /// The environment of the cursor's database.
+    unowned(unsafe) let environment: Environment
 
     deinit {
         mdb_cursor_close(pointer)
@@ -35,7 +37,6 @@ public struct Cursor: ~Copyable {
     private func move(_ operation: MDB_cursor_op, key: UnsafeRawBufferPointer? = nil) throws -> (MDB_val, MDB_val)? {
         var keyVal = key.map { MDB_val($0) } ?? MDB_val()
         var dataVal = MDB_val()
-        let environment = transaction.environment
         let rc = environment.call("mdb_cursor_get") { mdb_cursor_get(pointer, &keyVal, &dataVal, operation) }
         guard try environment.checkFound(rc, "mdb_cursor_get", in: transaction) else { return nil }
         return (keyVal, dataVal)

@@ -18,6 +18,20 @@ public struct Database: Sendable, Hashable {
     let dbi: MDB_dbi
     /// The name the database was opened with (`nil` for the unnamed one).
     public let name: String?
+    /// Whether the database lives in the environment's companion (see
+    /// ``Environment/companion``): a transaction of a paired environment
+    /// reads and writes it through the companion's transaction.
+    let inCompanion: Bool
+
+    init(dbi: MDB_dbi, name: String?, inCompanion: Bool = false) {
+        self.dbi = dbi
+        self.name = name
+        self.inCompanion = inCompanion
+    }
+
+    /// Whether the database lives in the companion environment of a pair
+    /// (``Environment/companion``) rather than in the environment itself.
+    public var isInCompanion: Bool { inCompanion }
 }
 
 extension Database {

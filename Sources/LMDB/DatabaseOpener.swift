@@ -22,10 +22,20 @@ import CLMDB
 public struct DatabaseOpener: ~Copyable {
     private let handle: TransactionHandle
     private let creates: Bool
+    private let inCompanion: Bool
 
-    init(handle: TransactionHandle, creates: Bool) {
+    init(handle: TransactionHandle, creates: Bool, inCompanion: Bool = false) {
+        precondition(!inCompanion || handle.companionPointer != nil, "the environment has no companion")
         self.handle = handle
         self.creates = creates
+        self.inCompanion = inCompanion
+    }
+
+    /// The opener of the environment itself, for an opener of its
+    /// companion (``Environment/pair(with:)``); otherwise this one's equal.
+    /// Code handed a companion's opener reaches the main databases with it.
+    public var environmentOpener: DatabaseOpener {
+        DatabaseOpener(handle: handle, creates: creates, inCompanion: false)
     }
 
     /// The database `name`: created if missing in a write transaction,
@@ -34,20 +44,33 @@ public struct DatabaseOpener: ~Copyable {
     /// Related LMDB documentation: `mdb_dbi_open`.
     public func database(named name: String) throws -> Database? {
         var dbi: MDB_dbi = 0
-        let environment = handle.environment
+        let environment = inCompanion ? handle.companionEnvironment! : handle.environment
+        let pointer = inCompanion ? handle.companionPointer! : handle.pointer
         let flags = creates ? UInt32(MDB_CREATE) : 0
-        let rc = environment.call("mdb_dbi_open") { mdb_dbi_open(handle.pointer, name, flags, &dbi) }
+        let rc = environment.call("mdb_dbi_open") { mdb_dbi_open(pointer, name, flags, &dbi) }
         guard try environment.checkFound(rc, "mdb_dbi_open", in: handle) else { return nil }
-        return Database(dbi: dbi, name: name)
+        return Database(dbi: dbi, name: name, inCompanion: inCompanion)
     }
 }
 
 extension WriteTransaction {
     /// This transaction as a ``DatabaseOpener`` that creates missing databases.
     public var opener: DatabaseOpener { DatabaseOpener(handle: handle, creates: true) }
+
+    /// A ``DatabaseOpener`` that creates missing databases in the companion
+    /// environment (``Environment/companion``); `nil` without one.
+    public var companionOpener: DatabaseOpener? {
+        handle.companionPointer == nil ? nil : DatabaseOpener(handle: handle, creates: true, inCompanion: true)
+    }
 }
 
 extension ReadTransaction {
     /// This transaction as a ``DatabaseOpener`` that finds existing databases.
     public var opener: DatabaseOpener { DatabaseOpener(handle: handle, creates: false) }
+
+    /// A ``DatabaseOpener`` that finds existing databases in the companion
+    /// environment (``Environment/companion``); `nil` without one.
+    public var companionOpener: DatabaseOpener? {
+        handle.companionPointer == nil ? nil : DatabaseOpener(handle: handle, creates: false, inCompanion: true)
+    }
 }

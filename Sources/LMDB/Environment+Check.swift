@@ -51,6 +51,7 @@ extension Environment {
             let error = LMDBError(returnCode: rc, function: "\(function)")
             if error.code != .keyExists && error.code != .badValueSize && recorded.error == nil {
                 recorded.error = error
+                recorded.environment = self
             }
             return error
         }

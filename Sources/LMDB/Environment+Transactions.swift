@@ -16,13 +16,22 @@ extension Environment {
     ///   or what `body` throws.
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         while true {
-            let outcome: R? = try resizeLock.withSharedLock {
-                guard let pointer = try begin(flags: UInt32(MDB_RDONLY)) else { return nil }
-                let txn = ReadTransaction(handle: TransactionHandle(pointer: pointer, environment: self, failure: nil))
+            let outcome: R? = try withSharedLocks(companion) {
+                guard let (pointer, companionPointer) = try beginPair(flags: UInt32(MDB_RDONLY), companion: companion)
+                else { return nil }
+                let txn = ReadTransaction(
+                    handle: TransactionHandle(
+                        pointer: pointer,
+                        environment: self,
+                        failure: nil,
+                        companionPointer: companionPointer,
+                        companionEnvironment: companion
+                    )
+                )
                 return .some(try body(txn))
             }
             if let outcome { return outcome }
-            try adoptGrownMap()
+            try adoptGrownMaps()
         }
     }
 
@@ -37,15 +46,24 @@ extension Environment {
     /// ```
     public func readOpeningDatabases<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         while true {
-            let outcome: R? = try resizeLock.withSharedLock {
-                guard let pointer = try begin(flags: UInt32(MDB_RDONLY)) else { return nil }
-                let txn = ReadTransaction(handle: TransactionHandle(pointer: pointer, environment: self, failure: nil))
+            let outcome: R? = try withSharedLocks(companion) {
+                guard let (pointer, companionPointer) = try beginPair(flags: UInt32(MDB_RDONLY), companion: companion)
+                else { return nil }
+                let txn = ReadTransaction(
+                    handle: TransactionHandle(
+                        pointer: pointer,
+                        environment: self,
+                        failure: nil,
+                        companionPointer: companionPointer,
+                        companionEnvironment: companion
+                    )
+                )
                 let result = try body(txn)
                 try txn.commit()
                 return .some(result)
             }
             if let outcome { return outcome }
-            try adoptGrownMap()
+            try adoptGrownMaps()
         }
     }
 
@@ -60,6 +78,12 @@ extension Environment {
     /// it must have no effects outside the transaction (compute new state
     /// in it, publish that state after `write` returns).
     ///
+    /// With a ``companion``, the transaction spans both environments: it
+    /// begins the companion's first, and commits this environment's first
+    /// (durably, as its options say), then the companion's. Readers, which
+    /// begin in the same order, never see the companion ahead of this
+    /// environment.
+    ///
     /// Do not start another transaction inside `body`.
     ///
     /// ```swift
@@ -71,12 +95,33 @@ extension Environment {
     /// - Throws: ``LMDBError`` (for example ``LMDBError/Code/noSpace`` from
     ///   the commit, in which case nothing was written), or what `body` throws.
     public func write<R>(_ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+        try write(pairing: true, body)
+    }
+
+    /// Runs `body` in a write transaction of this environment alone, leaving
+    /// its ``companion`` out (which another process may be the one to write,
+    /// or which was opened read-only): `body` must touch none of the
+    /// companion's databases.
+    public func writeWithoutCompanion<R>(_ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+        try write(pairing: false, body)
+    }
+
+    private func write<R>(pairing: Bool, _ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+        let companion = pairing ? companion : nil
         while true {
             let failure = WriteFailure()
             do {
-                let outcome: R? = try resizeLock.withSharedLock {
-                    guard let pointer = try begin(flags: 0) else { return nil }
-                    let txn = WriteTransaction(pointer: pointer, environment: self, failure: failure)
+                let outcome: R? = try withSharedLocks(companion) {
+                    guard let (pointer, companionPointer) = try beginPair(flags: 0, companion: companion) else {
+                        return nil
+                    }
+                    let txn = WriteTransaction(
+                        pointer: pointer,
+                        environment: self,
+                        failure: failure,
+                        companionPointer: companionPointer,
+                        companionEnvironment: companion
+                    )
                     let result = try body(txn)
                     // The body swallowed an error that left the transaction unusable.
                     if let earlier = failure.error { throw earlier }
@@ -85,11 +130,43 @@ extension Environment {
                 }
                 if let outcome { return outcome }
                 try adoptGrownMap()
+                try companion?.adoptGrownMap()
             } catch {
                 let cause = failure.error ?? (error as? LMDBError)
                 guard cause?.code == .mapFull else { throw failure.error ?? error }
-                try growMap()
+                try (failure.environment ?? self).growMap()
             }
+        }
+    }
+
+    /// Runs `body` holding the resize locks of this environment and its
+    /// companion shared.
+    private func withSharedLocks<R>(_ companion: Environment?, _ body: () throws -> R) throws -> R {
+        guard let companion else { return try resizeLock.withSharedLock(body) }
+        return try companion.resizeLock.withSharedLock { try resizeLock.withSharedLock(body) }
+    }
+
+    /// Begins a transaction in the companion (if any), then in this
+    /// environment; returns `nil`, having begun neither, when another process
+    /// grew a map and this one must adopt the new size first.
+    private func beginPair(
+        flags: UInt32,
+        companion: Environment?
+    ) throws(LMDBError) -> (OpaquePointer, OpaquePointer?)? {
+        var companionPointer: OpaquePointer?
+        if let companion {
+            guard let begun = try companion.begin(flags: flags) else { return nil }
+            companionPointer = begun
+        }
+        do {
+            guard let pointer = try begin(flags: flags) else {
+                if let companionPointer { mdb_txn_abort(companionPointer) }
+                return nil
+            }
+            return (pointer, companionPointer)
+        } catch {
+            if let companionPointer { mdb_txn_abort(companionPointer) }
+            throw error
         }
     }
 
@@ -101,6 +178,13 @@ extension Environment {
         if rc == MDB_MAP_RESIZED { return nil }
         try check(rc, "mdb_txn_begin")
         return txn
+    }
+
+    /// Adopts the map sizes other processes set, for this environment and
+    /// its companion.
+    private func adoptGrownMaps() throws(LMDBError) {
+        try adoptGrownMap()
+        try companion?.adoptGrownMap()
     }
 
     /// Adopts the map size another process set.

@@ -44,6 +44,9 @@ public final class Environment: @unchecked Sendable {
     public let configuration: Configuration
     /// Held shared by every transaction, exclusively while resizing the map.
     let resizeLock = ReadWriteLock()
+    /// A second environment whose transactions go with this one's: see
+    /// ``pair(with:)``.
+    public private(set) var companion: Environment?
 
     #if ANCHORAGE_LMDB_FAULTS
     /// Test hook: forces return codes from chosen LMDB functions.
@@ -88,6 +91,27 @@ public final class Environment: @unchecked Sendable {
 
     deinit {
         mdb_env_close(handle)
+    }
+
+    /// Makes every transaction of this environment span `companion` too:
+    /// databases opened through a transaction's `companionOpener` live
+    /// there, and every operation on them goes to the companion's
+    /// transaction. A write commits this environment first, then the
+    /// companion, so the companion can be opened ``Options/noSync`` and
+    /// kept behind a durable log: readers begin the companion's snapshot
+    /// first and never see it ahead of this environment's.
+    ///
+    /// Call it once, before the environment is shared.
+    ///
+    /// ```swift
+    /// let views = try Environment(path: dir + "/views.mdb", configuration: noSyncFile)
+    /// let log = try Environment(path: dir)
+    /// log.pair(with: views)
+    /// try log.write { txn in try txn.companionOpener!.database(named: "counts") }
+    /// ```
+    public func pair(with companion: Environment) {
+        precondition(self.companion == nil && companion !== self, "an environment is paired once")
+        self.companion = companion
     }
 
     /// The descriptor LMDB reads the data file with (`data.mdb`): valid

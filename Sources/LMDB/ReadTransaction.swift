@@ -16,6 +16,7 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
 
     deinit {
         mdb_txn_abort(handle.pointer)
+        if let companion = handle.companionPointer { mdb_txn_abort(companion) }
     }
 
     /// Ends the transaction with `mdb_txn_commit`, which keeps the databases
@@ -23,8 +24,14 @@ public struct ReadTransaction: ~Copyable, ReadableTransaction {
     consuming func commit() throws(LMDBError) {
         let pointer = handle.pointer
         let environment = handle.environment
+        let companion = handle.companionPointer
         discard self
-        try environment.check(mdb_txn_commit(pointer), "mdb_txn_commit")
+        let rc = mdb_txn_commit(pointer)
+        guard rc == MDB_SUCCESS else {
+            if let companion { mdb_txn_abort(companion) }
+            throw LMDBError(returnCode: rc, function: "mdb_txn_commit")
+        }
+        if let companion { try environment.check(mdb_txn_commit(companion), "mdb_txn_commit") }
     }
 }
 

@@ -8,6 +8,36 @@ public struct TransactionHandle {
     /// `nil` for read transactions. ``Environment/write(_:)`` owns it and
     /// outlives every transaction that points at it.
     unowned(unsafe) let failure: WriteFailure?
+    /// The companion environment's transaction of a paired environment
+    /// (``Environment/companion``), begun before this one; `nil` otherwise.
+    let companionPointer: OpaquePointer?
+    unowned(unsafe) let companionEnvironment: Environment?
+
+    init(
+        pointer: OpaquePointer,
+        environment: Environment,
+        failure: WriteFailure?,
+        companionPointer: OpaquePointer? = nil,
+        companionEnvironment: Environment? = nil
+    ) {
+        self.pointer = pointer
+        self.environment = environment
+        self.failure = failure
+        self.companionPointer = companionPointer
+        self.companionEnvironment = companionEnvironment
+    }
+
+    /// The raw transaction that holds `database`.
+    @inline(__always)
+    func pointer(for database: Database) -> OpaquePointer {
+        database.inCompanion ? companionPointer! : pointer
+    }
+
+    /// The environment that holds `database`.
+    @inline(__always)
+    func environment(for database: Database) -> Environment {
+        database.inCompanion ? companionEnvironment! : environment
+    }
 }
 
 @available(*, unavailable, message: "a transaction belongs to the thread that runs its closure")
@@ -43,8 +73,8 @@ extension ReadableTransaction where Self: ~Copyable {
     ) throws -> R? {
         var keyVal = MDB_val(key)
         var dataVal = MDB_val()
-        let environment = handle.environment
-        let rc = environment.call("mdb_get") { mdb_get(handle.pointer, database.dbi, &keyVal, &dataVal) }
+        let environment = handle.environment(for: database)
+        let rc = environment.call("mdb_get") { mdb_get(handle.pointer(for: database), database.dbi, &keyVal, &dataVal) }
         guard try environment.checkFound(rc, "mdb_get", in: handle) else { return nil }
         return try body(dataVal.bytes)
     }
@@ -80,17 +110,23 @@ extension ReadableTransaction where Self: ~Copyable {
     /// Related LMDB documentation: `mdb_cursor_open`.
     public func withCursor<R>(on database: Database, _ body: (borrowing Cursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?
-        let environment = handle.environment
-        let rc = environment.call("mdb_cursor_open") { mdb_cursor_open(handle.pointer, database.dbi, &cursor) }
+        let environment = handle.environment(for: database)
+        let rc = environment.call("mdb_cursor_open") {
+            mdb_cursor_open(handle.pointer(for: database), database.dbi, &cursor)
+        }
         try environment.check(rc, "mdb_cursor_open", in: handle)
-        let wrapped = Cursor(pointer: cursor!, transaction: handle)
+        let wrapped = Cursor(pointer: cursor!, transaction: handle, environment: environment)
         return try body(wrapped)
     }
 
     /// Counts and sizes of `database` as this transaction sees it.
     public func statistics(of database: Database) throws -> Database.Statistics {
         var stat = MDB_stat()
-        try handle.environment.check(mdb_stat(handle.pointer, database.dbi, &stat), "mdb_stat", in: handle)
+        try handle.environment(for: database).check(
+            mdb_stat(handle.pointer(for: database), database.dbi, &stat),
+            "mdb_stat",
+            in: handle
+        )
         return Database.Statistics(
             entries: stat.ms_entries,
             depth: Int(stat.ms_depth),

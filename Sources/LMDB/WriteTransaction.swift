@@ -4,6 +4,9 @@ import CLMDB
 /// transaction and its nested children; touched only by the writing thread.
 final class WriteFailure {
     var error: LMDBError?
+    /// The environment whose operation failed: the companion's, for a
+    /// database of a pair's companion (its map may be the one to grow).
+    var environment: Environment?
 }
 
 /// The one read-write transaction of an ``Environment``, alive only inside
@@ -24,24 +27,61 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
 
     /// - Parameter failure: owned by the caller, who keeps it alive until
     ///   the transaction has ended.
-    init(pointer: OpaquePointer, environment: Environment, failure: WriteFailure) {
-        self.handle = TransactionHandle(pointer: pointer, environment: environment, failure: failure)
+    init(
+        pointer: OpaquePointer,
+        environment: Environment,
+        failure: WriteFailure,
+        companionPointer: OpaquePointer? = nil,
+        companionEnvironment: Environment? = nil
+    ) {
+        self.handle = TransactionHandle(
+            pointer: pointer,
+            environment: environment,
+            failure: failure,
+            companionPointer: companionPointer,
+            companionEnvironment: companionEnvironment
+        )
     }
 
     private var failureRecord: WriteFailure { handle.failure! }
 
     deinit {
         mdb_txn_abort(handle.pointer)
+        if let companion = handle.companionPointer { mdb_txn_abort(companion) }
     }
 
-    /// Commits and frees the transaction.
+    /// Commits and frees the transaction: the environment's first (durably,
+    /// as its options say), then its companion's, if it has one. A failed
+    /// first commit aborts the companion's.
     ///
     /// LMDB frees the transaction whether the commit succeeds or fails.
     consuming func commit() throws(LMDBError) {
         let pointer = handle.pointer
         let environment = handle.environment
         let failure = failureRecord
+        let companion = handle.companionPointer
         discard self
+        do {
+            try Self.commit(pointer, environment: environment, failure: failure)
+        } catch {
+            if let companion { mdb_txn_abort(companion) }
+            throw error
+        }
+        if let companion {
+            let rc = mdb_txn_commit(companion)
+            if rc != MDB_SUCCESS {
+                let error = LMDBError(returnCode: rc, function: "mdb_txn_commit (companion)")
+                if failure.error == nil { failure.error = error }
+                throw error
+            }
+        }
+    }
+
+    private static func commit(
+        _ pointer: OpaquePointer,
+        environment: Environment,
+        failure: WriteFailure
+    ) throws(LMDBError) {
         var rc: Int32
         #if ANCHORAGE_LMDB_FAULTS
         if let forced = environment.faults.take("mdb_txn_commit") {
@@ -98,9 +138,9 @@ extension WriteTransaction {
     ) throws {
         var keyVal = MDB_val(key)
         var dataVal = MDB_val(value)
-        let environment = handle.environment
+        let environment = handle.environment(for: database)
         let rc = environment.call("mdb_put") {
-            mdb_put(handle.pointer, database.dbi, &keyVal, &dataVal, options.rawValue)
+            mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, options.rawValue)
         }
         try environment.check(rc, "mdb_put", in: handle)
     }
@@ -135,10 +175,10 @@ extension WriteTransaction {
     ) throws -> Bool {
         var keyVal = MDB_val(key)
         var dataVal = MDB_val(value)
-        let environment = handle.environment
+        let environment = handle.environment(for: database)
         let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
         let rc = environment.call("mdb_put") {
-            mdb_put(handle.pointer, database.dbi, &keyVal, &dataVal, flags)
+            mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, flags)
         }
         if rc == MDB_KEYEXIST { return false }
         try environment.check(rc, "mdb_put", in: handle)
@@ -161,9 +201,15 @@ extension WriteTransaction {
     ) throws -> R {
         var keyVal = MDB_val(key)
         var dataVal = MDB_val(mv_size: count, mv_data: nil)
-        let environment = handle.environment
+        let environment = handle.environment(for: database)
         let rc = environment.call("mdb_put") {
-            mdb_put(handle.pointer, database.dbi, &keyVal, &dataVal, options.rawValue | UInt32(MDB_RESERVE))
+            mdb_put(
+                handle.pointer(for: database),
+                database.dbi,
+                &keyVal,
+                &dataVal,
+                options.rawValue | UInt32(MDB_RESERVE)
+            )
         }
         try environment.check(rc, "mdb_put", in: handle)
         return try fill(UnsafeMutableRawBufferPointer(start: dataVal.mv_data, count: count))
@@ -175,8 +221,8 @@ extension WriteTransaction {
     @discardableResult
     public func removeValue(forKey key: UnsafeRawBufferPointer, in database: Database) throws -> Bool {
         var keyVal = MDB_val(key)
-        let environment = handle.environment
-        let rc = environment.call("mdb_del") { mdb_del(handle.pointer, database.dbi, &keyVal, nil) }
+        let environment = handle.environment(for: database)
+        let rc = environment.call("mdb_del") { mdb_del(handle.pointer(for: database), database.dbi, &keyVal, nil) }
         return try environment.checkFound(rc, "mdb_del", in: handle)
     }
 
@@ -190,8 +236,8 @@ extension WriteTransaction {
     ///
     /// Related LMDB documentation: `mdb_drop` with `del = 0`.
     public func removeAll(in database: Database) throws {
-        let environment = handle.environment
-        let rc = environment.call("mdb_drop") { mdb_drop(handle.pointer, database.dbi, 0) }
+        let environment = handle.environment(for: database)
+        let rc = environment.call("mdb_drop") { mdb_drop(handle.pointer(for: database), database.dbi, 0) }
         try environment.check(rc, "mdb_drop", in: handle)
     }
 
@@ -209,6 +255,36 @@ extension WriteTransaction {
         return Database(dbi: dbi, name: name)
     }
 
+    /// The names of the named databases of the environment (not of its
+    /// companion), in byte order.
+    ///
+    /// Related LMDB documentation: `mdb_dbi_open` of the unnamed database,
+    /// whose keys are the names.
+    public func databaseNames() throws -> [String] {
+        guard let main = try openDatabase(named: nil, options: []) else { return [] }
+        var names: [String] = []
+        try withCursor(on: main) { cursor in
+            try cursor.scan { key, _ in
+                names.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+        }
+        return names
+    }
+
+    /// Deletes the named database `name` of the environment and its
+    /// contents; returns whether there was one.
+    ///
+    /// Related LMDB documentation: `mdb_drop` with `del = 1`.
+    @discardableResult
+    public func dropDatabase(named name: String) throws -> Bool {
+        guard let database = try openDatabase(named: name, options: []) else { return false }
+        let environment = handle.environment
+        let rc = environment.call("mdb_drop") { mdb_drop(handle.pointer, database.dbi, 1) }
+        try environment.check(rc, "mdb_drop", in: handle)
+        return true
+    }
+
     /// Runs `body` in a nested transaction: its writes join this transaction
     /// when `body` returns and are undone alone if it throws.
     ///
@@ -223,6 +299,7 @@ extension WriteTransaction {
     ///
     /// Related LMDB documentation: `mdb_txn_begin` with a parent.
     public func withNestedTransaction<R>(_ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+        precondition(handle.companionPointer == nil, "nested transactions of a paired environment are not supported")
         let environment = handle.environment
         var child: OpaquePointer?
         let rc = environment.call("mdb_txn_begin") { mdb_txn_begin(environment.handle, handle.pointer, 0, &child) }

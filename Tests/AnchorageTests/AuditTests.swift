@@ -67,9 +67,13 @@ struct AuditTests {
         #expect(try store.stateDigest() == digest)
         await store.close()
 
-        // Remove one row of the type/time index behind the store's back.
+        // Remove one row of the type/time index behind the store's back
+        // (the index lives in the store's projections file).
         do {
-            let environment = try Environment(path: directory.path)
+            var options = Environment.Configuration()
+            options.options = [.noSubdirectory]
+            options.maxDatabases = 64
+            let environment = try Environment(path: directory.path + "/projections.mdb", configuration: options)
             try environment.write { txn in
                 let database = try #require(try txn.openDatabase(named: "hk.type-time"))
                 var first: [UInt8]?

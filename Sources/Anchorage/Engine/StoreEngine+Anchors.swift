@@ -9,8 +9,9 @@ extension StoreEngine {
         HKQueryAnchor(log.anchor(atSeq: seq))
     }
 
-    /// The log's last position as `txn` sees it, as an ``HKError``.
+    /// The log's last position the indices and views reflect as `txn` sees
+    /// them: the head every answer built from them reports.
     func head(in txn: borrowing some ReadableTransaction & ~Copyable) throws -> UInt64 {
-        try log.lastSeq(in: txn)
+        try log.projectedSeq(in: txn)
     }
 }
