@@ -139,7 +139,9 @@ extension EventLog {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard let self else { return }
-                    guard let seq = try? self.read({ txn in try self.lastSeq(in: txn) }), seq > last else { continue }
+                    guard let seq = try? self.read({ txn in try self.projectedSeq(in: txn) }), seq > last else {
+                        continue
+                    }
                     if seq > self.published.value { self.published.set(seq) }
                     let batch = CommittedBatch(first: self.anchor(last + 1), last: self.anchor(seq))
                     self.subscribers.publish(self.anchor(seq), batches: [batch])

@@ -180,9 +180,11 @@ public final class EventLog: Sendable {
     }
 
     /// The last durable entry's sequence number: the writer's, or for a log
-    /// opened for reading, the store's now (kept as the published head).
+    /// opened for reading, the store's now (kept as the published head): the
+    /// last its projections have applied, so an anchor a reader is given is
+    /// one its queries accept.
     var headSeq: UInt64 {
-        guard writer == nil, let seq = try? read({ txn in try lastSeq(in: txn) }) else { return published.value }
+        guard writer == nil, let seq = try? read({ txn in try projectedSeq(in: txn) }) else { return published.value }
         if seq > published.value { published.set(seq) }
         return max(seq, published.value)
     }

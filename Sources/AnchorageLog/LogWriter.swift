@@ -305,6 +305,7 @@ final class LogWriter: @unchecked Sendable {
         guard projectionsDirty, let environment = openStore?.environment else { return }
         do {
             try environment.companion?.sync()
+            counters.recordSettle()
             try environment.writeWithoutCompanion { txn in
                 try txn.put(ProjectionStore.State.clean.bytes, forKey: ProjectionStore.stateKey, in: databases.meta)
             }

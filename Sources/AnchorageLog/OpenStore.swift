@@ -48,6 +48,15 @@ final class LogCounters: Sendable {
     private let commits = Atomic<Int>(0)
     private let requests = Atomic<Int>(0)
     private let entries = Atomic<Int>(0)
+    private let settles = Atomic<Int>(0)
+
+    /// Counts one sync of the projections, before it is recorded clean.
+    func recordSettle() {
+        settles.add(1, ordering: .relaxed)
+    }
+
+    /// How many times the projections were synced to be recorded clean.
+    var projectionSettles: Int { settles.load(ordering: .relaxed) }
 
     func recordCommit(requests: Int, entries: Int) {
         commits.add(1, ordering: .relaxed)

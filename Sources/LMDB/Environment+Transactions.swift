@@ -15,24 +15,7 @@ extension Environment {
     /// - Throws: ``LMDBError`` (for example ``LMDBError/Code/readersFull``),
     ///   or what `body` throws.
     public func read<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
-        while true {
-            let outcome: R? = try withSharedLocks(companion) {
-                guard let (pointer, companionPointer) = try beginPair(flags: UInt32(MDB_RDONLY), companion: companion)
-                else { return nil }
-                let txn = ReadTransaction(
-                    handle: TransactionHandle(
-                        pointer: pointer,
-                        environment: self,
-                        failure: nil,
-                        companionPointer: companionPointer,
-                        companionEnvironment: companion
-                    )
-                )
-                return .some(try body(txn))
-            }
-            if let outcome { return outcome }
-            try adoptGrownMaps()
-        }
+        try read(committing: false, body)
     }
 
     /// Runs `body` in a read transaction that is committed when it returns,
@@ -45,6 +28,12 @@ extension Environment {
     /// let users = try environment.readOpeningDatabases { txn in try txn.opener.database(named: "users") }
     /// ```
     public func readOpeningDatabases<R>(_ body: (borrowing ReadTransaction) throws -> R) throws -> R {
+        try read(committing: true, body)
+    }
+
+    /// A read transaction (spanning the companion, if any), aborted or, with
+    /// `committing`, committed when `body` returns.
+    private func read<R>(committing: Bool, _ body: (borrowing ReadTransaction) throws -> R) throws -> R {
         while true {
             let outcome: R? = try withSharedLocks(companion) {
                 guard let (pointer, companionPointer) = try beginPair(flags: UInt32(MDB_RDONLY), companion: companion)
@@ -59,7 +48,7 @@ extension Environment {
                     )
                 )
                 let result = try body(txn)
-                try txn.commit()
+                if committing { try txn.commit() }
                 return .some(result)
             }
             if let outcome { return outcome }
