@@ -266,7 +266,7 @@ let package = Package(
         // prints every acknowledged anchor until it is killed.
         .executableTarget(
             name: "LogCrashWriter",
-            dependencies: ["AnchorageLog", "AnchorageTesting"],
+            dependencies: ["AnchorageLog", "AnchorageTesting", "LMDB"],
             path: "Tests/LogCrashWriter",
             swiftSettings: strictSettings
         ),

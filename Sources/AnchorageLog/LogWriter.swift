@@ -266,8 +266,26 @@ final class LogWriter: @unchecked Sendable {
         while !pending.isEmpty {
             do {
                 let running = pending
-                let (outcomes, ranges, final) = try openStore!.environment.write { txn in
-                    try run(running, from: start, in: txn)
+                // What the last attempt computed: committed to the log even
+                // when only the projections' commit fails.
+                var attempt: ([WriteOutcome], [CommittedBatch?], WriterState)?
+                var (outcomes, ranges, final): ([WriteOutcome], [CommittedBatch?], WriterState)
+                do {
+                    (outcomes, ranges, final) = try openStore!.environment.write { txn in
+                        let result = try run(running, from: start, in: txn)
+                        attempt = result
+                        return result
+                    }
+                } catch let error as LMDBError where error.isCompanionCommitFailure {
+                    guard let attempt else { throw error }
+                    // The entries are durable; the projections still hold
+                    // what they held before, and the next commit applies the rest.
+                    configuration.logger.info(
+                        "the projections' commit failed after the log's; the next commit catches them up",
+                        metadata: ["anchorage.log.error": "\(error)"]
+                    )
+                    (outcomes, ranges, final) = attempt
+                    final.projected = start.projected
                 }
                 state = final
                 projectionsDirty = true
@@ -280,6 +298,7 @@ final class LogWriter: @unchecked Sendable {
                 if final.head != start.head {
                     subscribers.publish(anchor(final.head), batches: ranges.compactMap { $0 })
                 }
+                if state.projected < state.head { catchUpProjections() }
                 return
             } catch let failed as RequestFailed {
                 // LMDB undid the transaction; `state` is still `start`.
@@ -294,6 +313,22 @@ final class LogWriter: @unchecked Sendable {
                 reloadState()
                 return
             }
+        }
+    }
+
+    /// Applies the entries the projections missed (their commit failed
+    /// after the log's) in a commit of its own; on failure the next commit
+    /// tries again.
+    private func catchUpProjections() {
+        guard let environment = openStore?.environment else { return }
+        do {
+            let (_, _, final) = try environment.write { txn in try run([], from: state, in: txn) }
+            state = final
+        } catch {
+            configuration.logger.info(
+                "could not catch the projections up; the next commit tries again",
+                metadata: ["anchorage.log.error": "\(error)"]
+            )
         }
     }
 

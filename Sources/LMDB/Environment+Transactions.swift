@@ -83,6 +83,9 @@ extension Environment {
     ///
     /// - Throws: ``LMDBError`` (for example ``LMDBError/Code/noSpace`` from
     ///   the commit, in which case nothing was written), or what `body` throws.
+    ///   An error whose ``LMDBError/isCompanionCommitFailure`` is set comes
+    ///   after this environment's commit: its part is written, the
+    ///   companion's is not, and `body` is not run again.
     public func write<R>(_ body: (borrowing WriteTransaction) throws -> R) throws -> R {
         try write(pairing: true, body)
     }
@@ -120,6 +123,11 @@ extension Environment {
                 if let outcome { return outcome }
                 try adoptGrownMap()
                 try companion?.adoptGrownMap()
+            } catch let error as LMDBError where error.isCompanionCommitFailure {
+                // This environment committed: running `body` again would
+                // repeat it. Make room for the companion's next transaction.
+                if error.code == .mapFull { try companion?.growMap() }
+                throw error
             } catch {
                 let cause = failure.error ?? (error as? LMDBError)
                 guard cause?.code == .mapFull else { throw failure.error ?? error }

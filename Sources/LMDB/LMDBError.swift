@@ -32,6 +32,10 @@ public struct LMDBError: Error, Sendable, Hashable, CustomStringConvertible {
     public let returnCode: Int32
     /// A sentence describing the error and how it may be remedied.
     public let message: String
+    /// Whether only the companion's commit failed, after the environment's
+    /// own had succeeded (``Environment/pair(with:)``): what the transaction
+    /// wrote to the environment is committed, its companion's part is not.
+    public internal(set) var isCompanionCommitFailure = false
 
     init(code: Code, function: String, returnCode: Int32, message: String) {
         self.code = code

@@ -60,6 +60,7 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         let environment = handle.environment
         let failure = failureRecord
         let companion = handle.companionPointer
+        let companionEnvironment = handle.companionEnvironment
         discard self
         do {
             try Self.commit(pointer, environment: environment, failure: failure)
@@ -67,11 +68,21 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
             if let companion { mdb_txn_abort(companion) }
             throw error
         }
-        if let companion {
-            let rc = mdb_txn_commit(companion)
+        if let companion, let companionEnvironment {
+            var rc: Int32
+            #if ANCHORAGE_LMDB_FAULTS
+            if let forced = companionEnvironment.faults.take("mdb_txn_commit") {
+                mdb_txn_abort(companion)
+                rc = forced
+            } else {
+                rc = mdb_txn_commit(companion)
+            }
+            #else
+            rc = mdb_txn_commit(companion)
+            #endif
             if rc != MDB_SUCCESS {
-                let error = LMDBError(returnCode: rc, function: "mdb_txn_commit (companion)")
-                if failure.error == nil { failure.error = error }
+                var error = LMDBError(returnCode: rc, function: "mdb_txn_commit")
+                error.isCompanionCommitFailure = true
                 throw error
             }
         }

@@ -44,6 +44,35 @@ struct FaultTests {
         }
     }
 
+    @Test(
+        "a failing commit of the projections after the log's: the callers get their anchors, and the projections catch up at once, equal to a rebuild"
+    )
+    func projectionsCommitFault() async throws {
+        let box = ProjectionBox()
+        let projections: ProjectionFactory = { txn in
+            let index = try KindIndex(in: txn)
+            box.index = index
+            return [index]
+        }
+        try await withTemporaryLog(configuration: fastConfiguration, projections: projections) { log, _ in
+            try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+            let companion = try #require(try log.store().environment.companion)
+            for code in [EIO, ENOSPC] {
+                companion.faults.inject(code, into: "mdb_txn_commit")
+                let anchors = try await log.append([
+                    .save(id: UUID(), kind: 2, payload: [2]), .delete(id: UUID(), kind: 1),
+                ])
+                #expect(anchors.last?.seq == log.head.seq)
+                #expect(try log.read { txn in try log.projectedSeq(in: txn) } == log.head.seq)
+            }
+            #expect(try readAll(log).count == 5)
+            let kept = try KindIndex.dump(log, box.index!)
+            try await log.rebuildProjections()
+            #expect(try KindIndex.dump(log, box.index!) == kept)
+            #expect(try log.verify().isIntact)
+        }
+    }
+
     @Test("readers full is a resource error that says what to do")
     func readersFull() async throws {
         try await withTemporaryLog(configuration: fastConfiguration) { log, _ in

@@ -2,6 +2,7 @@
 //
 //   LogCrashWriter <store directory> <tasks> [<initial map size in bytes>]
 //   LogCrashWriter migrate <store directory>
+//   LogCrashWriter check <store directory>
 //
 // (A small initial map makes the writer grow it while others read: the
 // reading tests use that.)
@@ -20,6 +21,7 @@
 import AnchorageLog
 import AnchorageTesting
 import Foundation
+import LMDB
 
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +50,22 @@ if arguments.count == 3, arguments[1] == "migrate" {
     emit("migrated \(report.entries)\n")
     exit(0)
 }
+// `LogCrashWriter check <directory>`: opens the store with the writer's
+// projection (which applies what a killed writer's projections missed),
+// checks it against a replay and prints "checked <rows> <head> <ok|…>".
+if arguments.count == 3, arguments[1] == "check" {
+    let box = SeqIndexBox()
+    let log = try EventLog.open(at: URL(fileURLWithPath: arguments[2])) { txn in
+        let index = try SeqIndex(in: txn)
+        box.index = index
+        return [index]
+    }
+    let disagreement = try await log.checkProjections()
+    let rows = try log.withReadTransaction { txn in try txn.statistics(of: box.index!.bySeq).entries }
+    emit("checked \(rows) \(log.head.seq) \(disagreement.map { "\($0)" } ?? "ok")\n")
+    await log.close()
+    exit(0)
+}
 guard (3...4).contains(arguments.count), let tasks = Int(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: LogCrashWriter <directory> <tasks> [<initial map size>]\n".utf8))
     exit(2)
@@ -56,7 +74,9 @@ var configuration = EventLog.Configuration()
 if arguments.count == 4, let size = Int(arguments[3]) { configuration.initialMapSize = size }
 
 let seed = ProcessInfo.processInfo.environment["LOG_CRASH_WRITER_SEED"].flatMap { UInt64($0) } ?? 0
-let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]), configuration: configuration)
+let log = try EventLog.open(at: URL(fileURLWithPath: arguments[1]), configuration: configuration) { txn in
+    [try SeqIndex(in: txn)]
+}
 emit("ready\n")
 
 /// Appends batches forever, as one of the writer's tasks.
