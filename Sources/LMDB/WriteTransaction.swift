@@ -62,24 +62,15 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         let companion = handle.companionPointer
         let companionEnvironment = handle.companionEnvironment
         discard self
-        do {
-            try Self.commit(pointer, environment: environment, failure: failure)
-        } catch {
+        let rc = Self.commit(pointer, in: environment)
+        guard rc == MDB_SUCCESS else {
             if let companion { mdb_txn_abort(companion) }
+            let error = LMDBError(returnCode: rc, function: "mdb_txn_commit")
+            if failure.error == nil { failure.error = error }
             throw error
         }
         if let companion, let companionEnvironment {
-            var rc: Int32
-            #if ANCHORAGE_LMDB_FAULTS
-            if let forced = companionEnvironment.faults.take("mdb_txn_commit") {
-                mdb_txn_abort(companion)
-                rc = forced
-            } else {
-                rc = mdb_txn_commit(companion)
-            }
-            #else
-            rc = mdb_txn_commit(companion)
-            #endif
+            let rc = Self.commit(companion, in: companionEnvironment)
             if rc != MDB_SUCCESS {
                 var error = LMDBError(returnCode: rc, function: "mdb_txn_commit")
                 error.isCompanionCommitFailure = true
@@ -88,27 +79,16 @@ public struct WriteTransaction: ~Copyable, ReadableTransaction {
         }
     }
 
-    private static func commit(
-        _ pointer: OpaquePointer,
-        environment: Environment,
-        failure: WriteFailure
-    ) throws(LMDBError) {
-        var rc: Int32
+    /// Commits (and frees) one raw transaction of `environment`; returns
+    /// LMDB's code, or the one the fault injector forces.
+    private static func commit(_ pointer: OpaquePointer, in environment: Environment) -> Int32 {
         #if ANCHORAGE_LMDB_FAULTS
         if let forced = environment.faults.take("mdb_txn_commit") {
             mdb_txn_abort(pointer)
-            rc = forced
-        } else {
-            rc = mdb_txn_commit(pointer)
+            return forced
         }
-        #else
-        rc = mdb_txn_commit(pointer)
         #endif
-        if rc != MDB_SUCCESS {
-            let error = LMDBError(returnCode: rc, function: "mdb_txn_commit")
-            if failure.error == nil { failure.error = error }
-            throw error
-        }
+        return mdb_txn_commit(pointer)
     }
 }
 
