@@ -32,12 +32,8 @@ extension EventLog {
         // The projections first: their copy is then no later than the
         // log's, whose open applies what they miss.
         if let projections = environment.companion {
-            let file = ProjectionStore.path(inStore: path)
-            try projections.copy(to: file)
-            var options = Environment.Configuration()
-            options.options = [.noSubdirectory]
-            options.maxDatabases = configuration.projectionDatabases + 1
-            try Environment(path: file, configuration: options).sync()
+            try projections.copy(to: ProjectionStore.path(inStore: path))
+            try ProjectionStore.openEnvironment(inStore: path, configuration: configuration).sync()
         }
         try environment.copy(to: path)
         let copy = try Environment(path: path)

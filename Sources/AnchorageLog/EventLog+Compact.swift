@@ -50,13 +50,10 @@ extension EventLog {
         guard FileManager.default.fileExists(atPath: file),
             !ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: log))
         else { return }
-        var configuration = Environment.Configuration()
-        configuration.maxDatabases = 64
-        configuration.options = [.noSubdirectory]
         let copy = ProjectionStore.path(inStore: scratch)
         do {
-            try Environment(path: file, configuration: configuration).copy(to: copy)
-            try Environment(path: copy, configuration: configuration).sync()
+            try ProjectionStore.openEnvironment(inStore: path).copy(to: copy)
+            try ProjectionStore.openEnvironment(inStore: scratch).sync()
         }
         try? FileManager.default.removeItem(atPath: copy + "-lock")
         guard rename(copy, file) == 0 else {

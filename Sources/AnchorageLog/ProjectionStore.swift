@@ -77,13 +77,14 @@ enum ProjectionStore {
 
     /// The state recorded in the log's `meta`, read before the projections
     /// open: `nil` for a new store, or one whose projections are still in
-    /// `data.mdb` (written by an earlier version).
+    /// `data.mdb` (written by an earlier version). A damaged record reads as
+    /// unsynced by an unknown boot, so the projections are rebuilt.
     static func recordedState(of environment: Environment) throws -> State? {
         try environment.read { txn in
             guard let meta = try txn.opener.database(named: "meta"),
                 let bytes = try txn.value(forKey: stateKey, in: meta)
             else { return nil }
-            return State(bytes: bytes)
+            return State(bytes: bytes) ?? .dirty(boot: [])
         }
     }
 
@@ -106,11 +107,12 @@ enum ProjectionStore {
         }
     }
 
-    /// Opens the projections' environment of the store at `path`.
+    /// Opens the projections' environment of the store at `path` (or a copy
+    /// of it in that directory).
     static func openEnvironment(
         inStore path: String,
-        configuration: EventLog.Configuration,
-        readOnly: Bool
+        configuration: EventLog.Configuration = EventLog.Configuration(),
+        readOnly: Bool = false
     ) throws -> Environment {
         var options = Environment.Configuration()
         options.mapSize = configuration.initialMapSize

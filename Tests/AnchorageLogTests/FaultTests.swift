@@ -49,12 +49,7 @@ struct FaultTests {
     )
     func projectionsCommitFault() async throws {
         let box = ProjectionBox()
-        let projections: ProjectionFactory = { txn in
-            let index = try KindIndex(in: txn)
-            box.index = index
-            return [index]
-        }
-        try await withTemporaryLog(configuration: fastConfiguration, projections: projections) { log, _ in
+        try await withTemporaryLog(configuration: fastConfiguration, projections: box.factory) { log, _ in
             try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
             let companion = try #require(try log.store().environment.companion)
             for code in [EIO, ENOSPC] {

@@ -15,11 +15,7 @@ struct ProjectionStoreTests {
     static func open(_ directory: URL, _ box: ProjectionBox, idle: Duration? = .seconds(2)) throws -> EventLog {
         var configuration = fastConfiguration
         configuration.writerIdleTimeout = idle
-        return try EventLog.open(at: directory, configuration: configuration) { txn in
-            let index = try KindIndex(in: txn)
-            box.index = index
-            return [index]
-        }
+        return try EventLog.open(at: directory, configuration: configuration, projections: box.factory)
     }
 
     static func appendBatches(_ log: EventLog, count: Int, seed: UInt64) async throws {
@@ -132,6 +128,12 @@ struct ProjectionStoreTests {
             #expect(try await log.checkProjections() == nil)
             await log.close()
             #expect(try Self.state(directory) == .clean)
+
+            // A damaged state record is not trusted: the projections are rebuilt.
+            let environment = try Self.logFile(directory)
+            let meta = try environment.openDatabase(named: "meta", options: [])
+            try environment.write { txn in try txn.put([9], forKey: ProjectionStore.stateKey, in: meta) }
+            #expect(ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: environment)))
         }
     }
 

@@ -53,6 +53,15 @@ struct KindIndex: Projection {
 /// Collects the projections a factory made, so tests can reach them.
 final class ProjectionBox: @unchecked Sendable {
     var index: KindIndex?
+
+    /// A factory that opens a ``KindIndex`` and keeps it here.
+    var factory: ProjectionFactory {
+        { txn in
+            let index = try KindIndex(in: txn)
+            self.index = index
+            return [index]
+        }
+    }
 }
 
 @Suite("Projections")
@@ -60,12 +69,7 @@ struct ProjectionTests {
     @Test("incrementally maintained projection equals a rebuild from the log, byte for byte")
     func rebuildMatchesIncremental() async throws {
         let box = ProjectionBox()
-        let projections: ProjectionFactory = { txn in
-            let index = try KindIndex(in: txn)
-            box.index = index
-            return [index]
-        }
-        try await withTemporaryLog(configuration: fastConfiguration, projections: projections) { log, _ in
+        try await withTemporaryLog(configuration: fastConfiguration, projections: box.factory) { log, _ in
             var generator = SeededGenerator(seed: 8)
             for _ in 0..<30 {
                 try await log.append(
