@@ -62,19 +62,21 @@ struct MergedSumTests {
                 Double(Int.random(in: 0...1_000, using: &random))
             }
             let count = round % 5 == 0 ? 3_000 : Int.random(in: 1...200, using: &random)
-            let samples = (0..<count).map { seq in
+            var builder = StatisticsSamplesBuilder(ranking: ranking)
+            for seq in 0..<count {
                 let start = times.randomElement(using: &random)!
                 let end = Int.random(in: 0..<10, using: &random) == 0 ? start : times.randomElement(using: &random)!
                 let bundle = bundles.randomElement(using: &random)!
-                return StatisticsSample(
+                builder.append(
                     start: min(start, end),
                     end: max(start, end),
                     value: Double(Int.random(in: 1...100_000, using: &random)) / 7,
-                    source: HKSource(name: bundle, bundleIdentifier: bundle),
                     seq: UInt64(seq + 1),
-                    rank: ranking.rank(bundle: bundle, userEntered: Int.random(in: 0..<20, using: &random) == 0)
+                    source: HKSource(name: bundle, bundleIdentifier: bundle),
+                    userEntered: Int.random(in: 0..<20, using: &random) == 0
                 )
             }
+            let samples = builder.build().samples
             let bounds = [
                 Double.random(in: -10...1_010, using: &random), Double.random(in: -10...1_010, using: &random),
             ]
@@ -82,6 +84,45 @@ struct MergedSumTests {
             let fast = ReferenceStatistics.mergedSum(samples, in: window)
             let plain = Self.plainMergedSum(samples, in: window)
             #expect(fast.bitPattern == plain.bitPattern, "round \(round): \(fast) vs \(plain)")
+        }
+    }
+
+    @Test(
+        "ST-24: the builder's rank numbers order samples as their sources' ranks do, and its table names each sample's source",
+        arguments: [41, 42] as [UInt64]
+    )
+    func builderKeepsTheRankOrder(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let bundles = (0..<9).map { "com.example.\($0)" }
+        let ranking = SourceRanking(
+            priority: ["com.example.4", "com.example.1"],
+            firstSeen: ["com.example.0": 5, "com.example.2": 3, "com.example.3": 3, "com.example.5": .min]
+        )
+        var builder = StatisticsSamplesBuilder(ranking: ranking)
+        var given: [(bundle: String, userEntered: Bool)] = []
+        for seq in 0..<300 {
+            let bundle = bundles.randomElement(using: &random)!
+            let userEntered = Int.random(in: 0..<8, using: &random) == 0
+            given.append((bundle, userEntered))
+            builder.append(
+                start: Double(seq),
+                end: Double(seq + 1),
+                value: 1,
+                seq: UInt64(seq + 1),
+                source: HKSource(name: bundle, bundleIdentifier: bundle),
+                userEntered: userEntered
+            )
+        }
+        let built = builder.build()
+        #expect(built.samples.count == given.count)
+        for (a, sample) in built.samples.enumerated() {
+            #expect(built.sources[Int(sample.source)].bundleIdentifier == given[a].bundle)
+            let rankA = ranking.rank(bundle: given[a].bundle, userEntered: given[a].userEntered)
+            for b in stride(from: a % 7, to: built.samples.count, by: 7) {
+                let rankB = ranking.rank(bundle: given[b].bundle, userEntered: given[b].userEntered)
+                #expect((sample.rank < built.samples[b].rank) == (rankA < rankB), "\(given[a]) \(given[b])")
+                #expect((sample.rank == built.samples[b].rank) == (rankA == rankB), "\(given[a]) \(given[b])")
+            }
         }
     }
 }

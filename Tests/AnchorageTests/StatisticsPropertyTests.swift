@@ -452,7 +452,7 @@ extension StatisticsPropertyTests {
         let total = viewed.collection.statistics().flatMap { statistics in
             (statistics.sources ?? []).compactMap { statistics.sumQuantity(for: $0)?.doubleValue(for: .count()) }
         }.reduce(0, +)
-        let samples = try engine.statisticsSamples(of: stepType, predicate: nil, caller: again.caller).samples
+        let samples = try engine.statisticsSamples(of: stepType, predicate: nil, caller: again.caller).samples.samples
         #expect(close(total, samples.map(\.value).reduce(0, +)))
         #expect(samples.count == 40)
         await again.close()

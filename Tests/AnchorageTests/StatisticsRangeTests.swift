@@ -12,7 +12,7 @@ import Testing
 struct StatisticsRangeTests {
     /// Each bucket of `range` from all of `samples`, one at a time.
     static func bucketByBucket(
-        _ samples: [StatisticsSample],
+        _ samples: StatisticsSamples,
         grid: BucketGrid,
         range: ClosedRange<Int>,
         type: HKQuantityType,
@@ -26,7 +26,13 @@ struct StatisticsRangeTests {
                 end: bounds.end.timeIntervalSinceReferenceDate,
                 closed: false
             )
-            let statistics = ReferenceStatistics.statistics(samples, in: window, type: type, options: options)
+            let statistics = ReferenceStatistics.statistics(
+                samples.samples,
+                sources: samples.sources,
+                in: window,
+                type: type,
+                options: options
+            )
             if let statistics { buckets[index] = statistics }
         }
         return buckets
@@ -126,25 +132,24 @@ struct StatisticsRangeTests {
         let hour = 3_600.0
         let origin = iso("2024-01-01T00:00:00Z").timeIntervalSinceReferenceDate
         let source = HKSource(name: "Tests", bundleIdentifier: "com.example.tests")
-        let rank = SourceRanking().rank(bundle: source.bundleIdentifier, userEntered: false)
-        func sample(_ start: Double, _ end: Double, _ value: Double, _ seq: UInt64) -> StatisticsSample {
-            StatisticsSample(
+        var builder = StatisticsSamplesBuilder(ranking: SourceRanking())
+        func sample(_ start: Double, _ end: Double, _ value: Double, _ seq: UInt64) {
+            builder.append(
                 start: origin + start,
                 end: origin + end,
                 value: value,
-                source: source,
                 seq: seq,
-                rank: rank
+                source: source,
+                userEntered: false
             )
         }
-        let samples = [
-            sample(hour, hour, 5, 1),  // an instant on the start of bucket 1
-            sample(0, hour, 60, 2),  // ends where bucket 1 starts
-            sample(2 * hour, 2 * hour, 7, 3),  // an instant on the start of bucket 2
-            sample(30 * hour, 30 * hour + 10, 3, 4),  // after a gap of empty buckets
-            sample(-5 * hour, 40 * hour, 450, 5),  // spans everything
-            sample(40 * hour, 40 * hour, 1, 6),  // an instant where the long one ends
-        ]
+        sample(hour, hour, 5, 1)  // an instant on the start of bucket 1
+        sample(0, hour, 60, 2)  // ends where bucket 1 starts
+        sample(2 * hour, 2 * hour, 7, 3)  // an instant on the start of bucket 2
+        sample(30 * hour, 30 * hour + 10, 3, 4)  // after a gap of empty buckets
+        sample(-5 * hour, 40 * hour, 450, 5)  // spans everything
+        sample(40 * hour, 40 * hour, 1, 6)  // an instant where the long one ends
+        let samples = builder.build()
         let type = HKQuantityType(.stepCount)
         for range in [-6...45, 1...1, 2...2, 31...40, 39...41, 100...120] {
             let expected = Self.bucketByBucket(samples, grid: grid, range: range, type: type, options: .cumulativeSum)
@@ -181,7 +186,7 @@ struct StatisticsRangeTests {
         let bundles = ["com.example.a", "com.example.b", "com.example.c"]
         let ranking = SourceRanking(priority: ["com.example.b"], firstSeen: ["com.example.a": 1, "com.example.c": 2])
         let buckets = 100_000
-        var samples: [StatisticsSample] = []
+        var builder = StatisticsSamplesBuilder(ranking: ranking)
         var edgesInside = 0
         for seq in 0..<600 {
             // Most span years around the range; some start or end inside it.
@@ -196,34 +201,31 @@ struct StatisticsRangeTests {
             if start > origin || end < origin + Double(buckets) { edgesInside += 1 }
             let bundle = bundles[seq % bundles.count]
             let userEntered = Int.random(in: 0..<50, using: &random) == 0
-            samples.append(
-                StatisticsSample(
-                    start: start,
-                    end: end,
-                    value: Double(Int.random(in: 1...100_000, using: &random)),
-                    source: HKSource(name: bundle, bundleIdentifier: bundle),
-                    seq: UInt64(seq + 1),
-                    rank: ranking.rank(bundle: bundle, userEntered: userEntered)
-                )
+            builder.append(
+                start: start,
+                end: end,
+                value: Double(Int.random(in: 1...100_000, using: &random)),
+                seq: UInt64(seq + 1),
+                source: HKSource(name: bundle, bundleIdentifier: bundle),
+                userEntered: userEntered
             )
         }
         // A few short samples and instants among them.
         for seq in 600..<620 {
             let start = origin + Double(Int.random(in: 0..<buckets, using: &random))
             let bundle = bundles[seq % bundles.count]
-            samples.append(
-                StatisticsSample(
-                    start: start,
-                    end: start + [0, 0.5, 3][seq % 3],
-                    value: 7,
-                    source: HKSource(name: bundle, bundleIdentifier: bundle),
-                    seq: UInt64(seq + 1),
-                    rank: ranking.rank(bundle: bundle, userEntered: false)
-                )
+            builder.append(
+                start: start,
+                end: start + [0, 0.5, 3][seq % 3],
+                value: 7,
+                seq: UInt64(seq + 1),
+                source: HKSource(name: bundle, bundleIdentifier: bundle),
+                userEntered: false
             )
             edgesInside += 1
         }
-        samples.shuffle(using: &random)
+        var samples = builder.build()
+        samples.samples.shuffle(using: &random)
         let cases: [(HKQuantityType, HKStatisticsOptions)] = [
             (HKQuantityType(.stepCount), [.cumulativeSum, .separateBySource, .duration, .mostRecent]),
             (HKQuantityType(.heartRate), [.discreteAverage, .discreteMin, .discreteMax, .separateBySource]),
@@ -237,7 +239,7 @@ struct StatisticsRangeTests {
             #expect(sweep.evaluated <= 2 * 2 * edgesInside + 2, "\(sweep.evaluated) evaluations, \(edgesInside) edges")
             // Bucket-by-bucket over a sample of buckets, and every bucket near an edge.
             var checked = Set((0..<300).map { _ in Int.random(in: range, using: &random) })
-            for sample in samples {
+            for sample in samples.samples {
                 for time in [sample.start, sample.end] where time >= origin && time < origin + Double(buckets) {
                     let index = grid.index(containing: Date(timeIntervalSinceReferenceDate: time))
                     checked.formUnion((index - 1)...(index + 1))

@@ -88,8 +88,8 @@ extension StoreEngine {
                 .filter { $0.start < s }
             let after = try statisticsInputs(of: type, read(e, e), ranking: ranking, in: txn, session: &session)
                 .filter { $0.end > e && $0.start < e }
-            var stretches: [(StatisticsWindow, [StatisticsSample])] = []
-            if let first = before.map(\.start).min() {
+            var stretches: [(StatisticsWindow, StatisticsSamples)] = []
+            if let first = before.samples.map(\.start).min() {
                 stretches.append((StatisticsWindow(start: first, end: s, closed: false), before))
             }
             if s < a {
@@ -100,17 +100,23 @@ extension StoreEngine {
                 let group = try statisticsInputs(of: type, read(b, e), ranking: ranking, in: txn, session: &session)
                 stretches.append((StatisticsWindow(start: b, end: e, closed: false), group))
             }
-            if let last = after.map(\.end).max() {
+            if let last = after.samples.map(\.end).max() {
                 stretches.append((StatisticsWindow(start: e, end: last, closed: true), after))
             }
             var parts = answer.buckets[0].map { [$0] } ?? []
             for (window, group) in stretches {
-                if let part = ReferenceStatistics.statistics(group, in: window, type: type, options: options) {
+                if let part = ReferenceStatistics.statistics(
+                    group.samples,
+                    sources: group.sources,
+                    in: window,
+                    type: type,
+                    options: options
+                ) {
                     parts.append(part)
                 }
             }
             var span = try sampleExtent(of: kind, from: s, before: e, in: txn)
-            for sample in before + after {
+            for sample in before.samples + after.samples {
                 span =
                     min(
                         span?.lowerBound ?? sample.start,
@@ -149,14 +155,12 @@ extension StoreEngine {
         ranking: SourceRanking,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
-    ) throws -> [StatisticsSample] {
-        try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session).compactMap {
-            seq,
-            sample in
-            (sample as? HKQuantitySample).map {
-                StatisticsSample($0, seq: seq, unit: type.canonicalUnit, ranking: ranking)
-            }
+    ) throws -> StatisticsSamples {
+        var samples = StatisticsSamplesBuilder(ranking: ranking)
+        for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session) {
+            if let sample = sample as? HKQuantitySample { samples.append(sample, seq: seq, unit: type.canonicalUnit) }
         }
+        return samples.build()
     }
 
     /// The values of two sets of samples in disjoint stretches of time.

@@ -11,16 +11,18 @@ extension StoreEngine {
         of type: HKQuantityType,
         predicate: ObjectPredicate?,
         caller: Caller
-    ) throws(HKError) -> (samples: [StatisticsSample], head: UInt64) {
+    ) throws(HKError) -> (samples: StatisticsSamples, head: UInt64) {
         try read(as: caller) { txn, session in
             let head = try head(in: txn)
             let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
             let found = try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
-            let unit = type.canonicalUnit
-            let samples = found.compactMap { seq, sample in
-                (sample as? HKQuantitySample).map { StatisticsSample($0, seq: seq, unit: unit, ranking: ranking) }
+            var samples = StatisticsSamplesBuilder(ranking: ranking)
+            for (seq, sample) in found {
+                if let sample = sample as? HKQuantitySample {
+                    samples.append(sample, seq: seq, unit: type.canonicalUnit)
+                }
             }
-            return (samples, head)
+            return (samples.build(), head)
         }
     }
 

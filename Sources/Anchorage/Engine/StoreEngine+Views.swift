@@ -149,7 +149,7 @@ extension StoreEngine {
     }
 
     /// The samples reaching one run of consecutive buckets.
-    typealias ReferenceInput = (run: ClosedRange<Int>, samples: [StatisticsSample])
+    typealias ReferenceInput = (run: ClosedRange<Int>, samples: StatisticsSamples)
 
     /// What the reference evaluator needs for the buckets `indices`: the
     /// samples reaching each run of consecutive buckets, read once.
@@ -212,17 +212,17 @@ extension StoreEngine {
         matchingAny predicates: [ObjectPredicate],
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
-    ) throws -> [StatisticsSample] {
+    ) throws -> StatisticsSamples {
         let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
         var seen = Set<UInt64>()
-        var samples: [StatisticsSample] = []
+        var samples = StatisticsSamplesBuilder(ranking: ranking)
         for predicate in predicates {
             for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
             {
                 guard seen.insert(seq).inserted, let sample = sample as? HKQuantitySample else { continue }
-                samples.append(StatisticsSample(sample, seq: seq, unit: type.canonicalUnit, ranking: ranking))
+                samples.append(sample, seq: seq, unit: type.canonicalUnit)
             }
         }
-        return samples
+        return samples.build()
     }
 }

@@ -208,18 +208,17 @@ extension StatisticsViews: Projection {
     private func recomputeFine(
         kind: EntryKind,
         bucket: Int64,
-        found: [(number: UInt32, sample: StatisticsSample)],
+        found: [StatisticsSample],
         numbers: [UInt32],
         in txn: borrowing WriteTransaction
     ) throws {
         let window = ViewLevel.window(level: 0, bucket: bucket)
-        let all = found.map(\.sample)
         for number in numbers {
             let record: ViewRecord?
             if number == Self.merged {
-                record = ViewRecord(all, in: window, mergedSum: ReferenceStatistics.mergedSum(all, in: window))
+                record = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
             } else {
-                record = ViewRecord(found.filter { $0.number == number }.map(\.sample), in: window)
+                record = ViewRecord(found.filter { $0.source == number }, in: window)
             }
             try store(record, forKey: ViewLevel.key(kind: kind, source: number, level: 0, bucket: bucket), in: txn)
         }

@@ -137,29 +137,32 @@ struct StatisticsViews: Sendable {
         try txn.withValue(forKey: kind.rawValue.bigEndianBytes, in: kinds) { Double(bitPattern: $0.uint64(at: 4)) } ?? 0
     }
 
-    /// A type's sources by number, with their ranks, looked up once.
+    /// A type's sources by number, with their ranks, looked up once: a
+    /// rank is the source's position among the type's distinct ranks
+    /// (``StatisticsSample/rank``), hand-entered samples first.
     struct NumberedSources {
-        private var sources: [HKSource?] = []
-        private var ranks: [SourceRanking.Rank?] = []
-        private let handEntered: SourceRanking.Rank
-        private let unknown = HKSource(name: "", bundleIdentifier: "")
+        private var ranks: [UInt32?] = []
+        private let handEntered: UInt32
 
         init(_ table: [UInt32: HKSource], ranking: SourceRanking) {
-            handEntered = ranking.rank(bundle: "", userEntered: true)
-            let count = Int(table.keys.max() ?? 0) + 1
-            sources = Array(repeating: nil, count: count)
-            ranks = Array(repeating: nil, count: count)
+            var full: [(number: UInt32?, rank: SourceRanking.Rank)] = [
+                (nil, ranking.rank(bundle: "", userEntered: true))
+            ]
             for (number, source) in table {
-                sources[Int(number)] = source
-                ranks[Int(number)] = ranking.rank(bundle: source.bundleIdentifier, userEntered: false)
+                full.append((number, ranking.rank(bundle: source.bundleIdentifier, userEntered: false)))
             }
+            full.sort { $0.rank < $1.rank }
+            ranks = Array(repeating: nil, count: Int(table.keys.max() ?? 0) + 1)
+            var position: UInt32 = 0
+            var handEntered: UInt32 = 0
+            for (index, entry) in full.enumerated() {
+                if index > 0 && full[index - 1].rank != entry.rank { position += 1 }
+                if let number = entry.number { ranks[Int(number)] = position } else { handEntered = position }
+            }
+            self.handEntered = handEntered
         }
 
-        func source(_ number: UInt32) -> HKSource {
-            Int(number) < sources.count ? sources[Int(number)] ?? unknown : unknown
-        }
-
-        func rank(_ number: UInt32, userEntered: Bool) -> SourceRanking.Rank {
+        func rank(_ number: UInt32, userEntered: Bool) -> UInt32 {
             if userEntered { return handEntered }
             return Int(number) < ranks.count ? ranks[Int(number)] ?? handEntered : handEntered
         }
@@ -172,8 +175,8 @@ struct StatisticsViews: Sendable {
         sources known: NumberedSources,
         longest: Double,
         in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [(number: UInt32, sample: StatisticsSample)] {
-        var found: [(number: UInt32, sample: StatisticsSample)] = []
+    ) throws -> [StatisticsSample] {
+        var found: [StatisticsSample] = []
         let from = Self.sampleKey(kind: kind, start: window.start - longest, seq: 0)
         let limit = IndexKey.date(Date(timeIntervalSinceReferenceDate: window.end))
         try txn.withCursor(on: samples) { cursor in
@@ -185,11 +188,11 @@ struct StatisticsViews: Sendable {
                     start: IndexKey.seconds(fromDateKey: key.uint64(at: 4)),
                     end: row.end,
                     value: row.value,
-                    source: known.source(row.source),
                     seq: key.uint64(at: 12),
+                    source: row.source,
                     rank: known.rank(row.source, userEntered: row.userEntered)
                 )
-                if window.contains(sample) { found.append((row.source, sample)) }
+                if window.contains(sample) { found.append(sample) }
                 return true
             }
         }
@@ -211,7 +214,7 @@ extension StatisticsViews {
         sources known: NumberedSources,
         longest: Double,
         in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [Int64: [(number: UInt32, sample: StatisticsSample)]] {
+    ) throws -> [Int64: [StatisticsSample]] {
         var runs: [(first: Int64, last: Int64)] = []
         for bucket in buckets.sorted() {
             if let last = runs.last?.last, bucket - last <= Self.scanGap {
@@ -220,14 +223,14 @@ extension StatisticsViews {
                 runs.append((bucket, bucket))
             }
         }
-        var found: [Int64: [(number: UInt32, sample: StatisticsSample)]] = [:]
+        var found: [Int64: [StatisticsSample]] = [:]
         for run in runs {
             let window = StatisticsWindow(
                 start: ViewLevel.window(level: 0, bucket: run.first).start,
                 end: ViewLevel.window(level: 0, bucket: run.last).end,
                 closed: false
             )
-            for (number, sample) in try samples(
+            for sample in try samples(
                 of: kind,
                 overlapping: window,
                 sources: known,
@@ -242,7 +245,7 @@ extension StatisticsViews {
                 guard lower <= upper else { continue }
                 for bucket in lower...upper
                 where buckets.contains(bucket) && ViewLevel.window(level: 0, bucket: bucket).contains(sample) {
-                    found[bucket, default: []].append((number, sample))
+                    found[bucket, default: []].append(sample)
                 }
             }
         }

@@ -10,7 +10,7 @@ extension ReferenceStatistics {
     /// that have data (and the samples reaching them), never the seconds a
     /// sample spans. Each bucket sees its samples in their given order.
     package static func collection(
-        _ samples: [StatisticsSample],
+        _ samples: StatisticsSamples,
         grid: BucketGrid,
         type: HKQuantityType,
         options: HKStatisticsOptions,
@@ -32,15 +32,19 @@ extension ReferenceStatistics {
     /// cover it.
     package struct Sweep {
         package let samples: [StatisticsSample]
+        /// Their sources by number.
+        package let sources: [HKSource]
         /// Samples by start, ties by position.
         package let order: [Int]
         /// How many buckets were evaluated from their samples (the rest
         /// reused an evaluation): what the cost follows.
         package private(set) var evaluated = 0
 
-        package init(_ samples: [StatisticsSample]) {
-            self.samples = samples
-            order = samples.indices.sorted { (samples[$0].start, $0) < (samples[$1].start, $1) }
+        package init(_ samples: StatisticsSamples) {
+            let all = samples.samples
+            self.samples = all
+            sources = samples.sources
+            order = all.indices.sorted { (all[$0].start, $0) < (all[$1].start, $1) }
         }
 
         /// The samples reaching the current bucket, and what tells whether
@@ -120,6 +124,7 @@ extension ReferenceStatistics {
                     active.positions.sort()
                     let statistics = ReferenceStatistics.statistics(
                         active.positions.map { samples[$0] },
+                        sources: sources,
                         in: window,
                         type: type,
                         options: options

@@ -11,23 +11,24 @@ package enum ReferenceStatistics {
     /// over `[earliest start, latest end]`, with cumulative samples counted
     /// in full (ST-6, ST-21).
     package static func single(
-        _ samples: [StatisticsSample],
+        _ samples: StatisticsSamples,
         type: HKQuantityType,
         options: HKStatisticsOptions
     ) -> HKStatistics? {
-        guard let first = samples.first else { return nil }
+        guard let first = samples.samples.first else { return nil }
         var window = StatisticsWindow(start: first.start, end: first.end, closed: true)
-        for sample in samples {
+        for sample in samples.samples {
             window.start = min(window.start, sample.start)
             window.end = max(window.end, sample.end)
         }
-        return statistics(samples, in: window, type: type, options: options)
+        return statistics(samples.samples, sources: samples.sources, in: window, type: type, options: options)
     }
 
     /// The statistics of the samples contributing to `window`, or `nil`
-    /// when none does (ST-20).
+    /// when none does (ST-20); `sources` are the samples' sources by number.
     package static func statistics(
         _ samples: [StatisticsSample],
+        sources: [HKSource],
         in window: StatisticsWindow,
         type: HKQuantityType,
         options: HKStatisticsOptions
@@ -38,8 +39,14 @@ package enum ReferenceStatistics {
         let merged = values(contributing, in: window, style: style, options: options, merging: true)
         var bySource: [HKSource: StatisticsValues] = [:]
         if options.contains(.separateBySource) {
-            for (source, group) in Dictionary(grouping: contributing, by: \.source) {
-                bySource[source] = values(group, in: window, style: style, options: options, merging: false)
+            for (number, group) in Dictionary(grouping: contributing, by: \.source) {
+                bySource[sources[Int(number)]] = values(
+                    group,
+                    in: window,
+                    style: style,
+                    options: options,
+                    merging: false
+                )
             }
         }
         return HKStatistics(
@@ -157,16 +164,14 @@ package enum ReferenceStatistics {
             events.append((end, .end, position))
         }
         events.sort { ($0.time, $0.kind.rawValue, $0.sample) < ($1.time, $1.kind.rawValue, $1.sample) }
-        // Ranks as small numbers, 0 the highest; the active samples of each.
-        let ranks = Array(Set(samples.map(\.rank))).sorted()
-        let order = Dictionary(uniqueKeysWithValues: ranks.enumerated().map { ($1, $0) })
-        let rankOf = samples.map { order[$0.rank]! }
+        // Ranks as dense small numbers, 0 the highest; the active samples of each.
+        let (rankOf, ranks) = denseRanks(samples)
         // Each rank's active samples in the order they started (the order
         // the sum adds them in); an ended sample is only marked, and the
         // lists are compacted now and then, so that thousands of samples
         // ending together cost thousands of steps, not millions.
-        var active = [[Int]](repeating: [], count: ranks.count)
-        var live = [Int](repeating: 0, count: ranks.count)
+        var active = [[Int]](repeating: [], count: ranks)
+        var live = [Int](repeating: 0, count: ranks)
         var ended = [Bool](repeating: false, count: samples.count)
         var total = 0.0
         var previous: Double?
@@ -193,5 +198,25 @@ package enum ReferenceStatistics {
             }
         }
         return total
+    }
+
+    /// Each sample's rank renumbered densely from 0 in the same order, and
+    /// how many distinct ranks there are.
+    private static func denseRanks(_ samples: [StatisticsSample]) -> (ranks: [Int], count: Int) {
+        let highest = Int(samples.map(\.rank).max() ?? 0)
+        guard highest < 4 * samples.count + 64 else {
+            let order = Dictionary(
+                uniqueKeysWithValues: Set(samples.map(\.rank)).sorted().enumerated().map { ($1, $0) }
+            )
+            return (samples.map { order[$0.rank]! }, order.count)
+        }
+        var dense = [Int](repeating: -1, count: highest + 1)
+        for sample in samples { dense[Int(sample.rank)] = 0 }
+        var count = 0
+        for rank in dense.indices where dense[rank] == 0 {
+            dense[rank] = count
+            count += 1
+        }
+        return (samples.map { dense[Int($0.rank)] }, count)
     }
 }

@@ -2,42 +2,135 @@ import Foundation
 
 /// A matching sample as statistics see it: its interval in seconds since
 /// the reference date, its value in the type's canonical unit, and what
-/// ranks it among sources.
-package struct StatisticsSample: Sendable {
+/// ranks it among sources. Plain numbers only, so that the thousands of
+/// copies a bucket's evaluation makes cost no reference counting: the
+/// source is a number in the table the samples come with
+/// (``StatisticsSamples``), the rank a position among their ranks.
+package struct StatisticsSample: Sendable, Equatable {
     package var start: Double
     package var end: Double
     package var value: Double
-    package var source: HKSource
     /// Its position in the log, the last tie-break of "most recent" (ST-11).
     package var seq: UInt64
-    package var rank: SourceRanking.Rank
+    /// Its source, by number in ``StatisticsSamples/sources``.
+    package var source: UInt32
+    /// Its rank among the sources of the samples it is evaluated with
+    /// (ST-24): a smaller rank outranks a larger one, equal ranks add up.
+    package var rank: UInt32
 
-    package init(
-        start: Double,
-        end: Double,
-        value: Double,
-        source: HKSource,
-        seq: UInt64,
-        rank: SourceRanking.Rank
-    ) {
+    package init(start: Double, end: Double, value: Double, seq: UInt64, source: UInt32, rank: UInt32) {
         self.start = start
         self.end = end
         self.value = value
-        self.source = source
         self.seq = seq
+        self.source = source
         self.rank = rank
     }
 
-    package init(_ sample: HKQuantitySample, seq: UInt64, unit: HKUnit, ranking: SourceRanking) {
-        start = sample.startDate.timeIntervalSinceReferenceDate
-        end = sample.endDate.timeIntervalSinceReferenceDate
-        value = sample.quantity.doubleValue(for: unit)
-        source = sample.sourceRevision.source
-        self.seq = seq
-        rank = ranking.rank(bundle: source.bundleIdentifier, userEntered: sample.wasUserEntered)
+    package var isInstant: Bool { end <= start }
+}
+
+/// Samples ready for the reference evaluator, with the table of the
+/// sources they name by number.
+package struct StatisticsSamples: Sendable {
+    package var samples: [StatisticsSample]
+    /// The sources by number.
+    package let sources: [HKSource]
+
+    package init(samples: [StatisticsSample] = [], sources: [HKSource] = []) {
+        self.samples = samples
+        self.sources = sources
     }
 
-    package var isInstant: Bool { end <= start }
+    /// The samples for which `isIncluded` holds, with the same sources.
+    package func filter(_ isIncluded: (StatisticsSample) -> Bool) -> StatisticsSamples {
+        StatisticsSamples(samples: samples.filter(isIncluded), sources: sources)
+    }
+}
+
+/// Collects samples, numbering their sources and ranking them by a
+/// ``SourceRanking``: every sample's rank is its source's position among
+/// the distinct ranks collected, so comparing two ranks compares their
+/// ``SourceRanking/Rank``s.
+///
+/// ```swift
+/// var builder = StatisticsSamplesBuilder(ranking: ranking)
+/// builder.append(quantitySample, seq: 7, unit: .count())
+/// let samples = builder.build()
+/// ```
+package struct StatisticsSamplesBuilder {
+    private let ranking: SourceRanking
+    private var samples: [StatisticsSample] = []
+    private var sources: [HKSource] = []
+    private var numbers: [HKSource: UInt32] = [:]
+    /// The distinct ranks so far, and each one's provisional number.
+    private var ranks: [SourceRanking.Rank] = []
+    private var rankNumbers: [SourceRanking.Rank: UInt32] = [:]
+    /// A source's provisional rank number, by source number and whether
+    /// entered by hand.
+    private var rankOf: [UInt64: UInt32] = [:]
+
+    package init(ranking: SourceRanking) {
+        self.ranking = ranking
+    }
+
+    /// Adds a quantity sample at log position `seq`, its value in `unit`.
+    package mutating func append(_ sample: HKQuantitySample, seq: UInt64, unit: HKUnit) {
+        append(
+            start: sample.startDate.timeIntervalSinceReferenceDate,
+            end: sample.endDate.timeIntervalSinceReferenceDate,
+            value: sample.quantity.doubleValue(for: unit),
+            seq: seq,
+            source: sample.sourceRevision.source,
+            userEntered: sample.wasUserEntered
+        )
+    }
+
+    /// Adds a sample given by its parts.
+    package mutating func append(
+        start: Double,
+        end: Double,
+        value: Double,
+        seq: UInt64,
+        source: HKSource,
+        userEntered: Bool
+    ) {
+        let number: UInt32
+        if let known = numbers[source] {
+            number = known
+        } else {
+            number = UInt32(sources.count)
+            numbers[source] = number
+            sources.append(source)
+        }
+        let classKey = UInt64(number) << 1 | (userEntered ? 1 : 0)
+        let rank: UInt32
+        if let known = rankOf[classKey] {
+            rank = known
+        } else {
+            let full = ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
+            if let known = rankNumbers[full] {
+                rank = known
+            } else {
+                rank = UInt32(ranks.count)
+                rankNumbers[full] = rank
+                ranks.append(full)
+            }
+            rankOf[classKey] = rank
+        }
+        samples.append(StatisticsSample(start: start, end: end, value: value, seq: seq, source: number, rank: rank))
+    }
+
+    /// The samples collected, in the order they were added, their ranks
+    /// renumbered in rank order.
+    package func build() -> StatisticsSamples {
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var final = [UInt32](repeating: 0, count: ranks.count)
+        for (position, provisional) in order.enumerated() { final[provisional] = UInt32(position) }
+        var ranked = samples
+        for index in ranked.indices { ranked[index].rank = final[Int(ranked[index].rank)] }
+        return StatisticsSamples(samples: ranked, sources: sources)
+    }
 }
 
 /// The interval statistics are computed over: a bucket `[start, end)`, or
