@@ -220,7 +220,9 @@ extension StatisticsViews: Projection {
             } else {
                 record = ViewRecord(found.filter { $0.source == number }, in: window)
             }
-            try store(record, forKey: ViewLevel.key(kind: kind, source: number, level: 0, bucket: bucket), in: txn)
+            try ViewLevel.withKey(kind: kind, source: number, level: 0, bucket: bucket) { key in
+                try store(record, forKey: key, in: txn)
+            }
         }
     }
 
@@ -239,32 +241,35 @@ extension StatisticsViews: Projection {
         // child counts as an empty piece (it ends what was carried).
         var combination = ViewRecord.Combination()
         var next = first
-        let prefix = kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level - 1)]
         try txn.withCursor(on: buckets) { cursor in
-            try cursor.scan(from: ViewLevel.key(kind: kind, source: source, level: level - 1, bucket: first)) {
-                key,
-                value in
-                guard key.count == 17, key.starts(with: prefix) else { return false }
-                let child = ViewLevel.bucket(ofKey: key)
-                guard child <= last else { return false }
-                while next < child {
-                    combination.append(nil)
-                    next += 1
+            try ViewLevel.withKey(kind: kind, source: source, level: level - 1, bucket: first) { from in
+                try cursor.scan(from: from) { key, value in
+                    guard ViewLevel.isRow(key, kind: kind, source: source, level: level - 1) else { return false }
+                    let child = ViewLevel.bucket(ofKey: key)
+                    guard child <= last else { return false }
+                    while next < child {
+                        combination.append(nil)
+                        next += 1
+                    }
+                    combination.append(ViewRecord(value))
+                    next = child + 1
+                    return true
                 }
-                combination.append(ViewRecord(value))
-                next = child + 1
-                return true
             }
         }
         let record = combination.record
-        try store(record, forKey: ViewLevel.key(kind: kind, source: source, level: level, bucket: bucket), in: txn)
+        try ViewLevel.withKey(kind: kind, source: source, level: level, bucket: bucket) { key in
+            try store(record, forKey: key, in: txn)
+        }
     }
 
-    private func store(_ record: ViewRecord?, forKey key: [UInt8], in txn: borrowing WriteTransaction) throws {
+    private func store(
+        _ record: ViewRecord?,
+        forKey key: UnsafeRawBufferPointer,
+        in txn: borrowing WriteTransaction
+    ) throws {
         if let record {
-            try key.withUnsafeBytes { key in
-                try record.withBytes { try txn.put($0, forKey: key, in: buckets) }
-            }
+            try record.withBytes { try txn.put($0, forKey: key, in: buckets) }
         } else {
             _ = try txn.removeValue(forKey: key, in: buckets)
         }

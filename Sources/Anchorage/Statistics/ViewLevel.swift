@@ -47,8 +47,32 @@ enum ViewLevel {
     /// The key of a bucket row: kind ‖ source ‖ level ‖ bucket, so that one
     /// source's buckets of one level are contiguous and in time order.
     static func key(kind: EntryKind, source: UInt32, level: Int, bucket: Int64) -> [UInt8] {
-        kind.rawValue.bigEndianBytes + source.bigEndianBytes + [UInt8(level)]
-            + (UInt64(bitPattern: bucket) ^ (1 << 63)).bigEndianBytes
+        withKey(kind: kind, source: source, level: level, bucket: bucket) { Array($0) }
+    }
+
+    /// Calls `body` with the key of a bucket row in a temporary buffer
+    /// (``key(kind:source:level:bucket:)`` without allocating).
+    @inline(__always)
+    static func withKey<R>(
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        bucket: Int64,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: 17, alignment: 8) { buffer in
+            buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 0, as: UInt32.self)
+            buffer.storeBytes(of: source.bigEndian, toByteOffset: 4, as: UInt32.self)
+            buffer[8] = UInt8(level)
+            buffer.storeBytes(of: (UInt64(bitPattern: bucket) ^ (1 << 63)).bigEndian, toByteOffset: 9, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// Whether `key` is a bucket row of `kind`, `source` and `level`.
+    @inline(__always)
+    static func isRow(_ key: UnsafeRawBufferPointer, kind: EntryKind, source: UInt32, level: Int) -> Bool {
+        key.count == 17 && key.uint32(at: 0) == kind.rawValue && key.uint32(at: 4) == source && key[8] == UInt8(level)
     }
 
     /// The bucket number of a bucket row's key.

@@ -55,7 +55,14 @@ struct ViewRecord: Equatable, Sendable {
     /// or `nil` when none contributes. `mergedSum` replaces the plain sum
     /// for the all-sources record.
     init?(_ samples: [StatisticsSample], in window: StatisticsWindow, mergedSum: Double? = nil) {
-        let contributing = samples.filter(window.contains).sorted { ($0.start, $0.seq) < ($1.start, $1.seq) }
+        // The views hand samples over in this order, all contributing: no copy then.
+        var contributing = samples
+        if !samples.allSatisfy(window.contains) { contributing = samples.filter(window.contains) }
+        if !contributing.indices.dropFirst().allSatisfy({
+            (contributing[$0 - 1].start, contributing[$0 - 1].seq) < (contributing[$0].start, contributing[$0].seq)
+        }) {
+            contributing.sort { ($0.start, $0.seq) < ($1.start, $1.seq) }
+        }
         guard !contributing.isEmpty else { return nil }
         var plainSum = 0.0
         for sample in contributing {

@@ -122,23 +122,37 @@ package enum ReferenceStatistics {
     /// The length of the union of the samples' intervals inside `window`
     /// (ST-10, ST-26).
     package static func coveredDuration(_ samples: [StatisticsSample], in window: StatisticsWindow) -> Double {
-        let pieces =
-            samples
-            .map { (max($0.start, window.start), min($0.end, window.end)) }
-            .filter { $0.1 > $0.0 }
-            .sorted { $0.0 < $1.0 }
-        var covered = 0.0
-        var current: (Double, Double)?
-        for piece in pieces {
-            if let open = current, piece.0 <= open.1 {
-                current = (open.0, max(open.1, piece.1))
+        var union = IntervalUnion()
+        if samples.indices.dropFirst().allSatisfy({ samples[$0 - 1].start <= samples[$0].start }) {
+            // Already in start order (the views' samples are): no copy.
+            for sample in samples { union.add(max(sample.start, window.start), min(sample.end, window.end)) }
+        } else {
+            let pieces =
+                samples
+                .map { (max($0.start, window.start), min($0.end, window.end)) }
+                .sorted { $0.0 < $1.0 }
+            for piece in pieces { union.add(piece.0, piece.1) }
+        }
+        return union.covered
+    }
+
+    /// The length of a union of intervals added in order of their starts;
+    /// empty ones count nothing.
+    private struct IntervalUnion {
+        private var closed = 0.0
+        private var current: (start: Double, end: Double)?
+
+        mutating func add(_ start: Double, _ end: Double) {
+            guard end > start else { return }
+            if let open = current, start <= open.end {
+                current = (open.start, max(open.end, end))
             } else {
-                if let open = current { covered += open.1 - open.0 }
-                current = piece
+                if let open = current { closed += open.end - open.start }
+                current = (start, end)
             }
         }
-        if let open = current { covered += open.1 - open.0 }
-        return covered
+
+        var covered: Double { closed + (current.map { $0.end - $0.start } ?? 0) }
     }
 
     /// The merged sum (ST-24): the window is cut at every sample boundary;
