@@ -97,6 +97,44 @@ extension EventLog {
         }
     }
 
+    /// `entries` with every save's payload digest computed and kept
+    /// (``LogEntry/withPayloadDigest()``), on the caller's task and, for a
+    /// large batch, on several cores, so that the writer only links them;
+    /// an entry that came with a digest is checked against its payload.
+    ///
+    /// - Throws: ``LogError`` `invalidEvent` for a payload that does not
+    ///   match the digest it came with.
+    static func digested(_ entries: [LogEntry]) async throws -> [LogEntry] {
+        let chunkSize = 256
+        @Sendable func digested(_ range: Range<Int>) throws -> [LogEntry] {
+            try range.map { index in
+                var entry = entries[index]
+                guard entry.operation == .save, let payload = entry.payload else { return entry }
+                let digest = payload.withUnsafeBytes { EntryFormat.digest(salt: entry.salt, payload: $0) }
+                if let stored = entry.storedDigest, stored != digest {
+                    throw LogError(
+                        .invalidEvent,
+                        "entry \(entry.dot) is damaged: its payload does not match its digest",
+                        seq: entry.seq
+                    )
+                }
+                entry.storedDigest = digest
+                return entry
+            }
+        }
+        guard entries.count >= 2 * chunkSize else { return try digested(entries.indices) }
+        let chunks = stride(from: 0, to: entries.count, by: chunkSize).map { $0..<min($0 + chunkSize, entries.count) }
+        return try await withThrowingTaskGroup(of: (Int, [LogEntry]).self) { group in
+            for (index, range) in chunks.enumerated().dropFirst() {
+                group.addTask { (index, try digested(range)) }
+            }
+            var parts = [[LogEntry]](repeating: [], count: chunks.count)
+            parts[0] = try digested(chunks[0])
+            for try await (index, part) in group { parts[index] = part }
+            return parts.flatMap { $0 }
+        }
+    }
+
     /// Applies entries received from a peer, keeping their dots, and records
     /// `checkpoint` (the peer's anchor after these entries) in the same
     /// transaction.
@@ -144,19 +182,16 @@ extension EventLog {
         var bytes = 0
         for entry in entries {
             guard let payload = entry.payload else { continue }
-            let matches =
-                entry.storedDigest.map { stored in
-                    payload.withUnsafeBytes { EntryFormat.digest(salt: entry.salt, payload: $0) } == stored
-                } ?? true
-            guard payload.count <= EntryFormat.maximumPayloadSize, matches else {
+            guard payload.count <= EntryFormat.maximumPayloadSize else {
                 throw LogError(
                     .invalidEvent,
-                    "entry \(entry.dot) is damaged: its payload does not match its digest",
+                    "entry \(entry.dot) has a payload of \(payload.count) bytes, more than a log entry holds",
                     seq: entry.seq
                 )
             }
             bytes += payload.count
         }
+        let entries = try await Self.digested(entries)
         let outcome = try await writing().submit(
             .apply(entries, checkpoint: checkpoint, from: from),
             entryCount: entries.count,

@@ -3,6 +3,7 @@ import AnchorageStoreTesting
 import AnchorageTesting
 import Foundation
 import LMDB
+import Synchronization
 import Testing
 
 @testable import Anchorage
@@ -199,6 +200,50 @@ struct AuditTests {
         await #expect(throws: HKError.self) {
             _ = try await store.replay(to: states[3].anchor, into: base.appendingPathComponent("again"))
         }
+        await store.close()
+    }
+
+    @Test(
+        "Replay over many pages (each read while the one before is applied): every entry in order, the same digest, progress in order, a replica that verifies and agrees with its own replay"
+    )
+    func replayOverManyPages() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-replay-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let store = HKHealthStore(
+            directory: base.appendingPathComponent("source"),
+            configuration: statisticsConfiguration()
+        )
+        // 10,503 entries (10,500 saves, 3 deletes): two full pages of 4,096 and a partial one.
+        for batch in 0..<21 {
+            try await store.save((0..<500).map { steps(Double($0 % 17 + 1), atMinute: Double(batch * 500 + $0)) })
+        }
+        let shown = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: stepType)],
+            sortDescriptors: []
+        )
+        .result(for: store)
+        _ = try await store.deleteObjects(withUUIDs: shown.prefix(3).map(\.uuid))
+        let anchor = try store.currentAnchor()
+        let digest = try store.stateDigest()
+        let reported = Mutex<[Int]>([])
+        let replica = try await store.replay(
+            to: anchor,
+            into: base.appendingPathComponent("replica"),
+            configuration: statisticsConfiguration(),
+            progress: { count in reported.withLock { $0.append(count) } }
+        )
+        #expect(try replica.stateDigest() == digest)
+        #expect(reported.withLock { $0 } == [4_096, 8_192, 10_503])
+        let source = try store.eventLog()
+        let copy = try replica.eventLog()
+        #expect(try copy.verify().isIntact)
+        #expect(try await copy.checkProjections() == nil)
+        let mine = try source.entries(after: nil, limit: 20_000).entries
+        let theirs = try copy.entries(after: nil, limit: 20_000).entries
+        #expect(theirs.count == 10_503)
+        #expect(theirs.map(\.dot) == mine.map(\.dot), "every entry, in order")
+        #expect(theirs.map(\.payloadDigest) == mine.map(\.payloadDigest))
+        await replica.close()
         await store.close()
     }
 }

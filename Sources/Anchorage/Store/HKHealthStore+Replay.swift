@@ -39,14 +39,37 @@ extension HKHealthStore {
         do {
             let log = try replica.eventLog()
             var after: Anchor?
-            var replayed = 0
-            while replayed < target {
-                let page = try engine.log.entries(after: after, limit: Int(min(4_096, target - UInt64(replayed))))
-                guard !page.entries.isEmpty else { break }
-                try await log.apply(page.entries)
-                replayed += page.entries.count
-                after = page.next
-                progress?(replayed)
+            var read = 0
+            // Each page is read (and its digests computed) while the one
+            // before it is applied, and applied after it, in order.
+            var applying: Task<Int, any Error>?
+            do {
+                while read < target {
+                    let page = try engine.log.entries(after: after, limit: Int(min(4_096, target - UInt64(read))))
+                    guard !page.entries.isEmpty else { break }
+                    if let applying {
+                        // Awaited whether or not anyone follows the progress.
+                        let applied = try await applying.value
+                        progress?(applied)
+                    }
+                    read += page.entries.count
+                    after = page.next
+                    let entries = page.entries
+                    let total = read
+                    applying = Task {
+                        try await log.apply(entries)
+                        return total
+                    }
+                }
+                if let applying {
+                    let applied = try await applying.value
+                    progress?(applied)
+                }
+            } catch {
+                // Nothing may still write into the replica when it closes.
+                applying?.cancel()
+                _ = try? await applying?.value
+                throw error
             }
         } catch {
             await replica.close()
