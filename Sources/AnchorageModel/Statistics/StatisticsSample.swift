@@ -61,14 +61,26 @@ package struct StatisticsSamples: Sendable {
 package struct StatisticsSamplesBuilder {
     private let ranking: SourceRanking
     private var samples: [StatisticsSample] = []
-    private var sources: [HKSource] = []
-    private var numbers: [HKSource: UInt32] = [:]
-    /// The distinct ranks so far, and each one's provisional number.
-    private var ranks: [SourceRanking.Rank] = []
-    private var rankNumbers: [SourceRanking.Rank: UInt32] = [:]
+    private var sources = Numbering<HKSource>()
+    /// The distinct ranks so far, numbered provisionally.
+    private var ranks = Numbering<SourceRanking.Rank>()
     /// A source's provisional rank number, by source number and whether
     /// entered by hand.
     private var rankOf: [UInt64: UInt32] = [:]
+
+    /// Numbers values densely from 0 in the order they first come.
+    private struct Numbering<Value: Hashable> {
+        private(set) var values: [Value] = []
+        private var numbers: [Value: UInt32] = [:]
+
+        mutating func number(of value: Value) -> UInt32 {
+            if let known = numbers[value] { return known }
+            let number = UInt32(values.count)
+            numbers[value] = number
+            values.append(value)
+            return number
+        }
+    }
 
     package init(ranking: SourceRanking) {
         self.ranking = ranking
@@ -95,27 +107,13 @@ package struct StatisticsSamplesBuilder {
         source: HKSource,
         userEntered: Bool
     ) {
-        let number: UInt32
-        if let known = numbers[source] {
-            number = known
-        } else {
-            number = UInt32(sources.count)
-            numbers[source] = number
-            sources.append(source)
-        }
+        let number = sources.number(of: source)
         let classKey = UInt64(number) << 1 | (userEntered ? 1 : 0)
         let rank: UInt32
         if let known = rankOf[classKey] {
             rank = known
         } else {
-            let full = ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered)
-            if let known = rankNumbers[full] {
-                rank = known
-            } else {
-                rank = UInt32(ranks.count)
-                rankNumbers[full] = rank
-                ranks.append(full)
-            }
+            rank = ranks.number(of: ranking.rank(bundle: source.bundleIdentifier, userEntered: userEntered))
             rankOf[classKey] = rank
         }
         samples.append(StatisticsSample(start: start, end: end, value: value, seq: seq, source: number, rank: rank))
@@ -124,12 +122,13 @@ package struct StatisticsSamplesBuilder {
     /// The samples collected, in the order they were added, their ranks
     /// renumbered in rank order.
     package func build() -> StatisticsSamples {
+        let ranks = ranks.values
         let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
         var final = [UInt32](repeating: 0, count: ranks.count)
         for (position, provisional) in order.enumerated() { final[provisional] = UInt32(position) }
         var ranked = samples
         for index in ranked.indices { ranked[index].rank = final[Int(ranked[index].rank)] }
-        return StatisticsSamples(samples: ranked, sources: sources)
+        return StatisticsSamples(samples: ranked, sources: sources.values)
     }
 }
 
