@@ -289,6 +289,11 @@ final class LogWriter: @unchecked Sendable {
                 }
                 state = final
                 projectionsDirty = true
+                // Projections that missed this commit catch up before anyone
+                // hears of it: callers read their writes, and subscribers
+                // woken now find the projections there (none would be woken
+                // again for a catch-up alone).
+                if state.projected < state.head { catchUpProjections() }
                 if final.origins.count != start.origins.count { origins.publish(final.origins) }
                 counters.recordCommit(requests: running.count, entries: Int(final.head - start.head))
                 if final.head != start.head { published.set(final.head) }
@@ -298,7 +303,6 @@ final class LogWriter: @unchecked Sendable {
                 if final.head != start.head {
                     subscribers.publish(anchor(final.head), batches: ranges.compactMap { $0 })
                 }
-                if state.projected < state.head { catchUpProjections() }
                 return
             } catch let failed as RequestFailed {
                 // LMDB undid the transaction; `state` is still `start`.
