@@ -267,20 +267,21 @@ extension HealthIndex {
             }
         }
         let source = sample.sourceRevision.source
-        aggregates.noteDuration(sample.endDate.timeIntervalSince(sample.startDate), kind: record.kind)
+        let start = sample.startDate.timeIntervalSinceReferenceDate
+        let end = sample.endDate.timeIntervalSinceReferenceDate
+        aggregates.noteDuration(end - start, kind: record.kind)
         aggregates.count(kind: record.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
-        if let sync = sample.typedMetadata.sync, !record.syncKey.isEmpty {
+        // Only a sample with a sync key has sync metadata worth reading.
+        if !record.syncKey.isEmpty, let sync = sample.typedMetadata.sync {
             try txn.put(id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: record.syncKey, in: syncIDs)
         }
-        if let correlation = sample as? HKCorrelation {
+        if let quantity = sample as? HKQuantitySample {
+            let shown = ViewSample(quantity, source: source, start: start, end: end)
+            aggregates.output.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: shown))
+        } else if let correlation = sample as? HKCorrelation {
             for member in correlation.objects {
                 try join(member: member.uuid, correlation: id, in: txn)
             }
-        }
-        if let quantity = sample as? HKQuantitySample {
-            aggregates.output.changes.append(
-                .shown(kind: record.kind, saveSeq: record.saveSeq, sample: ViewSample(quantity))
-            )
         }
     }
 

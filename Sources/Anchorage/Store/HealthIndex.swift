@@ -138,10 +138,11 @@ struct ViewSample {
     var value: Double
     var userEntered: Bool
 
-    init(_ sample: HKQuantitySample) {
-        source = sample.sourceRevision.source
-        start = sample.startDate.timeIntervalSinceReferenceDate
-        end = sample.endDate.timeIntervalSinceReferenceDate
+    /// `sample`'s, with the source and bounds its caller has read already.
+    init(_ sample: HKQuantitySample, source: HKSource, start: Double, end: Double) {
+        self.source = source
+        self.start = start
+        self.end = end
         value = sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit)
         userEntered = sample.wasUserEntered
     }
