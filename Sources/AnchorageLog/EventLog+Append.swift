@@ -76,25 +76,37 @@ extension EventLog {
     /// store salts) and payload. Large batches are hashed on several
     /// cores, so hashing does not stretch a single caller's wait.
     static func payloadDigests(of events: [LogEvent], salts: [EntrySalt]?) async -> [EntryDigest] {
-        let chunkSize = 256
-        func digests(_ range: Range<Int>) -> [EntryDigest] {
+        await inChunks(events.count) { range in
             range.map { index in
                 let event = events[index]
                 guard event.operation == .save else { return .zero }
                 return event.payload.withUnsafeBytes { EntryFormat.digest(salt: salts?[index], payload: $0) }
             }
         }
-        guard events.count >= 2 * chunkSize else { return digests(events.indices) }
-        let chunks = stride(from: 0, to: events.count, by: chunkSize).map { $0..<min($0 + chunkSize, events.count) }
-        return await withTaskGroup(of: (Int, [EntryDigest]).self) { group in
+    }
+
+    /// `transform` of `0..<count`, in order: in chunks of 256 on several
+    /// cores when there are many, else at once on the caller's task.
+    static func inChunks<T: Sendable, E: Error>(
+        _ count: Int,
+        _ transform: @escaping @Sendable (Range<Int>) throws(E) -> [T]
+    ) async throws(E) -> [T] {
+        let chunkSize = 256
+        guard count >= 2 * chunkSize else { return try transform(0..<count) }
+        let chunks = stride(from: 0, to: count, by: chunkSize).map { $0..<min($0 + chunkSize, count) }
+        let parts = await withTaskGroup(of: (Int, Result<[T], E>).self) { group in
             for (index, range) in chunks.enumerated().dropFirst() {
-                group.addTask { (index, digests(range)) }
+                group.addTask { (index, Result { () throws(E) in try transform(range) }) }
             }
-            var parts = [[EntryDigest]](repeating: [], count: chunks.count)
-            parts[0] = digests(chunks[0])
+            var parts = [Result<[T], E>](repeating: .success([]), count: chunks.count)
+            parts[0] = Result { () throws(E) in try transform(chunks[0]) }
             for await (index, part) in group { parts[index] = part }
-            return parts.flatMap { $0 }
+            return parts
         }
+        var all: [T] = []
+        all.reserveCapacity(count)
+        for part in parts { all += try part.get() }
+        return all
     }
 
     /// `entries` with every save's payload digest computed and kept
@@ -104,10 +116,9 @@ extension EventLog {
     ///
     /// - Throws: ``LogError`` `invalidEvent` for a payload that does not
     ///   match the digest it came with.
-    static func digested(_ entries: [LogEntry]) async throws -> [LogEntry] {
-        let chunkSize = 256
-        @Sendable func digested(_ range: Range<Int>) throws -> [LogEntry] {
-            try range.map { index in
+    static func digested(_ entries: [LogEntry]) async throws(LogError) -> [LogEntry] {
+        try await inChunks(entries.count) { range throws(LogError) in
+            try range.map { index throws(LogError) in
                 var entry = entries[index]
                 guard entry.operation == .save, let payload = entry.payload else { return entry }
                 let digest = payload.withUnsafeBytes { EntryFormat.digest(salt: entry.salt, payload: $0) }
@@ -121,17 +132,6 @@ extension EventLog {
                 entry.storedDigest = digest
                 return entry
             }
-        }
-        guard entries.count >= 2 * chunkSize else { return try digested(entries.indices) }
-        let chunks = stride(from: 0, to: entries.count, by: chunkSize).map { $0..<min($0 + chunkSize, entries.count) }
-        return try await withThrowingTaskGroup(of: (Int, [LogEntry]).self) { group in
-            for (index, range) in chunks.enumerated().dropFirst() {
-                group.addTask { (index, try digested(range)) }
-            }
-            var parts = [[LogEntry]](repeating: [], count: chunks.count)
-            parts[0] = try digested(chunks[0])
-            for try await (index, part) in group { parts[index] = part }
-            return parts.flatMap { $0 }
         }
     }
 
@@ -185,7 +185,7 @@ extension EventLog {
             guard payload.count <= EntryFormat.maximumPayloadSize else {
                 throw LogError(
                     .invalidEvent,
-                    "entry \(entry.dot) has a payload of \(payload.count) bytes, more than a log entry holds",
+                    "entry \(entry.dot) has a payload of \(payload.count) bytes; a log entry holds at most \(EntryFormat.maximumPayloadSize)",
                     seq: entry.seq
                 )
             }

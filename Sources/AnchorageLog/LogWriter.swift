@@ -279,9 +279,9 @@ final class LogWriter: @unchecked Sendable {
                 } catch let error as LMDBError where error.isCompanionCommitFailure {
                     guard let attempt else { throw error }
                     // The entries are durable; the projections still hold
-                    // what they held before, and the next commit applies the rest.
+                    // what they held before, and catch up below.
                     configuration.logger.info(
-                        "the projections' commit failed after the log's; the next commit catches them up",
+                        "the projections' commit failed after the log's; catching them up",
                         metadata: ["anchorage.log.error": "\(error)"]
                     )
                     (outcomes, ranges, final) = attempt

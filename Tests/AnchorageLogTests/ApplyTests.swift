@@ -84,6 +84,31 @@ struct ApplyTests {
         }
     }
 
+    @Test(
+        "in a batch large enough to be hashed on several cores, one damaged payload deep in it refuses the whole batch; undamaged, the same batch applies"
+    )
+    func damagedPayloadInALargeBatch() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { source, _ in
+            try await withTemporaryLog(configuration: fastConfiguration) { replica, _ in
+                try await source.append((0..<1_000).map { .save(id: UUID(), kind: 1, payload: [UInt8($0 % 251), 7]) })
+                let entries = try readAll(source, limit: 2_000)
+                var bytes = try entries[700].encoded()
+                bytes[bytes.count - 1] ^= 1
+                var damaged = entries
+                damaged[700] = try LogEntry(seq: 701, encoded: bytes)
+                await #expect {
+                    try await replica.apply(damaged)
+                } throws: { error in
+                    (error as? LogError)?.code == .invalidEvent && (error as? LogError)?.seq == 701
+                }
+                #expect(try readAll(replica).isEmpty)
+                #expect(try await replica.apply(entries).applied == 1_000)
+                #expect(try readAll(replica, limit: 2_000).map(\.payloadDigest) == entries.map(\.payloadDigest))
+                #expect(try replica.verify().isIntact)
+            }
+        }
+    }
+
     @Test("the checkpoint is stored with the batch it describes, and only with it")
     func checkpointWithBatch() async throws {
         let projections: ProjectionFactory = { _ in [RejectingProjection(kind: 13)] }

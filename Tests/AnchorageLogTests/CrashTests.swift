@@ -47,7 +47,7 @@ struct CrashTests {
 
                 // The writer's projection, opened first: the open applies what
                 // the kill kept from it, and it must equal a replay.
-                let checked = try runToEnd(writer, arguments: ["check", directory.path])
+                let checked = try await runToEnd(writer, arguments: ["check", directory.path])
                 let fields = checked.split(separator: " ")
                 #expect(
                     fields.count == 4 && fields[0] == "checked" && fields[1] == fields[2] && fields[3] == "ok",
@@ -97,11 +97,35 @@ struct CrashTests {
         seed: UInt64,
         after delay: Duration
     ) async throws -> Data {
+        try await run(executable, arguments: arguments, seed: seed, killAfter: delay).output
+    }
+
+    /// Runs `executable` to its end (killed, and failing, if it takes more
+    /// than two minutes) and returns its standard output's first line.
+    func runToEnd(_ executable: URL, arguments: [String]) async throws -> String {
+        let (output, killed) = try await run(executable, arguments: arguments, seed: nil, killAfter: .seconds(120))
+        if killed {
+            throw CrashTestFailure(description: "\(executable.lastPathComponent) \(arguments) ran past 2 minutes")
+        }
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    /// Runs `executable` until it exits or `limit` has passed, then kills it
+    /// by pid with SIGKILL; returns everything it wrote to standard output
+    /// and whether it had to be killed.
+    func run(
+        _ executable: URL,
+        arguments: [String],
+        seed: UInt64?,
+        killAfter limit: Duration
+    ) async throws -> (output: Data, killed: Bool) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["LOG_CRASH_WRITER_SEED": "\(seed)"]) {
-            $1
+        if let seed {
+            process.environment = ProcessInfo.processInfo.environment.merging([
+                "LOG_CRASH_WRITER_SEED": "\(seed)"
+            ]) { $1 }
         }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -118,8 +142,12 @@ struct CrashTests {
             drained.signal()
         }
         reader.start()
-        try await Task.sleep(for: delay)
-        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
+        }
+        let killed = process.isRunning
+        if killed { kill(process.processIdentifier, SIGKILL) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 process.waitUntilExit()
@@ -127,22 +155,7 @@ struct CrashTests {
                 continuation.resume()
             }
         }
-        return output.withLock { $0 }
-    }
-
-    /// Runs `executable` to its end and returns its standard output's
-    /// first line.
-    func runToEnd(_ executable: URL, arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return (output.withLock { $0 }, killed)
     }
 
     /// `ack <anchor> <operation> <uuid>` lines, by sequence number.
@@ -181,4 +194,9 @@ func crashWriterExecutable() throws -> URL {
 struct CrashWriterMissing: Error, CustomStringConvertible {
     let path: String
     var description: String { "\(path) does not exist; build it with `swift build --build-tests` (Scripts/test does)" }
+}
+
+/// A child process that did not finish in time.
+struct CrashTestFailure: Error, CustomStringConvertible {
+    let description: String
 }

@@ -145,21 +145,14 @@ struct StatisticsViews: Sendable {
         private let handEntered: UInt32
 
         init(_ table: [UInt32: HKSource], ranking: SourceRanking) {
-            var full: [(number: UInt32?, rank: SourceRanking.Rank)] = [
-                (nil, ranking.rank(bundle: "", userEntered: true))
-            ]
-            for (number, source) in table {
-                full.append((number, ranking.rank(bundle: source.bundleIdentifier, userEntered: false)))
-            }
-            full.sort { $0.rank < $1.rank }
-            ranks = Array(repeating: nil, count: Int(table.keys.max() ?? 0) + 1)
-            var position: UInt32 = 0
-            var handEntered: UInt32 = 0
-            for (index, entry) in full.enumerated() {
-                if index > 0 && full[index - 1].rank != entry.rank { position += 1 }
-                if let number = entry.number { ranks[Int(number)] = position } else { handEntered = position }
-            }
-            self.handEntered = handEntered
+            let numbers = Array(table.keys)
+            let positions = SourceRanking.positions(
+                of: [ranking.rank(bundle: "", userEntered: true)]
+                    + numbers.map { ranking.rank(bundle: table[$0]!.bundleIdentifier, userEntered: false) }
+            )
+            handEntered = positions[0]
+            ranks = Array(repeating: nil, count: Int(numbers.max() ?? 0) + 1)
+            for (number, position) in zip(numbers, positions.dropFirst()) { ranks[Int(number)] = position }
         }
 
         func rank(_ number: UInt32, userEntered: Bool) -> UInt32 {

@@ -122,16 +122,11 @@ package enum ReferenceStatistics {
     /// The length of the union of the samples' intervals inside `window`
     /// (ST-10, ST-26).
     package static func coveredDuration(_ samples: [StatisticsSample], in window: StatisticsWindow) -> Double {
+        // In start order; the views' samples already are, and are not copied.
+        let inOrder = samples.indices.dropFirst().allSatisfy { samples[$0 - 1].start <= samples[$0].start }
         var union = IntervalUnion()
-        if samples.indices.dropFirst().allSatisfy({ samples[$0 - 1].start <= samples[$0].start }) {
-            // Already in start order (the views' samples are): no copy.
-            for sample in samples { union.add(max(sample.start, window.start), min(sample.end, window.end)) }
-        } else {
-            let pieces =
-                samples
-                .map { (max($0.start, window.start), min($0.end, window.end)) }
-                .sorted { $0.0 < $1.0 }
-            for piece in pieces { union.add(piece.0, piece.1) }
+        for sample in inOrder ? samples : samples.sorted(by: { $0.start < $1.start }) {
+            union.add(max(sample.start, window.start), min(sample.end, window.end))
         }
         return union.covered
     }

@@ -36,6 +36,20 @@ package struct SourceRanking: Sendable {
         self.positions = positions
     }
 
+    /// Each of `ranks`' position among the distinct ones, highest first
+    /// from 0: equal ranks share a position. What a ``StatisticsSample``
+    /// carries as its rank.
+    package static func positions(of ranks: [Rank]) -> [UInt32] {
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        var positions = [UInt32](repeating: 0, count: ranks.count)
+        var position: UInt32 = 0
+        for (index, rank) in order.enumerated() {
+            if index > 0 && ranks[order[index - 1]] != ranks[rank] { position += 1 }
+            positions[rank] = position
+        }
+        return positions
+    }
+
     /// The rank of a sample from `bundle`, entered by hand or not.
     package func rank(bundle: String, userEntered: Bool) -> Rank {
         if userEntered { return Rank(tier: 0, position: 0, newness: 0, bundle: "") }

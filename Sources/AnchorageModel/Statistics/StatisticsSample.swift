@@ -122,10 +122,7 @@ package struct StatisticsSamplesBuilder {
     /// The samples collected, in the order they were added, their ranks
     /// renumbered in rank order.
     package func build() -> StatisticsSamples {
-        let ranks = ranks.values
-        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
-        var final = [UInt32](repeating: 0, count: ranks.count)
-        for (position, provisional) in order.enumerated() { final[provisional] = UInt32(position) }
+        let final = SourceRanking.positions(of: ranks.values)
         var ranked = samples
         for index in ranked.indices { ranked[index].rank = final[Int(ranked[index].rank)] }
         return StatisticsSamples(samples: ranked, sources: sources.values)
