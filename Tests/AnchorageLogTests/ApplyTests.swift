@@ -92,7 +92,7 @@ struct ApplyTests {
             try await withTemporaryLog(configuration: fastConfiguration) { replica, _ in
                 try await source.append((0..<1_000).map { .save(id: UUID(), kind: 1, payload: [UInt8($0 % 251), 7]) })
                 let entries = try readAll(source, limit: 2_000)
-                var bytes = try entries[700].encoded()
+                var bytes = entries[700].encoded()
                 bytes[bytes.count - 1] ^= 1
                 var damaged = entries
                 damaged[700] = try LogEntry(seq: 701, encoded: bytes)
