@@ -34,25 +34,51 @@ enum ProjectionReplay {
         guard !projections.isEmpty else { return 0 }
         let context = ProjectionContext()
         var count = 0
-        var chunk: [LogEntry] = []
-        chunk.reserveCapacity(chunkSize)
+        var chunk = Chunk()
         try txn.withCursor(on: databases.log) { cursor in
             try cursor.scan(from: (seq + 1).bigEndianBytes) { key, value in
                 guard let seq = UInt64(bigEndianBytes: key) else {
                     throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes; keys are 8 bytes")
                 }
-                chunk.append(try decoder.decode(seq: seq, bytes: value).entryWithPayload(seq: seq, in: value))
-                if chunk.count == chunkSize {
-                    try project(chunk, into: projections, context: context, in: txn)
-                    chunk.removeAll(keepingCapacity: true)
+                let stored = try decoder.decode(seq: seq, bytes: value)
+                chunk.append(stored.entry(seq: seq, in: value), payload: stored.payload(in: value))
+                if chunk.entries.count == chunkSize {
+                    try project(chunk.take(), into: projections, context: context, in: txn)
                 }
                 count += 1
                 if count % 65_536 == 0 { progress?(count) }
                 return true
             }
         }
-        if !chunk.isEmpty { try project(chunk, into: projections, context: context, in: txn) }
+        if !chunk.entries.isEmpty { try project(chunk.take(), into: projections, context: context, in: txn) }
         return count
+    }
+
+    /// Entries read for one hand-over, their payloads copied into one
+    /// shared buffer (one allocation per chunk rather than per entry).
+    private struct Chunk {
+        var entries: [LogEntry] = []
+        var storage: [UInt8] = []
+        var ranges: [(index: Int, range: Range<Int>)] = []
+
+        mutating func append(_ entry: LogEntry, payload: UnsafeRawBufferPointer?) {
+            if let payload {
+                ranges.append((entries.count, storage.count..<storage.count + payload.count))
+                storage.append(contentsOf: payload)
+            }
+            entries.append(entry)
+        }
+
+        /// The entries with their payloads; leaves the chunk empty.
+        mutating func take() -> [LogEntry] {
+            var taken = entries
+            let (storage, ranges) = (self.storage, self.ranges)
+            self = Chunk()  // first, so that `taken` is the only owner of its buffer
+            for (index, range) in ranges { taken[index].payload = EntryPayload(storage: storage, range: range) }
+            self.entries.reserveCapacity(chunkSize)
+            self.storage.reserveCapacity(storage.count)
+            return taken
+        }
     }
 
     /// Applies one chunk to every projection, then finishes them.

@@ -42,6 +42,46 @@ enum JSONBodies {
     /// limit: any other declared `Content-Type` is `415 unsupportedMediaType`
     /// (`what` names what the body should hold).
     static func collect(_ request: Request, context: NodeContext, holding what: String) async throws -> Data {
+        try requireJSON(request, holding: what)
+        let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
+        return Data(bytes.readableBytesView)
+    }
+
+    /// Hands the body of a request that must be JSON to `consume` chunk by
+    /// chunk as it arrives, up to the route's limit (past it, `413
+    /// bodyTooLarge` and the connection closes); the media type is checked
+    /// as ``collect(_:context:holding:)`` checks it.
+    ///
+    /// ```swift
+    /// var reader = SampleBatch.Reader()
+    /// try await JSONBodies.stream(request, context: context, holding: "the samples") { chunk in
+    ///     chunk.withUnsafeReadableBytes { reader.append($0) }
+    /// }
+    /// ```
+    static func stream(
+        _ request: Request,
+        context: NodeContext,
+        holding what: String,
+        _ consume: (ByteBuffer) -> Void
+    ) async throws {
+        try requireJSON(request, holding: what)
+        var received = 0
+        for try await chunk in request.body {
+            received += chunk.readableBytes
+            guard received <= context.maximumBodyBytes else {
+                throw APIError(
+                    .contentTooLarge,
+                    .bodyTooLarge,
+                    "the request body is larger than this endpoint's limit of \(context.maximumBodyBytes) bytes"
+                ).closingConnection()
+            }
+            consume(chunk)
+        }
+    }
+
+    /// Refuses a declared `Content-Type` other than JSON: `415
+    /// unsupportedMediaType` (`what` names what the body should hold).
+    private static func requireJSON(_ request: Request, holding what: String) throws {
         if let type = request.headers[.contentType], !type.hasPrefix("application/json") {
             throw APIError(
                 .unsupportedMediaType,
@@ -49,7 +89,5 @@ enum JSONBodies {
                 "the body is \(type.prefix(100)); send \(what) as JSON, with Content-Type: application/json"
             )
         }
-        let bytes = try await request.body.collect(upTo: context.maximumBodyBytes)
-        return Data(bytes.readableBytesView)
     }
 }

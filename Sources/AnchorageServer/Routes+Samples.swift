@@ -36,8 +36,15 @@ struct SampleRoutes: Sendable {
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         try context.checkStorageQuota()
-        let body = try await JSONBodies.collect(request, context: context, holding: "the samples")
-        let batch = try SampleWrites.batch(json: body)
+        var reader = SampleBatch.Reader()
+        if let declared = request.headers[.contentLength].flatMap(Int.init) {
+            // Room for what is declared, up to 64 KiB: the rest grows as it arrives.
+            reader.reserveCapacity(min(declared, 64 << 10))
+        }
+        try await JSONBodies.stream(request, context: context, holding: "the samples") { chunk in
+            chunk.withUnsafeReadableBytes { reader.append($0) }
+        }
+        let batch = try SampleWrites.batch(reader)
         let saved = try await SampleWrites.save(batch, to: store) { count in
             try await waitForTurn(writing: count, context: context)
         }

@@ -52,6 +52,21 @@ struct SampleBatchFastPathTests {
         }
     }
 
+    /// `text` cut, or with a byte removed, added or changed (to one that
+    /// matters to JSON or to UTF-8).
+    static func damaged(_ text: String, using random: inout SeededGenerator) -> [UInt8] {
+        let significant = Array(#"{}[]:,"\ -.0123456789eEnulltruefalse"#.utf8) + [0x00, 0x0A, 0xC3, 0xFF]
+        var bytes = Array(text.utf8)
+        let position = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0...3, using: &random) {
+        case 0: bytes.removeSubrange(position...)
+        case 1: bytes.remove(at: position)
+        case 2: bytes.insert(significant.randomElement(using: &random)!, at: position)
+        default: bytes[position] = significant.randomElement(using: &random)!
+        }
+        return bytes
+    }
+
     @Test("generated batches of quantity and category samples: the fast reader answers, with JSONDecoder's objects")
     func agreesOnGenerated() throws {
         for text in Self.batches(seed: 34, count: 300) {
@@ -64,21 +79,14 @@ struct SampleBatchFastPathTests {
     }
 
     @Test(
-        "damaged batches (cut, bytes removed or changed): wherever the fast reader answers, JSONDecoder answers the same; nothing crashes"
+        "damaged batches (cut, bytes removed, added or changed): wherever the fast reader answers, JSONDecoder answers the same; nothing crashes"
     )
     func agreesOnDamaged() throws {
         var random = SeededGenerator(seed: 3_434)
-        let significant = Array(#"{}[]:,"\ -.0123456789eEnulltruefalse"#.utf8) + [0x00, 0x0A, 0xC3, 0xFF]
         var answered = 0
         for text in Self.batches(seed: 35, count: 200) {
             for _ in 0..<10 {
-                var bytes = Array(text.utf8)
-                let position = Int.random(in: 0..<bytes.count, using: &random)
-                switch Int.random(in: 0...2, using: &random) {
-                case 0: bytes.removeSubrange(position...)
-                case 1: bytes.remove(at: position)
-                default: bytes[position] = significant.randomElement(using: &random)!
-                }
+                let bytes = Self.damaged(text, using: &random)
                 let data = Data(bytes)
                 guard let fast = data.withUnsafeBytes({ SampleBatch.fast($0) }) else { continue }
                 answered += 1

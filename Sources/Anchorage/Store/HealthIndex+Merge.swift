@@ -31,11 +31,12 @@ extension HealthIndex {
         var known: Bool
     }
 
-    /// A save being indexed: its entry, the sample it holds, the object's
-    /// new row and, for a sample with a sync identifier, its rank.
+    /// A save being indexed: its entry, what the index reads of the sample
+    /// it holds, the object's new row and, for a sample with a sync
+    /// identifier, its rank.
     private struct Arrival {
         let entry: LogEntry
-        let sample: HKSample
+        let sample: SampleSummary
         let record: ObjectRecord
         let rank: SyncRank?
     }
@@ -57,24 +58,24 @@ extension HealthIndex {
         in txn: borrowing WriteTransaction
     ) throws -> SaveOutcome {
         guard let payload = entry.payload,
-            let sample = payload.withUnsafeBytes({ writer.decode($0) }) as? HKSample,
-            sample.uuid == entry.id, sample.sampleType.kindCode == entry.kind.rawValue
+            let sample = payload.withUnsafeBytes({ writer.summary($0) }),
+            sample.uuid == entry.id, sample.kindCode == entry.kind.rawValue
         else {
             // Undecodable (or purged): indexed as unknown.
             return SaveOutcome(row: SeqRow(status: .hiddenSave, id: entry.id), known: false)
         }
-        let source = sample.sourceRevision.source
-        if sample is HKQuantitySample {
+        let source = sample.source
+        if sample.quantity != nil {
             aggregates.output.quantitySaves.append((entry.kind, source, entry.timestamp))
         }
-        let sync = sample.typedMetadata.sync
+        let sync = sample.sync
         let record = ObjectRecord(
             state: sync == nil ? .live : .superseded,
             kind: entry.kind,
             saveSeq: entry.seq,
             deleteSeq: 0,
-            startKey: IndexKey.date(sample.startDate),
-            endKey: IndexKey.date(sample.endDate),
+            startKey: IndexKey.date(sample.start),
+            endKey: IndexKey.date(sample.end),
             source: source.bundleIdentifier,
             syncKey: sync.map { Self.syncKey(source: source.bundleIdentifier, identifier: $0.identifier) } ?? [],
             // The entry's own row reports it: added, or deleted when outranked.
@@ -256,7 +257,7 @@ extension HealthIndex {
     private func show(
         _ id: UUID,
         _ record: ObjectRecord,
-        sample: HKSample,
+        sample: SampleSummary,
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws {
@@ -266,21 +267,21 @@ extension HealthIndex {
                 try put(value, forKey: key, in: typeTime, txn: txn)
             }
         }
-        let source = sample.sourceRevision.source
-        let start = sample.startDate.timeIntervalSinceReferenceDate
-        let end = sample.endDate.timeIntervalSinceReferenceDate
+        let source = sample.source
+        let start = sample.start.timeIntervalSinceReferenceDate
+        let end = sample.end.timeIntervalSinceReferenceDate
         aggregates.noteDuration(end - start, kind: record.kind)
         aggregates.count(kind: record.kind, bundle: source.bundleIdentifier, name: source.name, by: 1)
         // Only a sample with a sync key has sync metadata worth reading.
-        if !record.syncKey.isEmpty, let sync = sample.typedMetadata.sync {
+        if !record.syncKey.isEmpty, let sync = sample.sync {
             try txn.put(id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: record.syncKey, in: syncIDs)
         }
-        if let quantity = sample as? HKQuantitySample {
-            let shown = ViewSample(quantity, source: source, start: start, end: end)
+        if let quantity = sample.quantity {
+            let shown = ViewSample(source: source, start: start, end: end, quantity: quantity)
             aggregates.output.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: shown))
-        } else if let correlation = sample as? HKCorrelation {
-            for member in correlation.objects {
-                try join(member: member.uuid, correlation: id, in: txn)
+        } else {
+            for member in sample.members {
+                try join(member: member, correlation: id, in: txn)
             }
         }
     }
@@ -297,7 +298,7 @@ extension HealthIndex {
                 at: record.saveSeq,
                 in: txn,
                 { _, payload in
-                    payload.flatMap { writer.decode($0) as? HKSample }
+                    payload.flatMap { writer.summary($0) }
                 }
             ) ?? nil
         else { return }

@@ -111,8 +111,10 @@ final class IndexWriterContext: @unchecked Sendable {
     /// The origin of entries this store creates.
     var localOrigin: StoreID?
 
-    func decode(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
-        try? decoder.decode(bytes)
+    /// What the index reads of a sample payload; `nil` for one the
+    /// decoder refuses.
+    func summary(_ bytes: UnsafeRawBufferPointer) -> SampleSummary? {
+        try? decoder.summary(bytes)
     }
 }
 
@@ -138,13 +140,13 @@ struct ViewSample {
     var value: Double
     var userEntered: Bool
 
-    /// `sample`'s, with the source and bounds its caller has read already.
-    init(_ sample: HKQuantitySample, source: HKSource, start: Double, end: Double) {
+    /// A quantity sample's, with the bounds its caller has read already.
+    init(source: HKSource, start: Double, end: Double, quantity: (value: Double, userEntered: Bool)) {
         self.source = source
         self.start = start
         self.end = end
-        value = sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit)
-        userEntered = sample.wasUserEntered
+        value = quantity.value
+        userEntered = quantity.userEntered
     }
 }
 

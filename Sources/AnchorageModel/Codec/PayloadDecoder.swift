@@ -42,15 +42,27 @@ public struct PayloadDecoder {
     public mutating func decode(_ buffer: UnsafeRawBufferPointer) throws(HKError) -> HKObject {
         var reader = PayloadReader(buffer)
         // Plain quantity samples (no device, no metadata) are most payloads.
-        if buffer.count > 19, buffer[0] == PayloadCodec.formatVersion,
-            buffer[1] == PayloadCodec.Kind.quantitySample.rawValue, buffer[18] == 0,
-            let sample = try readPlainQuantitySample(&reader)
-        {
-            guard reader.isAtEnd else {
-                throw .invalid("PAYLOAD-2", "the payload has \(reader.remaining) bytes after its object")
-            }
-            return sample
+        let plain = try readPlainQuantity(&reader) { plain in
+            HKQuantitySample.concrete(
+                type: plain.type,
+                quantity: HKQuantity(unit: plain.unit, doubleValue: plain.value),
+                SampleFields(
+                    start: plain.start,
+                    end: plain.end,
+                    uuid: plain.uuid,
+                    sourceRevision: plain.revision,
+                    device: nil,
+                    metadata: .empty
+                )
+            )
         }
+        if let plain { return plain }
+        return try readWholeObject(&reader)
+    }
+
+    /// Reads the payload from its start down the general path, which checks
+    /// everything; the payload must hold nothing after its object.
+    package mutating func readWholeObject(_ reader: inout PayloadReader) throws(HKError) -> HKObject {
         reader.offset = 0
         let object = try readObject(&reader, asMember: false)
         guard reader.isAtEnd else {
@@ -143,11 +155,20 @@ public struct PayloadDecoder {
         }
     }
 
-    /// The fast path for a quantity sample without device or metadata whose
-    /// type and unit were checked together before; `nil` sends the payload
-    /// down the general path, which checks everything.
-    @inline(never)
-    private mutating func readPlainQuantitySample(_ reader: inout PayloadReader) throws(HKError) -> HKQuantitySample? {
+    /// The fast path for a whole payload that is a quantity sample without
+    /// device or metadata, whose type and unit were checked together
+    /// before: hands its fields to `make` (borrowed, so that a caller
+    /// keeps only what it needs). `nil` sends the payload down the general
+    /// path (``readWholeObject(_:)``), which checks everything.
+    @inline(__always)
+    package mutating func readPlainQuantity<Result>(
+        _ reader: inout PayloadReader,
+        _ make: (PlainQuantity) -> Result
+    ) throws(HKError) -> Result? {
+        let buffer = reader.buffer
+        guard buffer.count > 19, buffer[0] == PayloadCodec.formatVersion,
+            buffer[1] == PayloadCodec.Kind.quantitySample.rawValue, buffer[18] == 0
+        else { return nil }
         reader.offset = 2
         let uuid = try reader.uuid("the uuid")
         reader.offset += 1
@@ -166,18 +187,31 @@ public struct PayloadDecoder {
             // Insulin deliveries need a reason in their metadata, which a plain sample has not (OBJ-4).
             try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: .empty)
         }
-        return HKQuantitySample.concrete(
-            type: quantityType,
-            quantity: HKQuantity(unit: unit, doubleValue: value),
-            SampleFields(
+        guard reader.isAtEnd else {
+            throw .invalid("PAYLOAD-2", "the payload has \(reader.remaining) bytes after its object")
+        }
+        return make(
+            PlainQuantity(
+                uuid: uuid,
+                revision: revision,
+                type: quantityType,
                 start: start,
                 end: end,
-                uuid: uuid,
-                sourceRevision: revision,
-                device: nil,
-                metadata: .empty
+                value: value,
+                unit: unit
             )
         )
+    }
+
+    /// A quantity sample without device or metadata, read by the fast path.
+    package struct PlainQuantity {
+        package let uuid: UUID
+        package let revision: HKSourceRevision
+        package let type: HKQuantityType
+        package let start: Date
+        package let end: Date
+        package let value: Double
+        package let unit: HKUnit
     }
 
     private mutating func readRevision(_ reader: inout PayloadReader) throws(HKError) -> HKSourceRevision {

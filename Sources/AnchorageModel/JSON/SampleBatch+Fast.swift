@@ -26,6 +26,14 @@ struct FastSampleReader {
         self.bytes = bytes
     }
 
+    /// One element of a batch: a sample object that fills `bytes` (bar
+    /// whitespace), or `nil`.
+    static func element(_ bytes: UnsafeRawBufferPointer) -> HKObject? {
+        var reader = FastSampleReader(bytes: bytes)
+        guard let object = reader.sample(), reader.end() else { return nil }
+        return object
+    }
+
     mutating func batch() -> [HKObject]? {
         guard take(UInt8(ascii: "[")) else { return nil }
         var objects: [HKObject] = []

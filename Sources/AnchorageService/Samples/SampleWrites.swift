@@ -19,8 +19,26 @@ public enum SampleWrites {
     ///   something that is not a sample; `HKError` for a sample that breaks
     ///   a rule (its message names the rule). Never a health value.
     public static func batch(json data: Data) throws -> SampleBatch {
+        try worded { try SampleBatch(json: data) }
+    }
+
+    /// The samples of a save request read while it arrived (see
+    /// ``SampleBatch/Reader``), with the answers and errors of
+    /// ``batch(json:)`` for the same bytes.
+    ///
+    /// ```swift
+    /// var reader = SampleBatch.Reader()
+    /// for try await chunk in body { chunk.withUnsafeReadableBytes { reader.append($0) } }
+    /// let batch = try SampleWrites.batch(reader)
+    /// ```
+    public static func batch(_ reader: SampleBatch.Reader) throws -> SampleBatch {
+        try worded { try reader.finish() }
+    }
+
+    /// `decode`'s batch, its errors in the service's words.
+    private static func worded(_ decode: () throws -> SampleBatch) throws -> SampleBatch {
         do {
-            return try SampleBatch(json: data)
+            return try decode()
         } catch let error as DecodingError {
             throw ServiceError(.invalidJSON, DecodingErrorWords.describe(error))
         } catch let error as SampleBatch.Empty {
