@@ -170,9 +170,25 @@ extension LogWriter {
     ) throws -> ApplyResult {
         var applied = 0
         var stored: [LogEntry] = []
+        // The counter of the origin of the entries being read: a batch is
+        // mostly runs of one origin, so the version vector is looked up and
+        // written once per run rather than per entry.
+        var run: (origin: StoreID, counter: UInt64)?
+        func record(_ run: (origin: StoreID, counter: UInt64)?) {
+            guard let run else { return }
+            if run.origin == identity.originID {
+                state.ownCounter = run.counter
+            } else {
+                state.versionVector[run.origin] = run.counter
+            }
+        }
         for entry in entries {
             let origin = entry.dot.origin
-            let known = state.counter(of: origin, own: identity.originID)
+            if run?.origin != origin {
+                record(run)
+                run = (origin, state.counter(of: origin, own: identity.originID))
+            }
+            let known = run!.counter
             if entry.dot.counter <= known { continue }
             guard entry.dot.counter == known + 1 else {
                 throw LogError(
@@ -182,11 +198,7 @@ extension LogWriter {
                     seq: entry.seq
                 )
             }
-            if origin == identity.originID {
-                state.ownCounter = entry.dot.counter
-            } else {
-                state.versionVector[origin] = entry.dot.counter
-            }
+            run!.counter = entry.dot.counter
             try store(
                 entry.header,
                 salt: entry.salt,
@@ -197,6 +209,7 @@ extension LogWriter {
             )
             applied += 1
         }
+        record(run)
         try project(stored, input: nil, context: context, in: txn)
         if let checkpoint {
             var value = checkpoint.incarnation.bigEndianBytes

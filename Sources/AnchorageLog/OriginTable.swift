@@ -9,6 +9,13 @@ import Synchronization
 struct OriginTable: Sendable, Hashable {
     private(set) var ids: [StoreID] = []
     private var numbers: [StoreID: UInt32] = [:]
+    /// The origin numbered last by ``number(registering:in:txn:)``: runs of
+    /// one origin skip the lookup. A memo, not part of the value.
+    private var last: (origin: StoreID, number: UInt32)?
+
+    static func == (lhs: OriginTable, rhs: OriginTable) -> Bool { lhs.ids == rhs.ids }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(ids) }
 
     /// The origin id numbered `number`, or `nil` when there is none.
     @inline(__always)
@@ -39,9 +46,15 @@ struct OriginTable: Sendable, Hashable {
         in database: Database,
         txn: borrowing WriteTransaction
     ) throws -> UInt32 {
-        if let number = numbers[origin] { return number }
-        let number = append(origin)
-        try txn.put(origin.uuid.bytes, forKey: number.bigEndianBytes, in: database)
+        if let last, last.origin == origin { return last.number }
+        let number: UInt32
+        if let known = numbers[origin] {
+            number = known
+        } else {
+            number = append(origin)
+            try txn.put(origin.uuid.bytes, forKey: number.bigEndianBytes, in: database)
+        }
+        last = (origin, number)
         return number
     }
 
