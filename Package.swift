@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageService", targets: ["AnchorageService"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
+        .library(name: "Etcd", targets: ["Etcd"]),
         .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
         .library(name: "AnchorageStoreTesting", targets: ["AnchorageStoreTesting"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
@@ -122,6 +123,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // etcd's v3 API through its HTTP JSON gateway: the fleet's coordinator.
+        .target(
+            name: "Etcd",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -274,6 +287,12 @@ let package = Package(
             name: "LMDBTests",
             dependencies: ["LMDB"],
             swiftSettings: lmdbSettings
+        ),
+        // Against a real three-member etcd (Debian's etcd-server), started on free loopback ports.
+        .testTarget(
+            name: "EtcdTests",
+            dependencies: ["Etcd", "AnchorageTesting"],
+            swiftSettings: strictSettings
         ),
         // The model's tests: no store, so no LMDB in their build.
         .testTarget(

@@ -1,0 +1,223 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real etcd cluster for tests: `size` members of Debian's `etcd` on free
+/// loopback ports, their data under a temporary directory. Every wait is
+/// bounded, members are stopped by process id, and ``shutdown()`` (call it
+/// in teardown, also when the test fails) kills them all and removes the
+/// data.
+///
+/// ```swift
+/// let cluster = try await EtcdTestCluster.start()
+/// defer { cluster.shutdown() }
+/// let etcd = try EtcdClient(.init(endpoints: cluster.endpoints))
+/// cluster.kill(0)                        // kill -9 of a member
+/// try await cluster.restart(0)
+/// ```
+public final class EtcdTestCluster: Sendable {
+    /// One member: its name, ports and data directory.
+    public struct Member: Sendable {
+        public let name: String
+        public let clientPort: Int
+        public let peerPort: Int
+        public let dataDirectory: URL
+
+        public var endpoint: String { "http://127.0.0.1:\(clientPort)" }
+    }
+
+    public let members: [Member]
+    public let directory: URL
+    private let processes: Mutex<[Int32?]>
+
+    /// The members' client URLs, in member order.
+    public var endpoints: [String] { members.map(\.endpoint) }
+
+    private init(members: [Member], directory: URL) {
+        self.members = members
+        self.directory = directory
+        processes = Mutex(Array(repeating: nil, count: members.count))
+    }
+
+    /// Starts a cluster and waits (up to `timeout` seconds) until every
+    /// member answers healthy. Ports are chosen free; if a member loses
+    /// its port to another process, the cluster starts again on new ones.
+    ///
+    /// - Throws: ``EtcdTestClusterError`` when `etcd` is not installed
+    ///   (`Scripts/bootstrap` installs Debian's `etcd-server`) or the
+    ///   cluster does not come up.
+    public static func start(size: Int = 3, timeout: Double = 30) async throws -> EtcdTestCluster {
+        guard let binary = executable() else {
+            throw EtcdTestClusterError(
+                description: "etcd is not on PATH; Scripts/bootstrap installs it (apt-get install etcd-server)"
+            )
+        }
+        var failures: [String] = []
+        for _ in 0..<3 {
+            let directory = temporaryPath(prefix: "anchorage-etcd")
+            let members = try (0..<size).map { index in
+                Member(
+                    name: "m\(index)",
+                    clientPort: try freeLoopbackPort(),
+                    peerPort: try freeLoopbackPort(),
+                    dataDirectory: directory.appendingPathComponent("m\(index)")
+                )
+            }
+            let cluster = EtcdTestCluster(members: members, directory: directory)
+            do {
+                for index in members.indices { try cluster.launch(index, binary: binary) }
+                try await cluster.waitHealthy(timeout: timeout)
+                return cluster
+            } catch {
+                failures.append("\(error)")
+                cluster.shutdown()
+            }
+        }
+        throw EtcdTestClusterError(description: "etcd did not start: \(failures.joined(separator: "; "))")
+    }
+
+    /// The process id of a running member.
+    public func pid(_ index: Int) -> Int32? {
+        processes.withLock { $0[index] }
+    }
+
+    /// Kills a member with SIGKILL and waits (up to 10 s) until it is gone.
+    public func kill(_ index: Int) {
+        guard let pid = processes.withLock({ $0[index] }) else { return }
+        Glibc.kill(pid, SIGKILL)
+        Self.reap(pid, within: 10)
+        processes.withLock { $0[index] = nil }
+    }
+
+    /// Sends `signal` to a member (SIGSTOP to freeze it, SIGCONT to let it go on).
+    public func signal(_ index: Int, _ signal: Int32) {
+        if let pid = processes.withLock({ $0[index] }) { Glibc.kill(pid, signal) }
+    }
+
+    /// Starts a killed member again on its ports and data, and waits until
+    /// it answers healthy.
+    public func restart(_ index: Int, timeout: Double = 30) async throws {
+        guard let binary = Self.executable() else { throw EtcdTestClusterError(description: "etcd is not on PATH") }
+        try launch(index, binary: binary)
+        try await waitHealthy(members: [index], timeout: timeout)
+    }
+
+    /// Kills every member and removes the data.
+    public func shutdown() {
+        for index in members.indices { kill(index) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Waits until the given members (all by default) answer `/health` with
+    /// `true`: the cluster has a leader they agree on.
+    public func waitHealthy(members indices: [Int]? = nil, timeout: Double = 30) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        for index in indices ?? Array(members.indices) {
+            while !Self.healthy(port: members[index].clientPort) {
+                guard processes.withLock({ $0[index] }) != nil else {
+                    throw EtcdTestClusterError(description: "member \(index) is not running")
+                }
+                guard ContinuousClock.now < deadline else {
+                    let log = (try? String(contentsOf: logFile(index), encoding: .utf8)) ?? ""
+                    throw EtcdTestClusterError(
+                        description: "member \(index) not healthy after \(timeout) s: \(log.suffix(800))"
+                    )
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    // MARK: Processes
+
+    private func logFile(_ index: Int) -> URL {
+        directory.appendingPathComponent("m\(index).log")
+    }
+
+    private func launch(_ index: Int, binary: String) throws {
+        let member = members[index]
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cluster = members.map { "\($0.name)=http://127.0.0.1:\($0.peerPort)" }.joined(separator: ",")
+        let arguments = [
+            "--name", member.name,
+            "--data-dir", member.dataDirectory.path,
+            "--listen-client-urls", member.endpoint,
+            "--advertise-client-urls", member.endpoint,
+            "--listen-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+            "--initial-advertise-peer-urls", "http://127.0.0.1:\(member.peerPort)",
+            "--initial-cluster", cluster,
+            "--initial-cluster-token", directory.lastPathComponent,
+            "--initial-cluster-state", "new",
+        ]
+        _ = FileManager.default.createFile(atPath: logFile(index).path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile(index))
+        log.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        processes.withLock { $0[index] = process.processIdentifier }
+    }
+
+    private static func executable() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return (path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"])
+            .map { "\($0)/etcd" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Waits for a killed process to be reaped, up to `seconds`.
+    private static func reap(_ pid: Int32, within seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            // Reaped here, or by Foundation's own waiter (no such child any more).
+            if reaped == pid || (reaped < 0 && errno == ECHILD) { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Whether `GET /health` on the port answers `"health":"true"`
+    /// within a second.
+    static func healthy(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return false }
+        let request = Array("GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while answer.count < 16_384 {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            answer += buffer[0..<count]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        return text.contains("\"health\":\"true\"")
+    }
+}
+
+/// The test cluster could not be started.
+public struct EtcdTestClusterError: Error, CustomStringConvertible {
+    public let description: String
+}
