@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "AnchorageService", targets: ["AnchorageService"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .library(name: "Etcd", targets: ["Etcd"]),
+        .library(name: "AnchorageFleet", targets: ["AnchorageFleet"]),
         .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
         .library(name: "AnchorageStoreTesting", targets: ["AnchorageStoreTesting"]),
         .executable(name: "anchorage", targets: ["anchorage"]),
@@ -135,6 +136,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The fleet's coordination on etcd: membership, the controller's
+        // claim, placements. Knows nothing of health data or stores' contents.
+        .target(
+            name: "AnchorageFleet",
+            dependencies: [
+                "Etcd",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -292,6 +303,11 @@ let package = Package(
         .testTarget(
             name: "EtcdTests",
             dependencies: ["Etcd", "AnchorageTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AnchorageFleetTests",
+            dependencies: ["AnchorageFleet", "Etcd", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         // The model's tests: no store, so no LMDB in their build.

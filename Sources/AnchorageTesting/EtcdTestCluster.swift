@@ -79,6 +79,21 @@ public final class EtcdTestCluster: Sendable {
         throw EtcdTestClusterError(description: "etcd did not start: \(failures.joined(separator: "; "))")
     }
 
+    /// Runs `body` with a new cluster, stopped afterwards whether `body`
+    /// returns or throws.
+    ///
+    /// ```swift
+    /// try await EtcdTestCluster.with { cluster in
+    ///     let etcd = try EtcdClient(.init(endpoints: cluster.endpoints))
+    ///     …
+    /// }
+    /// ```
+    public static func with<R>(size: Int = 3, _ body: (EtcdTestCluster) async throws -> R) async throws -> R {
+        let cluster = try await start(size: size)
+        defer { cluster.shutdown() }
+        return try await body(cluster)
+    }
+
     /// The process id of a running member.
     public func pid(_ index: Int) -> Int32? {
         processes.withLock { $0[index] }
@@ -220,4 +235,22 @@ public final class EtcdTestCluster: Sendable {
 /// The test cluster could not be started.
 public struct EtcdTestClusterError: Error, CustomStringConvertible {
     public let description: String
+}
+
+extension Result where Failure == any Error {
+    /// The outcome of an async `body`: its value, or what it threw (so that
+    /// async clean-up can run before the error goes on).
+    ///
+    /// ```swift
+    /// let outcome = await Result(catchingAsync: { try await body(client) })
+    /// await client.shutdown()
+    /// try outcome.get()
+    /// ```
+    public init(catchingAsync body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
 }

@@ -16,19 +16,14 @@ struct EtcdClientTests {
         configure: (inout EtcdClient.Configuration) -> Void = { _ in },
         _ body: (EtcdTestCluster, EtcdClient) async throws -> Void
     ) async throws {
-        let cluster = try await EtcdTestCluster.start()
-        var configuration = EtcdClient.Configuration(endpoints: cluster.endpoints)
-        configure(&configuration)
-        let etcd = try EtcdClient(configuration)
-        do {
-            try await body(cluster, etcd)
-        } catch {
+        try await EtcdTestCluster.with { cluster in
+            var configuration = EtcdClient.Configuration(endpoints: cluster.endpoints)
+            configure(&configuration)
+            let etcd = try EtcdClient(configuration)
+            let result = await Result(catchingAsync: { try await body(cluster, etcd) })
             await etcd.shutdown()
-            cluster.shutdown()
-            throw error
+            try result.get()
         }
-        await etcd.shutdown()
-        cluster.shutdown()
     }
 
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

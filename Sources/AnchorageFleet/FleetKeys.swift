@@ -1,0 +1,50 @@
+/// Where the fleet keeps its records in etcd, under one root (`/anchorage/`
+/// by default; tests use a root of their own):
+///
+/// - `nodes/<node>`: a live node's ``NodeRecord``, attached to its lease;
+/// - `stores/<store>`: a store's ``Placement``, changed only by
+///   compare-and-swap;
+/// - `by-node/<node>/<store>`: the node's role for the store, written in
+///   the same transaction as the placement, so a node reads its own stores
+///   with one range;
+/// - `controller`: the node that places stores, attached to its lease.
+///
+/// ```swift
+/// let keys = FleetKeys()
+/// keys.store("alice")        // "/anchorage/stores/alice"
+/// ```
+public struct FleetKeys: Sendable, Hashable {
+    public let root: String
+
+    public init(root: String = "/anchorage/") {
+        self.root = root.hasSuffix("/") ? root : root + "/"
+    }
+
+    public var nodes: String { root + "nodes/" }
+    public var stores: String { root + "stores/" }
+    public var byNode: String { root + "by-node/" }
+    public var controller: String { root + "controller" }
+
+    public func node(_ id: String) -> String { nodes + id }
+    public func store(_ id: String) -> String { stores + id }
+    public func byNode(_ node: String) -> String { byNode + node + "/" }
+    public func role(of store: String, on node: String) -> String { byNode(node) + store }
+
+    /// The id at the end of a key under `prefix`, or `nil`.
+    func id(in key: String, under prefix: String) -> String? {
+        guard key.hasPrefix(prefix) else { return nil }
+        let id = String(key.dropFirst(prefix.count))
+        return id.isEmpty ? nil : id
+    }
+
+    /// Refuses an id that would not stay one path segment.
+    static func check(_ id: String, _ what: String) throws(FleetError) {
+        guard !id.isEmpty, id.utf8.count <= 128, !id.contains("/"), id.unicodeScalars.allSatisfy({ $0.value > 0x20 })
+        else {
+            throw FleetError(
+                .invalidArgument,
+                "\(what) '\(id.prefix(64))' is not usable: 1 to 128 characters, no '/' or spaces"
+            )
+        }
+    }
+}

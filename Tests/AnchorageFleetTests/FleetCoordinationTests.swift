@@ -1,0 +1,256 @@
+import AnchorageTesting
+import Etcd
+import Foundation
+import Testing
+
+@testable import AnchorageFleet
+
+/// Membership, the controller's claim and placements against a real
+/// three-member etcd, one cluster per test, one test at a time.
+@Suite("Fleet coordination on a real etcd", .serialized)
+struct FleetCoordinationTests {
+    /// A cluster, a client and a key root of their own for `body`; all
+    /// stopped afterwards, whatever happens.
+    static func withFleet(_ body: (EtcdTestCluster, EtcdClient, FleetKeys) async throws -> Void) async throws {
+        try await EtcdTestCluster.with { cluster in
+            let etcd = try EtcdClient(.init(endpoints: cluster.endpoints))
+            let keys = FleetKeys(root: "/fleet-\(UUID().uuidString.prefix(8))/")
+            let result = await Result(catchingAsync: { try await body(cluster, etcd, keys) })
+            await etcd.shutdown()
+            try result.get()
+        }
+    }
+
+    static func member(
+        _ id: String,
+        zone: String? = nil,
+        ttl: Int64 = 10,
+        _ etcd: EtcdClient,
+        _ keys: FleetKeys
+    ) -> NodeMembership {
+        NodeMembership(
+            etcd: etcd,
+            keys: keys,
+            nodeID: id,
+            record: NodeRecord(address: "http://127.0.0.1:1/\(id)", zone: zone),
+            ttl: ttl,
+            margin: .milliseconds(500)
+        )
+    }
+
+    @Test(
+        "membership: a node joins with its lease; a second process with its id is refused; leaving deletes the key at once"
+    )
+    func membership() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let node = Self.member("n1", zone: "a", etcd, keys)
+            #expect(!node.holdsLease())
+            try await node.join()
+            #expect(node.holdsLease())
+            let deadline = try #require(node.deadline)
+            #expect(deadline > .now + .seconds(8) && deadline <= .now + .seconds(10))
+            let live = try await NodeMembership.liveNodes(etcd: etcd, keys: keys)
+            #expect(live.map(\.id) == ["n1"])
+            #expect(live.first?.record.zone == "a")
+            #expect(live.first?.lease == node.lease)
+
+            let twin = Self.member("n1", etcd, keys)
+            do {
+                try await twin.join()
+                Issue.record("a second process with a live node's id is refused")
+            } catch let error as FleetError {
+                #expect(error.code == .nodeIDInUse, "\(error)")
+            }
+            #expect(try await NodeMembership.liveNodes(etcd: etcd, keys: keys).first?.lease == node.lease)
+
+            try await node.leave()
+            #expect(!node.holdsLease())
+            #expect(try await NodeMembership.liveNodes(etcd: etcd, keys: keys).isEmpty)
+            try await twin.join()  // the id is free again
+            #expect(try await NodeMembership.liveNodes(etcd: etcd, keys: keys).map(\.id) == ["n1"])
+        }
+    }
+
+    @Test("a node that stops renewing vanishes within its TTL; its deadline passes first; renewing again rejoins")
+    func expiry() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let node = Self.member("n2", ttl: 2, etcd, keys)
+            try await node.join()
+            let renewing = Task { await node.run() }
+            // Kept alive well past its TTL.
+            try await Task.sleep(for: .seconds(3))
+            #expect(node.holdsLease())
+            #expect(try await NodeMembership.liveNodes(etcd: etcd, keys: keys).map(\.id) == ["n2"])
+            // Frozen: no keep-alive.
+            renewing.cancel()
+            await renewing.value
+            let stopped = ContinuousClock.now
+            try await waitUntil("the frozen node's key vanished", timeout: 15) {
+                try await NodeMembership.liveNodes(etcd: etcd, keys: keys).isEmpty
+            }
+            // Its own deadline had passed before etcd let the key go.
+            let gone = ContinuousClock.now
+            #expect(!node.holdsLease(at: gone))
+            #expect(try #require(node.deadline) < gone)
+            #expect(gone - stopped < .seconds(10))
+            // Resumed: the next keep-alive finds the lease gone and joins again.
+            let resumed = Task { await node.run() }
+            try await waitUntil("the node rejoined", timeout: 15) {
+                try await NodeMembership.liveNodes(etcd: etcd, keys: keys).map(\.id) == ["n2"]
+            }
+            #expect(node.rejoins == 1)
+            #expect(node.holdsLease())
+            resumed.cancel()
+            await resumed.value
+        }
+    }
+
+    @Test(
+        "the controller's claim: one holder; a lost lease hands it on with a higher token; the old claim changes nothing"
+    )
+    func election() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let (a, b) = (Self.member("a", zone: "z1", etcd, keys), Self.member("b", zone: "z2", etcd, keys))
+            try await a.join()
+            try await b.join()
+            let electA = ControllerElection(etcd: etcd, keys: keys, nodeID: "a")
+            let electB = ControllerElection(etcd: etcd, keys: keys, nodeID: "b")
+            let (leaseA, leaseB) = (try #require(a.lease), try #require(b.lease))
+            let claimA = try #require(try await electA.campaign(lease: leaseA))
+            #expect(try await electB.campaign(lease: leaseB) == nil)
+            #expect(try await electB.holder() == claimA)
+            #expect(try await electA.campaign(lease: leaseA) == claimA, "a holder keeps its claim")
+
+            let placements = PlacementStore(etcd: etcd, keys: keys, copies: 2)
+            let (first, created) = try await placements.create("alice", by: claimA)
+            #expect(created)
+            #expect(Set(first.placement.copies) == ["a", "b"])
+
+            // a's lease ends (a crash, a pause past its TTL): b takes over.
+            try await a.leave()
+            let claimB = try #require(try await electB.campaign(lease: leaseB))
+            #expect(claimB.token > claimA.token)
+            // a still believes it decides: fenced off, nothing written.
+            for attempt in 0..<2 {
+                do {
+                    if attempt == 0 {
+                        _ = try await placements.create("bob", by: claimA)
+                    } else {
+                        var moved = first.placement
+                        moved.epoch += 1
+                        _ = try await placements.change(first, to: moved, by: claimA)
+                    }
+                    Issue.record("a deposed controller's transaction is refused")
+                } catch let error as FleetError {
+                    #expect(error.code == .notController, "\(error)")
+                }
+            }
+            #expect(try await placements.placement(of: "bob") == nil)
+            #expect(try await placements.placement(of: "alice") == first)
+            // b's claim works, and resigning frees it.
+            #expect(try await placements.create("bob", by: claimB).created)
+            try await electB.resign(claimB)
+            #expect(try await electB.holder() == nil)
+        }
+    }
+
+    @Test(
+        "placements: three copies in three zones, least loaded; creating twice gives the first; a stale change is a conflict"
+    )
+    func placements() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let nodes = ["n1": "a", "n2": "a", "n3": "b", "n4": "c"].map {
+                Self.member($0.key, zone: $0.value, etcd, keys)
+            }
+            for node in nodes { try await node.join() }
+            let lease = try #require(nodes.first { $0.nodeID == "n1" }?.lease)
+            let claim = try #require(
+                try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)
+            )
+            let placements = PlacementStore(etcd: etcd, keys: keys)
+            let zone = ["n1": "a", "n2": "a", "n3": "b", "n4": "c"]
+            for index in 0..<12 {
+                let (record, created) = try await placements.create("s\(index)", by: claim)
+                #expect(created && record.placement.epoch == 1)
+                #expect(Set(record.placement.copies.map { zone[$0]! }) == ["a", "b", "c"])
+            }
+            // Zone a has two nodes that share its copies: b and c hold one of every store.
+            let loads = try await placements.loads(of: ["n1", "n2", "n3", "n4"])
+            #expect(loads == ["n1": 6, "n2": 6, "n3": 12, "n4": 12])
+            let again = try await placements.create("s0", by: claim)
+            #expect(!again.created)
+            #expect(again.record == (try await placements.placement(of: "s0")))
+
+            // Move s0's copy from one node of zone a to the other, and promote.
+            let read = try #require(try await placements.placement(of: "s0"))
+            let inA = read.placement.copies.first { zone[$0] == "a" }!
+            let otherA = inA == "n1" ? "n2" : "n1"
+            var moved = read.placement
+            moved.primary = read.placement.replicas[0]
+            moved.replicas = read.placement.copies.filter { $0 != moved.primary }.map { $0 == inA ? otherA : $0 }
+            moved.epoch += 1
+            guard case .changed(let changed) = try await placements.change(read, to: moved, by: claim) else {
+                Issue.record("the change applies")
+                return
+            }
+            #expect(changed.placement == moved && changed.modRevision > read.modRevision)
+            // Read before the change: a conflict, with the record as it is.
+            var stale = read.placement
+            stale.epoch += 5
+            #expect(try await placements.change(read, to: stale, by: claim) == .conflict(changed))
+            // The index follows: the node that left has no role; the others have theirs.
+            #expect(try await placements.stores(on: inA)["s0"] == nil)
+            #expect(try await placements.stores(on: moved.primary)["s0"] == .primary)
+            for replica in moved.replicas { #expect(try await placements.stores(on: replica)["s0"] == .replica) }
+            #expect(throws: FleetError.self) {
+                try Placement(primary: "n1", replicas: ["n1"], epoch: 1).check()
+            }
+        }
+    }
+
+    @Test("generated histories of creates and changes, some stale: the per-node index always equals the placements")
+    func indexMatchesPlacements() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let ids = ["n1", "n2", "n3", "n4", "n5"]
+            let nodes = ids.map { Self.member($0, etcd, keys) }
+            for node in nodes { try await node.join() }
+            let lease = try #require(nodes[0].lease)
+            let claim = try #require(
+                try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)
+            )
+            let placements = PlacementStore(etcd: etcd, keys: keys)
+            var random = SeededGenerator(seed: 3_502)
+            var reads: [PlacementRecord] = []
+            for step in 0..<60 {
+                if reads.isEmpty || Int.random(in: 0..<3, using: &random) == 0 {
+                    reads.append(try await placements.create("s\(step)", by: claim).record)
+                    continue
+                }
+                // Change a record as read some steps ago (maybe stale).
+                let read = reads.randomElement(using: &random)!
+                let copies = Array(ids.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+                let next = Placement(
+                    primary: copies[0],
+                    replicas: Array(copies.dropFirst()),
+                    epoch: read.placement.epoch + 1
+                )
+                switch try await placements.change(read, to: next, by: claim) {
+                case .changed(let record), .conflict(let record): reads.append(record)
+                }
+            }
+            let (records, _) = try await placements.all()
+            var expected: [String: [String: Placement.Role]] = [:]
+            for record in records {
+                for node in record.placement.copies {
+                    expected[node, default: [:]][record.store] = record.placement.role(of: node)
+                }
+            }
+            for node in ids {
+                #expect(try await placements.stores(on: node) == expected[node] ?? [:], "node \(node)")
+            }
+            // No index key outside a node that holds copies.
+            let indexed = try await etcd.range(.prefix(keys.byNode), countOnly: true).count
+            #expect(Int(indexed) == records.reduce(0) { $0 + $1.placement.copies.count })
+        }
+    }
+}
