@@ -87,6 +87,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A token of the peers' with the replication grant.")
     var peerToken: String?
 
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Answer a save or delete only once a replica pulling from this node holds it, waiting at most this many seconds (503 replicationUnavailable beyond; none: once it is durable here)."
+    )
+    var replicaWait: Double?
+
     @Option(help: "A PEM file of certificates to trust for https peers (with --stores: the registry's peers).")
     var peerTrustRoots: String?
 
@@ -115,6 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard writeRate >= 0 else { throw ValidationError("--write-rate must be 0 or more objects/s") }
         guard bodyRateGrace >= 0, bodyRateGrace <= 86_400 else {
             throw ValidationError("--body-rate-grace must be from 0 to 86400 seconds")
+        }
+        if let replicaWait, !(replicaWait > 0 && replicaWait <= 3_600) {
+            throw ValidationError("--replica-wait must be more than 0 and at most 3600 seconds")
         }
         for address in peer {
             guard let url = URL(string: address), let scheme = url.scheme?.lowercased(),
@@ -159,6 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.minimumBodyRate = minBodyRate
         configuration.statisticsBucketsPerSecond = statisticsRate
         configuration.appWriteObjectsPerSecond = writeRate
+        configuration.replicaAcknowledgement = replicaWait.map { .milliseconds(Int64(($0 * 1_000).rounded())) }
         configuration.bodyRateGracePeriod = .seconds(bodyRateGrace)
         configuration.peers = peer.compactMap(URL.init(string:)).map {
             PeerConfiguration(url: $0, token: peerToken, trustRoots: peerTrustRoots)

@@ -22,6 +22,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case protocolViolation, rateLimited, unsupportedMediaType
         case storageFailed, invalidCursor
         case storeExists, storeInUse, quotaExceeded, peerExists
+        case replicationUnavailable
     }
 
     public let status: HTTPResponse.Status
@@ -69,11 +70,24 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, .badRequest, message) }
 
+    /// `503 replicationUnavailable`: no replica confirmed a write in time;
+    /// the client may try again after `delay` (sent as whole seconds).
+    static func replicationUnavailable(_ message: String, retryAfter delay: Duration) -> APIError {
+        var error = APIError(.serviceUnavailable, .replicationUnavailable, message)
+        error.retryAfterSeconds = wholeSeconds(delay)
+        return error
+    }
+
+    /// `delay` rounded up to whole seconds, at least 1.
+    private static func wholeSeconds(_ delay: Duration) -> Int {
+        max(1, Int(delay.components.seconds) + (delay.components.attoseconds > 0 ? 1 : 0))
+    }
+
     /// `429 rateLimited`: the principal asked for more than its share of
     /// some work; it may ask again after `delay` (sent as whole seconds).
     static func rateLimited(_ message: String, retryAfter delay: Duration) -> APIError {
         var error = APIError(.tooManyRequests, .rateLimited, message)
-        error.retryAfterSeconds = max(1, Int(delay.components.seconds) + (delay.components.attoseconds > 0 ? 1 : 0))
+        error.retryAfterSeconds = wholeSeconds(delay)
         return error
     }
 

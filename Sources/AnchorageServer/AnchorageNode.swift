@@ -36,6 +36,8 @@ public final class AnchorageNode: Sendable {
     /// The thread wide reads (statistics) are computed on, at a low CPU
     /// priority, apart from the threads that serve every other request.
     let readPool = LowPriorityPool()
+    /// What the store's replicas confirmed.
+    let followers: ReplicaFollowers
     private let runner = NodeRunner()
     let logger: Logger
     /// One replicator per configured peer, followed while the node runs.
@@ -97,6 +99,7 @@ public final class AnchorageNode: Sendable {
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
         let log = try owner.eventLog()
         accessLog = AccessLog(log: log, retention: configuration.accessLogRetention)
+        followers = ReplicaFollowers(clock: configuration.clock)
         webhooks = WebhookDeliverer(log: log, configuration: configuration, logger: logger) { [access] principal in
             access.store(forPrincipal: principal)
         }
@@ -235,7 +238,7 @@ public final class AnchorageNode: Sendable {
 
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
-        router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog))
+        router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog, followers: followers))
         router.get("/metrics") { [metrics] _, _ in metrics.response() }
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: router.group("/v1"))

@@ -41,6 +41,8 @@ struct AuthMiddleware: RouterMiddleware {
     let access: NodeAccess
     /// Where the reads of health data are recorded.
     let accessLog: AccessLog
+    /// What the store's replicas confirmed.
+    let followers: ReplicaFollowers
 
     func handle(
         _ request: Request,
@@ -55,6 +57,7 @@ struct AuthMiddleware: RouterMiddleware {
         context.store = store
         context.grants = token?.principal == nil ? nil : token
         context.accessLog = accessLog
+        context.followers = followers
         // Without tokens (loopback only) every request acts as the owner.
         context.replicates = token?.replicates ?? !access.requiresTokens
         let path = request.uri.path

@@ -129,6 +129,14 @@ public struct NodeConfiguration: Sendable {
     public var peers: [PeerConfiguration] = []
     /// How the node's replicators behave (batch sizes, live waits, back-off).
     public var replication = PeerReplicator.Configuration()
+    /// When set, a save or delete is answered only once a replica holds it:
+    /// a peer pulling from this node has confirmed it (its next pull or live
+    /// wait starts after it), within this bound. A write that no replica
+    /// confirms in time is answered `503 replicationUnavailable`, and one
+    /// that comes while no replica has asked within the bound is refused
+    /// before anything is stored. `nil` (the default): a write is answered
+    /// once it is durable here.
+    public var replicaAcknowledgement: Duration?
     /// Serve HTTPS with this certificate chain and private key (PEM files).
     public var tls: TLSFiles?
     /// The hosts webhooks may post to (`host` or `host:port`, `*` for

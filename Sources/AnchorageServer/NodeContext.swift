@@ -30,6 +30,8 @@ struct NodeContext: RequestContext {
     /// The request's store's storage quota in a multi-store node, in bytes
     /// (the registry's; `nil`: none).
     var storageQuota: Int?
+    /// What the request's store's replicas have confirmed.
+    var followers: ReplicaFollowers?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

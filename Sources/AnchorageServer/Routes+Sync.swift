@@ -40,6 +40,8 @@ struct SyncRoutes: Sendable {
         let endpoint = try endpoint(context)
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let pull = try JSONDecoder().decode(PullRequest.self, from: Data(Array(buffer: body)))
+        // The puller has applied this log up to `since`: its acknowledgement.
+        if pull.incarnation == endpoint.log.incarnation { context.followers?.heard(position: pull.since) }
         let bytes = try endpoint.pull(pull)
         return Response(
             status: .ok,
@@ -62,20 +64,30 @@ struct SyncRoutes: Sendable {
         guard let after = request.uri.queryParameters.get("after", as: UInt64.self) else {
             throw APIError.badRequest("give after=<position>: the head the peer already knows")
         }
+        // A replica waits after what it has applied: its acknowledgement.
+        context.followers?.heard(position: after)
         let seconds = min(
             max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0),
             configuration.maximumWaitSeconds
         )
         let ending = shutdown.stream(also: context.storeClosing)
-        let head = await withTaskGroup(of: UInt64?.self) { group in
-            group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
-            group.addTask {
-                for await _ in ending { break }
-                return nil
+        let wait = {
+            await withTaskGroup(of: UInt64?.self) { group in
+                group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
+                group.addTask {
+                    for await _ in ending { break }
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first ?? endpoint.log.head.seq
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? endpoint.log.head.seq
+        }
+        let head: UInt64
+        if let followers = context.followers {
+            head = await followers.waiting(wait)
+        } else {
+            head = await wait()
         }
         struct Head: Encodable { var head: UInt64 }
         return try JSONBodies.response(encoding: Head(head: head))

@@ -31,7 +31,7 @@ public final class EtcdTestCluster: Sendable {
 
     public let members: [Member]
     public let directory: URL
-    private let processes: Mutex<[Int32?]>
+    private let processes: Mutex<[ChildProcess?]>
 
     /// The members' client URLs, in member order.
     public var endpoints: [String] { members.map(\.endpoint) }
@@ -96,20 +96,20 @@ public final class EtcdTestCluster: Sendable {
 
     /// The process id of a running member.
     public func pid(_ index: Int) -> Int32? {
-        processes.withLock { $0[index] }
+        processes.withLock { $0[index]?.pid }
     }
 
     /// Kills a member with SIGKILL and waits (up to 10 s) until it is gone.
     public func kill(_ index: Int) {
-        guard let pid = processes.withLock({ $0[index] }) else { return }
-        Glibc.kill(pid, SIGKILL)
-        Self.reap(pid, within: 10)
+        guard let child = processes.withLock({ $0[index] }) else { return }
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 10)
         processes.withLock { $0[index] = nil }
     }
 
     /// Sends `signal` to a member (SIGSTOP to freeze it, SIGCONT to let it go on).
     public func signal(_ index: Int, _ signal: Int32) {
-        if let pid = processes.withLock({ $0[index] }) { Glibc.kill(pid, signal) }
+        processes.withLock { $0[index] }?.signal(signal)
     }
 
     /// Starts a killed member again on its ports and data, and waits until
@@ -167,17 +167,8 @@ public final class EtcdTestCluster: Sendable {
             "--initial-cluster-token", directory.lastPathComponent,
             "--initial-cluster-state", "new",
         ]
-        _ = FileManager.default.createFile(atPath: logFile(index).path, contents: nil)
-        let log = try FileHandle(forWritingTo: logFile(index))
-        log.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        processes.withLock { $0[index] = process.processIdentifier }
+        let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
+        processes.withLock { $0[index] = child }
     }
 
     private static func executable() -> String? {
@@ -185,18 +176,6 @@ public final class EtcdTestCluster: Sendable {
         return (path.split(separator: ":") + ["/usr/bin", "/usr/local/bin"])
             .map { "\($0)/etcd" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// Waits for a killed process to be reaped, up to `seconds`.
-    private static func reap(_ pid: Int32, within seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            // Reaped here, or by Foundation's own waiter (no such child any more).
-            if reaped == pid || (reaped < 0 && errno == ECHILD) { return }
-            usleep(5_000)
-        }
     }
 
     /// Whether `GET /health` on the port answers `"health":"true"`

@@ -52,7 +52,8 @@ extension ServerBodyLimitTests {
         for (wrong, option) in [
             ("--body-timeout=0", "--body-timeout"), ("--min-body-rate=-1", "--min-body-rate"),
             ("--body-rate-grace=-2", "--body-rate-grace"), ("--statistics-rate=-1", "--statistics-rate"),
-            ("--write-rate=-5", "--write-rate"),
+            ("--write-rate=-5", "--write-rate"), ("--replica-wait=0", "--replica-wait"),
+            ("--replica-wait=4000", "--replica-wait"),
         ] {
             let (code, text) = try runAnchorage(["serve", "--store", store.path, wrong])
             #expect(code == 2, "\(wrong): \(text)")

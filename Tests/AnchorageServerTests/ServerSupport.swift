@@ -1,6 +1,7 @@
 import Anchorage
 import AnchorageLog
 import AnchorageServer
+import AnchorageTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -129,21 +130,10 @@ func expectAuditPasses(_ directory: URL, sourceLocation: SourceLocation = #_sour
 /// Runs the `anchorage` binary beside the tests to the end, with `input`
 /// on its standard input; its status and both outputs.
 func runAnchorage(_ arguments: [String], input: String? = nil) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("anchorage")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
+    let (status, output) = try ChildProcess.run(binary.path, arguments, input: input)
+    return (status, output)
 }
 
 /// The value of the unlabelled metric `name` in a Prometheus exposition.

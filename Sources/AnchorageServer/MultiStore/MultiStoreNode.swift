@@ -125,7 +125,8 @@ public final class MultiStoreNode: Sendable {
                     name,
                     directory: registry.directory(of: name),
                     configuration: storeConfiguration,
-                    accessLogRetention: retention
+                    accessLogRetention: retention,
+                    clock: configuration.clock
                 )
                 do {
                     if let webhookClient {

@@ -18,6 +18,8 @@ final class ServedStore: Sendable {
     /// Fired when the store is being deleted: its followed feeds and
     /// waiting peers end.
     let closing = ShutdownSignal()
+    /// What its replicas confirmed, while it is open.
+    let followers: ReplicaFollowers
     private let directory: URL
     private let principals = Mutex<[String: HKHealthStore]>([:])
     private let grants = GrantRecorder()
@@ -31,11 +33,12 @@ final class ServedStore: Sendable {
     /// Tells the node's peer scheduler each time the log moves.
     private let changeWatch = Mutex<Task<Void, Never>?>(nil)
 
-    private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL) {
+    private init(name: StoreName, owner: HKHealthStore, accessLog: AccessLog, directory: URL, clock: StoreClock) {
         self.name = name
         self.owner = owner
         self.accessLog = accessLog
         self.directory = directory
+        followers = ReplicaFollowers(clock: clock)
     }
 
     /// Opens the store of `name` in `directory` (on the store's own opening
@@ -44,7 +47,8 @@ final class ServedStore: Sendable {
         _ name: StoreName,
         directory: URL,
         configuration: HKHealthStore.Configuration,
-        accessLogRetention: LocalRecordRetention
+        accessLogRetention: LocalRecordRetention,
+        clock: StoreClock
     ) async throws -> ServedStore {
         let owner = HKHealthStore(directory: directory, configuration: configuration)
         let accessLog: AccessLog
@@ -55,7 +59,7 @@ final class ServedStore: Sendable {
             await owner.close()
             throw error
         }
-        return ServedStore(name: name, owner: owner, accessLog: accessLog, directory: directory)
+        return ServedStore(name: name, owner: owner, accessLog: accessLog, directory: directory, clock: clock)
     }
 
     /// Starts delivering the store's webhooks with `client`: from each

@@ -44,6 +44,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
             context.grants = token.principal == nil ? nil : token
             context.replicates = record.grant.replicates
             context.storeClosing = served.closing
+            context.followers = served.followers
             context.webhooks = served.webhooks
             context.storageQuota = storeRecord.maximumBytes
             if token.isPeerOnly && !request.uri.path.hasPrefix("/v1/stores/\(name)/sync/") {

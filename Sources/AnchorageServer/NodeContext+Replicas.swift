@@ -1,0 +1,41 @@
+import Anchorage
+import AnchorageLog
+
+/// A write answered only once a replica holds it
+/// (``NodeConfiguration/replicaAcknowledgement``).
+extension NodeContext {
+    /// Refuses a write, before anything is stored, when writes wait for a
+    /// replica and none has asked within the bound: `503
+    /// replicationUnavailable`.
+    func requireFollowingReplica(_ configuration: NodeConfiguration) throws {
+        guard let bound = configuration.replicaAcknowledgement, let followers else { return }
+        guard followers.isFollowed(within: bound) else {
+            throw APIError.replicationUnavailable(
+                "writes here are answered only once a replica holds them, and no replica has pulled from this store "
+                    + "in the last \(Self.words(bound)); nothing was stored: start or reconnect a replica, then send it again",
+                retryAfter: bound
+            )
+        }
+    }
+
+    /// Waits until a replica has confirmed everything the store held when
+    /// the write returned, at most the bound: otherwise `503
+    /// replicationUnavailable` (the write is stored here, not acknowledged).
+    func awaitReplica(_ configuration: NodeConfiguration) async throws {
+        guard let bound = configuration.replicaAcknowledgement, let followers, let store else { return }
+        let head = try store.eventLog().head.seq
+        guard await followers.waitForAcknowledgement(of: head, timeout: bound) else {
+            throw APIError.replicationUnavailable(
+                "the write is stored on this node, but no replica confirmed it within \(Self.words(bound)), so it is not "
+                    + "acknowledged: it reaches the replicas when one pulls, and is lost if this node fails first; "
+                    + "read it back before sending it again (objects that exist are refused as duplicates)",
+                retryAfter: bound
+            )
+        }
+    }
+
+    private static func words(_ bound: Duration) -> String {
+        let (seconds, attoseconds) = bound.components
+        return attoseconds == 0 ? "\(seconds) s" : "\(Double(seconds) + Double(attoseconds) / 1e18) s"
+    }
+}
