@@ -28,12 +28,14 @@ public final class ChildProcess: Sendable {
         self.pid = pid
     }
 
-    /// Starts `executable` with `arguments`; its standard output and error
-    /// go to the file `output` (appended; created if needed), or nowhere;
-    /// its standard input is `input`'s read end, or empty.
+    /// Starts `executable` with `arguments` and this process's environment
+    /// plus `environment`; its standard output and error go to the file
+    /// `output` (appended; created if needed), to `outputDescriptor`, or
+    /// nowhere; its standard input is `inputDescriptor`, or empty.
     public static func spawn(
         _ executable: String,
         _ arguments: [String],
+        environment: [String: String] = [:],
         output: URL? = nil,
         outputDescriptor: Int32? = nil,
         inputDescriptor: Int32? = nil
@@ -74,8 +76,13 @@ public final class ChildProcess: Sendable {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // This process's environment, with `environment`'s variables set.
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: Int32 = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard rc == 0 else {
             throw ChildProcessError(description: "cannot start \(executable): \(String(cString: strerror(rc)))")
         }

@@ -1,12 +1,11 @@
+import AnchorageTesting
 import Foundation
-import Synchronization
 import Testing
 
 @testable import AnchorageLog
 
 #if canImport(Glibc)
 import Glibc
-import AnchorageTesting
 #endif
 
 /// Kills a child process that appends in a loop (Tests/LogCrashWriter) with
@@ -119,43 +118,22 @@ struct CrashTests {
         seed: UInt64?,
         killAfter limit: Duration
     ) async throws -> (output: Data, killed: Bool) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let seed {
-            process.environment = ProcessInfo.processInfo.environment.merging([
-                "LOG_CRASH_WRITER_SEED": "\(seed)"
-            ]) { $1 }
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Drain the pipe while the child runs, so it never blocks on a full
-        // pipe; on a thread of its own, so the blocking read does not hold
-        // one of the few threads that run the other suites' tasks.
-        let output = Mutex(Data())
-        let drained = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            output.withLock { $0 = data }
-            drained.signal()
-        }
-        reader.start()
+        let log = temporaryPath(prefix: "anchorage-crash-child").appendingPathExtension("log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let child = try ChildProcess.spawn(
+            executable.path,
+            arguments,
+            environment: seed.map { ["LOG_CRASH_WRITER_SEED": "\($0)"] } ?? [:],
+            output: log
+        )
         let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline {
+        while child.poll() == nil && ContinuousClock.now < deadline {
             try await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
         }
-        let killed = process.isRunning
-        if killed { kill(process.processIdentifier, SIGKILL) }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                drained.wait()
-                continuation.resume()
-            }
-        }
-        return (output.withLock { $0 }, killed)
+        let killed = child.poll() == nil
+        if killed { child.signal(SIGKILL) }
+        _ = child.wait(timeout: 60)
+        return ((try? Data(contentsOf: log)) ?? Data(), killed)
     }
 
     /// `ack <anchor> <operation> <uuid>` lines, by sequence number.

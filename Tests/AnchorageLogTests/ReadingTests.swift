@@ -142,36 +142,26 @@ struct ReadingTests {
     }
 }
 
-/// Tests/LogCrashWriter appending to a store in a child process.
+/// Tests/LogCrashWriter appending to a store in a child process, its
+/// output in a file of its own.
 final class AppendingChild: Sendable {
-    private let process: Process
-    private let output = Mutex(Data())
-    /// Whether the child's output reached its end (it exited and every byte was read).
-    private let drained = Mutex(false)
+    private let child: ChildProcess
+    private let log = temporaryPath(prefix: "anchorage-appending").appendingPathExtension("log")
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     init(directory: URL, initialMapSize: Int) throws {
-        let process = Process()
-        process.executableURL = try crashWriterExecutable()
-        process.arguments = [directory.path, "1", "\(initialMapSize)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        self.process = process
-        try process.run()
-        // Drain on a thread of its own: the read blocks.
-        Thread { [self] in
-            while true {
-                let data = pipe.fileHandleForReading.availableData
-                if data.isEmpty {
-                    drained.withLock { $0 = true }
-                    return
-                }
-                output.withLock { $0.append(data) }
-            }
-        }
-        .start()
+        child = try ChildProcess.spawn(
+            try crashWriterExecutable().path,
+            [directory.path, "1", "\(initialMapSize)"],
+            output: log
+        )
+    }
+
+    deinit {
+        kill()
+        _ = child.wait(timeout: 10)
+        try? FileManager.default.removeItem(at: log)
     }
 
     /// Waits until the child acknowledged `count` entries (60 s at most).
@@ -186,17 +176,17 @@ final class AppendingChild: Sendable {
     /// Kills the child and returns every entry it acknowledged, by seq.
     func killAndCollectAcks() async throws -> [UInt64: UUID] {
         kill()
-        try await waitUntil("the killed child's output read to its end") { drained.withLock { $0 } }
+        guard child.wait(timeout: 60) != nil else { throw ChildTimedOut() }
         return try acks()
     }
 
     func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        child.signal(SIGKILL)
     }
 
     /// Complete `ack <anchor> <operation> <uuid>` lines.
     private func acks() throws -> [UInt64: UUID] {
-        let text = String(decoding: output.withLock { $0 }, as: UTF8.self)
+        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
         var acks: [UInt64: UUID] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("ack ") {
             let fields = line.split(separator: " ")

@@ -22,7 +22,7 @@ struct ReadBesideNodeTests {
         let store = directory.appendingPathComponent("store").path
         let node = try await ServeProcess(store: URL(fileURLWithPath: store), tokens: tokens)
         var nodeStopped = false
-        defer { if !nodeStopped { node.process.terminate() } }
+        defer { if !nodeStopped { node.child.signal(SIGTERM) } }
         _ = try #require(await ServeProcessTests.save(count: 3, port: node.port))
 
         let (statsStatus, stats) = try runAnchorage([
@@ -49,7 +49,7 @@ struct ReadBesideNodeTests {
         // A command that writes is refused, naming the node's process.
         let (saveStatus, refusal) = try runAnchorage(["save", "--store", store], input: "[\(stepJSON(5))]")
         #expect(saveStatus == 1)
-        #expect(refusal.contains("in use by process \(node.process.processIdentifier) (anchorage serve)"), "\(refusal)")
+        #expect(refusal.contains("in use by process \(node.pid) (anchorage serve)"), "\(refusal)")
 
         follower.stop()
         // The command line's reads went into the store's access log beside
@@ -99,33 +99,29 @@ struct ReadBesideNodeTests {
 }
 
 /// An `anchorage` child process that keeps running (such as `changes
-/// --follow`), its standard output collected as it comes.
+/// --follow`), its standard output and error collected in a file as they come.
 final class FollowingProcess: Sendable {
-    private let process = Process()
-    private let output = Mutex("")
+    private let arguments: [String]
+    private let log = temporaryPath(prefix: "anchorage-following").appendingPathExtension("log")
+    private let child = Mutex<ChildProcess?>(nil)
 
     init(arguments: [String]) {
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("anchorage")
-        process.arguments = arguments
+        self.arguments = arguments
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
     }
 
     func start() throws {
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        Thread { [self] in
-            while true {
-                let data = pipe.fileHandleForReading.availableData
-                if data.isEmpty { return }
-                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
-            }
-        }
-        .start()
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("anchorage")
+        let started = try ChildProcess.spawn(binary.path, arguments, output: log)
+        child.withLock { $0 = started }
     }
 
-    var text: String { output.withLock { $0 } }
+    var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     func waitFor(lines: Int) async throws {
         try await waitUntil { $0.split(separator: "\n").count >= lines }
@@ -138,14 +134,21 @@ final class FollowingProcess: Sendable {
     private func waitUntil(_ condition: (String) -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition(text) {
-            guard ContinuousClock.now < deadline, process.isRunning else {
+            let running = child.withLock { $0?.poll() == nil }
+            guard ContinuousClock.now < deadline, running else {
                 throw ServeFailure(description: "the follower did not print what was expected: \(text)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
+    /// Sends SIGTERM and waits (10 s at most, then SIGKILL) until it has ended.
     func stop() {
-        if process.isRunning { process.terminate() }
+        guard let running = child.withLock({ $0 }) else { return }
+        running.signal(SIGTERM)
+        if running.wait(timeout: 10) == nil {
+            running.signal(SIGKILL)
+            _ = running.wait(timeout: 10)
+        }
     }
 }

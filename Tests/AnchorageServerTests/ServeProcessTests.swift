@@ -7,13 +7,12 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-/// A running `anchorage serve` child process.
-final class ServeProcess: @unchecked Sendable {
-    // @unchecked: `errors` is guarded by `lock`.
-    let process = Process()
-    private let lock = NSLock()
-    private var errors = ""
+/// A running `anchorage serve` child process (started with `posix_spawn`:
+/// see ``ChildProcess``), its standard output and error in a file of its own.
+final class ServeProcess: Sendable {
+    let child: ChildProcess
     let port: Int
+    private let log: URL
 
     init(store: URL, tokens: URL, port requested: Int = 0, arguments extra: [String] = []) async throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -21,60 +20,59 @@ final class ServeProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServeFailure(description: "\(binary.path) is missing; build it with `swift build --build-tests`")
         }
-        process.executableURL = binary
-        process.arguments = ["serve", "--store", store.path, "--port", "\(requested)", "--tokens", tokens.path] + extra
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        log = temporaryPath(prefix: "anchorage-serve").appendingPathExtension("log")
+        child = try ChildProcess.spawn(
+            binary.path,
+            ["serve", "--store", store.path, "--port", "\(requested)", "--tokens", tokens.path] + extra,
+            output: log
+        )
         var port: Int?
-        var seen = ""
-        let handle = stderr.fileHandleForReading
-        let deadline = Date().addingTimeInterval(60)
-        while port == nil, Date() < deadline {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while port == nil, ContinuousClock.now < deadline, child.poll() == nil {
+            let seen = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = seen.range(of: #"on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                 port = Int(seen[range].split(separator: ":").last ?? "")
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
             }
         }
         guard let port else {
-            process.terminate()
+            let seen = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: 10)
+            try? FileManager.default.removeItem(at: log)
             throw ServeFailure(description: "the node did not start: \(seen)")
         }
-        errors = seen
         self.port = port
-        // Keep draining standard error so the child never blocks on it.
-        handle.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            self?.lock.withLock { self?.errors += String(decoding: data, as: UTF8.self) }
-        }
     }
 
-    var standardError: String { lock.withLock { errors } }
+    deinit {
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 10)
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// The process id.
+    var pid: Int32 { child.pid }
+
+    /// What the node wrote to its standard output and error so far.
+    var standardError: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// Sends SIGKILL: the process dies at once, whatever it was doing.
     func killNow() async {
-        kill(process.processIdentifier, SIGKILL)
-        try? await waitUntil("the killed node gone") { !process.isRunning }
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 60)
     }
 
     /// Sends SIGTERM and waits (60 s at most) for the exit status; a node
     /// still running then is killed, and the status is -1.
     func terminate() async -> Int32 {
-        kill(process.processIdentifier, SIGTERM)
-        do {
-            try await waitUntil("the node stopped after SIGTERM") { !process.isRunning }
-        } catch {
+        child.signal(SIGTERM)
+        guard let status = child.wait(timeout: 60) else {
             await killNow()
             return -1
         }
-        return process.terminationStatus
+        return status
     }
 }
 

@@ -91,7 +91,7 @@ struct ServerBoundedCostTests {
             )
             #expect(saved.status == 201, "\(saved.body)")
 
-            let before = try Self.memory("VmHWM", of: node.process.processIdentifier)
+            let before = try Self.memory("VmHWM", of: node.pid)
             let range = "from=2024-01-01T00:00:00Z&to=2024-01-01T00:00:59Z&interval=1s"
             let steps = try await Self.send(.GET, "/v1/statistics?type=stepCount&\(range)", port: node.port)
             let heart = try await Self.send(
@@ -99,7 +99,7 @@ struct ServerBoundedCostTests {
                 "/v1/statistics?type=heartRate&options=average&\(range)",
                 port: node.port
             )
-            let growth = try Self.memory("VmHWM", of: node.process.processIdentifier) - before
+            let growth = try Self.memory("VmHWM", of: node.pid) - before
             #expect(growth < 50_000_000, "peak memory grew by \(growth) bytes")
 
             // The answers are the 60 buckets asked for, with the values the samples give.
@@ -173,7 +173,7 @@ struct ServerBoundedCostTests {
             #expect(growth["1 hour"]! < 64 * 1_024, "\(growth)")
 
             // 1,000 steps a day for ten years: each 1-second bucket holds its share.
-            let pid = node.process.processIdentifier
+            let pid = node.pid
             let memory = try Self.memory("VmHWM", of: pid)
             let narrow = try await Self.send(
                 .GET,
