@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageServer
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -15,34 +16,70 @@ extension AnchorageBench {
             progress("HTTP saves run \(run)/\(runs): \(clients) clients × \(requestsPerClient) posts of 10")
             let directory = work.appendingPathComponent("http-saves-\(run)")
             let node = try await BenchNode.start(at: directory)
-            let (elapsed, latencies) = try await timed {
-                try await withThrowingTaskGroup(of: [Double].self) { group in
-                    for client in 0..<clients {
-                        group.addTask {
-                            var latencies: [Double] = []
-                            for request in 0..<requestsPerClient {
-                                let (seconds, _) = try await timed {
-                                    try await Self.postSteps(port: node.port, client: client, request: request)
-                                }
-                                latencies.append(seconds)
-                            }
-                            return latencies
-                        }
-                    }
-                    return try await group.reduce(into: []) { $0 += $1 }
-                }
-            }
-            let sorted = latencies.sorted()
+            let result = try await Self.posting(clients: clients, requests: requestsPerClient, to: node.port)
             try await node.stop()
             try? FileManager.default.removeItem(at: directory)
-            return (
-                rate: Double(latencies.count * 10) / elapsed,
-                tail: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000
-            )
+            // The same, answered only once a replica (a second node, following live) holds each save.
+            progress("HTTP saves run \(run)/\(runs), answered once a replica holds them")
+            let primaryDirectory = work.appendingPathComponent("http-replicated-\(run)")
+            let primary = try await BenchNode.start(at: primaryDirectory) { $0.replicaAcknowledgement = .seconds(30) }
+            let replicaDirectory = work.appendingPathComponent("http-replica-\(run)")
+            let replica = try await BenchNode.start(at: replicaDirectory) { configuration in
+                configuration.peers = [PeerConfiguration(url: URL(string: "http://127.0.0.1:\(primary.port)")!)]
+            }
+            // Measured once the replica follows: until then, writes are refused.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while (try? await Self.postSteps(port: primary.port, client: clients, request: 0)) == nil {
+                guard ContinuousClock.now < deadline else { throw BenchFailure(message: "the replica never followed") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let replicated = try await Self.posting(clients: clients, requests: requestsPerClient, to: primary.port)
+            try await replica.stop()
+            try await primary.stop()
+            try? FileManager.default.removeItem(at: primaryDirectory)
+            try? FileManager.default.removeItem(at: replicaDirectory)
+            return (single: result, replicated: replicated)
         }
-        report.add(.httpSaves(clients: clients), anchorage: measured.map(\.rate))
-        report.add(.httpSaveLatency, anchorage: measured.map(\.tail))
+        report.add(.httpSaves(clients: clients), anchorage: measured.map(\.single.rate))
+        report.add(.httpSaveLatency, anchorage: measured.map(\.single.tail))
+        report.add(
+            .httpReplicatedSaves,
+            anchorage: measured.map(\.replicated.rate),
+            baseline: measured.map(\.single.rate)
+        )
+        report.add(
+            .httpReplicatedSaveLatency,
+            anchorage: measured.map { $0.replicated.tail - $0.single.tail }
+        )
         try await runWrkSaveBenchmarks(work: work, report: &report)
+    }
+
+    /// `clients` tasks each posting `requests` 10-sample batches to the
+    /// node on `port`: samples per second and the 99th percentile of a
+    /// post's latency, in ms.
+    static func posting(clients: Int, requests: Int, to port: Int) async throws -> (rate: Double, tail: Double) {
+        let (elapsed, latencies) = try await timed {
+            try await withThrowingTaskGroup(of: [Double].self) { group in
+                for client in 0..<clients {
+                    group.addTask {
+                        var latencies: [Double] = []
+                        for request in 0..<requests {
+                            let (seconds, _) = try await timed {
+                                try await Self.postSteps(port: port, client: client, request: request)
+                            }
+                            latencies.append(seconds)
+                        }
+                        return latencies
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+        }
+        let sorted = latencies.sorted()
+        return (
+            rate: Double(latencies.count * 10) / elapsed,
+            tail: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000
+        )
     }
 
     /// Posts 10 step samples; throws unless they are saved.

@@ -196,6 +196,15 @@ extension Workload {
         )
     }
 
+    static let httpReplicatedSaves = Workload(
+        "HTTP saves answered once a replica holds them (serve --replica-wait; a second node follows live), same clients (vs one node alone)",
+        "samples/s"
+    )
+    static let httpReplicatedSaveLatency = Workload(
+        "HTTP saves answered once a replica holds them: 99th percentile latency minus one node alone's, same run",
+        "ms",
+        goal: .valueAtMost(5)
+    )
     static let httpSaveLatency = Workload(
         "HTTP saves: 99th percentile latency of one 10-sample post",
         "ms",
