@@ -82,6 +82,10 @@ public final class EtcdClient: Sendable {
     /// The member requests start at: the one that answered last.
     var startIndex: Int { preferred.withLock { $0 } }
 
+    /// The index, in ``Configuration/endpoints``, of the member requests
+    /// (and new watches) go to first: the one that answered last.
+    public var preferredEndpoint: Int { startIndex }
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
