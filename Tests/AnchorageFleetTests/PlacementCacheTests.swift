@@ -78,7 +78,10 @@ extension FleetCoordinationTests {
             }
             try await etcd.put(keys.store("not-a-placement"), value: Array("{}".utf8))
             try await converged("the cache followed the changes")
-            #expect(cache.malformedRecords == 1)
+            // The value that is no placement leaves the placements as they were: wait for it by its count.
+            try await waitUntil("the cache saw the value that is no placement", timeout: 30) {
+                cache.malformedRecords == 1
+            }
             #expect(cache.placement(of: "not-a-placement") == nil)
 
             // The member the cache watches goes away; the cache goes on.
