@@ -38,6 +38,18 @@ struct FleetCoordinationTests {
         )
     }
 
+    /// Joins `nodes` and keeps their leases alive (as running nodes do)
+    /// until the returned task is cancelled: a slow machine must not let
+    /// them expire in the middle of a test.
+    static func live(_ nodes: [NodeMembership]) async throws -> Task<Void, Never> {
+        for node in nodes { try await node.join() }
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                for node in nodes { group.addTask { await node.run() } }
+            }
+        }
+    }
+
     @Test(
         "membership: a node joins with its lease; a second process with its id is refused; leaving deletes the key at once"
     )
@@ -118,8 +130,12 @@ struct FleetCoordinationTests {
     func election() async throws {
         try await Self.withFleet { _, etcd, keys in
             let (a, b) = (Self.member("a", zone: "z1", etcd, keys), Self.member("b", zone: "z2", etcd, keys))
-            try await a.join()
-            try await b.join()
+            let renewingA = try await Self.live([a])
+            let renewingB = try await Self.live([b])
+            defer {
+                renewingA.cancel()
+                renewingB.cancel()
+            }
             let electA = ControllerElection(etcd: etcd, keys: keys, nodeID: "a")
             let electB = ControllerElection(etcd: etcd, keys: keys, nodeID: "b")
             let (leaseA, leaseB) = (try #require(a.lease), try #require(b.lease))
@@ -134,6 +150,8 @@ struct FleetCoordinationTests {
             #expect(Set(first.placement.copies) == ["a", "b"])
 
             // a's lease ends (a crash, a pause past its TTL): b takes over.
+            renewingA.cancel()
+            await renewingA.value
             try await a.leave()
             let claimB = try #require(try await electB.campaign(lease: leaseB))
             #expect(claimB.token > claimA.token)
@@ -169,7 +187,8 @@ struct FleetCoordinationTests {
             let nodes = ["n1": "a", "n2": "a", "n3": "b", "n4": "c"].map {
                 Self.member($0.key, zone: $0.value, etcd, keys)
             }
-            for node in nodes { try await node.join() }
+            let renewing = try await Self.live(nodes)
+            defer { renewing.cancel() }
             let lease = try #require(nodes.first { $0.nodeID == "n1" }?.lease)
             let claim = try #require(
                 try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)
@@ -220,7 +239,8 @@ struct FleetCoordinationTests {
         try await Self.withFleet { _, etcd, keys in
             let ids = ["n1", "n2", "n3", "n4", "n5"]
             let nodes = ids.map { Self.member($0, etcd, keys) }
-            for node in nodes { try await node.join() }
+            let renewing = try await Self.live(nodes)
+            defer { renewing.cancel() }
             let lease = try #require(nodes[0].lease)
             let claim = try #require(
                 try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)

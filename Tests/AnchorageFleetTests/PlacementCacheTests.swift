@@ -30,7 +30,8 @@ extension FleetCoordinationTests {
     func placementCache() async throws {
         try await Self.withFleet { cluster, etcd, keys in
             let nodes = ["n1", "n2", "n3", "n4"].map { Self.member($0, etcd, keys) }
-            for node in nodes { try await node.join() }
+            let renewing = try await Self.live(nodes)
+            defer { renewing.cancel() }
             let lease = try #require(nodes[0].lease)
             let claim = try #require(
                 try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)
