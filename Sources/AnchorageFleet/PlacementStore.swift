@@ -31,10 +31,17 @@ public struct PlacementStore: Sendable {
         return try record(kv)
     }
 
-    /// Every placement, read at one revision.
-    public func all() async throws -> (records: [PlacementRecord], revision: Int64) {
+    /// Every placement, read at one revision, and the keys under `stores/`
+    /// that hold no placement (left out, for the caller to report: one bad
+    /// value must not stop the controller).
+    public func all() async throws -> (records: [PlacementRecord], revision: Int64, malformed: [String]) {
         let (kvs, revision) = try await etcd.rangeAll(.prefix(keys.stores))
-        return (try kvs.map(record), revision)
+        var records: [PlacementRecord] = []
+        var malformed: [String] = []
+        for kv in kvs {
+            if let record = try? record(kv) { records.append(record) } else { malformed.append(kv.keyText) }
+        }
+        return (records, revision, malformed)
     }
 
     /// The stores a node holds a copy of, with its role, from its index.

@@ -265,7 +265,8 @@ struct FleetCoordinationTests {
                 case .changed(let record), .conflict(let record): reads.append(record)
                 }
             }
-            let (records, _) = try await placements.all()
+            let (records, _, malformed) = try await placements.all()
+            #expect(malformed.isEmpty)
             var expected: [String: [String: Placement.Role]] = [:]
             for record in records {
                 for node in record.placement.copies {
