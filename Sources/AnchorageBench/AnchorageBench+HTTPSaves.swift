@@ -16,7 +16,9 @@ extension AnchorageBench {
             progress("HTTP saves run \(run)/\(runs): \(clients) clients × \(requestsPerClient) posts of 10")
             let directory = work.appendingPathComponent("http-saves-\(run)")
             let node = try await BenchNode.start(at: directory)
-            let result = try await Self.posting(clients: clients, requests: requestsPerClient, to: node.port)
+            let result = try await Self.saveLoad(clients: clients, requests: requestsPerClient) {
+                try await Self.postSteps(port: node.port, client: $0, request: $1)
+            }
             try await node.stop()
             try? FileManager.default.removeItem(at: directory)
             // The same, answered only once a replica (a second node, following live) holds each save.
@@ -33,7 +35,9 @@ extension AnchorageBench {
                 guard ContinuousClock.now < deadline else { throw BenchFailure(message: "the replica never followed") }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let replicated = try await Self.posting(clients: clients, requests: requestsPerClient, to: primary.port)
+            let replicated = try await Self.saveLoad(clients: clients, requests: requestsPerClient) {
+                try await Self.postSteps(port: primary.port, client: $0, request: $1)
+            }
             try await replica.stop()
             try await primary.stop()
             try? FileManager.default.removeItem(at: primaryDirectory)
@@ -52,34 +56,6 @@ extension AnchorageBench {
             anchorage: measured.map { $0.replicated.tail - $0.single.tail }
         )
         try await runWrkSaveBenchmarks(work: work, report: &report)
-    }
-
-    /// `clients` tasks each posting `requests` 10-sample batches to the
-    /// node on `port`: samples per second and the 99th percentile of a
-    /// post's latency, in ms.
-    static func posting(clients: Int, requests: Int, to port: Int) async throws -> (rate: Double, tail: Double) {
-        let (elapsed, latencies) = try await timed {
-            try await withThrowingTaskGroup(of: [Double].self) { group in
-                for client in 0..<clients {
-                    group.addTask {
-                        var latencies: [Double] = []
-                        for request in 0..<requests {
-                            let (seconds, _) = try await timed {
-                                try await Self.postSteps(port: port, client: client, request: request)
-                            }
-                            latencies.append(seconds)
-                        }
-                        return latencies
-                    }
-                }
-                return try await group.reduce(into: []) { $0 += $1 }
-            }
-        }
-        let sorted = latencies.sorted()
-        return (
-            rate: Double(latencies.count * 10) / elapsed,
-            tail: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))] * 1_000
-        )
     }
 
     /// Posts 10 step samples; throws unless they are saved.

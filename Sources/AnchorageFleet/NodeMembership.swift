@@ -142,7 +142,7 @@ public final class NodeMembership: Sendable {
                 return
             } catch {
                 logger.info(
-                    "a keep-alive failed; the lease counts from the last that succeeded",
+                    "renewing the node's lease (or joining again) failed; the lease counts from the last renewal that succeeded",
                     metadata: ["fleet.node": "\(nodeID)", "fleet.error": "\(error)"]
                 )
             }

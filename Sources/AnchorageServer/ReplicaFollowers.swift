@@ -40,9 +40,6 @@ final class ReplicaFollowers: Sendable {
         self.clock = clock
     }
 
-    /// The highest position a replica has confirmed.
-    var acknowledged: UInt64 { state.withLock { $0.acknowledged } }
-
     /// A replica asked, having applied this store's log up to `position`.
     func heard(position: UInt64) {
         let now = clock.now()
