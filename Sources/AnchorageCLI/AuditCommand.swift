@@ -50,6 +50,14 @@ struct AuditVerifyCommand: AsyncParsableCommand {
                 }
                 output.line("indices and statistics views: agree with a replay of the log")
             }
+            // A fleet copy's epochs are entries of the chain just verified.
+            let epochs = try store.fleetEpochHistory()
+            if let last = epochs.last {
+                let highest = try store.fleetEpoch() ?? last.epoch
+                output.line(
+                    "fleet epochs: \(epochs.count) in the log; the highest is \(highest.epoch) (primary \(highest.primary))"
+                )
+            }
         }
     }
 }

@@ -22,7 +22,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case protocolViolation, rateLimited, unsupportedMediaType
         case storageFailed, invalidCursor
         case storeExists, storeInUse, quotaExceeded, peerExists
-        case replicationUnavailable
+        case replicationUnavailable, staleEpoch, fleetUnavailable, notPrimary
     }
 
     public let status: HTTPResponse.Status
@@ -156,6 +156,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case .incarnationChanged: APIError(.conflict, .incarnationChanged, error.message)
         case .checkpointMoved: APIError(.conflict, .checkpointMoved, error.message)
         case .rejected: APIError(.unprocessableContent, .rejected, error.message)
+        case .staleEpoch: APIError(.conflict, .staleEpoch, error.message)
         default: APIError(.badRequest, .protocolViolation, error.message)
         }
     }

@@ -31,6 +31,8 @@ final class ReplicaFollowers: Sendable {
         var openWaits = 0
         var waiters: [Waiter] = []
         var nextID: UInt64 = 0
+        /// The highest fleet epoch a replica's request carried.
+        var epochSeen: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -53,6 +55,16 @@ final class ReplicaFollowers: Sendable {
         }
         for waiter in confirmed { waiter.continuation.resume(returning: true) }
     }
+
+    /// A replica's request carried fleet epoch `epoch`: when it is higher
+    /// than this copy's, this copy is deposed (``epochSeen``).
+    func saw(epoch: UInt64?) {
+        guard let epoch else { return }
+        state.withLock { $0.epochSeen = max($0.epochSeen, epoch) }
+    }
+
+    /// The highest fleet epoch a replica's request carried (0: none).
+    var epochSeen: UInt64 { state.withLock { $0.epochSeen } }
 
     /// Whether a replica follows the store: one waits live for its next
     /// write now, or asked within `bound`.

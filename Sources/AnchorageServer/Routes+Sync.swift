@@ -22,10 +22,12 @@ struct SyncRoutes: Sendable {
         guard context.replicates else {
             throw APIError(.forbidden, .authorizationDenied, "this token lacks the replication grant")
         }
+        let store = try context.requireStore()
         return SyncEndpoint(
-            log: try context.requireStore().eventLog(),
+            log: try store.eventLog(),
             limits: configuration.syncLimits,
-            clock: configuration.clock.timeline
+            clock: configuration.clock.timeline,
+            epoch: { try store.fleetEpoch()?.epoch }
         )
     }
 
@@ -33,6 +35,7 @@ struct SyncRoutes: Sendable {
         let endpoint = try endpoint(context)
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let asker = try JSONDecoder().decode(PeerIdentity.self, from: Data(Array(buffer: body)))
+        context.followers?.saw(epoch: asker.epoch)
         return try JSONBodies.response(encoding: try endpoint.identity(answering: asker))
     }
 
@@ -40,6 +43,9 @@ struct SyncRoutes: Sendable {
         let endpoint = try endpoint(context)
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let pull = try JSONDecoder().decode(PullRequest.self, from: Data(Array(buffer: body)))
+        // A puller holding a higher fleet epoch acknowledges nothing here.
+        context.followers?.saw(epoch: pull.epoch)
+        try endpoint.checkEpoch(of: pull.epoch)
         // The puller has applied this log up to `since`: its acknowledgement.
         if pull.incarnation == endpoint.log.incarnation { context.followers?.heard(position: pull.since) }
         let bytes = try endpoint.pull(pull)
@@ -64,6 +70,9 @@ struct SyncRoutes: Sendable {
         guard let after = request.uri.queryParameters.get("after", as: UInt64.self) else {
             throw APIError.badRequest("give after=<position>: the head the peer already knows")
         }
+        let epoch = request.uri.queryParameters.get("epoch", as: UInt64.self)
+        context.followers?.saw(epoch: epoch)
+        try endpoint.checkEpoch(of: epoch)
         // A replica waits after what it has applied: its acknowledgement.
         context.followers?.heard(position: after)
         let seconds = min(

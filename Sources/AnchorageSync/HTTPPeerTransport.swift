@@ -127,10 +127,14 @@ public final class HTTPPeerTransport: PeerTransport {
     }
 
     public func waitForChange(after head: UInt64, timeout: Duration) async throws -> UInt64 {
+        try await waitForChange(after: head, timeout: timeout, epoch: nil)
+    }
+
+    public func waitForChange(after head: UInt64, timeout: Duration, epoch: UInt64?) async throws -> UInt64 {
         let seconds = max(0, Int(timeout.components.seconds))
         let body = try await send(
             "GET",
-            "sync/wait?after=\(head)&timeout=\(seconds)",
+            "sync/wait?after=\(head)&timeout=\(seconds)" + (epoch.map { "&epoch=\($0)" } ?? ""),
             timeout: timeout + .seconds(15)
         )
         struct Head: Decodable { var head: UInt64 }
@@ -216,6 +220,7 @@ public final class HTTPPeerTransport: PeerTransport {
         case (_, "incarnationChanged"): return SyncError(.incarnationChanged, message)
         case (_, "checkpointMoved"): return SyncError(.checkpointMoved, message)
         case (_, "rejected"): return SyncError(.rejected, message)
+        case (_, "staleEpoch"): return SyncError(.staleEpoch, message)
         case (.payloadTooLarge, _): return SyncError(.tooLarge, message)
         case (_, _) where status.code >= 500: return SyncError(.unreachable, message)
         default: return SyncError(.protocolViolation, message)

@@ -33,6 +33,12 @@ public struct InMemoryTransport: PeerTransport {
         self.interceptor = interceptor
     }
 
+    /// Serves `endpoint` as it is (with its fleet epoch, for instance).
+    public init(serving endpoint: SyncEndpoint, interceptor: Interceptor? = nil) {
+        self.endpoint = endpoint
+        self.interceptor = interceptor
+    }
+
     public var peerDescription: String { "memory:\(endpoint.log.storeID)" }
 
     public func identity(_ mine: PeerIdentity) async throws -> PeerIdentity {
@@ -53,5 +59,10 @@ public struct InMemoryTransport: PeerTransport {
 
     public func waitForChange(after head: UInt64, timeout: Duration) async throws -> UInt64 {
         await endpoint.waitForChange(after: head, timeout: timeout)
+    }
+
+    public func waitForChange(after head: UInt64, timeout: Duration, epoch: UInt64?) async throws -> UInt64 {
+        try endpoint.checkEpoch(of: epoch)
+        return await endpoint.waitForChange(after: head, timeout: timeout)
     }
 }

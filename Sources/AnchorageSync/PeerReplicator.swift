@@ -38,6 +38,11 @@ public final class PeerReplicator: Sendable {
         /// The clock back-off and timeouts wait on; tests give one they move
         /// by hand.
         public var clock: any Clock<Duration> = ContinuousClock()
+        /// For a fleet copy: the highest fleet epoch the local store holds.
+        /// Identities, pulls and live waits carry it; the replicator never
+        /// follows a peer whose epoch is lower (``SyncError/Code/staleEpoch``),
+        /// and stops following one as soon as the local epoch passes it.
+        public var epoch: (@Sendable () throws -> UInt64?)?
 
         public init() {}
     }
@@ -49,6 +54,8 @@ public final class PeerReplicator: Sendable {
     public let configuration: Configuration
     private let logger: Logger
     private let state: Mutex<PeerStatus>
+    /// The fleet epoch the peer held at the last identity exchange.
+    private let peerEpoch = Mutex<UInt64?>(nil)
 
     /// A replicator of `log` with the peer `transport` reaches. `status`
     /// continues one an earlier replicator of the same peer left (a node
@@ -113,8 +120,10 @@ public final class PeerReplicator: Sendable {
                 backoff.reset()
                 state.withLock { $0.state = .waiting }
                 let (transport, wait) = (self.transport, configuration.liveWait)
+                let epoch = try configuration.epoch?()
+                try Self.checkEpoch(peer: peerEpoch.withLock { $0 }, mine: epoch, transport)
                 _ = try await withTimeout(wait + configuration.requestTimeout, on: configuration.clock, "a live wait") {
-                    try await transport.waitForChange(after: round.through, timeout: wait)
+                    try await transport.waitForChange(after: round.through, timeout: wait, epoch: epoch)
                 }
                 state.withLock { $0.lastContact = Date() }
             } catch {
@@ -178,6 +187,17 @@ public final class PeerReplicator: Sendable {
         }
     }
 
+    /// Refuses to follow a peer whose fleet epoch is lower than the local
+    /// one: it is a deposed primary.
+    private static func checkEpoch(peer: UInt64?, mine: UInt64?, _ transport: any PeerTransport) throws {
+        guard let mine, mine > peer ?? 0 else { return }
+        throw SyncError(
+            .staleEpoch,
+            "\(transport.peerDescription) holds fleet epoch \(peer ?? 0), lower than this copy's \(mine): it is no "
+                + "longer the store's primary, so this copy neither follows nor acknowledges it"
+        )
+    }
+
     /// One pull through the transport, with the request timeout.
     private func pull(_ request: PullRequest, _ transport: any PeerTransport) async throws -> [UInt8] {
         try await withTimeout(configuration.requestTimeout, on: configuration.clock, "a pull") {
@@ -197,7 +217,9 @@ public final class PeerReplicator: Sendable {
             try Task.checkCancellation()
             switch action {
             case .identify:
-                let mine = try PeerIdentity(of: log)
+                var identity = try PeerIdentity(of: log)
+                identity.epoch = try configuration.epoch?()
+                let mine = identity
                 let peer = try await withTimeout(
                     configuration.requestTimeout,
                     on: configuration.clock,
@@ -206,6 +228,8 @@ public final class PeerReplicator: Sendable {
                     try await transport.identity(mine)
                 }
                 state.withLock { $0.lastContact = Date() }
+                peerEpoch.withLock { $0 = peer.epoch }
+                try Self.checkEpoch(peer: peer.epoch, mine: mine.epoch, transport)
                 action = try session.identified(peer, checkpoint: try log.checkpoint(for: peer.storeID))
             case .pull(let incarnation, let since):
                 let request = PullRequest(
@@ -213,7 +237,8 @@ public final class PeerReplicator: Sendable {
                     since: since,
                     maxEntries: configuration.maximumEntriesPerBatch,
                     maxBytes: configuration.maximumBytesPerBatch,
-                    versionVector: try log.versionVector()
+                    versionVector: try log.versionVector(),
+                    epoch: try configuration.epoch?()
                 )
                 do {
                     let bytes: [UInt8]
@@ -238,7 +263,8 @@ public final class PeerReplicator: Sendable {
                         since: received.through,
                         maxEntries: configuration.maximumEntriesPerBatch,
                         maxBytes: configuration.maximumBytesPerBatch,
-                        versionVector: try log.versionVector()
+                        versionVector: try log.versionVector(),
+                        epoch: try configuration.epoch?()
                     )
                     for entry in received.entries
                     where next.versionVector[entry.dot.origin, default: 0] < entry.dot.counter {

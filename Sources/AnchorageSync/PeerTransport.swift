@@ -27,4 +27,16 @@ public protocol PeerTransport: Sendable {
     /// returns the peer's head. The answer at the timeout doubles as a
     /// heartbeat: a peer that does not answer within it is gone.
     func waitForChange(after head: UInt64, timeout: Duration) async throws -> UInt64
+
+    /// ``waitForChange(after:timeout:)`` from a fleet copy holding fleet
+    /// epoch `epoch`: a peer holding a lower one refuses
+    /// (``SyncError/Code/staleEpoch``) rather than count the wait as an
+    /// acknowledgement. Transports that cannot carry it ignore `epoch`.
+    func waitForChange(after head: UInt64, timeout: Duration, epoch: UInt64?) async throws -> UInt64
+}
+
+extension PeerTransport {
+    public func waitForChange(after head: UInt64, timeout: Duration, epoch: UInt64?) async throws -> UInt64 {
+        try await waitForChange(after: head, timeout: timeout)
+    }
 }

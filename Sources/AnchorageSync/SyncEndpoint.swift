@@ -15,11 +15,39 @@ public struct SyncEndpoint: Sendable {
     public var limits: SyncLimits
     /// The clock a wait for changes counts its timeout on.
     public var clock: any Clock<Duration>
+    /// The highest fleet epoch the served store holds, for a fleet copy
+    /// (`nil`: outside a fleet). Identities carry it, and a request from a
+    /// copy holding a higher one is refused (``checkEpoch(of:)``).
+    public var epoch: (@Sendable () throws -> UInt64?)?
 
-    public init(log: EventLog, limits: SyncLimits = SyncLimits(), clock: any Clock<Duration> = ContinuousClock()) {
+    public init(
+        log: EventLog,
+        limits: SyncLimits = SyncLimits(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        epoch: (@Sendable () throws -> UInt64?)? = nil
+    ) {
         self.log = log
         self.limits = limits
         self.clock = clock
+        self.epoch = epoch
+    }
+
+    /// Refuses a request from a copy holding fleet epoch `asker` when the
+    /// served store holds a lower one: it is no longer the primary, and a
+    /// request must count neither as following it nor as acknowledging its
+    /// writes.
+    ///
+    /// - Throws: ``SyncError`` `staleEpoch`.
+    public func checkEpoch(of asker: UInt64?) throws {
+        guard let asker, let epoch else { return }
+        let held = try epoch() ?? 0
+        guard held >= asker else {
+            throw SyncError(
+                .staleEpoch,
+                "this copy holds fleet epoch \(held), and the asker holds epoch \(asker): this copy is no longer "
+                    + "the store's primary; follow the primary the fleet's placement names"
+            )
+        }
     }
 
     /// This store's identity, with its checkpoint for the asker.
@@ -28,7 +56,9 @@ public struct SyncEndpoint: Sendable {
         guard asker.storeID != log.storeID else {
             throw SyncError(.wrongPeer, "the peer is this store itself (\(log.storeID)); check the peer's address")
         }
+        try checkEpoch(of: asker.epoch)
         var mine = try PeerIdentity(of: log)
+        mine.epoch = try epoch?()
         if let checkpoint = try log.checkpoint(for: asker.storeID), checkpoint.incarnation == asker.incarnation {
             mine.checkpoint = checkpoint.seq
         }
@@ -38,6 +68,7 @@ public struct SyncEndpoint: Sendable {
     /// One encoded batch of this log's entries after `request.since`,
     /// bounded by this endpoint's limits.
     public func pull(_ request: PullRequest) throws -> [UInt8] {
+        try checkEpoch(of: request.epoch)
         var bounded = request
         bounded.maxEntries = min(max(request.maxEntries, 1), limits.maximumEntriesPerBatch)
         bounded.maxBytes = min(max(request.maxBytes, 1), limits.maximumBytesPerBatch)

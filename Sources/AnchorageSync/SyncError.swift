@@ -52,6 +52,10 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The peer refused the credentials (401) or the token lacks the
         /// replication grant (403).
         public static let unauthorized = Code("unauthorized")
+        /// One side of a fleet exchange holds a higher fleet epoch than the
+        /// other: a copy never follows, nor acknowledges, a store whose
+        /// epoch is lower than the highest it holds (a deposed primary).
+        public static let staleEpoch = Code("staleEpoch")
         /// The peer answered something this protocol does not expect.
         public static let protocolViolation = Code("protocolViolation")
 

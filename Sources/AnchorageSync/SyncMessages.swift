@@ -27,6 +27,10 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
     /// log (the asker's position; absent when it holds no checkpoint for
     /// the asker's current incarnation). A pusher resumes from here.
     public var checkpoint: UInt64?
+    /// The highest fleet epoch the store holds (docs/fleet.md, "Epochs");
+    /// absent for a store outside a fleet. A replica never follows a
+    /// store whose epoch is lower than its own.
+    public var epoch: UInt64?
 
     public init(
         protocolVersion: Int = SyncProtocol.version,
@@ -34,7 +38,8 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
         incarnation: UInt64,
         head: UInt64,
         versionVector: [StoreID: UInt64],
-        checkpoint: UInt64? = nil
+        checkpoint: UInt64? = nil,
+        epoch: UInt64? = nil
     ) {
         self.protocolVersion = protocolVersion
         self.storeID = storeID
@@ -42,6 +47,7 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
         self.head = head
         self.versionVector = versionVector
         self.checkpoint = checkpoint
+        self.epoch = epoch
     }
 
     /// The identity of `log` now.
@@ -67,13 +73,26 @@ public struct PullRequest: Codable, Sendable, Hashable {
     public var maxBytes: Int
     /// The puller's version vector: entries it covers are not sent.
     public var versionVector: [StoreID: UInt64]
+    /// The puller's highest fleet epoch, when it is a fleet copy: a store
+    /// holding a lower one is no longer the primary, and refuses the pull
+    /// (``SyncError/Code/staleEpoch``) rather than count it as an
+    /// acknowledgement.
+    public var epoch: UInt64?
 
-    public init(incarnation: UInt64, since: UInt64, maxEntries: Int, maxBytes: Int, versionVector: [StoreID: UInt64]) {
+    public init(
+        incarnation: UInt64,
+        since: UInt64,
+        maxEntries: Int,
+        maxBytes: Int,
+        versionVector: [StoreID: UInt64],
+        epoch: UInt64? = nil
+    ) {
         self.incarnation = incarnation
         self.since = since
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
         self.versionVector = versionVector
+        self.epoch = epoch
     }
 }
 

@@ -136,3 +136,30 @@ extension Array {
         return result
     }
 }
+
+@Suite("Command line: a fleet copy's epochs")
+struct CLIFleetEpochTests {
+    @Test("history --epochs lists the epoch entries and audit verify names the highest")
+    func epochs() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-epochs-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        do {
+            let copy = HKHealthStore(directory: URL(fileURLWithPath: store))
+            try await copy.setPreferredUnits([:])
+            let none = try await runCLI(["history", "--epochs", "--store", store])
+            #expect(none.contains("no fleet epochs"))
+            try await copy.beginFleetEpoch(FleetEpoch(epoch: 1, primary: "n1", revision: 12))
+            try await copy.beginFleetEpoch(FleetEpoch(epoch: 4, primary: "n3", revision: 40))
+            await copy.close()
+        }
+        let table = try await runCLI(["history", "--epochs", "--store", store])
+        #expect(table == "seq  epoch  primary  revision\n2    1      n1       12\n3    4      n3       40\n")
+        let json = try await runCLI(["history", "--epochs", "--format", "json", "--store", store])
+        #expect(json.contains(#""epoch":4"#) && json.contains(#""primary":"n3""#))
+        let verified = try await runCLI(["audit", "verify", "--store", store])
+        #expect(verified.contains("fleet epochs: 2 in the log; the highest is 4 (primary n3)"))
+        await #expect(throws: (any Error).self) {
+            _ = try await runCLI(["history", "--store", store])
+        }
+    }
+}

@@ -39,7 +39,10 @@ extension StoreEngine {
                 return true
             }
         }
-        for (key, tag) in [(HealthIndex.characteristicsSetting, "C"), (HealthIndex.preferredUnitsSetting, "U")] {
+        for (key, tag) in [
+            (HealthIndex.characteristicsSetting, "C"), (HealthIndex.preferredUnitsSetting, "U"),
+            (HealthIndex.fleetEpochSetting, "F"),
+        ] {
             guard let seq = try index.settingSeq(key, in: txn), let content = try contentDigest(at: seq, in: txn)
             else { continue }
             hasher.update(data: Array(tag.utf8) + content)

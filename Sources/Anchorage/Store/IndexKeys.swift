@@ -20,6 +20,8 @@ enum StoreKind {
     static let preferredUnits: EntryKind = 9005
     /// A workout effort score related to (or unrelated from) a workout.
     static let effort: EntryKind = 9006
+    /// A fleet epoch a newly placed or promoted primary began (``FleetEpoch``).
+    static let fleetEpoch: EntryKind = 9007
     /// A day's activity summary (the activity summary type's code).
     static let activitySummary = EntryKind(rawValue: TypeCatalog.activitySummary.kindCode)
 
