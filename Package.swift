@@ -190,7 +190,9 @@ let package = Package(
             name: "AnchorageServer",
             dependencies: [
                 "Anchorage",
+                "AnchorageFleet",
                 "AnchorageLog",
+                "Etcd",
                 "AnchorageService",
                 "AnchorageSync",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -223,6 +225,8 @@ let package = Package(
                 "AnchorageService",
                 "AnchorageSync",
                 "AppleHealthImport",
+                "AnchorageFleet",
+                "Etcd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

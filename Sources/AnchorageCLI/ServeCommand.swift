@@ -19,6 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup(title: "Fleet") var fleetOptions: FleetOptions
+
     @Option(
         name: .customLong("stores"),
         help: ArgumentHelp(
@@ -153,6 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard storeIdle > 0, storeIdle <= 86_400 else {
             throw ValidationError("--store-idle must be more than 0 and at most 86400 seconds")
         }
+        try fleetOptions.validate(host: host, port: port, stores: storesRoot)
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level is trace, debug, info, notice, warning, error or critical")
         }
@@ -192,6 +195,15 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
             configuration.peerSyncInterval = .milliseconds(Int64(peerInterval * 1_000))
             configuration.peerTrustRoots = peerTrustRoots
+            if fleetOptions.fleet {
+                try await serveFleet(
+                    root: storesRoot,
+                    configuration: configuration,
+                    fleet: try fleetOptions.configuration(host: host, port: port),
+                    logger: logger
+                )
+                return
+            }
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
             return
         }

@@ -7,7 +7,10 @@
 /// - `by-node/<node>/<store>`: the node's role for the store, written in
 ///   the same transaction as the placement, so a node reads its own stores
 ///   with one range;
-/// - `controller`: the node that places stores, attached to its lease.
+/// - `controller`: the node that places stores, attached to its lease;
+/// - `tokens/<token>`: a store token's record and the digest of its secret,
+///   so every node accepts the fleet's tokens;
+/// - `synced/<store>/<node>`: a copy being added reports it has caught up.
 ///
 /// ```swift
 /// let keys = FleetKeys()
@@ -24,14 +27,18 @@ public struct FleetKeys: Sendable, Hashable {
     public var stores: String { root + "stores/" }
     public var byNode: String { root + "by-node/" }
     public var controller: String { root + "controller" }
+    public var tokens: String { root + "tokens/" }
+    public var synced: String { root + "synced/" }
 
     public func node(_ id: String) -> String { nodes + id }
     public func store(_ id: String) -> String { stores + id }
     public func byNode(_ node: String) -> String { byNode + node + "/" }
     public func role(of store: String, on node: String) -> String { byNode(node) + store }
+    public func token(_ id: String) -> String { tokens + id }
+    public func synced(_ store: String, on node: String) -> String { synced + store + "/" + node }
 
     /// The id at the end of a key under `prefix`, or `nil`.
-    func id(in key: String, under prefix: String) -> String? {
+    public func id(in key: String, under prefix: String) -> String? {
         guard key.hasPrefix(prefix) else { return nil }
         let id = String(key.dropFirst(prefix.count))
         return id.isEmpty ? nil : id

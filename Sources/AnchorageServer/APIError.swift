@@ -48,6 +48,13 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         return error
     }
 
+    /// This error, answered with `Retry-After` (whole seconds, at least 1).
+    func retrying(after delay: Duration) -> APIError {
+        var error = self
+        error.retryAfterSeconds = Self.wholeSeconds(delay)
+        return error
+    }
+
     public var description: String { "\(status.code) \(code.rawValue): \(message)" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -22,7 +22,14 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let apiError = APIError.from(error)
-            if apiError.status.kind == .serverError {
+            if apiError.status == .serviceUnavailable {
+                // Expected and retried by clients (a failover, a replica
+                // gone): not a failure of the node.
+                context.logger.debug(
+                    "request refused for now",
+                    metadata: ["path": "\(request.uri.path)", "code": "\(apiError.code.rawValue)"]
+                )
+            } else if apiError.status.kind == .serverError {
                 context.logger.error(
                     "request failed",
                     metadata: ["path": "\(request.uri.path)", "error": "\(String(describing: type(of: error)))"]

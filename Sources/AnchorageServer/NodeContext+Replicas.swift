@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import HTTPTypes
 
 /// A write answered only once a replica holds it
 /// (``NodeConfiguration/replicaAcknowledgement``).
@@ -8,6 +9,7 @@ extension NodeContext {
     /// replica and none has asked within the bound: `503
     /// replicationUnavailable`.
     func requireFollowingReplica(_ configuration: NodeConfiguration) throws {
+        try checkFleetEpoch()
         guard let bound = configuration.replicaAcknowledgement, let followers else { return }
         guard followers.isFollowed(within: bound) else {
             throw APIError.replicationUnavailable(
@@ -16,13 +18,27 @@ extension NodeContext {
                 retryAfter: bound
             )
         }
+        // A fleet's primary acknowledges nothing once it may no longer lead.
+        do {
+            try checkFleetEpoch()
+        } catch let error as APIError {
+            throw APIError(
+                error.status,
+                error.code,
+                "the write is stored, but this node may no longer lead the store, so it is not acknowledged; read it "
+                    + "back before sending it again (objects that exist are refused as duplicates): " + error.message
+            ).retrying(after: .seconds(1))
+        }
     }
 
     /// Waits until a replica has confirmed everything the store held when
     /// the write returned, at most the bound: otherwise `503
     /// replicationUnavailable` (the write is stored here, not acknowledged).
     func awaitReplica(_ configuration: NodeConfiguration) async throws {
-        guard let bound = configuration.replicaAcknowledgement, let followers, let store else { return }
+        guard let bound = configuration.replicaAcknowledgement, let followers, let store else {
+            try checkFleetEpoch()
+            return
+        }
         let head = try store.eventLog().head.seq
         guard await followers.waitForAcknowledgement(of: head, timeout: bound) else {
             throw APIError.replicationUnavailable(
@@ -31,6 +47,20 @@ extension NodeContext {
                     + "read it back before sending it again (objects that exist are refused as duplicates)",
                 retryAfter: bound
             )
+        }
+    }
+
+    /// In a fleet: refuses when this node may no longer lead the store (its
+    /// lease deadline passed, or a replica holds a higher epoch).
+    private func checkFleetEpoch() throws {
+        try fleetGate?()
+        if let fleetEpoch, let followers, followers.epochSeen > fleetEpoch {
+            throw APIError(
+                .serviceUnavailable,
+                .notPrimary,
+                "a copy of this store holds a higher fleet epoch than this node leads it at: this node is no "
+                    + "longer its primary; ask again in a moment"
+            ).retrying(after: .seconds(1))
         }
     }
 

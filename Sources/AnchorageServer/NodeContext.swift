@@ -32,6 +32,12 @@ struct NodeContext: RequestContext {
     var storageQuota: Int?
     /// What the request's store's replicas have confirmed.
     var followers: ReplicaFollowers?
+    /// In a fleet: whether this node may take the request's write now (it
+    /// leads the store at its epoch, holds its lease); throws the answer
+    /// otherwise. Set by ``FleetRouteMiddleware``.
+    var fleetGate: (@Sendable () throws -> Void)?
+    /// In a fleet: the epoch this node leads the request's store at.
+    var fleetEpoch: UInt64?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

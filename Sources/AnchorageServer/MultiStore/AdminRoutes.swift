@@ -53,6 +53,22 @@ struct AdminRoutes: Sendable {
         var appName: String?
         var read: [String]?
         var share: [String]?
+
+        /// The grant the body asks for, on store `name`.
+        func grant(for name: StoreName) throws -> TokenGrant {
+            switch (owner == true, peer == true, app) {
+            case (true, false, nil) where read == nil && share == nil && appName == nil:
+                return TokenGrant(store: name, owner: true)
+            case (false, true, nil) where read == nil && share == nil && appName == nil:
+                return TokenGrant(store: name, owner: false, replicates: true)
+            case (false, false, let app?):
+                return TokenGrant(store: name, app: app, appName: appName, read: read ?? [], share: share ?? [])
+            default:
+                throw APIError.badRequest(
+                    "say who the token acts as: {\"owner\": true}, {\"peer\": true} or {\"app\": \"<bundle id>\", \"read\": […], \"share\": […]}"
+                )
+            }
+        }
     }
 
     /// A token just issued: its secret is in this answer and nowhere else.
@@ -110,25 +126,7 @@ struct AdminRoutes: Sendable {
     func issue(_ request: Request, context: NodeContext) async throws -> Response {
         let name = try Self.existing(context, registry)
         let body = try await Self.decode(Issue.self, request, context: context, holding: "who the token acts as")
-        let grant: TokenGrant
-        switch (body.owner == true, body.peer == true, body.app) {
-        case (true, false, nil) where body.read == nil && body.share == nil && body.appName == nil:
-            grant = TokenGrant(store: name, owner: true)
-        case (false, true, nil) where body.read == nil && body.share == nil && body.appName == nil:
-            grant = TokenGrant(store: name, owner: false, replicates: true)
-        case (false, false, let app?):
-            grant = TokenGrant(
-                store: name,
-                app: app,
-                appName: body.appName,
-                read: body.read ?? [],
-                share: body.share ?? []
-            )
-        default:
-            throw APIError.badRequest(
-                "say who the token acts as: {\"owner\": true}, {\"peer\": true} or {\"app\": \"<bundle id>\", \"read\": […], \"share\": […]}"
-            )
-        }
+        let grant = try body.grant(for: name)
         let issued = try registry.issueToken(grant)
         let answer = IssuedBody(
             id: issued.record.id,
@@ -221,7 +219,7 @@ struct AdminRoutes: Sendable {
         return name
     }
 
-    private static func decode<T: Decodable>(
+    static func decode<T: Decodable>(
         _ type: T.Type,
         _ request: Request,
         context: NodeContext,

@@ -45,7 +45,7 @@ public final class MultiStoreNode: Sendable {
     /// The connections to those peers, shared by every store.
     let peerClient: HTTPClient
     let logger: Logger
-    private let server: HTTPServerBuilder
+    let server: HTTPServerBuilder
     private let runner = NodeRunner()
 
     /// Opens the registry under `root` (creating it when the directory is
@@ -226,7 +226,7 @@ public final class MultiStoreNode: Sendable {
         router.group().add(middleware: AdminMiddleware(registry: registry))
             .get("/metrics") { [metrics] _, _ in metrics.response() }
         let store = router.group("/v1/stores/{store}")
-            .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool))
+            .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool, tokens: .registry(registry)))
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: store)
         let webhooks = WebhookRoutes(configuration: configuration, deliverer: nil)

@@ -125,10 +125,13 @@ final class ServedStore: Sendable {
     /// unless a run since the store opened covered it. Kept per token id, so
     /// a request pays for neither the recording nor the parsing again; a
     /// revoked token never gets here (the registry refuses it first).
-    func access(for token: TokenRecord, from registry: NodeRegistry) async throws -> AccessPolicy.Token {
+    func access(for token: TokenRecord, tokens source: TokenSource) async throws -> AccessPolicy.Token {
         if let known = tokens.withLock({ $0[token.id] }) { return known }
+        // A fleet's secret acts as the owner: it needs no grants recorded
+        // (and a replica's log takes no entries of its own).
+        if token.id == TokenRecord.fleetID { return try AccessPolicy.Token(token.grant) }
         try await grants.ensure(token.id) { [owner, name] in
-            let tokens = try registry.tokens(of: name)
+            let tokens = try source.tokens(name)
             let policy = AccessPolicy(tokens: try tokens.map { try AccessPolicy.Token($0.grant) })
             try await AnchorageNode.recordGrants(policy, owner: owner)
             return Set(tokens.map(\.id))

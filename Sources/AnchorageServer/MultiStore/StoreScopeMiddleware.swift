@@ -16,6 +16,8 @@ struct StoreScopeMiddleware: RouterMiddleware {
 
     let registry: NodeRegistry
     let pool: StorePool<ServedStore>
+    /// Where tokens are looked up: the registry's, or a fleet's.
+    let tokens: TokenSource
 
     static let notFound = APIError(.notFound, .notFound, "there is no such store, or this token does not reach it")
 
@@ -24,8 +26,11 @@ struct StoreScopeMiddleware: RouterMiddleware {
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
-        let record = try Self.token(request, registry: registry)
-        guard let text = context.parameters.get("store"), let name = try? StoreName(text),
+        let text = context.parameters.get("store") ?? ""
+        guard let record = try tokens.record(Self.secret(request), text) else {
+            throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
+        }
+        guard let name = try? StoreName(text),
             record.grant.store == name.rawValue, let storeRecord = try registry.store(name)
         else { throw Self.notFound }
         let lease: StorePool<ServedStore>.Lease
@@ -36,7 +41,7 @@ struct StoreScopeMiddleware: RouterMiddleware {
         }
         do {
             let served = lease.resource
-            let token = try await served.access(for: record, from: registry)
+            let token = try await served.access(for: record, tokens: tokens)
             var context = context
             context.storeName = name.rawValue
             context.accessLog = served.accessLog
@@ -74,13 +79,33 @@ struct StoreScopeMiddleware: RouterMiddleware {
 
     /// The registry's record of the request's bearer token.
     static func token(_ request: Request, registry: NodeRegistry) throws -> TokenRecord {
-        guard let header = request.headers[.authorization], header.count > 7,
-            header.prefix(7).lowercased() == "bearer "
-        else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }
-        let secret = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        guard let record = try registry.token(forSecret: secret) else {
+        guard let record = try registry.token(forSecret: secret(request)) else {
             throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
         }
         return record
+    }
+
+    /// The request's bearer secret.
+    static func secret(_ request: Request) throws -> String {
+        guard let header = request.headers[.authorization], header.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else { throw APIError(.unauthorized, .unauthenticated, "send Authorization: Bearer <token>") }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Where a node looks tokens up: its registry, or a fleet's directory.
+struct TokenSource: Sendable {
+    /// The record of the token with this secret, for a request to the
+    /// store named (`nil`: no such token).
+    let record: @Sendable (_ secret: String, _ store: String) throws -> TokenRecord?
+    /// Every token of a store (their grants are recorded in it).
+    let tokens: @Sendable (_ store: StoreName) throws -> [TokenRecord]
+
+    static func registry(_ registry: NodeRegistry) -> TokenSource {
+        TokenSource(
+            record: { secret, _ in try registry.token(forSecret: secret) },
+            tokens: { store in try registry.tokens(of: store) }
+        )
     }
 }

@@ -8,6 +8,12 @@ public struct TokenRecord: Codable, Sendable, Hashable {
     public var id: String
     public var grant: TokenGrant
     public var created: Date
+
+    public init(id: String, grant: TokenGrant, created: Date) {
+        self.id = id
+        self.grant = grant
+        self.created = created
+    }
 }
 
 /// A token just issued: the only time its secret is known.
@@ -184,6 +190,18 @@ extension NodeRegistry {
     package func digestCount() throws -> Int {
         try environment.read { txn in try txn.statistics(of: digestsDatabase).entries }
     }
+
+    /// A new token for `grant`, recorded nowhere: for a directory of
+    /// tokens kept elsewhere (a fleet's, in etcd). Keep ``secretDigest(_:)``
+    /// of its secret, never the secret.
+    public static func mintToken(_ grant: TokenGrant, now: Date = Date()) throws(ServiceError) -> IssuedToken {
+        try grant.validate()
+        let record = TokenRecord(id: "tok_" + random(bytes: 9), grant: grant, created: recorded(now))
+        return IssuedToken(record: record, secret: "anc_" + random(bytes: 32))
+    }
+
+    /// The SHA-256 digest of a token's secret: what a directory keeps.
+    public static func secretDigest(_ secret: String) -> [UInt8] { digest(secret) }
 
     static func digest(_ secret: String) -> [UInt8] {
         Array(SHA256.hash(data: Array(secret.utf8)))

@@ -1,0 +1,61 @@
+public import AnchorageFleet
+import Foundation
+
+/// What makes a multi-store node a member of a fleet (`anchorage serve
+/// --fleet`, docs/fleet.md): where etcd is, who this node is, and the
+/// fleet's timings.
+///
+/// ```swift
+/// var fleet = FleetConfiguration(
+///     etcd: ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379"],
+///     nodeID: "n1",
+///     address: "http://10.0.0.5:8080",
+///     secret: fleetSecret
+/// )
+/// fleet.zone = "eu-1a"
+/// ```
+public struct FleetConfiguration: Sendable {
+    /// The etcd members' client URLs.
+    public var etcd: [String]
+    /// This node's id: unique in the fleet, stable across restarts.
+    public var nodeID: String
+    /// The URL other nodes and forwarded clients reach this node at.
+    public var address: String
+    /// The fleet's shared secret: nodes present it to each other (to
+    /// replicate, to forward a store's creation to the controller), and the
+    /// operator presents it to administer the fleet.
+    public var secret: String
+    /// The node's zone; new stores' copies go to distinct zones while
+    /// there are enough.
+    public var zone: String?
+    /// How many store copies the node is meant to hold, relative to the
+    /// other nodes (placement weighs copies held by it).
+    public var capacity = 1
+    /// Where the fleet's records live in etcd.
+    public var keys = FleetKeys()
+    /// The node's lease TTL, in seconds (at least 5 outside tests: several
+    /// etcd election times).
+    public var leaseTTL: Int64 = 10
+    /// How long before its lease's end the node stops counting on it.
+    public var leaseMargin: Duration = .seconds(1)
+    /// How long a newly promoted primary waits past its predecessor's
+    /// expiry before it begins its epoch (LiteFS's lock-delay).
+    public var lockDelay: Duration = .seconds(1)
+    /// How many copies a new store gets.
+    public var copies = 3
+    /// How long a replica's node may be gone before the controller adds a
+    /// copy elsewhere (a restart is not a loss).
+    public var replaceAfter: Duration = .seconds(60)
+    /// Promote a store with fewer than `copies - 1` copies live (may lose
+    /// acknowledged writes): an operator's decision, off by default.
+    public var allowUnclean = false
+    /// How often the controller looks at the fleet.
+    public var controllerInterval: Duration = .milliseconds(250)
+
+    public init(etcd: [String], nodeID: String, address: String, secret: String) {
+        self.etcd = etcd
+        self.nodeID = nodeID
+        self.address = address
+        self.secret = secret
+    }
+}

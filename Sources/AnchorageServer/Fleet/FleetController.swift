@@ -1,0 +1,132 @@
+import AnchorageFleet
+import Etcd
+import Logging
+import Synchronization
+
+/// The fleet's one controller: every node campaigns for the claim, the one
+/// holding it places new stores and applies ``ControllerPlan``'s decisions
+/// (promotions, replacements), each fenced by its claim, so a deposed
+/// controller changes nothing.
+final class FleetController: Sendable {
+    let fleet: FleetConfiguration
+    let etcd: EtcdClient
+    let membership: NodeMembership
+    let directory: NodeDirectory
+    let cache: PlacementCache
+    let placements: PlacementStore
+    let election: ControllerElection
+    let logger: Logger
+    private let claim = Mutex<ControllerElection.Claim?>(nil)
+    /// Placement changes made (promotions and replacements).
+    let decisionsApplied = Atomic<Int>(0)
+
+    init(
+        fleet: FleetConfiguration,
+        etcd: EtcdClient,
+        membership: NodeMembership,
+        directory: NodeDirectory,
+        cache: PlacementCache,
+        logger: Logger
+    ) {
+        self.fleet = fleet
+        self.etcd = etcd
+        self.membership = membership
+        self.directory = directory
+        self.cache = cache
+        placements = PlacementStore(etcd: etcd, keys: fleet.keys, copies: fleet.copies)
+        election = ControllerElection(etcd: etcd, keys: fleet.keys, nodeID: fleet.nodeID)
+        self.logger = logger
+    }
+
+    /// The claim, while this node is the controller.
+    var currentClaim: ControllerElection.Claim? { claim.withLock { $0 } }
+
+    /// Campaigns and, while holding the claim, plans and applies, until
+    /// cancelled.
+    func run() async {
+        while !Task.isCancelled {
+            await step()
+            try? await Task.sleep(for: fleet.controllerInterval)
+        }
+    }
+
+    /// One round: claim if free, then apply what is due.
+    func step() async {
+        guard let lease = membership.lease, membership.holdsLease() else {
+            claim.withLock { $0 = nil }
+            return
+        }
+        var held = claim.withLock { $0 }
+        if held == nil {
+            do {
+                held = try await election.campaign(lease: lease)
+                if let held {
+                    claim.withLock { $0 = held }
+                    logger.info("controlling the fleet", metadata: ["fleet.node": "\(fleet.nodeID)"])
+                }
+            } catch {
+                logger.debug("cannot campaign", metadata: ["error": "\(error)"])
+            }
+        }
+        guard let held else { return }
+        let live = directory.nodes
+        let records = Array(cache.placements.values)
+        var loads: [String: Int] = [:]
+        for record in records { for node in record.placement.copies { loads[node, default: 0] += 1 } }
+        let decisions = ControllerPlan.decisions(
+            placements: records,
+            live: live.values.map {
+                PlacementPolicy.Candidate(
+                    id: $0.id,
+                    zone: $0.record.zone,
+                    load: loads[$0.id] ?? 0,
+                    capacity: $0.record.capacity
+                )
+            },
+            goneFor: { directory.goneFor($0) },
+            replaceAfter: fleet.replaceAfter,
+            allowUnclean: fleet.allowUnclean
+        )
+        for decision in decisions {
+            do {
+                switch try await placements.change(decision.record, to: decision.placement, by: held) {
+                case .changed:
+                    decisionsApplied.add(1, ordering: .relaxed)
+                    logger.notice(
+                        "placement changed",
+                        metadata: [
+                            "store": "\(decision.record.store)", "reason": "\(decision.reason)",
+                            "fleet.epoch": "\(decision.placement.epoch)", "primary": "\(decision.placement.primary)",
+                        ]
+                    )
+                case .conflict:
+                    break  // read again next round
+                }
+            } catch let error as FleetError where error.code == .notController {
+                claim.withLock { $0 = nil }
+                logger.notice("no longer the controller", metadata: ["fleet.node": "\(fleet.nodeID)"])
+                return
+            } catch {
+                logger.warning(
+                    "cannot change a placement",
+                    metadata: ["store": "\(decision.record.store)", "error": "\(error)"]
+                )
+            }
+        }
+    }
+
+    /// Places a new store, if this node is the controller.
+    ///
+    /// - Throws: ``FleetError`` `notController`.
+    func create(_ store: String) async throws -> (record: PlacementRecord, created: Bool) {
+        guard let held = claim.withLock({ $0 }) else {
+            throw FleetError(.notController, "this node is not the fleet's controller")
+        }
+        do {
+            return try await placements.create(store, by: held)
+        } catch let error as FleetError where error.code == .notController {
+            claim.withLock { $0 = nil }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import AnchorageFleet
+import AnchorageService
+import Etcd
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension FleetNode {
+    /// The fleet node's routes: the stores' (routed by
+    /// ``FleetRouteMiddleware``), and the fleet's administration behind its
+    /// secret (docs/http-api.md, "A fleet").
+    func router() -> Router<NodeContext> {
+        let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics)
+        let admin = router.group().add(middleware: FleetAdminMiddleware(fleet: fleet))
+        admin.get("/metrics") { [node] _, _ in node.metrics.response() }
+        admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
+        admin.get("/v1/stores") { [cache] _, _ in
+            let stores = cache.placements.values.sorted { $0.store < $1.store }.map(StoreBody.init)
+            return try JSONBodies.response(encoding: ["stores": stores])
+        }
+        admin.post("/v1/stores") { [self] request, context in try await createStore(request, context: context) }
+        admin.get("/v1/stores/{store}/tokens") { [tokens] _, context in
+            let store = try StoreName(context.parameters.get("store") ?? "")
+            return try JSONBodies.response(encoding: ["tokens": tokens.tokens(of: store.rawValue)])
+        }
+        admin.post("/v1/stores/{store}/tokens") { [self] request, context in
+            try await issueToken(request, context: context)
+        }
+        admin.delete("/v1/stores/{store}/tokens/{token}") { [tokens] _, context in
+            guard let id = context.parameters.get("token"), try await tokens.revoke(id: id) else {
+                throw APIError(.notFound, .notFound, "there is no such token")
+            }
+            return Response(status: .noContent)
+        }
+        let fleetSecret = fleet
+        let tokens = self.tokens
+        let source = TokenSource(
+            record: { secret, store in
+                if FleetRouteMiddleware.isFleetSecret(secret, fleetSecret) {
+                    guard let name = try? StoreName(store) else { return nil }
+                    return TokenRecord(
+                        id: TokenRecord.fleetID,
+                        grant: TokenGrant(store: name, owner: true, replicates: true),
+                        created: Date(timeIntervalSince1970: 0)
+                    )
+                }
+                return tokens.record(forSecret: secret)
+            },
+            tokens: { name in tokens.tokens(of: name.rawValue) }
+        )
+        let store = router.group("/v1/stores/{store}")
+            .add(
+                middleware: FleetRouteMiddleware(
+                    fleet: fleet,
+                    tokens: tokens,
+                    cache: cache,
+                    directory: directory,
+                    copies: copies,
+                    forwarder: FleetForwarder(client: client, nodeID: fleet.nodeID),
+                    maximumBodyBytes: node.configuration.maximumBodyBytes
+                )
+            )
+            .add(middleware: StoreScopeMiddleware(registry: node.registry, pool: node.pool, tokens: source))
+        StoreRoutes(
+            configuration: node.configuration,
+            metrics: node.metrics,
+            shutdown: node.shutdown,
+            readPool: node.readPool
+        )
+        .register(on: store)
+        let sync = SyncRoutes(
+            configuration: node.configuration,
+            shutdown: node.shutdown,
+            replicators: [],
+            received: node.received
+        )
+        store.post("sync/identity", use: sync.identity)
+        store.post("sync/pull", use: sync.pull)
+        store.post("sync/push", use: sync.push)
+        store.get("sync/wait", use: sync.wait)
+        return router
+    }
+
+    /// A store's placement as the admin routes answer it.
+    struct StoreBody: Encodable {
+        var id: String
+        var primary: String
+        var replicas: [String]
+        var epoch: Int64
+
+        init(_ record: PlacementRecord) {
+            id = record.store
+            primary = record.placement.primary
+            replicas = record.placement.replicas
+            epoch = record.placement.epoch
+        }
+    }
+
+    /// `POST /v1/stores {"id"}`: the controller places the store; any other
+    /// node forwards the request to it.
+    func createStore(_ request: Request, context: NodeContext) async throws -> Response {
+        if controller.currentClaim == nil {
+            guard let holder = try? await controller.election.holder(), holder.nodeID != fleet.nodeID,
+                let node = directory.node(holder.nodeID)
+            else {
+                throw APIError(.serviceUnavailable, .fleetUnavailable, "the fleet has no controller right now")
+                    .retrying(after: .seconds(1))
+            }
+            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+                .forward(request, to: node.record.address, maximumBodyBytes: 64 * 1_024)
+        }
+        let creation = try await AdminRoutes.decode(
+            AdminRoutes.Creation.self,
+            request,
+            context: context,
+            holding: "the store to create"
+        )
+        guard let id = creation.id, creation.ids == nil else {
+            throw APIError.badRequest("send {\"id\": \"<store>\"}: a fleet creates one store per request")
+        }
+        let name = try StoreName(id)
+        do {
+            let (record, created) = try await controller.create(name.rawValue)
+            return try JSONBodies.response(encoding: StoreBody(record), status: created ? .created : .ok)
+        } catch let error as FleetError {
+            switch error.code {
+            case .noNodes, .notController:
+                throw APIError(.serviceUnavailable, .fleetUnavailable, error.message).retrying(after: .seconds(1))
+            default:
+                throw APIError(.badRequest, .invalidArgument, error.message)
+            }
+        } catch let error as EtcdError {
+            throw APIError(.serviceUnavailable, .fleetUnavailable, "etcd: \(error.message)")
+                .retrying(after: .seconds(1))
+        }
+    }
+
+    /// `POST /v1/stores/{store}/tokens`: a token every node accepts.
+    func issueToken(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try StoreName(context.parameters.get("store") ?? "")
+        guard cache.placement(of: name.rawValue) != nil else {
+            throw APIError(.notFound, .notFound, "there is no store \(name)")
+        }
+        let body = try await AdminRoutes.decode(
+            AdminRoutes.Issue.self,
+            request,
+            context: context,
+            holding: "who the token acts as"
+        )
+        let issued = try await tokens.issue(try body.grant(for: name))
+        let answer = AdminRoutes.IssuedBody(
+            id: issued.record.id,
+            secret: issued.secret,
+            grant: issued.record.grant,
+            created: issued.record.created
+        )
+        return try JSONBodies.response(encoding: answer, status: .created)
+    }
+}
+
+/// Lets in the fleet's secret only.
+struct FleetAdminMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+    let fleet: FleetConfiguration
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    ) async throws -> Response {
+        guard FleetRouteMiddleware.isFleetSecret(try StoreScopeMiddleware.secret(request), fleet) else {
+            throw APIError(
+                .forbidden,
+                .authorizationDenied,
+                "administering the fleet takes its secret (the file given to `anchorage serve --fleet-secret-file`)"
+            )
+        }
+        return try await next(request, context)
+    }
+}

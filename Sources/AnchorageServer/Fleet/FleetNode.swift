@@ -1,0 +1,181 @@
+import AnchorageFleet
+import AnchorageService
+import AnchorageSync
+import AsyncHTTPClient
+import Etcd
+public import Foundation
+import Hummingbird
+public import Logging
+import ServiceLifecycle
+
+/// A node of a fleet (`anchorage serve --fleet`, docs/fleet.md): a
+/// multi-store node whose stores are placed by the fleet's controller
+/// through etcd, each kept on several nodes. Any node accepts
+/// `/v1/stores/{store}/…`: it serves the request when it is the store's
+/// primary, and forwards it to the primary otherwise; a primary answers a
+/// write once a replica holds it.
+///
+/// ```swift
+/// let node = try FleetNode(root: dataDirectory, configuration: configuration, fleet: fleet)
+/// try await node.run()        // joins, serves until SIGTERM, then leaves
+/// ```
+public final class FleetNode: Sendable {
+    public let fleet: FleetConfiguration
+    let node: MultiStoreNode
+    let etcd: EtcdClient
+    let membership: NodeMembership
+    let directory: NodeDirectory
+    let cache: PlacementCache
+    let tokens: FleetTokens
+    let copies: FleetCopies
+    let controller: FleetController
+    /// Connections to the other nodes: replication (one live wait per
+    /// replica copy) and forwarded requests.
+    let client: HTTPClient
+    let logger: Logger
+    private let runner = NodeRunner()
+
+    /// Prepares a fleet node whose store copies live under `root`.
+    ///
+    /// Writes wait for a replica (``NodeConfiguration/replicaAcknowledgement``,
+    /// 5 s unless set).
+    ///
+    /// - Throws: ``NodeConfigurationError`` for a configuration the fleet
+    ///   cannot use (no etcd member, a node id that is no path segment…).
+    public init(
+        root: URL,
+        configuration: NodeConfiguration,
+        fleet: FleetConfiguration,
+        logger: Logger = Logger(label: "anchorage.fleet")
+    ) throws {
+        var configuration = configuration
+        if configuration.replicaAcknowledgement == nil { configuration.replicaAcknowledgement = .seconds(5) }
+        guard !fleet.secret.isEmpty else { throw NodeConfigurationError("the fleet's secret is empty") }
+        guard URL(string: fleet.address)?.host != nil else {
+            throw NodeConfigurationError("the node's address \(fleet.address) is not an http:// URL with a host")
+        }
+        self.fleet = fleet
+        self.logger = logger
+        do {
+            etcd = try EtcdClient(.init(endpoints: fleet.etcd))
+        } catch {
+            throw NodeConfigurationError("etcd: \(error)", underlyingError: error)
+        }
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.timeout = .init(connect: .seconds(2))
+        clientConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: 4_096
+        )
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        do {
+            node = try MultiStoreNode(root: root, configuration: configuration, logger: logger)
+        } catch {
+            try? client.syncShutdown()
+            let etcd = self.etcd
+            Task { await etcd.shutdown() }
+            throw error
+        }
+        membership = NodeMembership(
+            etcd: etcd,
+            keys: fleet.keys,
+            nodeID: fleet.nodeID,
+            record: NodeRecord(address: fleet.address, zone: fleet.zone, capacity: fleet.capacity),
+            ttl: fleet.leaseTTL,
+            margin: fleet.leaseMargin,
+            logger: logger
+        )
+        directory = NodeDirectory(etcd: etcd, keys: fleet.keys)
+        cache = PlacementCache(etcd: etcd, keys: fleet.keys)
+        tokens = FleetTokens(etcd: etcd, keys: fleet.keys)
+        var replication = configuration.replication
+        replication.backoff = Backoff(base: .milliseconds(50), maximum: .seconds(1))
+        replication.liveWait = .seconds(10)
+        replication.requestTimeout = .seconds(5)
+        copies = FleetCopies(
+            .init(
+                fleet: fleet,
+                registry: node.registry,
+                pool: node.pool,
+                cache: cache,
+                directory: directory,
+                membership: membership,
+                client: client,
+                replication: replication,
+                logger: logger
+            )
+        )
+        controller = FleetController(
+            fleet: fleet,
+            etcd: etcd,
+            membership: membership,
+            directory: directory,
+            cache: cache,
+            logger: logger
+        )
+    }
+
+    /// The Hummingbird application with the fleet's background work.
+    func application(onServerRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        var application = NodeRunner.application(
+            router: router(),
+            server: node.server,
+            configuration: node.configuration,
+            logger: logger,
+            onServerRunning: onServerRunning
+        )
+        application.addServices(
+            PoolSweeper(pool: node.pool),
+            FleetTask { [membership] in await membership.run() },
+            FleetTask { [directory] in try? await directory.run() },
+            FleetTask { [cache] in try? await cache.run() },
+            FleetTask { [tokens] in try? await tokens.run() },
+            FleetTask { [copies] in await copies.run() },
+            FleetTask { [controller] in await controller.run() }
+        )
+        return application
+    }
+
+    /// Joins the fleet, serves until SIGTERM or SIGINT, then leaves it
+    /// (its key goes at once, so the controller promotes its stores'
+    /// replicas without waiting for the lease to end).
+    ///
+    /// - Throws: ``FleetError`` `nodeIDInUse` when a live node has this id;
+    ///   ``EtcdError`` when etcd cannot be reached to join.
+    public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        do {
+            try await membership.join()
+        } catch {
+            await close()
+            throw error
+        }
+        try await runner.run(application(onServerRunning: onServerRunning), shutdown: node.shutdown, logger: logger) {
+            try? await membership.leave()
+            await close()
+        }
+    }
+
+    /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does.
+    public func stop() async {
+        await runner.stop()
+    }
+
+    private func close() async {
+        await node.close()
+        try? await client.shutdown()
+        await etcd.shutdown()
+    }
+}
+
+/// A background task of the fleet node, ended at shutdown.
+struct FleetTask: Service {
+    let body: @Sendable () async -> Void
+
+    init(_ body: @escaping @Sendable () async -> Void) {
+        self.body = body
+    }
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await body() }
+    }
+}

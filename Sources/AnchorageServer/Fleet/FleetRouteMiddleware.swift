@@ -1,0 +1,91 @@
+import AnchorageFleet
+import AnchorageService
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Routes `/v1/stores/{store}/…` in a fleet: the token is checked first
+/// (a fleet token of that store, or the fleet's secret); the request is
+/// served here when this node is the store's primary — or, for a read the
+/// client allows a replica to answer (`X-Anchorage-Read: replica`), one of
+/// its replicas — and forwarded to the primary otherwise. Every answer
+/// says which copy served it: `X-Anchorage-Copy` (`primary` or `replica`),
+/// `X-Anchorage-Node` and `X-Anchorage-Epoch`.
+///
+/// A write served here passes the copy's gate (``FleetCopies/check(_:epoch:)``):
+/// the node leads the store at the placement's epoch and holds its lease.
+struct FleetRouteMiddleware: RouterMiddleware {
+    typealias Context = NodeContext
+
+    static let readHeader = HTTPField.Name("X-Anchorage-Read")!
+    static let copyHeader = HTTPField.Name("X-Anchorage-Copy")!
+    static let nodeHeader = HTTPField.Name("X-Anchorage-Node")!
+    static let epochHeader = HTTPField.Name("X-Anchorage-Epoch")!
+
+    let fleet: FleetConfiguration
+    let tokens: FleetTokens
+    let cache: PlacementCache
+    let directory: NodeDirectory
+    let copies: FleetCopies
+    let forwarder: FleetForwarder
+    let maximumBodyBytes: Int
+
+    /// Whether `secret` is the fleet's (compared in constant time).
+    static func isFleetSecret(_ secret: String, _ fleet: FleetConfiguration) -> Bool {
+        Array(SHA256.hash(data: Array(secret.utf8))) == Array(SHA256.hash(data: Array(fleet.secret.utf8)))
+    }
+
+    func handle(
+        _ request: Request,
+        context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    ) async throws -> Response {
+        let store = context.parameters.get("store") ?? ""
+        let secret = try StoreScopeMiddleware.secret(request)
+        let isFleet = Self.isFleetSecret(secret, fleet)
+        if !isFleet {
+            guard let record = tokens.record(forSecret: secret) else {
+                throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
+            }
+            guard record.grant.store == store else { throw StoreScopeMiddleware.notFound }
+        }
+        let record = cache.placement(of: store)
+        let me = fleet.nodeID
+        let prefix = "/v1/stores/\(store)/"
+        let path = request.uri.path
+        if path.hasPrefix(prefix + "sync/") {
+            // Replication is between the store's copies, each asked directly.
+            guard record?.placement.role(of: me) != nil else { throw StoreScopeMiddleware.notFound }
+            return try await next(request, context)
+        }
+        let isWrite = request.method != .get && request.method != .head
+        let replicaRead = !isWrite && request.headers[Self.readHeader]?.lowercased() == "replica"
+        switch Route.decide(for: record, on: me, replicaReadAllowed: replicaRead) {
+        case .unplaced:
+            throw StoreScopeMiddleware.notFound
+        case .forward(let primary, _):
+            guard let node = directory.node(primary) else {
+                throw APIError(
+                    .serviceUnavailable,
+                    .fleetUnavailable,
+                    "the store's primary is not live; the fleet promotes a replica within seconds: ask again then"
+                ).retrying(after: .seconds(1))
+            }
+            return try await forwarder.forward(request, to: node.record.address, maximumBodyBytes: maximumBodyBytes)
+        case .serve(let role, let epoch):
+            var context = context
+            if isWrite {
+                try copies.check(store, epoch: epoch)
+                let copies = self.copies
+                context.fleetGate = { try copies.check(store, epoch: epoch) }
+                context.fleetEpoch = UInt64(epoch)
+            }
+            var response = try await next(request, context)
+            response.headers[Self.copyHeader] = role.rawValue
+            response.headers[Self.nodeHeader] = me
+            response.headers[Self.epochHeader] = String(epoch)
+            return response
+        }
+    }
+}

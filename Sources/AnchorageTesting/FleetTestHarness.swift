@@ -1,0 +1,196 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fleet on one machine for tests and benchmarks: three etcd members and
+/// `anchorage serve --fleet` nodes, every process on free loopback ports,
+/// each node its own directory, zone and log file; nodes are killed by
+/// process id, and ``shutdown()`` stops everything.
+///
+/// ```swift
+/// let fleet = try await FleetTestHarness.start(binary: anchorage, nodes: 3, leaseTTL: 3)
+/// defer { fleet.shutdown() }
+/// fleet.kill(0)                   // kill -9 of n0
+/// try await fleet.restart(0)
+/// ```
+public final class FleetTestHarness: Sendable {
+    /// One node: its id, port and data directory.
+    public struct Node: Sendable {
+        public let id: String
+        public let port: Int
+        public let directory: URL
+        public var url: String { "http://127.0.0.1:\(port)" }
+    }
+
+    public let etcd: EtcdTestCluster
+    public let nodes: [Node]
+    /// The fleet's secret (`Authorization: Bearer <secret>` administers it).
+    public let secret: String
+    public let directory: URL
+    let binary: String
+    let arguments: [String]
+    private let processes: Mutex<[ChildProcess?]>
+    /// How many times each node was started.
+    private let starts: Mutex<[Int]>
+
+    private init(etcd: EtcdTestCluster, nodes: [Node], directory: URL, binary: String, arguments: [String]) {
+        self.etcd = etcd
+        self.nodes = nodes
+        self.directory = directory
+        self.binary = binary
+        self.arguments = arguments
+        secret = "fleet-secret-" + UUID().uuidString
+        processes = Mutex(Array(repeating: nil, count: nodes.count))
+        starts = Mutex(Array(repeating: 0, count: nodes.count))
+    }
+
+    /// Starts etcd and `count` nodes (`n0`, `n1`…, in zones `z0`, `z1`…)
+    /// with lease TTL `leaseTTL`, and waits until each serves.
+    ///
+    /// - Parameter arguments: more `anchorage serve` arguments for every
+    ///   node (`--replica-wait 2`…).
+    public static func start(
+        binary: String,
+        nodes count: Int = 3,
+        leaseTTL: Int = 3,
+        arguments: [String] = [],
+        timeout: Double = 60
+    ) async throws -> FleetTestHarness {
+        let etcd = try await EtcdTestCluster.start()
+        let directory = temporaryPath(prefix: "anchorage-fleet")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let nodes = try (0..<count).map { index in
+                Node(
+                    id: "n\(index)",
+                    port: try freeLoopbackPort(),
+                    directory: directory.appendingPathComponent("n\(index)")
+                )
+            }
+            let fleet = FleetTestHarness(
+                etcd: etcd,
+                nodes: nodes,
+                directory: directory,
+                binary: binary,
+                arguments: ["--lease-ttl", String(leaseTTL)] + arguments
+            )
+            try Data(fleet.secret.utf8).write(to: fleet.secretFile)
+            do {
+                for index in nodes.indices { try fleet.launch(index) }
+                for index in nodes.indices { try await fleet.waitServing(index, timeout: timeout) }
+                return fleet
+            } catch {
+                fleet.shutdown()
+                throw error
+            }
+        } catch {
+            etcd.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    var secretFile: URL { directory.appendingPathComponent("secret") }
+
+    /// The node's output (both streams, every run).
+    public func log(_ index: Int) -> String {
+        (try? String(contentsOf: logFile(index), encoding: .utf8)) ?? ""
+    }
+
+    /// The process id of a running node.
+    public func pid(_ index: Int) -> Int32? {
+        processes.withLock { $0[index]?.pid }
+    }
+
+    /// Kills a node with SIGKILL and waits (up to 10 s) until it is gone.
+    public func kill(_ index: Int) {
+        guard let child = processes.withLock({ $0[index] }) else { return }
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 10)
+        processes.withLock { $0[index] = nil }
+    }
+
+    /// Stops a node with SIGTERM; returns its exit status, or `nil` when it
+    /// did not exit within `timeout` seconds (it is then killed).
+    @discardableResult
+    public func stop(_ index: Int, timeout: Double = 30) -> Int32? {
+        guard let child = processes.withLock({ $0[index] }) else { return nil }
+        child.signal(SIGTERM)
+        let status = child.wait(timeout: timeout)
+        if status == nil {
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: 10)
+        }
+        processes.withLock { $0[index] = nil }
+        return status
+    }
+
+    /// Sends `signal` to a node (SIGSTOP freezes it, SIGCONT lets it go on).
+    public func signal(_ index: Int, _ signal: Int32) {
+        processes.withLock { $0[index] }?.signal(signal)
+    }
+
+    /// Starts a stopped node again on its port and data, and waits until it
+    /// serves.
+    public func restart(_ index: Int, timeout: Double = 60) async throws {
+        try launch(index)
+        try await waitServing(index, timeout: timeout)
+    }
+
+    /// Stops every node and etcd, and removes the data.
+    public func shutdown() {
+        for index in nodes.indices { kill(index) }
+        etcd.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: Processes
+
+    private func logFile(_ index: Int) -> URL {
+        directory.appendingPathComponent("n\(index).log")
+    }
+
+    private func launch(_ index: Int) throws {
+        let node = nodes[index]
+        let arguments =
+            [
+                "serve", "--fleet", "--stores", node.directory.path,
+                "--host", "127.0.0.1", "--port", String(node.port),
+                "--etcd", etcd.endpoints.joined(separator: ","),
+                "--node-id", node.id, "--zone", "z\(index)",
+                "--fleet-secret-file", secretFile.path,
+            ] + self.arguments
+        let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
+        processes.withLock { $0[index] = child }
+        starts.withLock { $0[index] += 1 }
+    }
+
+    /// Waits until the node's latest run says it serves.
+    private func waitServing(_ index: Int, timeout: Double) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        let expected = starts.withLock { $0[index] }
+        while log(index).components(separatedBy: "serving the copies").count - 1 < expected {
+            guard let child = processes.withLock({ $0[index] }), child.poll() == nil else {
+                throw FleetTestHarnessError(description: "node \(index) exited: \(log(index).suffix(1_500))")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw FleetTestHarnessError(
+                    description: "node \(index) not serving after \(timeout) s: \(log(index).suffix(1_500))"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
+
+/// The fleet could not be started.
+public struct FleetTestHarnessError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,196 @@
+import Anchorage
+import AnchorageLog
+import AnchorageTesting
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+
+/// HTTP calls to a fleet's nodes, and the checks every fleet test ends with.
+struct FleetClient: Sendable {
+    let fleet: FleetTestHarness
+    let http: HTTPClient
+
+    struct Answer: Sendable {
+        var status: Int
+        var body: String
+        var headers: HTTPHeaders
+
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        }
+    }
+
+    static func with<R>(_ fleet: FleetTestHarness, _ body: (FleetClient) async throws -> R) async throws -> R {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(2), read: .seconds(20))
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = FleetClient(fleet: fleet, http: http)
+        let result = await Result { try await body(client) }
+        try await http.shutdown()
+        return try result.get()
+    }
+
+    /// Sends a request to node `node`; a connection failure is status 0.
+    func send(
+        _ method: HTTPMethod,
+        _ path: String,
+        to node: Int,
+        token: String,
+        body: String? = nil,
+        headers: [(String, String)] = [],
+        timeout: Duration = .seconds(20)
+    ) async -> Answer {
+        var request = HTTPClientRequest(url: fleet.nodes[node].url + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        do {
+            let response = try await http.execute(request, timeout: .seconds(Int64(timeout.components.seconds)))
+            let bytes = try await response.body.collect(upTo: 64 << 20)
+            return Answer(status: Int(response.status.code), body: String(buffer: bytes), headers: response.headers)
+        } catch {
+            return Answer(status: 0, body: "\(error)", headers: [:])
+        }
+    }
+
+    /// Creates a store through node `node` (asking again while the fleet
+    /// has no controller yet) and returns an owner token for it.
+    func createStore(_ id: String, via node: Int = 0) async throws -> String {
+        var created: Answer?
+        try await waitUntil("store \(id) is created", timeout: 60) {
+            let answer = await send(.POST, "/v1/stores", to: node, token: fleet.secret, body: #"{"id":"\#(id)"}"#)
+            created = answer
+            return answer.status == 201 || answer.status == 200
+        }
+        _ = created
+        let issued = await send(
+            .POST,
+            "/v1/stores/\(id)/tokens",
+            to: node,
+            token: fleet.secret,
+            body: #"{"owner":true}"#
+        )
+        guard issued.status == 201, let secret = issued.json?["secret"] as? String else {
+            throw FleetTestHarnessError(description: "cannot issue a token: \(issued.status) \(issued.body)")
+        }
+        return secret
+    }
+
+    /// The store's placement as node `node` sees it.
+    func placement(of store: String, via node: Int) async -> (primary: String, replicas: [String], epoch: Int)? {
+        let answer = await send(.GET, "/v1/stores", to: node, token: fleet.secret)
+        guard let stores = answer.json?["stores"] as? [[String: Any]],
+            let entry = stores.first(where: { $0["id"] as? String == store }),
+            let primary = entry["primary"] as? String, let replicas = entry["replicas"] as? [String],
+            let epoch = entry["epoch"] as? Int
+        else { return nil }
+        return (primary, replicas, epoch)
+    }
+
+    /// Saves one step sample through node `node`; the status.
+    func save(
+        _ uuid: UUID,
+        store: String,
+        token: String,
+        via node: Int,
+        timeout: Duration = .seconds(20)
+    ) async
+        -> Answer
+    {
+        await send(
+            .POST,
+            "/v1/stores/\(store)/samples",
+            to: node,
+            token: token,
+            body: "[" + stepJSON(1, uuid: uuid) + "]",
+            timeout: timeout
+        )
+    }
+
+    /// The uuids of the store's step samples, read from node `node`.
+    func stepUUIDs(store: String, token: String, via node: Int) async -> Set<UUID>? {
+        let answer = await send(
+            .GET,
+            "/v1/stores/\(store)/samples?type=HKQuantityTypeIdentifierStepCount&limit=10000",
+            to: node,
+            token: token
+        )
+        guard answer.status == 200, let samples = answer.json?["samples"] as? [[String: Any]] else { return nil }
+        return Set(samples.compactMap { ($0["uuid"] as? String).flatMap(UUID.init(uuidString:)) })
+    }
+}
+
+/// Every copy of `store` under the fleet's node directories, once the nodes
+/// are stopped: its log verifies, its projections equal a replay, and the
+/// digests of all copies are equal. Returns the copies' step uuids.
+func expectCopiesAgree(
+    _ fleet: FleetTestHarness,
+    store: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+)
+    async throws -> [Set<UUID>]
+{
+    var digests: [String] = []
+    var contents: [Set<UUID>] = []
+    for node in fleet.nodes {
+        let directory = node.directory.appendingPathComponent(store)
+        guard FileManager.default.fileExists(atPath: directory.path) else { continue }
+        var configuration = HKHealthStore.Configuration()
+        configuration.log.durability = .none
+        let copy = HKHealthStore(directory: directory, configuration: configuration)
+        #expect(
+            try copy.eventLog().verify().isIntact,
+            "audit verify: \(node.id)'s chain",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            try await copy.eventLog().checkProjections() == nil,
+            "audit verify: \(node.id)'s projections",
+            sourceLocation: sourceLocation
+        )
+        digests.append(try copy.stateDigest())
+        let steps = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+            sortDescriptors: []
+        ).result(for: copy)
+        contents.append(Set(steps.map(\.uuid)))
+        await copy.close()
+    }
+    #expect(Set(digests).count == 1, "the copies' digests differ: \(digests)", sourceLocation: sourceLocation)
+    return contents
+}
+
+/// The `anchorage` binary beside the tests.
+var anchorageBinary: String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("anchorage").path
+}
+
+extension FleetTestHarness {
+    /// Runs `body`; when it throws, the error carries the end of every
+    /// node's log.
+    func explaining<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch {
+            let logs = nodes.indices.map { "--- \(nodes[$0].id):\n\(log($0).suffix(3_000))" }.joined(separator: "\n")
+            // Whole logs for a person to read: ANCHORAGE_FLEET_LOGS=DIR.
+            if let keep = ProcessInfo.processInfo.environment["ANCHORAGE_FLEET_LOGS"] {
+                for index in nodes.indices {
+                    try? Data(log(index).utf8).write(
+                        to: URL(fileURLWithPath: keep).appendingPathComponent("\(nodes[index].id).log")
+                    )
+                }
+            }
+            throw FleetTestHarnessError(description: "\(error)\n\(logs)")
+        }
+    }
+}
