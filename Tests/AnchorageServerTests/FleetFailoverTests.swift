@@ -6,23 +6,12 @@ import Synchronization
 import Testing
 
 /// A fleet on one machine (3 etcd members, 3 `anchorage serve --fleet`
-/// processes, lease TTL 3 s): stores placed on three nodes, requests
-/// forwarded to the primary, and a primary killed under writing clients.
-@Suite("Fleet: failover", .serialized)
+/// processes, lease TTL 3 s): a store placed on the three nodes, clients
+/// writing through every node (the ones not primary forward), and faults:
+/// a primary killed, a primary frozen past its lease, etcd losing its
+/// majority. Every test ends with `audit verify` on every copy.
+@Suite("Fleet: faults", .serialized)
 struct FleetFailoverTests {
-    /// What the writing clients saw, and when to stop.
-    final class Writers: Sendable {
-        let ledger = Mutex(Ledger())
-        let stop = Atomic<Bool>(false)
-    }
-
-    struct Ledger: Sendable {
-        var acknowledged: [UUID] = []
-        var refused = 0
-        /// When each acknowledgement came.
-        var times: [ContinuousClock.Instant] = []
-    }
-
     @Test(
         "A primary killed with -9 under 8 writing clients: no acknowledged write is lost, writes resume, every copy passes audit"
     )
@@ -31,88 +20,129 @@ struct FleetFailoverTests {
         defer { fleet.shutdown() }
         try await FleetClient.with(fleet) { client in
             let token = try await client.createStore("alice")
-            guard let before = await client.placement(of: "alice", via: 1) else {
-                Issue.record("no placement")
-                return
-            }
+            let before = try #require(await client.placement(of: "alice", via: 1))
             #expect(Set([before.primary] + before.replicas) == ["n0", "n1", "n2"])
-            // Every node answers; the ones not primary forward.
-            let shared = Writers()
-            let writers = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for writer in 0..<8 {
-                        group.addTask {
-                            var node = writer % 3
-                            while !shared.stop.load(ordering: .relaxed) {
-                                let uuid = UUID()
-                                let answer = await client.save(uuid, store: "alice", token: token, via: node)
-                                if answer.status == 201 {
-                                    shared.ledger.withLock {
-                                        $0.acknowledged.append(uuid)
-                                        $0.times.append(.now)
-                                    }
-                                } else {
-                                    shared.ledger.withLock { $0.refused += 1 }
-                                    node = (node + 1) % 3
-                                    try? await Task.sleep(for: .milliseconds(50))
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            try await waitUntil("writes are acknowledged", timeout: 60) {
-                shared.ledger.withLock { $0.acknowledged.count } >= 200
-            }
+            let writers = FleetWriters(client, store: "alice", token: token, count: 8)
+            try await writers.waitForMore(200)
             let victim = Int(before.primary.dropFirst())!
             let killed = ContinuousClock.now
             fleet.kill(victim)
-            let survivor = (victim + 1) % 3
             try await fleet.explaining {
                 try await waitUntil("a replica is promoted", timeout: 30) {
-                    guard let now = await client.placement(of: "alice", via: survivor) else { return false }
+                    guard let now = await client.placement(of: "alice", via: (victim + 1) % 3) else { return false }
                     return now.primary != before.primary && now.epoch > before.epoch
                 }
-            }
-            try await waitUntil("writes are acknowledged after the kill", timeout: 60) {
-                shared.ledger.withLock { $0.times.contains { $0 > killed + .milliseconds(100) } }
-            }
-            let resumed = shared.ledger.withLock { $0.times.first { $0 > killed + .milliseconds(100) } }!
-            let count = shared.ledger.withLock { $0.acknowledged.count }
-            try await waitUntil("more writes after the kill", timeout: 60) {
-                shared.ledger.withLock { $0.acknowledged.count } >= count + 100
-            }
-            shared.stop.store(true, ordering: .relaxed)
-            await writers.value
-            try await fleet.restart(victim)
-            let acknowledged = Set(shared.ledger.withLock { $0.acknowledged })
-            // The restarted node catches up as a replica.
-            try await waitUntil("every copy holds every acknowledged write", timeout: 60) {
-                for node in 0..<3 {
-                    let held = await client.send(
-                        .GET,
-                        "/v1/stores/alice/samples?type=HKQuantityTypeIdentifierStepCount&limit=10000",
-                        to: node,
-                        token: token,
-                        headers: [("X-Anchorage-Read", "replica")]
-                    )
-                    guard held.status == 200 else { return false }
-                    let uuids = Set(
-                        ((held.json?["samples"] as? [[String: Any]]) ?? []).compactMap {
-                            ($0["uuid"] as? String).flatMap(UUID.init(uuidString:))
-                        }
-                    )
-                    if !acknowledged.isSubset(of: uuids) { return false }
+                try await waitUntil("writes are acknowledged after the kill", timeout: 30) {
+                    writers.acknowledged.contains { $0.at > killed + .milliseconds(100) }
                 }
-                return true
+            }
+            let resumed = writers.acknowledged.first { $0.at > killed + .milliseconds(100) }!.at
+            try await writers.waitForMore(100)
+            await writers.stop()
+            try await fleet.restart(victim)
+            let acknowledged = Set(writers.acknowledged.map(\.uuid))
+            // The restarted node hands its unacknowledged tail over and catches up as a replica.
+            try await fleet.explaining {
+                try await client.waitUntilEveryCopyHolds(acknowledged, store: "alice", token: token)
             }
             print(
-                "fleet kill -9: \(acknowledged.count) acknowledged, \(shared.ledger.withLock { $0.refused }) refused, "
+                "fleet kill -9: \(acknowledged.count) acknowledged, refused \(writers.ledger.withLock { $0.refused }), "
                     + "writes again \(resumed - killed) after the kill"
             )
             for node in 0..<3 { fleet.stop(node) }
             let contents = try await expectCopiesAgree(fleet, store: "alice")
             #expect(contents.count == 3)
+            for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
+        }
+    }
+
+    @Test(
+        "A primary frozen past its lease, then resumed: it acknowledges nothing after its deadline, and one node acknowledges per epoch"
+    )
+    func pausedPrimary() async throws {
+        let fleet = try await FleetTestHarness.start(binary: anchorageBinary, nodes: 3, leaseTTL: 3)
+        defer { fleet.shutdown() }
+        try await FleetClient.with(fleet) { client in
+            let token = try await client.createStore("bob")
+            let before = try #require(await client.placement(of: "bob", via: 1))
+            let writers = FleetWriters(client, store: "bob", token: token, count: 8, timeout: .seconds(6))
+            try await writers.waitForMore(150)
+            let victim = Int(before.primary.dropFirst())!
+            let frozen = ContinuousClock.now
+            fleet.signal(victim, SIGSTOP)
+            try await fleet.explaining {
+                try await waitUntil("a replica is promoted", timeout: 30) {
+                    guard let now = await client.placement(of: "bob", via: (victim + 1) % 3) else { return false }
+                    return now.primary != before.primary
+                }
+                try await waitUntil("the new primary acknowledges", timeout: 30) {
+                    writers.acknowledged.contains { $0.epoch > before.epoch }
+                }
+            }
+            let resumed = ContinuousClock.now
+            fleet.signal(victim, SIGCONT)
+            try await writers.waitForMore(150)
+            await writers.stop()
+            let history = writers.acknowledged
+            // Its deadline came at most a lease after it froze: nothing it answered after is an acknowledgement.
+            let late = history.filter { $0.node == before.primary && $0.at > frozen + .seconds(3) }
+            #expect(late.isEmpty, "the frozen primary acknowledged \(late.count) writes after its deadline")
+            #expect(!history.contains { $0.node == before.primary && $0.at > resumed })
+            for (epoch, entries) in Dictionary(grouping: history, by: \.epoch) {
+                #expect(Set(entries.map(\.node)).count == 1, "epoch \(epoch) was acknowledged by several nodes")
+            }
+            let acknowledged = Set(history.map(\.uuid))
+            try await fleet.explaining {
+                try await client.waitUntilEveryCopyHolds(acknowledged, store: "bob", token: token)
+            }
+            for node in 0..<3 { fleet.stop(node) }
+            let contents = try await expectCopiesAgree(fleet, store: "bob")
+            #expect(contents.count == 3)
+            for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
+        }
+    }
+
+    @Test(
+        "etcd loses its majority for 15 s: reads go on, writes stop at the lease deadline and resume by themselves, no failover"
+    )
+    func etcdQuorumLoss() async throws {
+        let fleet = try await FleetTestHarness.start(binary: anchorageBinary, nodes: 3, leaseTTL: 3)
+        defer { fleet.shutdown() }
+        try await FleetClient.with(fleet) { client in
+            let token = try await client.createStore("carol")
+            let before = try #require(await client.placement(of: "carol", via: 1))
+            let writers = FleetWriters(client, store: "carol", token: token, count: 4, timeout: .seconds(6))
+            try await writers.waitForMore(100)
+            fleet.etcd.kill(1)
+            fleet.etcd.kill(2)
+            let lost = ContinuousClock.now
+            // Past every node's deadline, writes stop.
+            try await Task.sleep(for: .seconds(4))
+            let stalled = writers.count
+            try await Task.sleep(for: .seconds(3))
+            #expect(writers.count == stalled, "writes were acknowledged without a lease")
+            // Reads go on, from every copy.
+            for node in 0..<3 {
+                let read = await client.send(
+                    .GET,
+                    "/v1/stores/carol/samples?type=HKQuantityTypeIdentifierStepCount&limit=10",
+                    to: node,
+                    token: token,
+                    headers: [("X-Anchorage-Read", "replica")]
+                )
+                #expect(read.status == 200, "a read failed while etcd had no majority: \(read.status) \(read.body)")
+            }
+            try await Task.sleep(until: lost + .seconds(15))
+            try await fleet.etcd.restart(1)
+            try await fleet.etcd.restart(2)
+            try await fleet.explaining { try await writers.waitForMore(100, timeout: 30) }
+            await writers.stop()
+            let after = try #require(await client.placement(of: "carol", via: 1))
+            #expect(after.primary == before.primary && after.epoch == before.epoch, "a failover happened")
+            let acknowledged = Set(writers.acknowledged.map(\.uuid))
+            try await client.waitUntilEveryCopyHolds(acknowledged, store: "carol", token: token)
+            for node in 0..<3 { fleet.stop(node) }
+            let contents = try await expectCopiesAgree(fleet, store: "carol")
             for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
         }
     }

@@ -194,3 +194,105 @@ extension FleetTestHarness {
         }
     }
 }
+
+/// Clients writing to a store through every node, each answer recorded:
+/// what the fault tests check their histories against.
+final class FleetWriters: Sendable {
+    /// One acknowledged write: which copy and epoch answered, and when.
+    struct Acknowledged: Sendable {
+        var uuid: UUID
+        var node: String
+        var epoch: Int
+        var at: ContinuousClock.Instant
+    }
+
+    struct Ledger: Sendable {
+        var acknowledged: [Acknowledged] = []
+        /// Answers other than 201, by status (0: no answer).
+        var refused: [Int: Int] = [:]
+    }
+
+    let ledger = Mutex(Ledger())
+    private let stopping = Atomic<Bool>(false)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts `count` clients writing one sample per request.
+    init(_ client: FleetClient, store: String, token: String, count: Int, timeout: Duration = .seconds(20)) {
+        let running = Task { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                for writer in 0..<count {
+                    group.addTask {
+                        var node = writer % client.fleet.nodes.count
+                        while !self.stopping.load(ordering: .relaxed) {
+                            let uuid = UUID()
+                            let answer = await client.save(
+                                uuid,
+                                store: store,
+                                token: token,
+                                via: node,
+                                timeout: timeout
+                            )
+                            let at = ContinuousClock.now
+                            if answer.status == 201 {
+                                let entry = Acknowledged(
+                                    uuid: uuid,
+                                    node: answer.headers.first(name: "X-Anchorage-Node") ?? "?",
+                                    epoch: answer.headers.first(name: "X-Anchorage-Epoch").flatMap(Int.init) ?? -1,
+                                    at: at
+                                )
+                                self.ledger.withLock { $0.acknowledged.append(entry) }
+                            } else {
+                                self.ledger.withLock { $0.refused[answer.status, default: 0] += 1 }
+                                node = (node + 1) % client.fleet.nodes.count
+                                try? await Task.sleep(for: .milliseconds(50))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        task.withLock { $0 = running }
+    }
+
+    var count: Int { ledger.withLock { $0.acknowledged.count } }
+
+    var acknowledged: [Acknowledged] { ledger.withLock { $0.acknowledged } }
+
+    /// Stops the clients and waits for their last requests.
+    func stop() async {
+        stopping.store(true, ordering: .relaxed)
+        await task.withLock { $0 }?.value
+    }
+
+    /// Waits until `more` writes past the current count are acknowledged.
+    func waitForMore(_ more: Int, timeout: Double = 60) async throws {
+        let target = count + more
+        try await waitUntil("\(more) more writes are acknowledged", timeout: timeout) { self.count >= target }
+    }
+}
+
+extension FleetClient {
+    /// Waits until every node's copy of `store` holds `uuids` (read from
+    /// each copy itself).
+    func waitUntilEveryCopyHolds(_ uuids: Set<UUID>, store: String, token: String, timeout: Double = 60) async throws {
+        try await waitUntil("every copy holds every acknowledged write", timeout: timeout) {
+            for node in fleet.nodes.indices {
+                let held = await send(
+                    .GET,
+                    "/v1/stores/\(store)/samples?type=HKQuantityTypeIdentifierStepCount&limit=10000",
+                    to: node,
+                    token: token,
+                    headers: [("X-Anchorage-Read", "replica")]
+                )
+                guard held.status == 200 else { return false }
+                let found = Set(
+                    ((held.json?["samples"] as? [[String: Any]]) ?? []).compactMap {
+                        ($0["uuid"] as? String).flatMap(UUID.init(uuidString:))
+                    }
+                )
+                if !uuids.isSubset(of: found) { return false }
+            }
+            return true
+        }
+    }
+}
