@@ -1,6 +1,6 @@
 /// What the controller changes in the placements, given which nodes are
 /// live: a pure function of the fleet's state, tested without etcd (the
-/// controller applies each decision with ``PlacementStore/change(_:to:by:)``,
+/// controller applies each decision with ``PlacementStore/change(_:to:by:also:)``,
 /// fenced by its claim).
 ///
 /// - **Promotion.** A store whose primary's node is gone gets a live
@@ -10,14 +10,19 @@
 ///   until that many are live, unless an operator allows an unclean one.
 ///   The new primary then pulls from the other live copies before it takes
 ///   writes.
-/// - **Re-replication.** A copy whose node has been gone for longer than
-///   `replaceAfter` (a restart is not a loss) is replaced by a live node
-///   that holds no copy: the least loaded, in a zone the store's other
-///   copies do not use while there is one. The new copy pulls what it lacks
-///   like any replica.
+/// - **Handoff.** A live primary whose node is draining (it was asked to
+///   stop) or whose copy retires (a move) hands the store to a live replica
+///   that stays, at the next epoch; it follows the new primary from then on.
+/// - **Re-replication and moves: add, sync, then count.** A replica whose
+///   node has been gone longer than `replaceAfter` (a restart is not a
+///   loss), or that retires, gets a successor: a free live node (the least
+///   loaded, in a zone the store's other copies do not use while there is
+///   one) joins, pulls until it has caught up with the primary at the
+///   current epoch and says so; only then does it count as a replica, and
+///   the copy it replaces goes. Until then promotion counts the old copy,
+///   so a half-filled copy never decides what was acknowledged.
 ///
-/// At most one decision per store per plan: a store is promoted first, and
-/// its lost copies are replaced in a later plan.
+/// At most one decision per store per plan, in that order.
 ///
 /// ```swift
 /// let decisions = ControllerPlan.decisions(
@@ -30,8 +35,14 @@ public enum ControllerPlan {
         public enum Reason: Sendable, Hashable {
             /// The primary's node is gone; the store had this many live copies.
             case promotion(liveCopies: Int)
-            /// A copy's node has been gone too long.
-            case replacement(removed: String, added: String)
+            /// The primary's node drains, or its copy retires.
+            case handoff(from: String)
+            /// A node joins to replace a lost or retiring copy.
+            case addition(joining: String)
+            /// The joining copy caught up and counts; `removed` went.
+            case counting(added: String, removed: String?)
+            /// A joining copy's node has been gone too long.
+            case abandonment(joining: String)
         }
 
         public var record: PlacementRecord
@@ -39,46 +50,85 @@ public enum ControllerPlan {
         public var reason: Reason
     }
 
+    /// A joining copy that reported it caught up, and at which epoch.
+    public struct SyncedCopy: Sendable, Hashable {
+        public var store: String
+        public var node: String
+
+        public init(store: String, node: String) {
+            self.store = store
+            self.node = node
+        }
+    }
+
     /// The decisions for `placements`, given the live nodes (with their
-    /// zones and loads) and how long each other node has been gone (`nil`:
-    /// unknown, counted as just gone).
+    /// zones and loads), how long each other node has been gone (`nil`:
+    /// unknown, counted as just gone), the joining copies that caught up
+    /// (with the epoch they caught up at), and the nodes draining.
     public static func decisions(
         placements: [PlacementRecord],
         live: [PlacementPolicy.Candidate],
         goneFor: (String) -> Duration?,
         replaceAfter: Duration,
-        allowUnclean: Bool = false
+        allowUnclean: Bool = false,
+        synced: [SyncedCopy: Int64] = [:],
+        draining: Set<String> = []
     ) -> [Decision] {
         let liveByID = Dictionary(live.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var loads = Dictionary(live.map { ($0.id, $0.load) }, uniquingKeysWith: { first, _ in first })
         var decisions: [Decision] = []
         for record in placements.sorted(by: { $0.store < $1.store }) {
             let placement = record.placement
-            let liveReplicas = placement.replicas.filter { liveByID[$0] != nil }
-            if liveByID[placement.primary] == nil {
-                let liveCopies = liveReplicas.count
-                guard let successor = liveReplicas.first,
-                    allowUnclean || liveCopies >= placement.copies.count - 1
-                else { continue }
-                let promoted = Placement(
-                    primary: successor,
-                    replicas: placement.copies.filter { $0 != successor },
-                    epoch: placement.epoch + 1
-                )
-                decisions.append(
-                    Decision(record: record, placement: promoted, reason: .promotion(liveCopies: liveCopies))
-                )
+            func isLive(_ node: String) -> Bool { liveByID[node] != nil }
+            func handsOver(_ node: String) -> Bool { draining.contains(node) || placement.retiring.contains(node) }
+            func lost(_ node: String) -> Bool { !isLive(node) && (goneFor(node) ?? .zero) > replaceAfter }
+            let liveReplicas = placement.replicas.filter(isLive)
+            func decide(_ changed: Placement, _ reason: Decision.Reason) {
+                decisions.append(Decision(record: record, placement: changed, reason: reason))
+            }
+            func promoted(_ successor: String) -> Placement {
+                var changed = placement
+                changed.primary = successor
+                changed.replicas = placement.copies.filter { $0 != successor }
+                changed.epoch = placement.epoch + 1
+                return changed
+            }
+            if !isLive(placement.primary) {
+                // Replicas that stay are preferred over ones handing over.
+                let successor = liveReplicas.first { !handsOver($0) } ?? liveReplicas.first
+                guard let successor, allowUnclean || liveReplicas.count >= placement.copies.count - 1 else { continue }
+                decide(promoted(successor), .promotion(liveCopies: liveReplicas.count))
                 continue
             }
-            // The primary is live: replace the replica gone longest, if any is gone long enough.
-            let lost = placement.replicas
-                .filter { liveByID[$0] == nil && (goneFor($0) ?? .zero) > replaceAfter }
-                .max { (goneFor($0) ?? .zero) < (goneFor($1) ?? .zero) }
-            guard let lost else { continue }
-            let kept = placement.copies.filter { $0 != lost }
-            let usedZones = Set(kept.compactMap { liveByID[$0]?.zone })
-            // Free nodes, those in a zone the store does not use first.
-            let free = live.filter { !placement.copies.contains($0.id) }
+            if handsOver(placement.primary), let successor = liveReplicas.first(where: { !handsOver($0) }) {
+                decide(promoted(successor), .handoff(from: placement.primary))
+                continue
+            }
+            if let joiner = placement.joining.first(where: {
+                isLive($0) && synced[SyncedCopy(store: record.store, node: $0)] == placement.epoch
+            }) {
+                let removed =
+                    placement.replicas.first { placement.retiring.contains($0) }
+                    ?? placement.replicas.filter(lost).max { (goneFor($0) ?? .zero) < (goneFor($1) ?? .zero) }
+                var changed = placement
+                changed.replicas = placement.replicas.filter { $0 != removed } + [joiner]
+                changed.joining = placement.joining.filter { $0 != joiner }
+                changed.retiring = placement.retiring.filter { $0 != removed }
+                decide(changed, .counting(added: joiner, removed: removed))
+                continue
+            }
+            if let gone = placement.joining.first(where: lost) {
+                var changed = placement
+                changed.joining = placement.joining.filter { $0 != gone }
+                decide(changed, .abandonment(joining: gone))
+                continue
+            }
+            let replaced = placement.replicas.contains { placement.retiring.contains($0) || lost($0) }
+            guard placement.joining.isEmpty, replaced else { continue }
+            let staying = placement.copies.filter { !placement.retiring.contains($0) && !lost($0) }
+            let usedZones = Set(staying.compactMap { liveByID[$0]?.zone })
+            // Free nodes (not draining), those in a zone the store does not use first.
+            let free = live.filter { !placement.holders.contains($0.id) && !draining.contains($0.id) }
                 .map { candidate in
                     var weighed = candidate
                     weighed.load = loads[candidate.id] ?? candidate.load
@@ -89,14 +139,9 @@ public enum ControllerPlan {
                 continue
             }
             loads[added, default: 0] += 1
-            let replaced = Placement(
-                primary: placement.primary,
-                replicas: placement.replicas.map { $0 == lost ? added : $0 },
-                epoch: placement.epoch
-            )
-            decisions.append(
-                Decision(record: record, placement: replaced, reason: .replacement(removed: lost, added: added))
-            )
+            var changed = placement
+            changed.joining = [added]
+            decide(changed, .addition(joining: added))
         }
         return decisions
     }

@@ -168,6 +168,16 @@ public final class NodeMembership: Sendable {
         }
     }
 
+    /// Marks the node as draining (its record, on its lease): the
+    /// controller hands the stores it leads to other copies. Used when the
+    /// node was asked to stop.
+    public func drain() async throws {
+        guard let lease = state.withLock({ $0.lease }) else { return }
+        var draining = record
+        draining.draining = true
+        _ = try await etcd.put(keys.node(nodeID), value: draining.bytes, lease: lease)
+    }
+
     /// The live nodes, from their keys.
     public static func liveNodes(etcd: EtcdClient, keys: FleetKeys = FleetKeys()) async throws -> [FleetNode] {
         try await etcd.rangeAll(.prefix(keys.nodes)).kvs.compactMap { kv in

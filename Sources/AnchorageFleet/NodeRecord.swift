@@ -9,14 +9,18 @@ public struct NodeRecord: Codable, Sendable, Hashable {
     public var zone: String?
     /// The number of store copies it takes, relative to the others (1 or more).
     public var capacity: Int
+    /// The node is stopping: the controller hands the stores it leads to
+    /// other copies (``ControllerPlan``, handoff).
+    public var draining: Bool?
 
-    public init(address: String, zone: String? = nil, capacity: Int = 1) {
+    public init(address: String, zone: String? = nil, capacity: Int = 1, draining: Bool? = nil) {
         self.address = address
         self.zone = zone
         self.capacity = max(1, capacity)
+        self.draining = draining
     }
 
-    var bytes: [UInt8] { Array((try? FleetJSON.encoder.encode(self)) ?? Data()) }
+    public var bytes: [UInt8] { Array((try? FleetJSON.encoder.encode(self)) ?? Data()) }
 
     init(bytes: [UInt8], key: String) throws(FleetError) {
         guard let record = try? JSONDecoder().decode(NodeRecord.self, from: Data(bytes)) else {

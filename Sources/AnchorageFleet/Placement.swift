@@ -1,7 +1,9 @@
 import Foundation
 
 /// Where a store lives: its primary (the copy that takes writes), its
-/// replicas, and the epoch, which every change of primary raises.
+/// replicas, and the epoch, which every change of primary raises; while a
+/// copy is being added, the node adding it (``joining``), and the copies
+/// that go once it has caught up (``retiring``).
 ///
 /// ```swift
 /// let placement = Placement(primary: "n1", replicas: ["n2", "n3"], epoch: 1)
@@ -11,24 +13,67 @@ public struct Placement: Codable, Sendable, Hashable {
     public var primary: String
     public var replicas: [String]
     public var epoch: Int64
+    /// Nodes adding a copy: they follow the primary like replicas, but
+    /// count as copies (for promotion, for acknowledgements that matter)
+    /// only once they have caught up and the controller moved them to
+    /// ``replicas``: add, sync, then count.
+    public var joining: [String]
+    /// Copies that go once a joining copy is counted (a move, or a node
+    /// handing its stores over); a retiring primary hands over first.
+    public var retiring: [String]
 
-    public init(primary: String, replicas: [String], epoch: Int64) {
+    public init(
+        primary: String,
+        replicas: [String],
+        epoch: Int64,
+        joining: [String] = [],
+        retiring: [String] = []
+    ) {
         self.primary = primary
         self.replicas = replicas
         self.epoch = epoch
+        self.joining = joining
+        self.retiring = retiring
     }
 
-    /// Every node holding a copy, the primary first.
+    enum CodingKeys: String, CodingKey {
+        case primary, replicas, epoch, joining, retiring
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        primary = try container.decode(String.self, forKey: .primary)
+        replicas = try container.decode([String].self, forKey: .replicas)
+        epoch = try container.decode(Int64.self, forKey: .epoch)
+        joining = try container.decodeIfPresent([String].self, forKey: .joining) ?? []
+        retiring = try container.decodeIfPresent([String].self, forKey: .retiring) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(primary, forKey: .primary)
+        try container.encode(replicas, forKey: .replicas)
+        try container.encode(epoch, forKey: .epoch)
+        if !joining.isEmpty { try container.encode(joining, forKey: .joining) }
+        if !retiring.isEmpty { try container.encode(retiring, forKey: .retiring) }
+    }
+
+    /// Every node holding a counted copy, the primary first.
     public var copies: [String] { [primary] + replicas }
+
+    /// Every node holding a copy, counted or joining.
+    public var holders: [String] { copies + joining }
 
     /// The role of `node`, or `nil` when it holds no copy.
     public func role(of node: String) -> Role? {
-        node == primary ? .primary : replicas.contains(node) ? .replica : nil
+        node == primary ? .primary : replicas.contains(node) ? .replica : joining.contains(node) ? .joining : nil
     }
 
     public enum Role: String, Codable, Sendable, Hashable {
         case primary
         case replica
+        /// A copy being added: it follows the primary, not yet counted.
+        case joining
     }
 
     var bytes: [UInt8] { Array((try? FleetJSON.encoder.encode(self)) ?? Data()) }
@@ -42,9 +87,12 @@ public struct Placement: Codable, Sendable, Hashable {
 
     /// Refuses a placement naming no primary, a node twice, or an unusable id.
     func check() throws(FleetError) {
-        for node in copies { try FleetKeys.check(node, "the node id") }
-        guard Set(copies).count == copies.count else {
-            throw FleetError(.invalidArgument, "a placement names a node twice: \(copies)")
+        for node in holders { try FleetKeys.check(node, "the node id") }
+        guard Set(holders).count == holders.count else {
+            throw FleetError(.invalidArgument, "a placement names a node twice: \(holders)")
+        }
+        guard Set(retiring).isSubset(of: copies) else {
+            throw FleetError(.invalidArgument, "a placement retires a node that holds no counted copy: \(retiring)")
         }
         guard epoch >= 1 else { throw FleetError(.invalidArgument, "a placement's epoch starts at 1") }
     }

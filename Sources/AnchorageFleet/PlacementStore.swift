@@ -80,7 +80,8 @@ public struct PlacementStore: Sendable {
     ) {
         try FleetKeys.check(store, "the store id")
         if let existing = try await placement(of: store) { return (existing, false) }
-        let nodes = try await NodeMembership.liveNodes(etcd: etcd, keys: keys)
+        // A draining node is stopping: it takes no new store.
+        let nodes = try await NodeMembership.liveNodes(etcd: etcd, keys: keys).filter { $0.record.draining != true }
         guard !nodes.isEmpty else { throw FleetError(.noNodes, "no node is live to place store '\(store)' on") }
         let loads = try await loads(of: nodes.map(\.id))
         let chosen = PlacementPolicy.choose(
@@ -111,21 +112,23 @@ public struct PlacementStore: Sendable {
     }
 
     /// Changes a store's placement from `record` (as read) to `placement`,
-    /// if nothing changed it meanwhile.
+    /// if nothing changed it meanwhile; `also` runs in the same transaction
+    /// (a joining copy's report, deleted as it is counted).
     ///
     /// - Throws: ``FleetError`` `notController` when `claim` no longer
     ///   holds, `invalidArgument` for a placement that names a node twice.
     public func change(
         _ record: PlacementRecord,
         to placement: Placement,
-        by claim: ControllerElection.Claim
+        by claim: ControllerElection.Claim,
+        also: [EtcdOperation] = []
     ) async throws -> Outcome {
         try placement.check()
         let key = keys.store(record.store)
         let txn = EtcdTxn(
             compare: [keys.fence(claim), EtcdCompare(key, .equal, .modRevision(record.modRevision))],
             success: [.put(key, value: placement.bytes)]
-                + indexChanges(record.store, from: record.placement, to: placement),
+                + indexChanges(record.store, from: record.placement, to: placement) + also,
             failure: [.range(.key(keys.controller)), .range(.key(key))]
         )
         return try await run(txn, store: record.store, target: placement, claim: claim)
@@ -134,10 +137,10 @@ public struct PlacementStore: Sendable {
     /// The index operations that take `store`'s roles from `old` to `new`.
     func indexChanges(_ store: String, from old: Placement?, to new: Placement) -> [EtcdOperation] {
         var operations: [EtcdOperation] = []
-        for node in old?.copies ?? [] where new.role(of: node) == nil {
+        for node in old?.holders ?? [] where new.role(of: node) == nil {
             operations.append(.delete(.key(keys.role(of: store, on: node))))
         }
-        for node in new.copies {
+        for node in new.holders {
             guard let role = new.role(of: node), old?.role(of: node) != role else { continue }
             operations.append(.put(keys.role(of: store, on: node), value: Array(role.rawValue.utf8)))
         }

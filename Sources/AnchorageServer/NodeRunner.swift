@@ -20,12 +20,14 @@ final class NodeRunner: Sendable {
         _ application: some Service,
         shutdown: ShutdownSignal,
         logger: Logger,
+        first: [any Service] = [],
         close: () async -> Void
     ) async throws {
         let group = ServiceGroup(
             configuration: .init(
-                // Services shut down in reverse order.
-                services: [application, ShutdownNotifier(signal: shutdown)],
+                // Services shut down in reverse order: `first` while the
+                // node still serves everything.
+                services: [application, ShutdownNotifier(signal: shutdown)] + first,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

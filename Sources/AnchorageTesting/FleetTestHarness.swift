@@ -128,6 +128,12 @@ public final class FleetTestHarness: Sendable {
         return status
     }
 
+    /// Kills every node with SIGKILL: no handoff, no last write; what each
+    /// copy holds stays as it is, for checking.
+    public func killAll() {
+        for index in nodes.indices { kill(index) }
+    }
+
     /// Sends `signal` to a node (SIGSTOP freezes it, SIGCONT lets it go on).
     public func signal(_ index: Int, _ signal: Int32) {
         processes.withLock { $0[index] }?.signal(signal)

@@ -49,7 +49,8 @@ struct FleetFailoverTests {
                 "fleet kill -9: \(acknowledged.count) acknowledged, refused \(writers.ledger.withLock { $0.refused }), "
                     + "writes again \(resumed - killed) after the kill"
             )
-            for node in 0..<3 { fleet.stop(node) }
+            try await fleet.explaining { try await client.waitUntilCopiesConverge("alice") }
+            fleet.killAll()
             let contents = try await expectCopiesAgree(fleet, store: "alice")
             #expect(contents.count == 3)
             for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
@@ -95,7 +96,8 @@ struct FleetFailoverTests {
             try await fleet.explaining {
                 try await client.waitUntilEveryCopyHolds(acknowledged, store: "bob", token: token)
             }
-            for node in 0..<3 { fleet.stop(node) }
+            try await fleet.explaining { try await client.waitUntilCopiesConverge("bob") }
+            fleet.killAll()
             let contents = try await expectCopiesAgree(fleet, store: "bob")
             #expect(contents.count == 3)
             for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
@@ -141,7 +143,8 @@ struct FleetFailoverTests {
             #expect(after.primary == before.primary && after.epoch == before.epoch, "a failover happened")
             let acknowledged = Set(writers.acknowledged.map(\.uuid))
             try await client.waitUntilEveryCopyHolds(acknowledged, store: "carol", token: token)
-            for node in 0..<3 { fleet.stop(node) }
+            try await fleet.explaining { try await client.waitUntilCopiesConverge("carol") }
+            fleet.killAll()
             let contents = try await expectCopiesAgree(fleet, store: "carol")
             for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
         }

@@ -134,13 +134,12 @@ struct FleetClient: Sendable {
 func expectCopiesAgree(
     _ fleet: FleetTestHarness,
     store: String,
+    on indices: [Int]? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
-)
-    async throws -> [Set<UUID>]
-{
+) async throws -> [Set<UUID>] {
     var digests: [String] = []
     var contents: [Set<UUID>] = []
-    for node in fleet.nodes {
+    for node in (indices ?? Array(fleet.nodes.indices)).map({ fleet.nodes[$0] }) {
         let directory = node.directory.appendingPathComponent(store)
         guard FileManager.default.fileExists(atPath: directory.path) else { continue }
         var configuration = HKHealthStore.Configuration()
@@ -274,9 +273,15 @@ final class FleetWriters: Sendable {
 extension FleetClient {
     /// Waits until every node's copy of `store` holds `uuids` (read from
     /// each copy itself).
-    func waitUntilEveryCopyHolds(_ uuids: Set<UUID>, store: String, token: String, timeout: Double = 60) async throws {
+    func waitUntilEveryCopyHolds(
+        _ uuids: Set<UUID>,
+        store: String,
+        token: String,
+        on nodes: [Int]? = nil,
+        timeout: Double = 60
+    ) async throws {
         try await waitUntil("every copy holds every acknowledged write", timeout: timeout) {
-            for node in fleet.nodes.indices {
+            for node in nodes ?? Array(fleet.nodes.indices) {
                 let held = await send(
                     .GET,
                     "/v1/stores/\(store)/samples?type=HKQuantityTypeIdentifierStepCount&limit=10000",
@@ -293,6 +298,22 @@ extension FleetClient {
                 if !uuids.isSubset(of: found) { return false }
             }
             return true
+        }
+    }
+}
+
+extension FleetClient {
+    /// Waits until the copies of `store` on `nodes` (all by default) have
+    /// equal state digests, as each node reports its own.
+    func waitUntilCopiesConverge(_ store: String, on nodes: [Int]? = nil, timeout: Double = 60) async throws {
+        try await waitUntil("the copies of \(store) converge", timeout: timeout) {
+            var digests: Set<String> = []
+            for node in nodes ?? Array(fleet.nodes.indices) {
+                let copy = await send(.GET, "/v1/fleet/copies/\(store)", to: node, token: fleet.secret)
+                guard copy.status == 200, let digest = copy.json?["digest"] as? String else { return false }
+                digests.insert(digest)
+            }
+            return digests.count == 1
         }
     }
 }

@@ -49,6 +49,9 @@ public struct FleetConfiguration: Sendable {
     /// Promote a store with fewer than `copies - 1` copies live (may lose
     /// acknowledged writes): an operator's decision, off by default.
     public var allowUnclean = false
+    /// How long a node asked to stop waits for the stores it leads to be
+    /// handed over before it stops anyway (they fail over then).
+    public var handoffTimeout: Duration = .seconds(20)
     /// How often the controller looks at the fleet.
     public var controllerInterval: Duration = .milliseconds(250)
 

@@ -1,5 +1,6 @@
 import AnchorageFleet
 import Etcd
+import Foundation
 import Logging
 import Synchronization
 
@@ -71,6 +72,13 @@ final class FleetController: Sendable {
         guard let held else { return }
         let live = directory.nodes
         let records = Array(cache.placements.values)
+        let synced: [ControllerPlan.SyncedCopy: Int64]
+        do {
+            synced = try await syncedCopies()
+        } catch {
+            logger.debug("cannot read the joining copies' reports", metadata: ["error": "\(error)"])
+            return
+        }
         var loads: [String: Int] = [:]
         for record in records { for node in record.placement.copies { loads[node, default: 0] += 1 } }
         let decisions = ControllerPlan.decisions(
@@ -85,11 +93,17 @@ final class FleetController: Sendable {
             },
             goneFor: { directory.goneFor($0) },
             replaceAfter: fleet.replaceAfter,
-            allowUnclean: fleet.allowUnclean
+            allowUnclean: fleet.allowUnclean,
+            synced: synced,
+            draining: Set(live.values.filter { $0.record.draining == true }.map(\.id))
         )
         for decision in decisions {
+            var also: [EtcdOperation] = []
+            if case .counting(let added, _) = decision.reason {
+                also.append(.delete(.key(fleet.keys.synced(decision.record.store, on: added))))
+            }
             do {
-                switch try await placements.change(decision.record, to: decision.placement, by: held) {
+                switch try await placements.change(decision.record, to: decision.placement, by: held, also: also) {
                 case .changed:
                     decisionsApplied.add(1, ordering: .relaxed)
                     logger.notice(
@@ -112,6 +126,63 @@ final class FleetController: Sendable {
                     metadata: ["store": "\(decision.record.store)", "error": "\(error)"]
                 )
             }
+        }
+    }
+
+    /// The joining copies' reports (`synced/<store>/<node>` → the epoch
+    /// they caught up at).
+    func syncedCopies() async throws -> [ControllerPlan.SyncedCopy: Int64] {
+        struct Report: Decodable { var epoch: Int64 }
+        var found: [ControllerPlan.SyncedCopy: Int64] = [:]
+        for kv in try await etcd.rangeAll(.prefix(fleet.keys.synced)).kvs {
+            guard let path = fleet.keys.id(in: kv.keyText, under: fleet.keys.synced),
+                let slash = path.firstIndex(of: "/"),
+                let report = try? JSONDecoder().decode(Report.self, from: Data(kv.value))
+            else { continue }
+            let copy = ControllerPlan.SyncedCopy(
+                store: String(path[..<slash]),
+                node: String(path[path.index(after: slash)...])
+            )
+            found[copy] = report.epoch
+        }
+        return found
+    }
+
+    /// Starts moving `store`'s copy from node `from` to node `to`: `to`
+    /// joins, and once it has caught up it counts and `from` goes (after
+    /// handing the store over, if it leads it).
+    ///
+    /// - Throws: ``FleetError`` `notController`, or `invalidArgument` when
+    ///   `from` holds no counted copy, `to` is not live or holds one, or a
+    ///   copy is being added already.
+    func move(_ store: String, from: String, to: String) async throws -> PlacementRecord {
+        guard let held = claim.withLock({ $0 }) else {
+            throw FleetError(.notController, "this node is not the fleet's controller")
+        }
+        guard let record = try await placements.placement(of: store) else {
+            throw FleetError(.invalidArgument, "there is no store '\(store)'")
+        }
+        var placement = record.placement
+        guard placement.copies.contains(from) else {
+            throw FleetError(.invalidArgument, "node '\(from)' holds no counted copy of '\(store)'")
+        }
+        guard directory.node(to) != nil, placement.role(of: to) == nil else {
+            throw FleetError(.invalidArgument, "node '\(to)' is not live, or holds a copy of '\(store)' already")
+        }
+        guard placement.joining.isEmpty else {
+            throw FleetError(.invalidArgument, "a copy of '\(store)' is being added already; move it once it counts")
+        }
+        placement.joining = [to]
+        placement.retiring = [from]
+        do {
+            switch try await placements.change(record, to: placement, by: held) {
+            case .changed(let changed): return changed
+            case .conflict:
+                throw FleetError(.invalidArgument, "the placement of '\(store)' changed meanwhile; ask again")
+            }
+        } catch let error as FleetError where error.code == .notController {
+            claim.withLock { $0 = nil }
+            throw error
         }
     }
 

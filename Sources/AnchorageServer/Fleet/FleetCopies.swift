@@ -3,6 +3,7 @@ import AnchorageFleet
 import AnchorageService
 import AnchorageSync
 import AsyncHTTPClient
+import Etcd
 import Foundation
 import HTTPTypes
 import Logging
@@ -37,9 +38,13 @@ final class FleetCopies: Sendable {
         let cache: PlacementCache
         let directory: NodeDirectory
         let membership: NodeMembership
+        let etcd: EtcdClient
         let client: HTTPClient
         let replication: PeerReplicator.Configuration
         let logger: Logger
+        /// Erases a copy this node no longer holds (its store stays on the
+        /// nodes the placement names).
+        let drop: @Sendable (StoreName) async throws -> Void
     }
 
     let parts: Parts
@@ -115,6 +120,7 @@ final class FleetCopies: Sendable {
             return tasks
         }
         for task in dropped { task.cancel() }
+        await dropCopies(placedElsewhere: parts.cache.placements, keeping: wanted)
         for record in wanted.values.sorted(by: { $0.store < $1.store }) {
             guard let name = try? StoreName(record.store) else { continue }
             do {
@@ -149,10 +155,10 @@ final class FleetCopies: Sendable {
                     await old?.value
                     await promote(name, epoch: placement.epoch, revision: record.modRevision)
                 }
-            case .replica:
+            case .replica, .joining:
                 task = Task { [self] in
                     await old?.value
-                    await follow(name, primary: placement.primary, epoch: placement.epoch)
+                    await follow(name, primary: placement.primary, epoch: placement.epoch, joining: role == .joining)
                 }
             }
             copies.withLock { copies in
@@ -161,6 +167,31 @@ final class FleetCopies: Sendable {
                 } else {
                     task.cancel()
                 }
+            }
+        }
+    }
+
+    /// Erases the local copies of stores whose placement no longer names
+    /// this node: a move's source, a replaced copy that came back. A store
+    /// with no placement at all is left alone (the cache may not have read
+    /// it yet).
+    func dropCopies(
+        placedElsewhere placements: [String: PlacementRecord],
+        keeping wanted: [String: PlacementRecord]
+    ) async {
+        let local: [StoreRecord]
+        do {
+            local = try parts.registry.stores()
+        } catch {
+            return
+        }
+        for record in local where wanted[record.id] == nil && placements[record.id] != nil {
+            guard let name = try? StoreName(record.id) else { continue }
+            do {
+                try await parts.drop(name)
+                parts.logger.notice("dropped a copy placed elsewhere", metadata: ["store": "\(name)"])
+            } catch {
+                parts.logger.warning("cannot drop a copy", metadata: ["store": "\(name)", "error": "\(error)"])
             }
         }
     }
@@ -217,9 +248,12 @@ final class FleetCopies: Sendable {
     }
 
     /// A replica: hands the primary what only this copy holds, then
-    /// follows the primary's log live until cancelled.
-    func follow(_ name: StoreName, primary: String, epoch: Int64) async {
+    /// follows the primary's log live until cancelled. A joining copy first
+    /// pulls until it has caught up, and reports it (`synced/<store>/<node>`)
+    /// so that the controller counts it.
+    func follow(_ name: StoreName, primary: String, epoch: Int64, joining: Bool) async {
         await withServed(name) { served in
+            var reported = !joining
             while !Task.isCancelled {
                 do {
                     if let replicator = try replicator(of: served, on: primary) {
@@ -227,6 +261,11 @@ final class FleetCopies: Sendable {
                         // deposed primary stored but never acknowledged) goes to
                         // the primary once, so every copy converges; then follow.
                         _ = try await replicator.sync(.push)
+                        if !reported {
+                            _ = try await replicator.sync(.pull)
+                            try await reportSynced(name, epoch: epoch)
+                            reported = true
+                        }
                         await replicator.follow(.pull)
                     }
                 } catch {
@@ -239,5 +278,13 @@ final class FleetCopies: Sendable {
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
+    }
+
+    /// Tells the controller this node's joining copy of `name` has caught
+    /// up with the primary at `epoch`.
+    func reportSynced(_ name: StoreName, epoch: Int64) async throws {
+        let key = parts.fleet.keys.synced(name.rawValue, on: parts.fleet.nodeID)
+        _ = try await parts.etcd.put(key, value: Array(#"{"epoch":\#(epoch)}"#.utf8))
+        parts.logger.info("a joining copy caught up", metadata: ["store": "\(name)", "fleet.epoch": "\(epoch)"])
     }
 }

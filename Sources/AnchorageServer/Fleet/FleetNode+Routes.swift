@@ -15,11 +15,21 @@ extension FleetNode {
         let admin = router.group().add(middleware: FleetAdminMiddleware(fleet: fleet))
         admin.get("/metrics") { [node] _, _ in node.metrics.response() }
         admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
+        admin.get("/v1/fleet/copies/{store}") { [self] _, context in
+            let name = try StoreName(context.parameters.get("store") ?? "")
+            guard let copy = try await copyStatus(name) else {
+                throw APIError(.notFound, .notFound, "this node holds no copy of \(name)")
+            }
+            return try JSONBodies.response(encoding: copy)
+        }
         admin.get("/v1/stores") { [cache] _, _ in
             let stores = cache.placements.values.sorted { $0.store < $1.store }.map(StoreBody.init)
             return try JSONBodies.response(encoding: ["stores": stores])
         }
         admin.post("/v1/stores") { [self] request, context in try await createStore(request, context: context) }
+        admin.post("/v1/stores/{store}/move") { [self] request, context in
+            try await moveStore(request, context: context)
+        }
         admin.get("/v1/stores/{store}/tokens") { [tokens] _, context in
             let store = try StoreName(context.parameters.get("store") ?? "")
             return try JSONBodies.response(encoding: ["tokens": tokens.tokens(of: store.rawValue)])
@@ -88,12 +98,16 @@ extension FleetNode {
         var primary: String
         var replicas: [String]
         var epoch: Int64
+        var joining: [String]
+        var retiring: [String]
 
         init(_ record: PlacementRecord) {
             id = record.store
             primary = record.placement.primary
             replicas = record.placement.replicas
             epoch = record.placement.epoch
+            joining = record.placement.joining
+            retiring = record.placement.retiring
         }
     }
 
@@ -101,14 +115,8 @@ extension FleetNode {
     /// node forwards the request to it.
     func createStore(_ request: Request, context: NodeContext) async throws -> Response {
         if controller.currentClaim == nil {
-            guard let holder = try? await controller.election.holder(), holder.nodeID != fleet.nodeID,
-                let node = directory.node(holder.nodeID)
-            else {
-                throw APIError(.serviceUnavailable, .fleetUnavailable, "the fleet has no controller right now")
-                    .retrying(after: .seconds(1))
-            }
             return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
-                .forward(request, to: node.record.address, maximumBodyBytes: 64 * 1_024)
+                .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
         }
         let creation = try await AdminRoutes.decode(
             AdminRoutes.Creation.self,
@@ -133,6 +141,41 @@ extension FleetNode {
         } catch let error as EtcdError {
             throw APIError(.serviceUnavailable, .fleetUnavailable, "etcd: \(error.message)")
                 .retrying(after: .seconds(1))
+        }
+    }
+
+    /// The controller's node, to forward a controller's request to.
+    func controllerAddress() async throws -> String {
+        guard let holder = try? await controller.election.holder(), holder.nodeID != fleet.nodeID,
+            let node = directory.node(holder.nodeID)
+        else {
+            throw APIError(.serviceUnavailable, .fleetUnavailable, "the fleet has no controller right now")
+                .retrying(after: .seconds(1))
+        }
+        return node.record.address
+    }
+
+    /// `POST /v1/stores/{store}/move {"from", "to"}`: add the copy on `to`,
+    /// let it catch up, count it, drop the one on `from`.
+    func moveStore(_ request: Request, context: NodeContext) async throws -> Response {
+        if controller.currentClaim == nil {
+            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+                .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
+        }
+        struct Move: Decodable {
+            var from: String
+            var to: String
+        }
+        let name = try StoreName(context.parameters.get("store") ?? "")
+        let move = try await AdminRoutes.decode(Move.self, request, context: context, holding: "the move")
+        do {
+            let record = try await controller.move(name.rawValue, from: move.from, to: move.to)
+            return try JSONBodies.response(encoding: StoreBody(record), status: .accepted)
+        } catch let error as FleetError {
+            if error.code == .notController {
+                throw APIError(.serviceUnavailable, .fleetUnavailable, error.message).retrying(after: .seconds(1))
+            }
+            throw APIError(.conflict, .invalidArgument, error.message)
         }
     }
 

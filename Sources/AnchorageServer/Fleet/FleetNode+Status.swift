@@ -48,6 +48,34 @@ extension FleetNode {
         var placementChanges: Int
     }
 
+    /// What `GET /v1/fleet/copies/{store}` answers: this node's copy of a
+    /// store, with its state digest (equal on every copy once they have
+    /// converged).
+    struct CopyStatus: Encodable {
+        var store: String
+        var role: String
+        var epoch: Int64
+        var ready: Bool
+        var head: UInt64
+        var heldEpoch: UInt64?
+        var digest: String
+    }
+
+    func copyStatus(_ name: StoreName) async throws -> CopyStatus? {
+        guard let copy = copies.snapshot[name.rawValue] else { return nil }
+        return try await node.pool.withStore(name) { served in
+            CopyStatus(
+                store: name.rawValue,
+                role: copy.role.rawValue,
+                epoch: copy.epoch,
+                ready: copy.ready,
+                head: try served.owner.eventLog().head.seq,
+                heldEpoch: try served.owner.fleetEpoch()?.epoch,
+                digest: try served.owner.stateDigest()
+            )
+        }
+    }
+
     func status() async throws -> Status {
         let now = ContinuousClock.now
         var copies: [Status.Copy] = []

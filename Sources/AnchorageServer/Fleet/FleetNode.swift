@@ -100,9 +100,11 @@ public final class FleetNode: Sendable {
                 cache: cache,
                 directory: directory,
                 membership: membership,
+                etcd: etcd,
                 client: client,
                 replication: replication,
-                logger: logger
+                logger: logger,
+                drop: { [node] name in try await node.deleteStore(name) }
             )
         )
         controller = FleetController(
@@ -136,9 +138,8 @@ public final class FleetNode: Sendable {
         return application
     }
 
-    /// Joins the fleet, serves until SIGTERM or SIGINT, then leaves it
-    /// (its key goes at once, so the controller promotes its stores'
-    /// replicas without waiting for the lease to end).
+    /// Joins the fleet, serves until SIGTERM or SIGINT, hands the stores it
+    /// leads over to their replicas (``handOff()``), then leaves the fleet.
     ///
     /// - Throws: ``FleetError`` `nodeIDInUse` when a live node has this id;
     ///   ``EtcdError`` when etcd cannot be reached to join.
@@ -149,7 +150,12 @@ public final class FleetNode: Sendable {
             await close()
             throw error
         }
-        try await runner.run(application(onServerRunning: onServerRunning), shutdown: node.shutdown, logger: logger) {
+        try await runner.run(
+            application(onServerRunning: onServerRunning),
+            shutdown: node.shutdown,
+            logger: logger,
+            first: [FleetHandoff(node: self)]
+        ) {
             try? await membership.leave()
             await close()
         }
