@@ -31,6 +31,11 @@ final class NodeMetrics: @unchecked Sendable {
         feedChanges = CoreMetrics.Counter(label: "anchorage_feed_changes_total", factory: factory)
     }
 
+    /// A gauge of this node's registry, set when it is read (the fleet's).
+    func meter(_ label: String) -> CoreMetrics.Meter {
+        CoreMetrics.Meter(label: label, factory: factory)
+    }
+
     /// Records one request's latency by route, method and status.
     func recordRequest(
         route: String,

@@ -63,6 +63,12 @@ final class ReplicaFollowers: Sendable {
         state.withLock { $0.epochSeen = max($0.epochSeen, epoch) }
     }
 
+    /// The highest position a replica confirmed, and how many answers
+    /// wait for a replica now.
+    var progress: (acknowledged: UInt64, waiting: Int) {
+        state.withLock { ($0.acknowledged, $0.waiters.count) }
+    }
+
     /// The highest fleet epoch a replica's request carried (0: none).
     var epochSeen: UInt64 { state.withLock { $0.epochSeen } }
 

@@ -39,6 +39,26 @@ struct FleetFailoverTests {
             let resumed = writers.acknowledged.first { $0.at > killed + .milliseconds(100) }!.at
             try await writers.waitForMore(100)
             await writers.stop()
+            // Operation: `anchorage fleet status` names the new primary, the epoch and the node gone;
+            // the new primary's metrics count the failover.
+            let promoted = try #require(await client.placement(of: "alice", via: (victim + 1) % 3))
+            let (code, status) = try runAnchorage([
+                "fleet", "status", "--etcd", fleet.etcd.endpoints.joined(separator: ","),
+                "--fleet-secret-file", fleet.directory.appendingPathComponent("secret").path, "--format", "json",
+            ])
+            #expect(code == 0, "\(status)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])
+            let stores = try #require(report["stores"] as? [[String: Any]])
+            #expect(stores.first?["primary"] as? String == promoted.primary)
+            #expect(stores.first?["epoch"] as? Int == before.epoch + 1)
+            #expect(report["missing"] as? [String] == [before.primary])
+            let metrics = await client.send(
+                .GET,
+                "/metrics",
+                to: Int(promoted.primary.dropFirst())!,
+                token: fleet.secret
+            )
+            #expect(metricValue("anchorage_fleet_failovers", in: metrics.body) == 1, "\(metrics.body.prefix(2_000))")
             try await fleet.restart(victim)
             let acknowledged = Set(writers.acknowledged.map(\.uuid))
             // The restarted node hands its unacknowledged tail over and catches up as a replica.
@@ -54,6 +74,16 @@ struct FleetFailoverTests {
             let contents = try await expectCopiesAgree(fleet, store: "alice")
             #expect(contents.count == 3)
             for held in contents { #expect(acknowledged.isSubset(of: held), "an acknowledged write is missing") }
+            // Every copy's log holds both epochs; `history --epochs` and `audit verify` show them.
+            for node in fleet.nodes {
+                let copy = node.directory.appendingPathComponent("alice").path
+                let (code, epochs) = try runAnchorage(["history", "--epochs", "--store", copy])
+                #expect(code == 0 && epochs.contains(before.primary) && epochs.contains(promoted.primary), "\(epochs)")
+                let (verified, audit) = try runAnchorage(["audit", "verify", "--store", copy])
+                #expect(
+                    verified == 0 && audit.contains("the highest is \(before.epoch + 1) (primary \(promoted.primary))")
+                )
+            }
         }
     }
 

@@ -13,7 +13,7 @@ extension FleetNode {
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics)
         let admin = router.group().add(middleware: FleetAdminMiddleware(fleet: fleet))
-        admin.get("/metrics") { [node] _, _ in node.metrics.response() }
+        admin.get("/metrics") { [self] _, _ in await metricsResponse() }
         admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
         admin.get("/v1/fleet/copies/{store}") { [self] _, context in
             let name = try StoreName(context.parameters.get("store") ?? "")

@@ -31,6 +31,8 @@ extension FleetNode {
             var head: UInt64?
             /// The highest epoch the copy's log holds.
             var heldEpoch: UInt64?
+            /// A primary: entries no replica has confirmed yet.
+            var unconfirmed: UInt64?
         }
 
         var node: String
@@ -83,8 +85,13 @@ extension FleetNode {
             var entry = Status.Copy(store: store, role: copy.role.rawValue, epoch: copy.epoch, ready: copy.ready)
             if let name = try? StoreName(store) {
                 _ = try? await node.pool.withStore(name) { served in
-                    entry.head = try? served.owner.eventLog().head.seq
+                    let head = try served.owner.eventLog().head.seq
+                    entry.head = head
                     entry.heldEpoch = try? served.owner.fleetEpoch()?.epoch
+                    if copy.role == .primary {
+                        let acknowledged = served.followers.progress.acknowledged
+                        entry.unconfirmed = head > acknowledged ? head - acknowledged : 0
+                    }
                 }
             }
             copies.append(entry)
