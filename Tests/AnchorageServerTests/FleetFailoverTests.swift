@@ -24,6 +24,9 @@ struct FleetFailoverTests {
             #expect(Set([before.primary] + before.replicas) == ["n0", "n1", "n2"])
             let writers = FleetWriters(client, store: "alice", token: token, count: 8)
             try await writers.waitForMore(200)
+            // A change-feed consumer reads part of the feed through a node that forwards to the primary.
+            let consumer = FleetFeedConsumer(client, store: "alice", token: token)
+            for _ in 0..<3 { await consumer.page(via: (Int(before.primary.dropFirst())! + 1) % 3) }
             let victim = Int(before.primary.dropFirst())!
             let killed = ContinuousClock.now
             fleet.kill(victim)
@@ -39,6 +42,15 @@ struct FleetFailoverTests {
             let resumed = writers.acknowledged.first { $0.at > killed + .milliseconds(100) }!.at
             try await writers.waitForMore(100)
             await writers.stop()
+            // The consumer goes on from its anchor on the copy that leads now: no 410, nothing twice, nothing missed.
+            let survivor = (victim + 1) % 3
+            while await consumer.page(via: survivor, limit: 200) {}
+            #expect(await consumer.refusals == 0, "the consumer's anchor was refused after the failover")
+            #expect(await consumer.added.values.allSatisfy { $0 == 1 }, "the consumer saw a save twice")
+            #expect(
+                Set(writers.acknowledged.map(\.uuid)).isSubset(of: Set(await consumer.added.keys)),
+                "the consumer missed an acknowledged write"
+            )
             // Operation: `anchorage fleet status` names the new primary, the epoch and the node gone;
             // the new primary's metrics count the failover.
             let promoted = try #require(await client.placement(of: "alice", via: (victim + 1) % 3))
@@ -66,7 +78,8 @@ struct FleetFailoverTests {
                 try await client.waitUntilEveryCopyHolds(acknowledged, store: "alice", token: token)
             }
             print(
-                "fleet kill -9: \(acknowledged.count) acknowledged, refused \(writers.ledger.withLock { $0.refused }), "
+                "fleet kill -9: \(acknowledged.count) acknowledged, refused \(writers.ledger.withLock { $0.refused }) "
+                    + "\(writers.ledger.withLock { $0.surprises }), "
                     + "writes again \(resumed - killed) after the kill"
             )
             try await fleet.explaining { try await client.waitUntilCopiesConverge("alice") }

@@ -209,6 +209,8 @@ final class FleetWriters: Sendable {
         var acknowledged: [Acknowledged] = []
         /// Answers other than 201, by status (0: no answer).
         var refused: [Int: Int] = [:]
+        /// The body of each kind of answer other than 201 and 503, once.
+        var surprises: [Int: String] = [:]
     }
 
     let ledger = Mutex(Ledger())
@@ -241,7 +243,12 @@ final class FleetWriters: Sendable {
                                 )
                                 self.ledger.withLock { $0.acknowledged.append(entry) }
                             } else {
-                                self.ledger.withLock { $0.refused[answer.status, default: 0] += 1 }
+                                self.ledger.withLock {
+                                    $0.refused[answer.status, default: 0] += 1
+                                    if answer.status != 503 && $0.surprises[answer.status] == nil {
+                                        $0.surprises[answer.status] = answer.body
+                                    }
+                                }
                                 node = (node + 1) % client.fleet.nodes.count
                                 try? await Task.sleep(for: .milliseconds(50))
                             }
@@ -315,5 +322,49 @@ extension FleetClient {
             }
             return digests.count == 1
         }
+    }
+}
+
+/// A change-feed consumer of a fleet's store: pages of `/changes` through
+/// any node, resuming from its anchor wherever the store's primary now is.
+actor FleetFeedConsumer {
+    let client: FleetClient
+    let store: String
+    let token: String
+    var anchor: String?
+    var added: [UUID: Int] = [:]
+    var deleted: [UUID: Int] = [:]
+    var refusals = 0
+
+    init(_ client: FleetClient, store: String, token: String) {
+        self.client = client
+        self.store = store
+        self.token = token
+    }
+
+    /// Reads one page through `node`; returns whether it held changes.
+    @discardableResult
+    func page(via node: Int, limit: Int = 50) async -> Bool {
+        let since = anchor.map { "&since=\($0)" } ?? ""
+        let answer = await client.send(
+            .GET,
+            "/v1/stores/\(store)/changes?types=stepCount&limit=\(limit)\(since)",
+            to: node,
+            token: token
+        )
+        guard answer.status == 200, let json = answer.json, let next = json["newAnchor"] as? String else {
+            if answer.status == 410 { refusals += 1 }
+            return false
+        }
+        let new = ((json["added"] as? [[String: Any]]) ?? []).compactMap {
+            ($0["uuid"] as? String).flatMap(UUID.init(uuidString:))
+        }
+        let gone = ((json["deleted"] as? [[String: Any]]) ?? []).compactMap {
+            ($0["uuid"] as? String).flatMap(UUID.init(uuidString:))
+        }
+        for uuid in new { added[uuid, default: 0] += 1 }
+        for uuid in gone { deleted[uuid, default: 0] += 1 }
+        anchor = next
+        return !new.isEmpty || !gone.isEmpty
     }
 }

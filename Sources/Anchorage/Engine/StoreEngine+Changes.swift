@@ -26,6 +26,7 @@ extension StoreEngine {
         after start: UInt64,
         through upper: UInt64,
         limit: Int?,
+        covered: [StoreID: UInt64]? = nil,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> MergedChanges {
@@ -43,6 +44,7 @@ extension StoreEngine {
                 after: start,
                 through: cutoff,
                 limit: limit,
+                covered: covered,
                 in: txn,
                 session: &session
             )
@@ -55,6 +57,7 @@ extension StoreEngine {
                 after: start,
                 through: cutoff,
                 limit: limit,
+                covered: covered,
                 in: txn,
                 session: &session
             )
@@ -91,6 +94,7 @@ extension StoreEngine {
         after start: UInt64,
         through upper: UInt64,
         limit: Int?,
+        covered: [StoreID: UInt64]? = nil,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> (items: [(seq: UInt64, summary: HKActivitySummary)], last: UInt64) {
@@ -116,7 +120,8 @@ extension StoreEngine {
         }
         counters.count(seqs.count)
         var items: [(seq: UInt64, summary: HKActivitySummary)] = []
-        for seq in seqs {
+        let seen = try covered.map { try log.covered(seqs, by: $0, in: txn) } ?? []
+        for seq in seqs where !seen.contains(seq) {
             guard let record = try activitySummaryRecord(at: seq, in: txn) else { continue }
             items.append((seq, record.summary))
         }

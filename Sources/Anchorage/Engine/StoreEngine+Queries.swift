@@ -98,6 +98,7 @@ extension StoreEngine {
         after start: UInt64,
         through upper: UInt64,
         limit: Int?,
+        covered: [StoreID: UInt64]? = nil,
         in txn: borrowing ReadTransaction,
         session: inout ReadSession
     ) throws -> AnchoredChanges {
@@ -116,7 +117,9 @@ extension StoreEngine {
             let rows = try typeSeqRows(kind: kind, from: from, through: upper, max: chunk, in: txn)
             guard let lastRow = rows.last else { break }
             let objects = try decodedObjects(of: rows, in: txn, session: &session)
-            for (index, (seq, _, row)) in rows.enumerated() where row.status.isReported {
+            // Entries a consumer resuming from a vector has seen on another copy.
+            let seen = try covered.map { try log.covered(rows.map(\.seq), by: $0, in: txn) } ?? []
+            for (index, (seq, _, row)) in rows.enumerated() where row.status.isReported && !seen.contains(seq) {
                 // A full page ends at its last item, so the next page resumes
                 // right after it (AQ-9); the rows of one entry stay together.
                 if let limit, count >= limit, seq != changes.last { return changes.coalesced() }

@@ -34,6 +34,7 @@ extension ChangeReading {
         after start: UInt64,
         through upper: UInt64,
         limit: Int?,
+        covered: [StoreID: UInt64]? = nil,
         in txn: borrowing ReadTransaction
     ) throws -> Changes {
         var session = ReadSession(caller: caller)
@@ -43,10 +44,14 @@ extension ChangeReading {
             after: start,
             through: upper,
             limit: limit,
+            covered: covered,
             in: txn,
             session: &session
         )
-        return Self.result(merged, newAnchor: engine.queryAnchor(merged.last))
+        return Self.result(
+            merged,
+            newAnchor: try engine.queryAnchor(merged.last, after: start, covered: covered, in: txn)
+        )
     }
 
     /// One page since ``anchor`` (AQ-18, AQ-19).
@@ -57,10 +62,18 @@ extension ChangeReading {
         }
         return try engine.read { txn in
             let upper = try engine.head(in: txn)
-            let start = try anchor?.position(in: engine, head: upper) ?? 0
+            let (start, covered) = try anchor?.resume(in: engine, head: upper, txn: txn) ?? (0, nil)
             // An integer anchor past the end is echoed (AQ-4, AQ-11).
             if start > upper, let anchor { return Self.none(at: anchor) }
-            return try changes(engine, caller: healthStore.caller, after: start, through: upper, limit: limit, in: txn)
+            return try changes(
+                engine,
+                caller: healthStore.caller,
+                after: start,
+                through: upper,
+                limit: limit,
+                covered: covered,
+                in: txn
+            )
         }
     }
 
@@ -74,9 +87,11 @@ extension ChangeReading {
             let engine = try await healthStore.openEngine()
             // Subscribe before reading, so no commit falls between the two.
             let batches = engine.log.committedBatches()
-            let start = try engine.read { txn in
-                try descriptor.anchor?.position(in: engine, head: engine.head(in: txn)) ?? 0
+            let (start, resumed) = try engine.read { txn in
+                try descriptor.anchor?.resume(in: engine, head: engine.head(in: txn), txn: txn) ?? (0, nil)
             }
+            // What the consumer has seen on another copy is skipped all along.
+            var covered = resumed
             func read(after: UInt64, through: UInt64?) throws -> (Changes, UInt64) {
                 try engine.read { txn in
                     let upper = try through ?? engine.head(in: txn)
@@ -86,8 +101,15 @@ extension ChangeReading {
                         after: after,
                         through: upper,
                         limit: nil,
+                        covered: covered,
                         in: txn
                     )
+                    if var seen = covered {
+                        for (origin, counter) in try engine.log.dots(after: after, through: upper, in: txn) {
+                            seen[origin] = max(seen[origin, default: 0], counter)
+                        }
+                        covered = seen
+                    }
                     return (changes, upper)
                 }
             }

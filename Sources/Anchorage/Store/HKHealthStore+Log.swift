@@ -29,13 +29,16 @@ extension HKHealthStore {
     }
 
     /// The position `anchor` stands for in this store, for comparing anchors
-    /// with ``committedBatches()``.
+    /// with ``committedBatches()``: for an anchor another copy of a fleet's
+    /// store issued (it carries a version vector), where a read from it
+    /// resumes here.
     ///
-    /// - Throws: `errorInvalidArgument` for an anchor of another store, an
-    ///   earlier incarnation, or past the end of this store's log (AQ-11).
+    /// - Throws: `errorInvalidArgument` for an anchor of another store
+    ///   without a vector, an earlier incarnation, or past the end of this
+    ///   store's log (AQ-11).
     package func position(of anchor: HKQueryAnchor) throws -> UInt64 {
         let engine = try openEngine()
-        return try engine.read { txn in try anchor.position(in: engine, head: engine.head(in: txn)) }
+        return try engine.read { txn in try anchor.resume(in: engine, head: engine.head(in: txn), txn: txn).start }
     }
 }
 

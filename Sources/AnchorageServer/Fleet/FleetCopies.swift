@@ -106,10 +106,12 @@ final class FleetCopies: Sendable {
     /// promotions whose placement changed, stops what this node no longer
     /// holds.
     func reconcile() async {
+        // Nothing is decided from a cache that has not read the placements yet.
+        guard parts.cache.revision > 0 else { return }
         let me = parts.fleet.nodeID
-        let placements = parts.cache.placements.values.filter { $0.placement.role(of: me) != nil }
+        let all = parts.cache.placements
         var wanted: [String: PlacementRecord] = [:]
-        for record in placements { wanted[record.store] = record }
+        for record in all.values where record.placement.role(of: me) != nil { wanted[record.store] = record }
         // Stop what is no longer ours.
         let dropped: [Task<Void, Never>] = copies.withLock { copies in
             var tasks: [Task<Void, Never>] = []
@@ -120,7 +122,7 @@ final class FleetCopies: Sendable {
             return tasks
         }
         for task in dropped { task.cancel() }
-        await dropCopies(placedElsewhere: parts.cache.placements, keeping: wanted)
+        await dropCopies(placedElsewhere: all, keeping: wanted)
         for record in wanted.values.sorted(by: { $0.store < $1.store }) {
             guard let name = try? StoreName(record.store) else { continue }
             do {

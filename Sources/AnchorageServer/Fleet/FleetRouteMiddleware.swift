@@ -43,6 +43,14 @@ struct FleetRouteMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let store = context.parameters.get("store") ?? ""
         let secret = try StoreScopeMiddleware.secret(request)
+        // A node that has just started answers once it has read the fleet.
+        guard cache.revision > 0, tokens.isReady else {
+            throw APIError(
+                .serviceUnavailable,
+                .fleetUnavailable,
+                "this node is still reading the fleet's placements and tokens; ask again in a moment"
+            ).retrying(after: .seconds(1))
+        }
         let isFleet = Self.isFleetSecret(secret, fleet)
         if !isFleet {
             guard let record = tokens.record(forSecret: secret) else {

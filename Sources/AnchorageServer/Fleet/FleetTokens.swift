@@ -41,6 +41,9 @@ final class FleetTokens: Sendable {
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
+    /// Whether the mirror has read etcd's tokens once.
+    var isReady: Bool { state.withLock { $0.ready } }
+
     /// The token whose secret is `secret`, as last mirrored.
     func record(forSecret secret: String) -> TokenRecord? {
         guard secret.utf8.count <= 1_024 else { return nil }
