@@ -268,6 +268,7 @@ let package = Package(
                 "AppleHealthImport",
                 "AnchorageLog",
                 "AnchorageSync",
+                "AnchorageTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

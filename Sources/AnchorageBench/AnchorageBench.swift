@@ -62,6 +62,12 @@ struct AnchorageBench: AsyncParsableCommand {
     )
     var storesCount = 10_000
 
+    @Option(help: "Primaries the fleet suite kills with -9, one round each.")
+    var fleetRounds = 20
+
+    @Option(help: "Stores the fleet suite places before killing a node, to time their re-replication.")
+    var fleetStores = 1_000
+
     @Flag(help: "Exit with status 1 when a row is below its goal (for local use; CI does not run the bench).")
     var check = false
 
@@ -77,17 +83,19 @@ struct AnchorageBench: AsyncParsableCommand {
     var syncChildPeer: String?
 
     enum Suite: String, ExpressibleByArgument {
-        case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores
+        case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores,
+            fleet
 
         /// The suites `all` runs, each in a process of its own (`import`
         /// includes the reading row).
         static let eachAlone: [Suite] = [
-            .log, .model, .store, .small, .statistics, .import, .feed, .http, .hostile, .sync, .audit, .stores,
+            .log, .model, .store, .small, .statistics, .import, .feed, .http, .hostile, .sync, .audit, .stores, .fleet,
         ]
     }
 
     func validate() throws {
-        guard entries >= 1, batch >= 1, payload >= 0, runs >= 1, storesCount >= 1 else {
+        guard entries >= 1, batch >= 1, payload >= 0, runs >= 1, storesCount >= 1, fleetRounds >= 1, fleetStores >= 1
+        else {
             throw ValidationError("entries, batch, runs and stores-count must be at least 1; payload at least 0")
         }
     }
@@ -124,6 +132,7 @@ struct AnchorageBench: AsyncParsableCommand {
             (.audit, { try await runAuditBenchmarks(work: work, report: &$0) }),
             (.sync, { try await runSyncBenchmarks(work: work, report: &$0) }),
             (.stores, { try await runManyStoresBenchmarks(work: work, report: &$0) }),
+            (.fleet, { try await runFleetBenchmarks(report: &$0) }),
         ]
         for (name, runSuite) in suites where suite == name {
             try await runSuite(&report)

@@ -358,3 +358,40 @@ extension Workload {
         goal: .valueAtMost(50)
     )
 }
+
+// MARK: A fleet on one machine (suite fleet)
+
+extension Workload {
+    static func fleetLost(rounds: Int) -> Workload {
+        Workload(
+            "fleet: kill -9 of a primary under 64 writing clients, \(rounds) rounds (3 etcd + 3 nodes, lease 5 s): acknowledged writes lost",
+            "writes",
+            goal: .valueAtMost(0)
+        )
+    }
+    static let fleetAcknowledged = Workload("fleet: writes acknowledged over those rounds", "writes")
+    static let fleetSteadyRate = Workload(
+        "fleet: 1-sample saves acknowledged (a replica holds each), 64 clients through every node, all up",
+        "saves/s"
+    )
+    static let fleetResumeMedian = Workload(
+        "fleet: writes accepted again after a primary's kill -9, median of the rounds",
+        "s"
+    )
+    static let fleetResumeP99 = Workload(
+        "fleet: writes accepted again after a primary's kill -9, 99th percentile of the rounds",
+        "s",
+        goal: .valueAtMost(10)
+    )
+    static let fleetCopiesFailingAudit = Workload(
+        "fleet: copies failing audit verify, or whose digest differs, once healed",
+        "copies",
+        goal: .valueAtMost(0)
+    )
+    static func fleetReplaced(stores: Int) -> Workload {
+        Workload(
+            "fleet: a failed node's copies of \(stores) stores re-placed and re-replicated (4 nodes; replace after 2 s): from the kill until no placement names it",
+            "s"
+        )
+    }
+}

@@ -141,14 +141,23 @@ public final class FleetNode: Sendable {
     /// Joins the fleet, serves until SIGTERM or SIGINT, hands the stores it
     /// leads over to their replicas (``handOff()``), then leaves the fleet.
     ///
-    /// - Throws: ``FleetError`` `nodeIDInUse` when a live node has this id;
+    /// - Throws: ``FleetError`` `nodeIDInUse` when a live node has this id
+    ///   (after waiting a lease's TTL for a dead one's to end);
     ///   ``EtcdError`` when etcd cannot be reached to join.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        do {
-            try await membership.join()
-        } catch {
-            await close()
-            throw error
+        // A node restarted right after it died finds its id still held by
+        // its old lease: that lease ends within a TTL, then the id is free.
+        let patience = ContinuousClock.now + .seconds(fleet.leaseTTL) + .seconds(2)
+        while true {
+            do {
+                try await membership.join()
+                break
+            } catch let error as FleetError where error.code == .nodeIDInUse && ContinuousClock.now < patience {
+                try? await Task.sleep(for: .milliseconds(250))
+            } catch {
+                await close()
+                throw error
+            }
         }
         try await runner.run(
             application(onServerRunning: onServerRunning),
