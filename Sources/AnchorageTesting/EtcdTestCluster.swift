@@ -31,7 +31,7 @@ public final class EtcdTestCluster: Sendable {
 
     public let members: [Member]
     public let directory: URL
-    private let processes: Mutex<[ChildProcess?]>
+    private let processes: ProcessSlots
 
     /// The members' client URLs, in member order.
     public var endpoints: [String] { members.map(\.endpoint) }
@@ -39,7 +39,7 @@ public final class EtcdTestCluster: Sendable {
     private init(members: [Member], directory: URL) {
         self.members = members
         self.directory = directory
-        processes = Mutex(Array(repeating: nil, count: members.count))
+        processes = ProcessSlots(count: members.count)
     }
 
     /// Starts a cluster and waits (up to `timeout` seconds) until every
@@ -96,20 +96,17 @@ public final class EtcdTestCluster: Sendable {
 
     /// The process id of a running member.
     public func pid(_ index: Int) -> Int32? {
-        processes.withLock { $0[index]?.pid }
+        processes.pid(index)
     }
 
     /// Kills a member with SIGKILL and waits (up to 10 s) until it is gone.
     public func kill(_ index: Int) {
-        guard let child = processes.withLock({ $0[index] }) else { return }
-        child.signal(SIGKILL)
-        _ = child.wait(timeout: 10)
-        processes.withLock { $0[index] = nil }
+        processes.kill(index)
     }
 
     /// Sends `signal` to a member (SIGSTOP to freeze it, SIGCONT to let it go on).
     public func signal(_ index: Int, _ signal: Int32) {
-        processes.withLock { $0[index] }?.signal(signal)
+        processes.signal(index, signal)
     }
 
     /// Starts a killed member again on its ports and data, and waits until
@@ -132,7 +129,7 @@ public final class EtcdTestCluster: Sendable {
         let deadline = ContinuousClock.now + .seconds(timeout)
         for index in indices ?? Array(members.indices) {
             while !Self.healthy(port: members[index].clientPort) {
-                guard processes.withLock({ $0[index] }) != nil else {
+                guard processes[index] != nil else {
                     throw EtcdTestClusterError(description: "member \(index) is not running")
                 }
                 guard ContinuousClock.now < deadline else {
@@ -168,7 +165,7 @@ public final class EtcdTestCluster: Sendable {
             "--initial-cluster-state", "new",
         ]
         let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
-        processes.withLock { $0[index] = child }
+        processes[index] = child
     }
 
     private static func executable() -> String? {

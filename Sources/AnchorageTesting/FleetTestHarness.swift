@@ -32,7 +32,7 @@ public final class FleetTestHarness: Sendable {
     public let directory: URL
     let binary: String
     let arguments: [String]
-    private let processes: Mutex<[ChildProcess?]>
+    private let processes: ProcessSlots
     /// How many times each node was started.
     private let starts: Mutex<[Int]>
 
@@ -43,7 +43,7 @@ public final class FleetTestHarness: Sendable {
         self.binary = binary
         self.arguments = arguments
         secret = "fleet-secret-" + UUID().uuidString
-        processes = Mutex(Array(repeating: nil, count: nodes.count))
+        processes = ProcessSlots(count: nodes.count)
         starts = Mutex(Array(repeating: 0, count: nodes.count))
     }
 
@@ -102,29 +102,26 @@ public final class FleetTestHarness: Sendable {
 
     /// The process id of a running node.
     public func pid(_ index: Int) -> Int32? {
-        processes.withLock { $0[index]?.pid }
+        processes.pid(index)
     }
 
     /// Kills a node with SIGKILL and waits (up to 10 s) until it is gone.
     public func kill(_ index: Int) {
-        guard let child = processes.withLock({ $0[index] }) else { return }
-        child.signal(SIGKILL)
-        _ = child.wait(timeout: 10)
-        processes.withLock { $0[index] = nil }
+        processes.kill(index)
     }
 
     /// Stops a node with SIGTERM; returns its exit status, or `nil` when it
     /// did not exit within `timeout` seconds (it is then killed).
     @discardableResult
     public func stop(_ index: Int, timeout: Double = 30) -> Int32? {
-        guard let child = processes.withLock({ $0[index] }) else { return nil }
+        guard let child = processes[index] else { return nil }
         child.signal(SIGTERM)
         let status = child.wait(timeout: timeout)
         if status == nil {
             child.signal(SIGKILL)
             _ = child.wait(timeout: 10)
         }
-        processes.withLock { $0[index] = nil }
+        processes[index] = nil
         return status
     }
 
@@ -136,7 +133,7 @@ public final class FleetTestHarness: Sendable {
 
     /// Sends `signal` to a node (SIGSTOP freezes it, SIGCONT lets it go on).
     public func signal(_ index: Int, _ signal: Int32) {
-        processes.withLock { $0[index] }?.signal(signal)
+        processes.signal(index, signal)
     }
 
     /// Starts a stopped node again on its port and data, and waits until it
@@ -146,9 +143,17 @@ public final class FleetTestHarness: Sendable {
         try await waitServing(index, timeout: timeout)
     }
 
-    /// Stops every node and etcd, and removes the data.
+    /// Stops every node and etcd, and removes the data. With
+    /// `ANCHORAGE_FLEET_LOGS=DIR` set, the nodes' logs are copied there
+    /// first, for a person to read.
     public func shutdown() {
         for index in nodes.indices { kill(index) }
+        if let keep = ProcessInfo.processInfo.environment["ANCHORAGE_FLEET_LOGS"] {
+            for index in nodes.indices {
+                let name = "\(directory.lastPathComponent)-\(nodes[index].id).log"
+                try? Data(log(index).utf8).write(to: URL(fileURLWithPath: keep).appendingPathComponent(name))
+            }
+        }
         etcd.shutdown()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -170,7 +175,7 @@ public final class FleetTestHarness: Sendable {
                 "--fleet-secret-file", secretFile.path,
             ] + self.arguments
         let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
-        processes.withLock { $0[index] = child }
+        processes[index] = child
         starts.withLock { $0[index] += 1 }
     }
 
@@ -179,7 +184,7 @@ public final class FleetTestHarness: Sendable {
         let deadline = ContinuousClock.now + .seconds(timeout)
         let expected = starts.withLock { $0[index] }
         while log(index).components(separatedBy: "serving the copies").count - 1 < expected {
-            guard let child = processes.withLock({ $0[index] }), child.poll() == nil else {
+            guard let child = processes[index], child.poll() == nil else {
                 throw FleetTestHarnessError(description: "node \(index) exited: \(log(index).suffix(1_500))")
             }
             guard ContinuousClock.now < deadline else {
