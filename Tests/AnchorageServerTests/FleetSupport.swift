@@ -27,6 +27,7 @@ struct FleetClient: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(2), read: .seconds(20))
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
+        configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let client = FleetClient(fleet: fleet, http: http)
         let result = await Result { try await body(client) }

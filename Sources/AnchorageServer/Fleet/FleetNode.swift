@@ -67,6 +67,10 @@ public final class FleetNode: Sendable {
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: 4_096
         )
+        // A node that was down must be reached the moment it is back: no
+        // hidden back-off of the pool's own (its followers and forwarded
+        // requests retry on their own terms).
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         do {
             node = try MultiStoreNode(root: root, configuration: configuration, logger: logger)
