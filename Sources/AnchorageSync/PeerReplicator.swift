@@ -56,6 +56,10 @@ public final class PeerReplicator: Sendable {
     private let state: Mutex<PeerStatus>
     /// The fleet epoch the peer held at the last identity exchange.
     private let peerEpoch = Mutex<UInt64?>(nil)
+    /// The peer's identity at the last exchange: a live follower's next
+    /// round starts from it (with the head its wait answered) instead of
+    /// asking again, saving a round trip per change.
+    private let lastIdentity = Mutex<PeerIdentity?>(nil)
 
     /// A replicator of `log` with the peer `transport` reaches. `status`
     /// continues one an earlier replicator of the same peer left (a node
@@ -114,19 +118,33 @@ public final class PeerReplicator: Sendable {
     private func followPulls() async {
         var backoff = configuration.backoff
         var random = SystemRandomNumberGenerator()
+        // After a quiet wait, the next round pulls at once from the identity
+        // it already has; any failure asks for the identity again.
+        var known: PeerIdentity?
         while !Task.isCancelled {
             do {
-                let round = try await recorded(.pull)
+                let round = try await recorded(.pull, known: known)
                 backoff.reset()
                 state.withLock { $0.state = .waiting }
                 let (transport, wait) = (self.transport, configuration.liveWait)
                 let epoch = try configuration.epoch?()
                 try Self.checkEpoch(peer: peerEpoch.withLock { $0 }, mine: epoch, transport)
-                _ = try await withTimeout(wait + configuration.requestTimeout, on: configuration.clock, "a live wait") {
+                let head = try await withTimeout(
+                    wait + configuration.requestTimeout,
+                    on: configuration.clock,
+                    "a live wait"
+                ) {
                     try await transport.waitForChange(after: round.through, timeout: wait, epoch: epoch)
                 }
                 state.withLock { $0.lastContact = Date() }
+                known = lastIdentity.withLock { $0 }.map { identity in
+                    var current = identity
+                    current.head = head
+                    current.checkpoint = nil
+                    return current
+                }
             } catch {
+                known = nil
                 if Task.isCancelled { return }
                 await pause(&backoff, &random)
             }
@@ -160,10 +178,10 @@ public final class PeerReplicator: Sendable {
     }
 
     /// One round, recorded in the status and the log.
-    private func recorded(_ direction: SyncDirection) async throws -> SyncRound {
+    private func recorded(_ direction: SyncDirection, known: PeerIdentity? = nil) async throws -> SyncRound {
         state.withLock { $0.state = .syncing }
         do {
-            let round = try await run(direction)
+            let round = try await run(direction, known: known)
             state.withLock { $0.record(round, at: Date()) }
             if round.applied > 0 || round.restarts > 0 || round.checkpointFallbacks > 0 {
                 logger.debug(
@@ -206,10 +224,14 @@ public final class PeerReplicator: Sendable {
     }
 
     /// Drives a ``SyncSession`` with the transport and the local log.
-    private func run(_ direction: SyncDirection) async throws -> SyncRound {
+    private func run(_ direction: SyncDirection, known: PeerIdentity? = nil) async throws -> SyncRound {
         let transport = self.transport
         var session = SyncSession(direction: direction, local: try PeerIdentity(of: log))
         var action = session.start()
+        if direction == .pull, let known {
+            // The identity the last exchange gave, with the head the peer's wait answered.
+            action = try session.identified(known, checkpoint: try log.checkpoint(for: known.storeID))
+        }
         var batch: EntryBatch?
         var prefetched = Prefetch()
         defer { prefetched.cancel() }
@@ -229,6 +251,7 @@ public final class PeerReplicator: Sendable {
                 }
                 state.withLock { $0.lastContact = Date() }
                 peerEpoch.withLock { $0 = peer.epoch }
+                lastIdentity.withLock { $0 = peer }
                 try Self.checkEpoch(peer: peer.epoch, mine: mine.epoch, transport)
                 action = try session.identified(peer, checkpoint: try log.checkpoint(for: peer.storeID))
             case .pull(let incarnation, let since):
