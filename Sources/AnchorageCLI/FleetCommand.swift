@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageFleet
+import AnchorageService
 import ArgumentParser
 import AsyncHTTPClient
 import Etcd
@@ -181,7 +182,7 @@ struct FleetStatusCommand: AsyncParsableCommand {
             ])
         }
         for id in report.missing { nodes.append([id, "-", "-", "-", "-", "-", "gone"]) }
-        output.line(TextColumns.render(nodes))
+        for line in TextTable.leftAligned(nodes) { output.line(line) }
         var stores = [["store", "epoch", "primary", "replicas", "joining", "unconfirmed", "behind"]]
         for store in report.stores {
             stores.append([
@@ -191,17 +192,6 @@ struct FleetStatusCommand: AsyncParsableCommand {
                 store.behind.isEmpty ? "-" : store.behind.joined(separator: ","),
             ])
         }
-        output.line(TextColumns.render(stores))
-    }
-}
-
-/// Left-aligned columns, no trailing spaces.
-enum TextColumns {
-    static func render(_ rows: [[String]]) -> String {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            let cells = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-            return String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed())
-        }.joined(separator: "\n")
+        for line in TextTable.leftAligned(stores) { output.line(line) }
     }
 }

@@ -89,13 +89,7 @@ struct HistoryCommand: AsyncParsableCommand {
         Self.printTable(rows)
     }
 
-    /// Left-aligned columns, no trailing spaces.
     private static func printTable(_ rows: [[String]]) {
-        let output = CLIOutput.current
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            let cells = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-            output.line(String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
-        }
+        for line in TextTable.leftAligned(rows) { CLIOutput.current.line(line) }
     }
 }

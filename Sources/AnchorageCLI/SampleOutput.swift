@@ -79,12 +79,7 @@ struct SampleRow {
             if header { output.line(names.joined(separator: ",")) }
             for row in cells { output.line(row.map(csvCell).joined(separator: ",")) }
         case .table:
-            let lines = (header ? [names] : []) + cells
-            let widths = names.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-            for line in lines {
-                let text = zip(line, widths).map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }
-                output.line(String(text.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
-            }
+            for line in TextTable.leftAligned((header ? [names] : []) + cells) { output.line(line) }
         case .ndjson, .json:
             break
         }

@@ -20,7 +20,8 @@ extension StoreEngine {
         covered: [StoreID: UInt64]?,
         in txn: borrowing ReadTransaction
     ) throws -> HKQueryAnchor {
-        let fleetCopy = try index.fleetEpoch(in: txn) != nil
+        // One lookup, no decoding: this runs for every page of every feed.
+        let fleetCopy = try index.settingSeq(HealthIndex.fleetEpochSetting, in: txn) != nil
         guard covered != nil || fleetCopy else { return queryAnchor(seq) }
         var vector = covered ?? [:]
         if start == 0 && covered == nil {

@@ -12,7 +12,8 @@ extension FleetNode {
     /// secret (docs/http-api.md, "A fleet").
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics)
-        let admin = router.group().add(middleware: FleetAdminMiddleware(fleet: fleet))
+        let secret = FleetSecret(fleet.secret)
+        let admin = router.group().add(middleware: FleetAdminMiddleware(secret: secret))
         admin.get("/metrics") { [self] _, _ in await metricsResponse() }
         admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
         admin.get("/v1/fleet/copies/{store}") { [self] _, context in
@@ -43,11 +44,10 @@ extension FleetNode {
             }
             return Response(status: .noContent)
         }
-        let fleetSecret = fleet
         let tokens = self.tokens
         let source = TokenSource(
-            record: { secret, store in
-                if FleetRouteMiddleware.isFleetSecret(secret, fleetSecret) {
+            record: { bearer, store in
+                if secret.matches(bearer) {
                     guard let name = try? StoreName(store) else { return nil }
                     return TokenRecord(
                         id: TokenRecord.fleetID,
@@ -55,7 +55,7 @@ extension FleetNode {
                         created: Date(timeIntervalSince1970: 0)
                     )
                 }
-                return tokens.record(forSecret: secret)
+                return tokens.record(forSecret: bearer)
             },
             tokens: { name in tokens.tokens(of: name.rawValue) }
         )
@@ -63,6 +63,7 @@ extension FleetNode {
             .add(
                 middleware: FleetRouteMiddleware(
                     fleet: fleet,
+                    fleetSecret: secret,
                     tokens: tokens,
                     cache: cache,
                     directory: directory,
@@ -205,14 +206,14 @@ extension FleetNode {
 /// Lets in the fleet's secret only.
 struct FleetAdminMiddleware: RouterMiddleware {
     typealias Context = NodeContext
-    let fleet: FleetConfiguration
+    let secret: FleetSecret
 
     func handle(
         _ request: Request,
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
-        guard FleetRouteMiddleware.isFleetSecret(try StoreScopeMiddleware.secret(request), fleet) else {
+        guard secret.matches(try StoreScopeMiddleware.secret(request)) else {
             throw APIError(
                 .forbidden,
                 .authorizationDenied,

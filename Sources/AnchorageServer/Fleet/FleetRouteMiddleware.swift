@@ -24,17 +24,13 @@ struct FleetRouteMiddleware: RouterMiddleware {
     static let epochHeader = HTTPField.Name("X-Anchorage-Epoch")!
 
     let fleet: FleetConfiguration
+    let fleetSecret: FleetSecret
     let tokens: FleetTokens
     let cache: PlacementCache
     let directory: NodeDirectory
     let copies: FleetCopies
     let forwarder: FleetForwarder
     let maximumBodyBytes: Int
-
-    /// Whether `secret` is the fleet's (compared in constant time).
-    static func isFleetSecret(_ secret: String, _ fleet: FleetConfiguration) -> Bool {
-        Array(SHA256.hash(data: Array(secret.utf8))) == Array(SHA256.hash(data: Array(fleet.secret.utf8)))
-    }
 
     func handle(
         _ request: Request,
@@ -51,7 +47,7 @@ struct FleetRouteMiddleware: RouterMiddleware {
                 "this node is still reading the fleet's placements and tokens; ask again in a moment"
             ).retrying(after: .seconds(1))
         }
-        let isFleet = Self.isFleetSecret(secret, fleet)
+        let isFleet = fleetSecret.matches(secret)
         if !isFleet {
             guard let record = tokens.record(forSecret: secret) else {
                 throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
@@ -95,5 +91,20 @@ struct FleetRouteMiddleware: RouterMiddleware {
             response.headers[Self.epochHeader] = String(epoch)
             return response
         }
+    }
+}
+
+/// The fleet's secret, kept as its digest: a bearer secret is compared by
+/// digest, so the comparison takes the same time whatever it shares with
+/// the secret, and the secret is hashed once, not per request.
+struct FleetSecret: Sendable {
+    private let digest: [UInt8]
+
+    init(_ secret: String) {
+        digest = Array(SHA256.hash(data: Array(secret.utf8)))
+    }
+
+    func matches(_ secret: String) -> Bool {
+        Array(SHA256.hash(data: Array(secret.utf8))) == digest
     }
 }
