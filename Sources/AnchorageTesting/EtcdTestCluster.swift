@@ -43,8 +43,9 @@ public final class EtcdTestCluster: Sendable {
     }
 
     /// Starts a cluster and waits (up to `timeout` seconds) until every
-    /// member answers healthy. Ports are chosen free; if a member loses
-    /// its port to another process, the cluster starts again on new ones.
+    /// member answers healthy, then checks that every port answers for
+    /// this cluster. Ports are chosen free; if a member loses its port to
+    /// another process, the cluster starts again on new ones.
     ///
     /// - Throws: ``EtcdTestClusterError`` when `etcd` is not installed
     ///   (`Scripts/bootstrap` installs Debian's `etcd-server`) or the
@@ -70,6 +71,7 @@ public final class EtcdTestCluster: Sendable {
             do {
                 for index in members.indices { try cluster.launch(index, binary: binary) }
                 try await cluster.waitHealthy(timeout: timeout)
+                try cluster.checkOwnMembers()
                 return cluster
             } catch {
                 failures.append("\(error)")
@@ -178,8 +180,47 @@ public final class EtcdTestCluster: Sendable {
     /// Whether `GET /health` on the port answers `"health":"true"`
     /// within a second.
     static func healthy(port: Int) -> Bool {
+        ask(port: port, "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?.contains("\"health\":\"true\"") ?? false
+    }
+
+    /// The cluster id the member on `port` reports (`/v3/maintenance/status`).
+    static func clusterID(port: Int) -> String? {
+        let body = "{}"
+        let request =
+            "POST /v3/maintenance/status HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        guard let answer = ask(port: port, request),
+            let range = answer.range(of: #""cluster_id":"[0-9]+""#, options: .regularExpression)
+        else { return nil }
+        return String(answer[range].dropFirst(#""cluster_id":""#.count).dropLast())
+    }
+
+    /// Checks that every member is the process this cluster started and
+    /// that they form one cluster: a member whose port another process
+    /// (another test's etcd) took first exits at once, and that port then
+    /// answers for a foreign cluster.
+    func checkOwnMembers() throws {
+        var clusters: Set<String> = []
+        for index in members.indices {
+            guard let child = processes[index], child.poll() == nil else {
+                throw EtcdTestClusterError(description: "member \(index) exited (its ports taken by another process?)")
+            }
+            guard let id = Self.clusterID(port: members[index].clientPort) else {
+                throw EtcdTestClusterError(description: "member \(index) does not report its cluster id")
+            }
+            clusters.insert(id)
+        }
+        guard clusters.count == 1 else {
+            throw EtcdTestClusterError(description: "the members' ports answer for \(clusters.count) clusters")
+        }
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` and reads the answer (up to
+    /// 16 KiB) until the server closes; nil if it cannot connect. Each
+    /// step waits at most a second.
+    static func ask(port: Int, _ text: String) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -193,9 +234,9 @@ public final class EtcdTestCluster: Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return false }
-        let request = Array("GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
+        guard connected == 0 else { return nil }
+        let request = Array(text.utf8)
+        guard send(descriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while answer.count < 16_384 {
@@ -203,8 +244,7 @@ public final class EtcdTestCluster: Sendable {
             guard count > 0 else { break }
             answer += buffer[0..<count]
         }
-        let text = String(decoding: answer, as: UTF8.self)
-        return text.contains("\"health\":\"true\"")
+        return String(decoding: answer, as: UTF8.self)
     }
 }
 
