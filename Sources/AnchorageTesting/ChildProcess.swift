@@ -119,6 +119,28 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// ``wait(timeout:)`` without holding a thread of the cooperative
+    /// pool: polls every 5 ms between sleeps.
+    public func exit(within timeout: Double) async -> Int32? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1_000))
+        while true {
+            if let status = poll() { return status }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// ``run(_:_:input:timeout:)`` on a thread of its own, so that waiting
+    /// for the child holds no thread of the cooperative pool.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        input: String? = nil,
+        timeout: Double = 300
+    ) async throws -> (status: Int32, output: String) {
+        try await runBlocking { try run(executable, arguments, input: input, timeout: timeout) as (Int32, String) }
+    }
+
     /// The exit status if the child has ended (reaping it), else `nil`.
     public func poll() -> Int32? {
         exit.withLock { exit in

@@ -71,7 +71,7 @@ public final class EtcdTestCluster: Sendable {
             do {
                 for index in members.indices { try cluster.launch(index, binary: binary) }
                 try await cluster.waitHealthy(timeout: timeout)
-                try cluster.checkOwnMembers()
+                try await cluster.checkOwnMembers()
                 return cluster
             } catch {
                 failures.append("\(error)")
@@ -130,7 +130,8 @@ public final class EtcdTestCluster: Sendable {
     public func waitHealthy(members indices: [Int]? = nil, timeout: Double = 30) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         for index in indices ?? Array(members.indices) {
-            while !Self.healthy(port: members[index].clientPort) {
+            let port = members[index].clientPort
+            while !(await runBlocking { Self.healthy(port: port) }) {
                 guard processes[index] != nil else {
                     throw EtcdTestClusterError(description: "member \(index) is not running")
                 }
@@ -199,13 +200,14 @@ public final class EtcdTestCluster: Sendable {
     /// that they form one cluster: a member whose port another process
     /// (another test's etcd) took first exits at once, and that port then
     /// answers for a foreign cluster.
-    func checkOwnMembers() throws {
+    func checkOwnMembers() async throws {
         var clusters: Set<String> = []
         for index in members.indices {
             guard let child = processes[index], child.poll() == nil else {
                 throw EtcdTestClusterError(description: "member \(index) exited (its ports taken by another process?)")
             }
-            guard let id = Self.clusterID(port: members[index].clientPort) else {
+            let port = members[index].clientPort
+            guard let id = await runBlocking({ Self.clusterID(port: port) }) else {
                 throw EtcdTestClusterError(description: "member \(index) does not report its cluster id")
             }
             clusters.insert(id)

@@ -113,13 +113,13 @@ public final class FleetTestHarness: Sendable {
     /// Stops a node with SIGTERM; returns its exit status, or `nil` when it
     /// did not exit within `timeout` seconds (it is then killed).
     @discardableResult
-    public func stop(_ index: Int, timeout: Double = 30) -> Int32? {
+    public func stop(_ index: Int, timeout: Double = 30) async -> Int32? {
         guard let child = processes[index] else { return nil }
         child.signal(SIGTERM)
-        let status = child.wait(timeout: timeout)
+        let status = await child.exit(within: timeout)
         if status == nil {
             child.signal(SIGKILL)
-            _ = child.wait(timeout: 10)
+            _ = await child.exit(within: 10)
         }
         processes[index] = nil
         return status

@@ -132,7 +132,7 @@ struct CrashTests {
         }
         let killed = child.poll() == nil
         if killed { child.signal(SIGKILL) }
-        _ = child.wait(timeout: 60)
+        _ = await child.exit(within: 60)
         return ((try? Data(contentsOf: log)) ?? Data(), killed)
     }
 

@@ -176,7 +176,7 @@ final class AppendingChild: Sendable {
     /// Kills the child and returns every entry it acknowledged, by seq.
     func killAndCollectAcks() async throws -> [UInt64: UUID] {
         kill()
-        guard child.wait(timeout: 60) != nil else { throw ChildTimedOut() }
+        guard await child.exit(within: 60) != nil else { throw ChildTimedOut() }
         return try acks()
     }
 

@@ -54,7 +54,7 @@ struct FleetFailoverTests {
             // Operation: `anchorage fleet status` names the new primary, the epoch and the node gone;
             // the new primary's metrics count the failover.
             let promoted = try #require(await client.placement(of: "alice", via: (victim + 1) % 3))
-            let (code, status) = try runAnchorage([
+            let (code, status) = try await runAnchorage([
                 "fleet", "status", "--etcd", fleet.etcd.endpoints.joined(separator: ","),
                 "--fleet-secret-file", fleet.directory.appendingPathComponent("secret").path, "--format", "json",
             ])
@@ -90,9 +90,9 @@ struct FleetFailoverTests {
             // Every copy's log holds both epochs; `history --epochs` and `audit verify` show them.
             for node in fleet.nodes {
                 let copy = node.directory.appendingPathComponent("alice").path
-                let (code, epochs) = try runAnchorage(["history", "--epochs", "--store", copy])
+                let (code, epochs) = try await runAnchorage(["history", "--epochs", "--store", copy])
                 #expect(code == 0 && epochs.contains(before.primary) && epochs.contains(promoted.primary), "\(epochs)")
-                let (verified, audit) = try runAnchorage(["audit", "verify", "--store", copy])
+                let (verified, audit) = try await runAnchorage(["audit", "verify", "--store", copy])
                 #expect(
                     verified == 0 && audit.contains("the highest is \(before.epoch + 1) (primary \(promoted.primary))")
                 )

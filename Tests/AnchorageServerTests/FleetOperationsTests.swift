@@ -26,7 +26,7 @@ struct FleetOperationsTests {
             try await writers.waitForMore(100)
             let leaving = Int(before.primary.dropFirst())!
             let asked = ContinuousClock.now
-            let status = fleet.stop(leaving, timeout: 30)
+            let status = await fleet.stop(leaving, timeout: 30)
             let stopped = ContinuousClock.now
             #expect(status == 0, "the node did not exit cleanly: \(fleet.log(leaving).suffix(2_000))")
             #expect(fleet.log(leaving).contains("handed the stores over"), "\(fleet.log(leaving).suffix(2_000))")

@@ -25,16 +25,16 @@ struct ReadBesideNodeTests {
         defer { if !nodeStopped { node.child.signal(SIGTERM) } }
         _ = try #require(await ServeProcessTests.save(count: 3, port: node.port))
 
-        let (statsStatus, stats) = try runAnchorage([
+        let (statsStatus, stats) = try await runAnchorage([
             "stats", "--store", store, "--type", "stepCount", "--from", "2024-06-01", "--to", "2024-06-01", "--tz",
             "UTC",
         ])
         #expect(statsStatus == 0, "\(stats)")
         #expect(stats.contains("2024-06-01") && stats.contains("3"), "\(stats)")
-        let (samplesStatus, samples) = try runAnchorage(["samples", "--store", store, "--type", "stepCount"])
+        let (samplesStatus, samples) = try await runAnchorage(["samples", "--store", store, "--type", "stepCount"])
         #expect(samplesStatus == 0 && samples.split(separator: "\n").count == 3, "\(samples)")
         for command in [["digest"], ["export"], ["sources", "--type", "stepCount"], ["audit", "verify"]] {
-            let (status, output) = try runAnchorage(command + ["--store", store])
+            let (status, output) = try await runAnchorage(command + ["--store", store])
             #expect(status == 0, "\(command): \(output)")
         }
 
@@ -47,7 +47,7 @@ struct ReadBesideNodeTests {
         try await follower.waitFor(text: saved[0].uuidString)
 
         // A command that writes is refused, naming the node's process.
-        let (saveStatus, refusal) = try runAnchorage(["save", "--store", store], input: "[\(stepJSON(5))]")
+        let (saveStatus, refusal) = try await runAnchorage(["save", "--store", store], input: "[\(stepJSON(5))]")
         #expect(saveStatus == 1)
         #expect(refusal.contains("in use by process \(node.pid) (anchorage serve)"), "\(refusal)")
 
@@ -70,7 +70,7 @@ struct ReadBesideNodeTests {
 
         #expect(await node.terminate() == 0)
         nodeStopped = true
-        let (auditStatus, audit) = try runAnchorage(["audit", "verify", "--store", store])
+        let (auditStatus, audit) = try await runAnchorage(["audit", "verify", "--store", store])
         #expect(auditStatus == 0 && audit.contains("intact (4 entries"), "\(audit)")
     }
 
@@ -84,13 +84,13 @@ struct ReadBesideNodeTests {
     }
 
     @Test("commands that only read refuse a directory without a store, and create nothing")
-    func missingStore() throws {
+    func missingStore() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-missing-\(UUID())").path
         for command in [
             ["samples", "--type", "stepCount"], ["digest"], ["audit", "verify"], ["changes", "--type", "stepCount"],
             ["history", UUID().uuidString],
         ] {
-            let (status, output) = try runAnchorage(command + ["--store", missing])
+            let (status, output) = try await runAnchorage(command + ["--store", missing])
             #expect(status == 1, "\(command)")
             #expect(output.contains("no store at \(missing); create one with `import`, `save` or `serve`"), "\(output)")
             #expect(!FileManager.default.fileExists(atPath: missing), "\(command)")

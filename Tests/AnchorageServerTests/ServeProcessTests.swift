@@ -39,7 +39,7 @@ final class ServeProcess: Sendable {
         guard let port else {
             let seen = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             child.signal(SIGKILL)
-            _ = child.wait(timeout: 10)
+            _ = await child.exit(within: 10)
             try? FileManager.default.removeItem(at: log)
             throw ServeFailure(description: "the node did not start: \(seen)")
         }
@@ -61,14 +61,14 @@ final class ServeProcess: Sendable {
     /// Sends SIGKILL: the process dies at once, whatever it was doing.
     func killNow() async {
         child.signal(SIGKILL)
-        _ = child.wait(timeout: 60)
+        _ = await child.exit(within: 60)
     }
 
     /// Sends SIGTERM and waits (60 s at most) for the exit status; a node
     /// still running then is killed, and the status is -1.
     func terminate() async -> Int32 {
         child.signal(SIGTERM)
-        guard let status = child.wait(timeout: 60) else {
+        guard let status = await child.exit(within: 60) else {
             await killNow()
             return -1
         }

@@ -45,7 +45,7 @@ extension ServerBodyLimitTests {
         // A body sent at once is saved.
         #expect(try #require(await ServeProcessTests.save(count: 1, port: node.port)).count == 1)
         #expect(await node.terminate() == 0, "\(node.standardError)")
-        let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
+        let (status, output) = try await runAnchorage(["audit", "verify", "--store", store.path])
         #expect(status == 0, "audit verify: \(output)")
 
         // Settings that make no sense are usage errors.
@@ -55,7 +55,7 @@ extension ServerBodyLimitTests {
             ("--write-rate=-5", "--write-rate"), ("--replica-wait=0", "--replica-wait"),
             ("--replica-wait=4000", "--replica-wait"),
         ] {
-            let (code, text) = try runAnchorage(["serve", "--store", store.path, wrong])
+            let (code, text) = try await runAnchorage(["serve", "--store", store.path, wrong])
             #expect(code == 2, "\(wrong): \(text)")
             #expect(text.contains(option), "\(wrong): \(text)")
         }

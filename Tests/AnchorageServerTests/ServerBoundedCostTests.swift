@@ -21,7 +21,7 @@ struct ServerBoundedCostTests {
             do {
                 let result = try await body(node, store)
                 #expect(await node.terminate() == 0, "\(node.standardError)")
-                let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
+                let (status, output) = try await runAnchorage(["audit", "verify", "--store", store.path])
                 #expect(status == 0, "audit verify: \(output)")
                 return result
             } catch {

@@ -129,10 +129,10 @@ func expectAuditPasses(_ directory: URL, sourceLocation: SourceLocation = #_sour
 
 /// Runs the `anchorage` binary beside the tests to the end, with `input`
 /// on its standard input; its status and both outputs.
-func runAnchorage(_ arguments: [String], input: String? = nil) throws -> (Int32, String) {
+func runAnchorage(_ arguments: [String], input: String? = nil) async throws -> (Int32, String) {
     let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("anchorage")
-    let (status, output) = try ChildProcess.run(binary.path, arguments, input: input)
+    let (status, output) = try await ChildProcess.run(binary.path, arguments, input: input)
     return (status, output)
 }
 

@@ -19,7 +19,7 @@ extension SyncProcessTests {
         let export = try Self.exportFile()
         let (a, b) = (stores[0], stores[1])
         for store in [a, b] {
-            let (status, output) = try runAnchorage(["import", export.path, "--store", store.path])
+            let (status, output) = try await runAnchorage(["import", export.path, "--store", store.path])
             #expect(status == 0, "import: \(output)")
         }
 
@@ -33,7 +33,7 @@ extension SyncProcessTests {
         #expect(try await owner.deleteObjects(withUUIDs: [victim]) == 1)
         await owner.close()
         let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
-        let (purged, purgeOutput) = try runAnchorage(["purge", "--store", a.path, "--deleted-before", tomorrow])
+        let (purged, purgeOutput) = try await runAnchorage(["purge", "--store", a.path, "--deleted-before", tomorrow])
         #expect(purged == 0 && purgeOutput.contains("purged the data of 1 deleted samples"), "\(purgeOutput)")
         let expected = Set(imported.map(\.uuid)).subtracting([victim])
 
@@ -43,7 +43,7 @@ extension SyncProcessTests {
         for (name, order) in [("a-then-b", [nodeA, nodeB]), ("b-then-a", [nodeB, nodeA])] {
             let store = directory.appendingPathComponent(name)
             for node in order {
-                let (status, output) = try runAnchorage([
+                let (status, output) = try await runAnchorage([
                     "sync", "--store", store.path, "--peer", "http://127.0.0.1:\(node.port)",
                     "--token", Self.peerToken, "--pull",
                 ])
@@ -69,7 +69,7 @@ extension SyncProcessTests {
         #expect(digests[0] == digests[1], "the two orders end in different states")
         // Every store touched: projections equal a replay of the log.
         for store in [a, b] + pulled {
-            let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
+            let (status, output) = try await runAnchorage(["audit", "verify", "--store", store.path])
             #expect(status == 0, "audit verify \(store.lastPathComponent): \(output)")
         }
     }

@@ -229,7 +229,7 @@ extension SyncProcessTests {
         for node in nodes { #expect(await node.terminate() == 0, "\(node.standardError)") }
         // audit verify on every store: projections equal a replay of the log.
         for store in stores {
-            let (status, output) = try runAnchorage(["audit", "verify", "--store", store.path])
+            let (status, output) = try await runAnchorage(["audit", "verify", "--store", store.path])
             #expect(status == 0, "audit verify on \(store.lastPathComponent): \(output)")
         }
     }

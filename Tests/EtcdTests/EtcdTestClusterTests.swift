@@ -24,18 +24,18 @@ struct EtcdTestClusterTests {
     @Test("every member of a cluster reports one cluster id; another cluster's members report another")
     func membership() async throws {
         try await EtcdTestCluster.with { first in
-            try first.checkOwnMembers()
+            try await first.checkOwnMembers()
             let ids = first.members.map { EtcdTestCluster.clusterID(port: $0.clientPort) }
             #expect(ids.allSatisfy { $0 != nil })
             #expect(Set(ids).count == 1)
             try await EtcdTestCluster.with { second in
-                try second.checkOwnMembers()
+                try await second.checkOwnMembers()
                 let other = EtcdTestCluster.clusterID(port: second.members[0].clientPort)
                 #expect(other != nil && other != ids[0])
             }
             // A member that is not running is not one of the cluster's.
             first.kill(1)
-            #expect(throws: EtcdTestClusterError.self) { try first.checkOwnMembers() }
+            await #expect(throws: EtcdTestClusterError.self) { try await first.checkOwnMembers() }
         }
     }
 }
