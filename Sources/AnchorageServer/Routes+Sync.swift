@@ -48,6 +48,11 @@ struct SyncRoutes: Sendable {
         try endpoint.checkEpoch(of: pull.epoch)
         // The puller has applied this log up to `since`: its acknowledgement.
         if pull.incarnation == endpoint.log.incarnation { context.followers?.heard(position: pull.since) }
+        if endpoint.pullWaits(pull) {
+            // A live follower's pull: it waits here for the next entry.
+            let timeout = Duration.milliseconds(pull.waitMilliseconds ?? 0)
+            _ = await waitForChange(endpoint, after: pull.since, timeout: timeout, context: context)
+        }
         let bytes = try endpoint.pull(pull)
         return Response(
             status: .ok,
@@ -79,10 +84,26 @@ struct SyncRoutes: Sendable {
             max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0),
             configuration.maximumWaitSeconds
         )
+        let head = await waitForChange(endpoint, after: after, timeout: .seconds(seconds), context: context)
+        struct Head: Encodable { var head: UInt64 }
+        return try JSONBodies.response(encoding: Head(head: head))
+    }
+
+    /// Waits until the store's head passes `after`, `timeout` passes (at
+    /// most the node's limit), the node shuts down or the store closes;
+    /// returns the head. A replica's wait counts as following the store
+    /// while it lasts.
+    private func waitForChange(
+        _ endpoint: SyncEndpoint,
+        after: UInt64,
+        timeout: Duration,
+        context: NodeContext
+    ) async -> UInt64 {
+        let timeout = min(timeout, .seconds(configuration.maximumWaitSeconds))
         let ending = shutdown.stream(also: context.storeClosing)
         let wait = {
             await withTaskGroup(of: UInt64?.self) { group in
-                group.addTask { await endpoint.waitForChange(after: after, timeout: .seconds(seconds)) }
+                group.addTask { await endpoint.waitForChange(after: after, timeout: timeout) }
                 group.addTask {
                     for await _ in ending { break }
                     return nil
@@ -92,14 +113,8 @@ struct SyncRoutes: Sendable {
                 return first ?? endpoint.log.head.seq
             }
         }
-        let head: UInt64
-        if let followers = context.followers {
-            head = await followers.waiting(wait)
-        } else {
-            head = await wait()
-        }
-        struct Head: Encodable { var head: UInt64 }
-        return try JSONBodies.response(encoding: Head(head: head))
+        guard let followers = context.followers else { return await wait() }
+        return await followers.waiting(wait)
     }
 
     func peers(_ request: Request, context: NodeContext) async throws -> Response {

@@ -46,6 +46,8 @@ public struct InMemoryTransport: PeerTransport {
     }
 
     public func pull(_ request: PullRequest) async throws -> [UInt8] {
+        try endpoint.checkEpoch(of: request.epoch)
+        await endpoint.waitBeforePull(request)
         var bytes = try endpoint.pull(request)
         try await interceptor?(.pulled, &bytes)
         return bytes

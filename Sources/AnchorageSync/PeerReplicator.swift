@@ -118,16 +118,27 @@ public final class PeerReplicator: Sendable {
     private func followPulls() async {
         var backoff = configuration.backoff
         var random = SystemRandomNumberGenerator()
-        // After a quiet wait, the next round pulls at once from the identity
-        // it already has; any failure asks for the identity again.
+        // After a round, the next one pulls at once from the identity it
+        // already has; any failure asks for the identity again.
         var known: PeerIdentity?
+        // Whether the next round's first pull waits for entries (a peer
+        // that serves waiting pulls): one request per change instead of a
+        // wait and then a pull.
+        var waiting = false
         while !Task.isCancelled {
             do {
-                let round = try await recorded(.pull, known: known)
+                let epoch = try configuration.epoch?()
+                if waiting { try Self.checkEpoch(peer: peerEpoch.withLock { $0 }, mine: epoch, transport) }
+                let round = try await recorded(.pull, known: known, waitingUpTo: waiting ? configuration.liveWait : nil)
                 backoff.reset()
+                let identity = lastIdentity.withLock { $0 }
+                if let identity, identity.features?.contains(SyncProtocol.Feature.waitingPull) == true {
+                    known = Self.continuing(identity, head: max(round.peerHead, round.through))
+                    waiting = true
+                    continue
+                }
                 state.withLock { $0.state = .waiting }
                 let (transport, wait) = (self.transport, configuration.liveWait)
-                let epoch = try configuration.epoch?()
                 try Self.checkEpoch(peer: peerEpoch.withLock { $0 }, mine: epoch, transport)
                 let head = try await withTimeout(
                     wait + configuration.requestTimeout,
@@ -137,18 +148,24 @@ public final class PeerReplicator: Sendable {
                     try await transport.waitForChange(after: round.through, timeout: wait, epoch: epoch)
                 }
                 state.withLock { $0.lastContact = Date() }
-                known = lastIdentity.withLock { $0 }.map { identity in
-                    var current = identity
-                    current.head = head
-                    current.checkpoint = nil
-                    return current
-                }
+                known = identity.map { Self.continuing($0, head: head) }
+                waiting = false
             } catch {
                 known = nil
+                waiting = false
                 if Task.isCancelled { return }
                 await pause(&backoff, &random)
             }
         }
+    }
+
+    /// The peer's identity from the last exchange, with its head now
+    /// `head`: the next round starts from it without asking again.
+    private static func continuing(_ identity: PeerIdentity, head: UInt64) -> PeerIdentity {
+        var current = identity
+        current.head = head
+        current.checkpoint = nil
+        return current
     }
 
     private func followPushes() async {
@@ -178,10 +195,14 @@ public final class PeerReplicator: Sendable {
     }
 
     /// One round, recorded in the status and the log.
-    private func recorded(_ direction: SyncDirection, known: PeerIdentity? = nil) async throws -> SyncRound {
-        state.withLock { $0.state = .syncing }
+    private func recorded(
+        _ direction: SyncDirection,
+        known: PeerIdentity? = nil,
+        waitingUpTo wait: Duration? = nil
+    ) async throws -> SyncRound {
+        state.withLock { $0.state = wait == nil ? .syncing : .waiting }
         do {
-            let round = try await run(direction, known: known)
+            let round = try await run(direction, known: known, waitingUpTo: wait)
             state.withLock { $0.record(round, at: Date()) }
             if round.applied > 0 || round.restarts > 0 || round.checkpointFallbacks > 0 {
                 logger.debug(
@@ -194,6 +215,8 @@ public final class PeerReplicator: Sendable {
             }
             return round
         } catch {
+            // Stopping (the node shuts down, the peer is removed) is not a failure.
+            if error is CancellationError || Task.isCancelled { throw error }
             state.withLock { $0.record(error, at: Date()) }
             logger.warning(
                 "replication failed",
@@ -216,21 +239,34 @@ public final class PeerReplicator: Sendable {
         )
     }
 
-    /// One pull through the transport, with the request timeout.
+    /// One pull through the transport, with the request timeout (and the
+    /// time a waiting pull may wait on top).
     private func pull(_ request: PullRequest, _ transport: any PeerTransport) async throws -> [UInt8] {
-        try await withTimeout(configuration.requestTimeout, on: configuration.clock, "a pull") {
+        let wait = Duration.milliseconds(request.waitMilliseconds ?? 0)
+        return try await withTimeout(configuration.requestTimeout + wait, on: configuration.clock, "a pull") {
             try await transport.pull(request)
         }
     }
 
     /// Drives a ``SyncSession`` with the transport and the local log.
-    private func run(_ direction: SyncDirection, known: PeerIdentity? = nil) async throws -> SyncRound {
+    /// With `wait`, the first pull waits up to that long for entries
+    /// (``PullRequest/waitMilliseconds``).
+    private func run(
+        _ direction: SyncDirection,
+        known: PeerIdentity? = nil,
+        waitingUpTo wait: Duration? = nil
+    ) async throws -> SyncRound {
         let transport = self.transport
         var session = SyncSession(direction: direction, local: try PeerIdentity(of: log))
         var action = session.start()
+        var wait = direction == .pull && known != nil ? wait : nil
         if direction == .pull, let known {
             // The identity the last exchange gave, with the head the peer's wait answered.
-            action = try session.identified(known, checkpoint: try log.checkpoint(for: known.storeID))
+            action = try session.identified(
+                known,
+                checkpoint: try log.checkpoint(for: known.storeID),
+                waiting: wait != nil
+            )
         }
         var batch: EntryBatch?
         var prefetched = Prefetch()
@@ -261,8 +297,10 @@ public final class PeerReplicator: Sendable {
                     maxEntries: configuration.maximumEntriesPerBatch,
                     maxBytes: configuration.maximumBytesPerBatch,
                     versionVector: try log.versionVector(),
-                    epoch: try configuration.epoch?()
+                    epoch: try configuration.epoch?(),
+                    waitMilliseconds: wait.map { Int($0.nanosecondCount / 1_000_000) }
                 )
+                wait = nil
                 do {
                     let bytes: [UInt8]
                     if let pending = prefetched.take(since: since) {
@@ -279,6 +317,14 @@ public final class PeerReplicator: Sendable {
             case .apply:
                 guard let received = batch else { throw SyncError(.protocolViolation, "no batch to apply") }
                 batch = nil
+                if received.entries.isEmpty && received.through == received.from && !received.hasMore {
+                    // A waiting pull that ended with nothing new: nothing to apply.
+                    action = session.applied(
+                        BatchReceipt(applied: 0, skipped: 0, checkpoint: received.through),
+                        hasMore: false
+                    )
+                    continue
+                }
                 // The next batch travels while this one is applied.
                 if received.hasMore, let peer = session.peer {
                     var next = PullRequest(

@@ -59,6 +59,7 @@ public struct SyncEndpoint: Sendable {
         try checkEpoch(of: asker.epoch)
         var mine = try PeerIdentity(of: log)
         mine.epoch = try epoch?()
+        mine.features = SyncProtocol.features
         if let checkpoint = try log.checkpoint(for: asker.storeID), checkpoint.incarnation == asker.incarnation {
             mine.checkpoint = checkpoint.seq
         }
@@ -73,6 +74,21 @@ public struct SyncEndpoint: Sendable {
         bounded.maxEntries = min(max(request.maxEntries, 1), limits.maximumEntriesPerBatch)
         bounded.maxBytes = min(max(request.maxBytes, 1), limits.maximumBytesPerBatch)
         return try EntryBatch.read(from: log, request: bounded).bytes
+    }
+
+    /// For a waiting pull (``PullRequest/waitMilliseconds``) when this log
+    /// holds nothing after `request.since`: waits until it does or the
+    /// wait (bounded by ``SyncLimits/maximumWait``) passes. Call it before
+    /// ``pull(_:)``; it returns at once for any other pull.
+    public func waitBeforePull(_ request: PullRequest) async {
+        guard pullWaits(request), let wait = request.waitMilliseconds else { return }
+        _ = await waitForChange(after: request.since, timeout: .milliseconds(wait))
+    }
+
+    /// Whether `request` may wait before its answer: it asks to, and
+    /// this log holds nothing after its position.
+    public func pullWaits(_ request: PullRequest) -> Bool {
+        (request.waitMilliseconds ?? 0) > 0 && log.head.seq <= request.since
     }
 
     /// Applies a peer's encoded batch, with its checkpoint, in one

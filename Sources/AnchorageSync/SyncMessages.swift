@@ -4,6 +4,17 @@ public import AnchorageLog
 public enum SyncProtocol {
     /// The version this build speaks.
     public static let version = 1
+
+    /// What a store answering an identity can do beyond version 1, named in
+    /// its identity's ``PeerIdentity/features``.
+    public enum Feature {
+        /// A pull may wait for entries (``PullRequest/waitMilliseconds``):
+        /// a live follower's wait and pull in one request.
+        public static let waitingPull = "waitingPull"
+    }
+
+    /// The features this build's endpoints serve.
+    public static let features = [Feature.waitingPull]
 }
 
 /// Who a store is and what it holds: the first message of every exchange.
@@ -31,6 +42,10 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
     /// absent for a store outside a fleet. A replica never follows a
     /// store whose epoch is lower than its own.
     public var epoch: UInt64?
+    /// In an answer: what the answering store can do beyond version 1
+    /// (``SyncProtocol/Feature``); absent from older nodes, which serve
+    /// none.
+    public var features: [String]?
 
     public init(
         protocolVersion: Int = SyncProtocol.version,
@@ -78,6 +93,12 @@ public struct PullRequest: Codable, Sendable, Hashable {
     /// (``SyncError/Code/staleEpoch``) rather than count it as an
     /// acknowledgement.
     public var epoch: UInt64?
+    /// When set and the store holds nothing after ``since``, the answer
+    /// waits up to this long (bounded by the store's limit) for an entry,
+    /// then sends what arrived: a live follower's wait and pull in one
+    /// request. Only for a store whose identity names
+    /// ``SyncProtocol/Feature/waitingPull``; others answer at once.
+    public var waitMilliseconds: Int?
 
     public init(
         incarnation: UInt64,
@@ -85,7 +106,8 @@ public struct PullRequest: Codable, Sendable, Hashable {
         maxEntries: Int,
         maxBytes: Int,
         versionVector: [StoreID: UInt64],
-        epoch: UInt64? = nil
+        epoch: UInt64? = nil,
+        waitMilliseconds: Int? = nil
     ) {
         self.incarnation = incarnation
         self.since = since
@@ -93,6 +115,7 @@ public struct PullRequest: Codable, Sendable, Hashable {
         self.maxBytes = maxBytes
         self.versionVector = versionVector
         self.epoch = epoch
+        self.waitMilliseconds = waitMilliseconds
     }
 }
 

@@ -79,8 +79,14 @@ public struct SyncSession: Sendable {
     }
 
     /// The peer's identity arrived; `checkpoint` is this store's
-    /// checkpoint for the peer (pull rounds).
-    public mutating func identified(_ peer: PeerIdentity, checkpoint: Anchor?) throws(SyncError) -> Action {
+    /// checkpoint for the peer (pull rounds). With `waiting`, a pull round
+    /// pulls even when caught up: its first pull waits for the peer's next
+    /// entry (``PullRequest/waitMilliseconds``).
+    public mutating func identified(
+        _ peer: PeerIdentity,
+        checkpoint: Anchor?,
+        waiting: Bool = false
+    ) throws(SyncError) -> Action {
         try SyncEndpoint.checkVersion(peer.protocolVersion)
         guard peer.storeID != local.storeID else {
             throw SyncError(.wrongPeer, "the peer is this store itself (\(local.storeID)); check the peer's address")
@@ -105,7 +111,8 @@ public struct SyncSession: Sendable {
                 since = 0
             }
             round.through = since
-            guard since < peer.head else { return finish() }
+            // A waiting pull is sent even when caught up: it waits for the next entry.
+            guard since < peer.head || waiting else { return finish() }
             return .pull(incarnation: peer.incarnation, since: since)
         default:
             since = peer.checkpoint ?? 0

@@ -1,0 +1,158 @@
+import AnchorageLog
+import AnchorageSync
+import Foundation
+import Synchronization
+import Testing
+
+/// A live follower's wait and pull in one request (`waitMilliseconds`),
+/// used only with a peer whose identity names the feature.
+@Suite("Waiting pulls")
+struct WaitingPullTests {
+    static func save(_ log: EventLog, _ index: Int) async throws {
+        let event = LogEvent.save(id: UUID(), kind: EntryKind(rawValue: 3), payload: Array("payload \(index)".utf8))
+        _ = try await log.append([event])
+    }
+
+    static func request(_ log: EventLog, since: UInt64, wait: Int?) throws -> PullRequest {
+        PullRequest(
+            incarnation: log.incarnation,
+            since: since,
+            maxEntries: 100,
+            maxBytes: 1 << 20,
+            versionVector: [:],
+            waitMilliseconds: wait
+        )
+    }
+
+    @Test("a caught-up waiting pull answers with the next entry once it is written, or empty at its end")
+    func endpointWaits() async throws {
+        try await withTemporaryDirectories(1) { directories in
+            let log = try EventLog.open(at: directories[0])
+            try await Self.save(log, 0)
+            let transport = InMemoryTransport(serving: log)
+            // Not caught up: answered at once, whatever the wait.
+            let first = try EntryBatch(
+                decoding: try await transport.pull(try Self.request(log, since: 0, wait: 60_000))
+            )
+            #expect(first.entries.count == 1 && first.through == 1)
+
+            // Caught up: the answer waits for the next entry.
+            let started = ContinuousClock.now
+            let pulling = Task { try await transport.pull(try Self.request(log, since: 1, wait: 20_000)) }
+            try await Task.sleep(for: .milliseconds(200))
+            try await Self.save(log, 1)
+            let second = try EntryBatch(decoding: try await pulling.value)
+            #expect(second.entries.count == 1 && second.from == 1 && second.through == 2)
+            #expect(ContinuousClock.now - started < .seconds(15))
+
+            // Nothing comes: empty, from and through where it was asked.
+            let quiet = try EntryBatch(decoding: try await transport.pull(try Self.request(log, since: 2, wait: 100)))
+            #expect(quiet.entries.isEmpty && quiet.from == 2 && quiet.through == 2 && !quiet.hasMore)
+
+            // Without a wait, a caught-up pull is answered at once, as before.
+            let plain = try EntryBatch(decoding: try await transport.pull(try Self.request(log, since: 2, wait: nil)))
+            #expect(plain.entries.isEmpty)
+            await log.close()
+        }
+    }
+
+    /// Counts a peer's requests; hides the waiting-pull feature when
+    /// `old` (a node from before it).
+    final class Counting: PeerTransport {
+        let inner: InMemoryTransport
+        let old: Bool
+        let counts = Mutex<(identities: Int, pulls: Int, waitingPulls: Int, waits: Int)>((0, 0, 0, 0))
+
+        init(_ inner: InMemoryTransport, old: Bool) {
+            self.inner = inner
+            self.old = old
+        }
+
+        var peerDescription: String { inner.peerDescription }
+
+        func identity(_ mine: PeerIdentity) async throws -> PeerIdentity {
+            counts.withLock { $0.identities += 1 }
+            var answer = try await inner.identity(mine)
+            if old { answer.features = nil }
+            return answer
+        }
+
+        func pull(_ request: PullRequest) async throws -> [UInt8] {
+            counts.withLock { counts in
+                counts.pulls += 1
+                if request.waitMilliseconds != nil { counts.waitingPulls += 1 }
+            }
+            var request = request
+            if old { request.waitMilliseconds = nil }  // an old node does not know the field
+            return try await inner.pull(request)
+        }
+
+        func push(_ batch: [UInt8]) async throws -> BatchReceipt { try await inner.push(batch) }
+
+        func waitForChange(after head: UInt64, timeout: Duration) async throws -> UInt64 {
+            counts.withLock { $0.waits += 1 }
+            return try await inner.waitForChange(after: head, timeout: timeout)
+        }
+    }
+
+    /// A follower of a peer that writes `changes` entries one at a time,
+    /// each once the follower holds the one before; returns the requests it
+    /// sent, counted after the first round.
+    static func follow(
+        old: Bool,
+        changes: Int
+    ) async throws
+        -> (identities: Int, pulls: Int, waitingPulls: Int, waits: Int)
+    {
+        try await withTemporaryDirectories(2) { directories in
+            let primary = try EventLog.open(at: directories[0])
+            let replica = try EventLog.open(at: directories[1])
+            try await Self.save(primary, 0)
+            let peer = Counting(InMemoryTransport(serving: primary), old: old)
+            let replicator = PeerReplicator(log: replica, peer: peer)
+            let following = Task { await replicator.follow(.pull) }
+            try await waitUntilHolds(replica, 1)
+            // Quiet for a while: a follower waits, it does not ask again and again.
+            try await Task.sleep(for: .milliseconds(500))
+            for index in 1...changes {
+                try await Self.save(primary, index)
+                try await waitUntilHolds(replica, UInt64(index + 1))
+            }
+            let counts = peer.counts.withLock { $0 }
+            following.cancel()
+            await following.value
+            await primary.close()
+            await replica.close()
+            return counts
+        }
+    }
+
+    static func waitUntilHolds(_ log: EventLog, _ count: UInt64) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while log.head.seq < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the replica holds \(log.head.seq) entries, not \(count), after 20 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test("a follower of a peer serving waiting pulls sends one request per change, and no live waits")
+    func oneRequestPerChange() async throws {
+        let counts = try await Self.follow(old: false, changes: 20)
+        #expect(counts.identities == 1)
+        #expect(counts.waits == 0)
+        // The first round's pull, then one waiting pull per change, and the one waiting now.
+        #expect(counts.pulls <= 1 + 20 + 2, "\(counts)")
+        #expect(counts.waitingPulls >= 20, "\(counts)")
+    }
+
+    @Test("a follower of an older peer (no waiting pulls in its identity) waits live between pulls, never in a loop")
+    func olderPeer() async throws {
+        let counts = try await Self.follow(old: true, changes: 20)
+        #expect(counts.waitingPulls == 0)
+        #expect(counts.waits >= 20 && counts.waits <= 20 + 3, "\(counts)")
+        #expect(counts.pulls <= 1 + 20 + 2, "\(counts)")
+    }
+}
