@@ -1,6 +1,7 @@
 import Foundation
 
-/// Dates as the Health app writes them: `2017-05-24 13:56:15 +0200`.
+/// Dates as the Health app writes them: `2017-05-24 13:56:15 +0200`, and
+/// in the oldest exports (iOS 8 and 9) compact: `20140104084300-0800`.
 enum ExportDate {
     /// Parses one date; `nil` for anything not in that form. Hand-written,
     /// because `DateFormatter` costs microseconds per call and an export
@@ -9,9 +10,10 @@ enum ExportDate {
         parse(ArraySlice(text.utf8))
     }
 
-    /// Parses one date from its bytes; `nil` for anything not in that form.
+    /// Parses one date from its bytes; `nil` for anything not in either form.
     static func parse(_ slice: ArraySlice<UInt8>) -> Date? {
-        slice.withUnsafeBufferPointer { bytes -> Date? in
+        if slice.count == 19 { return parseCompact(slice) }
+        return slice.withUnsafeBufferPointer { bytes -> Date? in
             guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A,
                 bytes[16] == 0x3A, bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D
             else { return nil }
@@ -37,6 +39,32 @@ enum ExportDate {
         }
     }
 
+    /// The oldest exports' form, `yyyyMMddHHmmss±hhmm`.
+    private static func parseCompact(_ slice: ArraySlice<UInt8>) -> Date? {
+        slice.withUnsafeBufferPointer { bytes -> Date? in
+            guard bytes.count == 19, bytes[14] == 0x2B || bytes[14] == 0x2D else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<from + count {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
+                let hour = number(8, 2), let minute = number(10, 2), let second = number(12, 2),
+                let offsetHours = number(15, 2), let offsetMinutes = number(17, 2),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+                offsetHours < 24, offsetMinutes < 60
+            else { return nil }
+            let days = daysFromCivil(year: year, month: month, day: day)
+            let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[14] == 0x2D ? -1 : 1)
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
+            return Date(timeIntervalSince1970: Double(seconds))
+        }
+    }
+
     /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
@@ -47,10 +75,16 @@ enum ExportDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// A `yyyy-MM-dd` day (a date of birth, an activity summary's day) as
-    /// Gregorian components.
+    /// A `yyyy-MM-dd` day (a date of birth, an activity summary's day), or
+    /// the oldest exports' `yyyyMMdd`, as Gregorian components.
     static func day(_ text: String) -> DateComponents? {
-        let parts = text.split(separator: "-")
+        var parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 1, text.utf8.count == 8, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            let digits = Substring(text)
+            parts = [
+                digits.prefix(4), digits.dropFirst(4).prefix(2), digits.dropFirst(6),
+            ]
+        }
         guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }

@@ -17,10 +17,22 @@ enum ExportNames {
 
     static let activityTypes = table(HKWorkoutActivityType.self, prefix: "HKWorkoutActivityType")
     static let eventTypes = table(HKWorkoutEventType.self, prefix: "HKWorkoutEventType")
-    static let biologicalSexes = table(HKBiologicalSex.self, prefix: "HKBiologicalSex")
-    static let bloodTypes = table(HKBloodType.self, prefix: "HKBloodType")
-    static let skinTypes = table(HKFitzpatrickSkinType.self, prefix: "HKFitzpatrickSkinType")
-    static let wheelchairUses = table(HKWheelchairUse.self, prefix: "HKWheelchairUse")
+    /// ``table(_:prefix:)`` for a characteristic, with its raw values as
+    /// text too: the oldest exports (iOS 8 and 9) write `Me`'s values as
+    /// numbers (`HKCharacteristicTypeIdentifierBiologicalSex="2"`: male).
+    static func characteristicTable<E: CaseIterable & RawRepresentable>(
+        _ type: E.Type,
+        prefix: String
+    ) -> [String: E] where E.RawValue == Int {
+        var names = table(type, prefix: prefix)
+        for value in E.allCases { names[String(value.rawValue)] = value }
+        return names
+    }
+
+    static let biologicalSexes = characteristicTable(HKBiologicalSex.self, prefix: "HKBiologicalSex")
+    static let bloodTypes = characteristicTable(HKBloodType.self, prefix: "HKBloodType")
+    static let skinTypes = characteristicTable(HKFitzpatrickSkinType.self, prefix: "HKFitzpatrickSkinType")
+    static let wheelchairUses = characteristicTable(HKWheelchairUse.self, prefix: "HKWheelchairUse")
 
     /// Category values by name: `HKCategoryValueSleepAnalysisInBed` → 0.
     static let categoryValues: [String: Int] = {

@@ -25,7 +25,12 @@ extension ExportObjects {
         var seen = Set<UUID>()
         for child in element.children(.workoutActivity) where result.count < HKWorkout.maximumActivities {
             do throws(Rejection) {
-                let activity = try workoutActivity(child, workoutType: workoutType, inherited: workoutMetadata)
+                let activity = try workoutActivity(
+                    child,
+                    workoutType: workoutType,
+                    inherited: workoutMetadata,
+                    workoutEnd: end
+                )
                 guard activity.startDate >= start, let activityEnd = activity.endDate, activityEnd <= end else {
                     throw Rejection(reason: "an activity outside its workout")
                 }
@@ -43,14 +48,26 @@ extension ExportObjects {
     private mutating func workoutActivity(
         _ element: ExportElement,
         workoutType: HKWorkoutActivityType,
-        inherited: [String: HKMetadataValue]
+        inherited: [String: HKMetadataValue],
+        workoutEnd: Date
     ) throws(Rejection) -> HKWorkoutActivity {
-        let (start, end) = try interval(element)
+        var (start, end) = try interval(element)
+        // Whole-second dates: an activity ending up to a second past its
+        // workout ends with it.
+        if end > workoutEnd, end.timeIntervalSince(workoutEnd) <= Self.workoutTolerance {
+            end = workoutEnd
+            start = min(start, end)
+            clamped += 1
+        }
         let given = try quantity(element, .duration, unitKey: .durationUnit, defaultUnit: "min")?
             .doubleValue(for: .second())
-        let events = try events(of: element)
+        let events = try events(
+            of: element,
+            within: DateInterval(start: start, end: max(start, end)),
+            tolerance: Self.activityEventTolerance
+        )
         let statistics = workoutStatistics(element)
-        let metadata = Self.metadata(element.metadata)
+        let metadata = Self.metadata(element)
         func setting(_ key: String) -> HKMetadataValue? {
             metadata[key] ?? inherited[key]
         }

@@ -59,7 +59,7 @@ struct ExportObjects {
         let uuid = identifier(of: element)
         let revision = source(element)
         let device = device(element)
-        var metadata = Self.metadata(element.metadata)
+        var metadata = Self.metadata(element)
         if let beats = Self.beats(of: element) { metadata[Self.beatsKey] = .string(beats) }
         do {
             let fields = try SampleFields.given(start, end, uuid, revision, device, metadata)
@@ -108,7 +108,7 @@ struct ExportObjects {
                 uuid: identifier(of: element),
                 sourceRevision: source(element),
                 device: device(element),
-                metadata: Self.metadata(element.metadata)
+                metadata: Self.metadata(element)
             )
         } catch {
             throw Rejection(reason: Self.reason(error))
@@ -135,8 +135,12 @@ struct ExportObjects {
             }
         }
         let statistics = workoutStatistics(element)
-        let events = try events(of: element)
-        let metadata = Self.metadata(element.metadata)
+        let events = try events(
+            of: element,
+            within: DateInterval(start: start, end: max(start, end)),
+            tolerance: Self.workoutTolerance
+        )
+        let metadata = Self.metadata(element)
         let activities = workoutActivities(
             element,
             workoutType: activity,
@@ -165,16 +169,34 @@ struct ExportObjects {
         }
     }
 
-    /// An element's `WorkoutEvent` children (of a workout or an activity).
-    mutating func events(of element: ExportElement) throws(Rejection) -> [HKWorkoutEvent] {
+    /// An element's `WorkoutEvent` children (of a workout or an activity),
+    /// within `bounds`.
+    ///
+    /// Exports write dates to the whole second and durations with their
+    /// fractions, so a genuine event can end up to a second past its
+    /// workout (an activity's, up to about a minute): an event that ends
+    /// or starts at most `tolerance` past `bounds` is clamped to its end,
+    /// and counted in ``clamped``. One further out stays as it is, for the
+    /// workout's own checks (OBJ-23) to refuse.
+    mutating func events(
+        of element: ExportElement,
+        within bounds: DateInterval,
+        tolerance: TimeInterval
+    ) throws(Rejection) -> [HKWorkoutEvent] {
         var events: [HKWorkoutEvent] = []
         for event in element.children(.workoutEvent) {
             guard let type = event[.type].flatMap({ ExportNames.eventTypes[$0] }),
-                let date = event.bytes(.date).flatMap(ExportDate.parse)
+                var date = event.bytes(.date).flatMap(ExportDate.parse)
             else { throw Rejection(reason: "an unreadable workout event") }
-            let length =
+            var length =
                 try quantity(event, .duration, unitKey: .durationUnit, defaultUnit: "min")?.doubleValue(for: .second())
                 ?? 0
+            let over = date.timeIntervalSince(bounds.end) + max(length, 0)
+            if over > 0, over <= tolerance {
+                if date > bounds.end { date = bounds.end }
+                length = min(max(length, 0), bounds.end.timeIntervalSince(date))
+                clamped += 1
+            }
             do {
                 events.append(
                     try HKWorkoutEvent.validated(type: type, dateInterval: DateInterval(start: date, duration: length))
@@ -185,6 +207,13 @@ struct ExportObjects {
         }
         return events
     }
+
+    /// How far past its workout an event may end, from dates cut to whole
+    /// seconds, and be clamped.
+    static let workoutTolerance: TimeInterval = 1
+    /// How far past its activity an activity's event may end and be
+    /// clamped (health-export-format.md: up to about a minute).
+    static let activityEventTolerance: TimeInterval = 60
 
     /// A workout's `WorkoutStatistics` children, for
     /// `HKWorkout.statistics(for:)`. One the store cannot hold (a type it
@@ -230,6 +259,10 @@ struct ExportObjects {
     /// Parts of elements left out (a workout's statistics of an unknown
     /// type…), by name; the importer moves them into its summary.
     var leftOut: [String: Int] = [:]
+    /// Workout events and activities that ended past their workout (or
+    /// activity) by no more than whole-second dates explain, clamped to
+    /// its end; the importer moves the count into its summary.
+    var clamped = 0
 
     static func checked<T>(_ body: () throws(HKError) -> T) throws(Rejection) -> T {
         do {
@@ -241,7 +274,7 @@ struct ExportObjects {
 
     func date(_ element: ExportElement, _ key: ExportName) throws(Rejection) -> Date {
         guard let date = element.bytes(key).flatMap(ExportDate.parse) else {
-            throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200")
+            throw Rejection(reason: "a date not in the form 2017-05-24 13:56:15 +0200 (or 20170524135615+0200)")
         }
         return date
     }
@@ -296,7 +329,8 @@ struct ExportObjects {
     }
 
     private mutating func source(_ element: ExportElement) -> HKSourceRevision {
-        let name = element.bytes(.sourceName)
+        // The oldest exports (iOS 8 and 9) name the source `source=`.
+        let name = element.bytes(.sourceName) ?? element.bytes(.source)
         let version = element.bytes(.sourceVersion)
         // A marker byte tells a missing field from an empty one.
         var key: [UInt8] = [name == nil ? 0 : 1]
@@ -341,6 +375,27 @@ struct ExportObjects {
         let unitBytes = element.bytes(unitKey) ?? ArraySlice((defaultUnit ?? "").utf8)
         return HKQuantity(unit: try unit(unitBytes), doubleValue: value)
     }
+
+    /// An element's metadata entries, with what the oldest exports (iOS 8
+    /// and 9) write as attributes instead: `HKWasUserEntered="1"` (the
+    /// metadata key) and `recordCount="191"` (how many device readings were
+    /// summed into the record), kept as `export.recordCount`.
+    static func metadata(_ element: ExportElement) -> [String: HKMetadataValue] {
+        var metadata = metadata(element.metadata)
+        if let entered = element.bytes(.wasUserEntered).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) }),
+            metadata[HKMetadataKeyWasUserEntered] == nil
+        {
+            metadata[HKMetadataKeyWasUserEntered] = .integer(entered == 0 ? 0 : 1)
+        }
+        if let count = element.bytes(.recordCount).flatMap({ Int64(String(decoding: $0, as: UTF8.self)) }) {
+            metadata[Self.recordCountKey] = .integer(count)
+        }
+        return metadata
+    }
+
+    /// The metadata key under which an iOS 8–9 record keeps its
+    /// `recordCount` attribute.
+    static let recordCountKey = "export.recordCount"
 
     /// Metadata as typed values: integers, then decimals, else text.
     /// Keys beginning with `HK` that Anchorage does not know (the Health

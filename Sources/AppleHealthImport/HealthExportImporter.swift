@@ -66,6 +66,10 @@ public struct HealthExportImporter: Sendable {
         /// Control characters XML forbids (older exports hold vertical tabs
         /// in values), dropped from the file's values.
         public var droppedControlCharacters = 0
+        /// Workout events and activities that ended past their workout (or
+        /// activity) by no more than its whole-second dates explain, and
+        /// were clamped to its end instead of refusing the workout.
+        public var clamped = 0
     }
 
     /// Imports the export at `url`.
@@ -172,9 +176,11 @@ public struct HealthExportImporter: Sendable {
                 pending.add(correlation, summary: &summary)
                 return
             case .workout:
+                builder.clamped = 0
                 object = try builder.workout(element)
                 for (name, count) in builder.leftOut { summary.countUnknown(name, count) }
                 builder.leftOut = [:]
+                summary.clamped += builder.clamped
             case .me:
                 try await importCharacteristics(element)
                 summary.characteristicsImported = true

@@ -18,7 +18,7 @@ struct WorkoutActivityImportTests {
                 summary.unknown == [
                     "WorkoutActivity (an activity listed twice)": 1,
                     "WorkoutActivity (an activity outside its workout)": 1,
-                    "WorkoutActivity (a date not in the form 2017-05-24 13:56:15 +0200)": 1,
+                    "WorkoutActivity (a date not in the form 2017-05-24 13:56:15 +0200 (or 20170524135615+0200))": 1,
                     "WorkoutStatistics HKQuantityTypeIdentifierCyclingPowerZones": 1,
                 ],
                 "\(summary.unknown)"

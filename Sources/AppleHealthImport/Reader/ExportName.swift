@@ -57,6 +57,10 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let bpm = ExportName(rawValue: 46)
     static let time = ExportName(rawValue: 47)
     static let uuid = ExportName(rawValue: 48)
+    // The oldest exports' (iOS 8 and 9) attributes.
+    static let source = ExportName(rawValue: 49)
+    static let recordCount = ExportName(rawValue: 50)
+    static let wasUserEntered = ExportName(rawValue: 51)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -67,7 +71,8 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "totalDistance", "totalDistanceUnit", "totalEnergyBurned", "totalEnergyBurnedUnit", "date", "sum", "average",
         "minimum", "maximum", "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal",
         "activeEnergyBurnedUnit", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal",
-        "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid",
+        "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid", "source", "recordCount",
+        "HKWasUserEntered",
     ]
 }
 
