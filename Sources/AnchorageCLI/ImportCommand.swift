@@ -43,6 +43,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
         output.line("characteristics: \(summary.characteristicsImported ? "imported" : "none in the file")")
         if let version = summary.exportVersion { output.line("export version: \(version)") }
+        if summary.identicalRecords > 0 {
+            output.line("identical records kept as distinct samples: \(summary.identicalRecords)")
+        }
         if summary.clamped > 0 {
             output.line("clamped to their workout's end (whole-second dates): \(summary.clamped)")
         }

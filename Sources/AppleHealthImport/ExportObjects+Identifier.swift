@@ -13,10 +13,29 @@ extension ExportObjects {
     ///
     /// The hashed bytes are gathered in one buffer and hashed in one call:
     /// a call per attribute cost more than the hashing itself.
-    mutating func identifier(of element: ExportElement) -> UUID {
+    ///
+    /// A `numbered` element (a top-level one) whose content was seen
+    /// before gets an identifier numbered by occurrence instead
+    /// (``OccurrenceWindow``): identical records stay distinct samples.
+    mutating func identifier(of element: ExportElement, numbered: Bool = false) -> UUID {
         identifierBytes.removeAll(keepingCapacity: true)
         Self.gather(element, into: &identifierBytes, nested: false)
         var bytes = identifierBytes.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
+        if numbered {
+            let key = bytes.withUnsafeBytes { raw in
+                OccurrenceWindow.Key(
+                    high: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                    low: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                )
+            }
+            let earlier = occurrences.occurrence(of: key)
+            if earlier > 0 {
+                identifierBytes.append(contentsOf: "occurrence \(earlier + 1)".utf8)
+                identifierBytes.append(0)
+                bytes = identifierBytes.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
+                numberedOccurrences += 1
+            }
+        }
         let start = element.bytes(.startDate).flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
         let milliseconds = UInt64(max(0, min(start * 1_000, Double(UInt64(1) << 47))))
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }

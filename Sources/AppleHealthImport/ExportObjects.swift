@@ -28,6 +28,11 @@ struct ExportObjects {
     private var devices = ByteCache<HKDevice?>()
     /// The bytes an identifier hashes, reused from element to element.
     var identifierBytes: [UInt8] = []
+    /// Recent top-level contents and how often each was seen.
+    var occurrences = OccurrenceWindow()
+    /// Top-level elements identical to an earlier one, kept as distinct
+    /// objects (numbered by occurrence); the importer reports the count.
+    var numberedOccurrences = 0
 
     private mutating func device(_ element: ExportElement) -> HKDevice? {
         guard let bytes = element.bytes(.device) else { return nil }
@@ -49,14 +54,17 @@ struct ExportObjects {
 
     // MARK: Records
 
-    mutating func sample(_ element: ExportElement) throws(Rejection) -> HKSample {
+    /// A record as a sample. A `topLevel` record identical to an earlier
+    /// one is another sample (``identifier(of:numbered:)``); a record
+    /// inside a correlation is its top-level twin.
+    mutating func sample(_ element: ExportElement, topLevel: Bool = false) throws(Rejection) -> HKSample {
         guard let typeBytes = element.bytes(.type) else { throw Rejection(reason: "a record without a type") }
         let recordType = recordType(typeBytes)
         if case .unknown = recordType {
             throw Rejection(reason: "unknown record type \(String(decoding: typeBytes.prefix(100), as: UTF8.self))")
         }
         let (start, end) = try interval(element)
-        let uuid = identifier(of: element)
+        let uuid = identifier(of: element, numbered: topLevel)
         let revision = source(element)
         let device = device(element)
         var metadata = Self.metadata(element)

@@ -70,6 +70,10 @@ public struct HealthExportImporter: Sendable {
         /// activity) by no more than its whole-second dates explain, and
         /// were clamped to its end instead of refusing the workout.
         public var clamped = 0
+        /// Records identical to an earlier one in the file (an app that
+        /// saved one sample twice), kept as distinct samples as HealthKit
+        /// held them.
+        public var identicalRecords = 0
     }
 
     /// Imports the export at `url`.
@@ -111,6 +115,7 @@ public struct HealthExportImporter: Sendable {
         let read = reader.progress
         summary.exportVersion = read.exportVersion
         summary.droppedControlCharacters = read.droppedControlCharacters
+        summary.identicalRecords = builder.numberedOccurrences
         return summary
     }
 
@@ -169,7 +174,7 @@ public struct HealthExportImporter: Sendable {
         do {
             switch element.name {
             case .record:
-                object = try builder.sample(element)
+                object = try builder.sample(element, topLevel: true)
             case .correlation:
                 let correlation = try builder.correlation(element)
                 summary.read[element.nameText, default: 0] += 1

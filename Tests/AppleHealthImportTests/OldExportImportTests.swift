@@ -93,3 +93,68 @@ struct OldExportImportTests {
         }
     }
 }
+
+/// Identical records (health-export-format.md, "Identical records").
+@Suite("Identical records")
+struct IdenticalRecordTests {
+    @Test(
+        "three byte-identical records are three samples (numbered by occurrence), whatever the batch size; a correlation's member is still its top-level twin; a second import adds nothing"
+    )
+    func identicalRecords() async throws {
+        var identifiers: [[UUID]] = []
+        for batchSize in [1, 2, 1_000] {
+            try await withImportStore { store in
+                let file = fixtureFile("export-v12-identical-records.xml")
+                let summary = try await HealthExportImporter(store: store, batchSize: batchSize).importExport(at: file)
+                #expect(summary.read == ["Record": 5, "Correlation": 1])
+                #expect(summary.saved == 6, "batch size \(batchSize)")
+                #expect(summary.identicalRecords == 2)
+                #expect(summary.alreadyPresent == 0)
+                #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+                let energy = try await samples(store, HKQuantityType(.activeEnergyBurned))
+                    .compactMap { $0 as? HKQuantitySample }
+                #expect(energy.count == 4)
+                let total = energy.map { $0.quantity.doubleValue(for: .kilocalorie()) }.reduce(0, +)
+                #expect(abs(total - (3 * 212.5 + 160)) < 1e-9, "the file's sum")
+                #expect(try await count(store, HKQuantityType(.dietaryEnergyConsumed)) == 1)
+                identifiers.append(energy.map(\.uuid).sorted { $0.uuidString < $1.uuidString })
+                let again = try await expectImportAddsNothing(file, into: store)
+                #expect(again.alreadyPresent == 6)
+                try await expectAuditPasses(store)
+            }
+        }
+        #expect(Set(identifiers).count == 1, "the same identifiers whatever the batch size")
+    }
+
+    @Test("the occurrence window counts each content, forgets the oldest past its capacity, and stays bounded")
+    func window() {
+        var window = OccurrenceWindow(capacity: 3)
+        let keys = (0..<5).map { OccurrenceWindow.Key(high: UInt64($0), low: 7) }
+        #expect(window.occurrence(of: keys[0]) == 0)
+        #expect(window.occurrence(of: keys[0]) == 1)
+        #expect(window.occurrence(of: keys[1]) == 0)
+        #expect(window.occurrence(of: keys[2]) == 0)
+        #expect(window.occurrence(of: keys[0]) == 2)
+        // A fourth content pushes out the oldest (keys[0]).
+        #expect(window.occurrence(of: keys[3]) == 0)
+        #expect(window.occurrence(of: keys[0]) == 0)
+        #expect(window.occurrence(of: keys[2]) == 1)
+        // Against a reference model over a generated sequence.
+        var model: [(OccurrenceWindow.Key, UInt32)] = []
+        var generated = OccurrenceWindow(capacity: 16)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let key = OccurrenceWindow.Key(high: UInt64.random(in: 0..<40, using: &random), low: 0)
+            let expected: UInt32
+            if let index = model.firstIndex(where: { $0.0 == key }) {
+                expected = model[index].1
+                model[index].1 += 1
+            } else {
+                expected = 0
+                if model.count == 16 { model.removeFirst() }
+                model.append((key, 1))
+            }
+            #expect(generated.occurrence(of: key) == expected)
+        }
+    }
+}
