@@ -43,6 +43,14 @@ struct ImportCommand: AsyncParsableCommand {
         }
         output.line("characteristics: \(summary.characteristicsImported ? "imported" : "none in the file")")
         if let version = summary.exportVersion { output.line("export version: \(version)") }
+        if summary.notWellFormed > 0 {
+            let line = summary.firstNotWellFormedLine.map { ", the first at line \($0)" } ?? ""
+            output.line("not well-formed XML, read past: \(summary.notWellFormed) places\(line)")
+        }
+        if summary.mendedAttributeNames > 0 {
+            let line = summary.firstMendedAttributeNameLine.map { ", the first at line \($0)" } ?? ""
+            output.line("attribute names with spaces mended with _: \(summary.mendedAttributeNames)\(line)")
+        }
         if summary.identicalRecords > 0 {
             output.line("identical records kept as distinct samples: \(summary.identicalRecords)")
         }

@@ -74,6 +74,18 @@ public struct HealthExportImporter: Sendable {
         /// saved one sample twice), kept as distinct samples as HealthKit
         /// held them.
         public var identicalRecords = 0
+        /// Places where the file is not well-formed XML (the oldest exports
+        /// wrote metadata keys with spaces as attribute names), read past in
+        /// libxml2's recovering mode: the element there may be lost or
+        /// rejected, the rest of the file is read.
+        public var notWellFormed = 0
+        /// The line of the first such place.
+        public var firstNotWellFormedLine: Int?
+        /// Attribute names with spaces (iOS 8 and 9 wrote third-party
+        /// metadata keys so), mended with `_` so that the file reads on.
+        public var mendedAttributeNames = 0
+        /// The line of the first.
+        public var firstMendedAttributeNameLine: Int?
     }
 
     /// Imports the export at `url`.
@@ -116,6 +128,10 @@ public struct HealthExportImporter: Sendable {
         summary.exportVersion = read.exportVersion
         summary.droppedControlCharacters = read.droppedControlCharacters
         summary.identicalRecords = builder.numberedOccurrences
+        summary.notWellFormed = read.recovered
+        summary.firstNotWellFormedLine = read.firstRecoveredLine
+        summary.mendedAttributeNames = read.mendedNames
+        summary.firstMendedAttributeNameLine = read.firstMendedLine
         return summary
     }
 

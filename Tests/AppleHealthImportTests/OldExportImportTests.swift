@@ -158,3 +158,89 @@ struct IdenticalRecordTests {
         }
     }
 }
+
+/// Files that are not well-formed XML (health-export-format.md, "The
+/// oldest exports": "Some are not well-formed").
+@Suite("Exports that are not well-formed")
+struct NotWellFormedExportTests {
+    @Test(
+        "iOS 9: attribute names with spaces are mended with _ and counted with their line; every record is read; a second import adds nothing"
+    )
+    func mendedNames() async throws {
+        try await withImportStore { store in
+            let file = fixtureFile("export-ios9-not-well-formed.xml")
+            let summary = try await HealthExportImporter(store: store, batchSize: 2).importExport(at: file)
+            #expect(summary.read == ["Record": 6])
+            #expect(summary.saved == 6)
+            #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+            #expect(summary.mendedAttributeNames == 2)
+            #expect(summary.firstMendedAttributeNameLine == 5)
+            #expect(summary.notWellFormed == 0)
+            #expect(try store.biologicalSex().biologicalSex == .female)
+            #expect(try await count(store, HKQuantityType(.bodyMass)) == 1)
+            #expect(try await count(store, HKQuantityType(.heartRate)) == 1)
+            #expect(try await count(store, HKQuantityType(.stepCount)) == 2)
+            try await expectImportAddsNothing(file, into: store)
+            try await expectAuditPasses(store)
+        }
+    }
+
+    @Test("a place libxml2 reads past in recovering mode is counted with its line; the records around it are saved")
+    func recovered() async throws {
+        let records = (0..<4).map { index in
+            let attributes =
+                #"type="HKQuantityTypeIdentifierStepCount" sourceName="x" unit="count" "#
+                + #"startDate="2024-06-13 0\#(index):00:00 +0200" endDate="2024-06-13 0\#(index):10:00 +0200" "#
+                + #"value="\#(index + 1)""#
+            // The third repeats an attribute: not well-formed.
+            return " <Record " + attributes + (index == 2 ? #" value="9""# : "") + "/>"
+        }
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData ANY>\n]>\n"
+            + "<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-recover-\(UUID()).xml")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store).importExport(at: file)
+            #expect(summary.notWellFormed == 1)
+            #expect(summary.firstNotWellFormedLine == 8)
+            #expect(summary.saved == 4)
+            #expect(try await count(store, HKQuantityType(.stepCount)) == 4)
+            try await expectAuditPasses(store)
+        }
+    }
+
+    @Test("the repair gives the same bytes however the file is cut into chunks, and changes only names with spaces")
+    func repairChunks() {
+        let body = Array(
+            (#"<HealthData><Record type="a b" Health Mate App Version="2.6.2" unit = "kg" x="1"/>"#
+                + #"<!-- a comment with <words> --></Record><Me  a  b="1"/></HealthData>"#).utf8
+        )
+        func repaired(_ cuts: [Int]) -> (bytes: [UInt8], mended: Int) {
+            var repair = AttributeNameRepair(line: 1)
+            var output: [UInt8] = []
+            var dropped = 0
+            var start = 0
+            for end in cuts + [body.count] where end >= start {
+                body[start..<end].withUnsafeBytes { repair.repair($0, into: &output, dropped: &dropped) }
+                start = end
+            }
+            return (output, repair.mended)
+        }
+        let whole = repaired([])
+        let expected =
+            #"<HealthData><Record type="a b" Health_Mate_App_Version="2.6.2" unit = "kg" x="1"/>"#
+            + #"<!-- a comment with <words> --></Record><Me  a__b="1"/></HealthData>"#
+        #expect(String(decoding: whole.bytes, as: UTF8.self) == expected)
+        #expect(whole.mended == 2)
+        #expect(whole.bytes.count == body.count, "one byte for one: lines and columns stay the file's")
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let cuts = (0..<Int.random(in: 1...8, using: &random)).map { _ in
+                Int.random(in: 0...body.count, using: &random)
+            }.sorted()
+            #expect(repaired(cuts).bytes == whole.bytes)
+        }
+    }
+}

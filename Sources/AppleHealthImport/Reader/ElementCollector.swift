@@ -176,11 +176,36 @@ struct ElementCollector {
         if let context { xmlStopParser(context) }
     }
 
-    /// Keeps libxml2's first error, in words; warnings are ignored. The
+    /// Errors libxml2 recovered from (the file is not well-formed there;
+    /// reading went on after it), and the line of the first.
+    private(set) var recovered = 0
+    private(set) var firstRecoveredLine: Int?
+
+    /// Keeps libxml2's first error that stops the import, in words;
+    /// warnings are ignored. A well-formedness error in the middle of the
+    /// file (the oldest exports wrote metadata keys with spaces as
+    /// attribute names) is counted instead, and reading goes on in
+    /// libxml2's recovering mode. What stops it: a file cut short, bytes
+    /// that are not UTF-8, entity references, values past the limits. The
     /// message never quotes the file's bytes.
     mutating func record(_ error: xmlError) {
         guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        failure = ExportParser.importError(error, atEnd: finishing)
+        let failure = ExportParser.importError(error, atEnd: finishing)
+        guard !finishing, ExportParser.isRecoverable(error) else {
+            self.failure = failure
+            return
+        }
+        recovered += 1
+        if firstRecoveredLine == nil, error.line > 0 { firstRecoveredLine = Int(error.line) }
+        if recovered > Limits.recoveredErrors {
+            self.failure = ImportError(
+                .malformed,
+                "the file is not well-formed XML in more than \(Limits.recoveredErrors) places: it is not a "
+                    + "damaged Health export but something else",
+                line: failure.line,
+                column: failure.column
+            )
+        }
     }
 
 }

@@ -27,6 +27,9 @@ final class ExportParser {
         /// Deepest element recorded (`HealthData` is 1): deeper ones are
         /// skipped.
         static let recordedDepth: UInt8 = 4
+        /// Well-formedness errors read past (libxml2's recovering mode)
+        /// before the file is refused.
+        static let recoveredErrors = 100_000
     }
 
     private let context: xmlParserCtxtPtr
@@ -40,6 +43,16 @@ final class ExportParser {
     var exportVersion: Int? { filter.exportVersion }
     /// Control characters dropped from the body.
     var droppedControlCharacters: Int { filter.droppedControlCharacters }
+    /// Attribute names with spaces mended (exports without a DTD), and the
+    /// line of the first.
+    var mendedNames: (count: Int, firstLine: Int?) {
+        (filter.repair?.mended ?? 0, filter.repair?.firstMendedLine)
+    }
+    /// Places where the file is not well-formed and reading went on, and
+    /// the line of the first.
+    var recovered: (count: Int, firstLine: Int?) {
+        (collector.pointee.recovered, collector.pointee.firstRecoveredLine)
+    }
 
     /// A parser handing each `batchSize` top-level elements to `deliver`,
     /// which returns `false` to stop the parse.
@@ -69,7 +82,9 @@ final class ExportParser {
         collector.pointee.context = context
         self.context = context
         self.collector = collector
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+        // Recovering: a file that is not well-formed in places is read on
+        // (ElementCollector.record counts those places).
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_RECOVER.rawValue)
         try check(xmlCtxtUseOptions(context, options), "xmlCtxtUseOptions")
     }
 
@@ -129,8 +144,30 @@ final class ExportParser {
     /// failed `code`.
     private func check(_ code: Int32, _ function: StaticString) throws(ImportError) {
         if let failure = collector.pointee.failure { throw failure }
-        guard code != 0 else { return }
+        // In recovering mode libxml2 keeps returning the last error it
+        // read past; the collector counted it.
+        guard code != 0, collector.pointee.recovered == 0 else { return }
         throw ImportError(.malformed, "the XML parser failed in \(function) (libxml2 error \(code))")
+    }
+
+    /// Whether libxml2 reads on after `error` in recovering mode without
+    /// the import losing more than the damaged element: errors of syntax,
+    /// not of encoding, entities or size.
+    static func isRecoverable(_ error: xmlError) -> Bool {
+        switch Int(error.code) {
+        case Int(XML_ERR_INVALID_CHAR.rawValue), Int(XML_ERR_INVALID_ENCODING.rawValue),
+            Int(XML_ERR_UNDECLARED_ENTITY.rawValue), Int(XML_WAR_UNDECLARED_ENTITY.rawValue),
+            Int(XML_ERR_ENTITY_LOOP.rawValue), Int(XML_ERR_INTERNAL_ERROR.rawValue),
+            Int(XML_ERR_NO_MEMORY.rawValue), Int(XML_ERR_DOCUMENT_EMPTY.rawValue),
+            Int(XML_ERR_UNKNOWN_ENCODING.rawValue), Int(XML_ERR_UNSUPPORTED_ENCODING.rawValue),
+            Int(XML_ERR_NAME_TOO_LONG.rawValue):
+            return false
+        case Int(XML_ERR_ATTRIBUTE_NOT_FINISHED.rawValue):
+            // Also what libxml2 reports for a value past its 10 MB limit.
+            return !(error.message.map { String(cString: $0) }?.contains("too long") ?? false)
+        default:
+            return true
+        }
     }
 
     static func importError(_ error: xmlError, atEnd: Bool) -> ImportError {

@@ -19,6 +19,12 @@ final class ExportReader: Sendable {
         var exportVersion: Int?
         /// Control characters dropped from values.
         var droppedControlCharacters = 0
+        /// Places the file is not well-formed, read past; the first's line.
+        var recovered = 0
+        var firstRecoveredLine: Int?
+        /// Attribute names with spaces mended; the first's line.
+        var mendedNames = 0
+        var firstMendedLine: Int?
     }
 
     init(source: ExportSource, batchSize: Int) {
@@ -69,6 +75,10 @@ final class ExportReader: Sendable {
         counters.withLock {
             $0.exportVersion = parser.exportVersion
             $0.droppedControlCharacters = parser.droppedControlCharacters
+            $0.recovered = parser.recovered.count
+            $0.firstRecoveredLine = parser.recovered.firstLine
+            $0.mendedNames = parser.mendedNames.count
+            $0.firstMendedLine = parser.mendedNames.firstLine
         }
     }
 }

@@ -32,6 +32,9 @@ struct PrologueFilter {
     private var prologue: [UInt8] = []
     /// Control characters dropped from the body.
     private(set) var droppedControlCharacters = 0
+    /// For an export without a DTD (iOS 8 and 9): mends attribute names
+    /// with spaces (``AttributeNameRepair``).
+    private(set) var repair: AttributeNameRepair?
 
     /// The `HealthKit Export Version: N` of the prologue, once the body began.
     var exportVersion: Int? {
@@ -59,7 +62,7 @@ struct PrologueFilter {
     /// Whether `input`, read in the body, holds a character to drop: when it
     /// does not, the parser can read it as it is, without a copy.
     func needsFiltering(_ input: UnsafeRawBufferPointer) -> Bool {
-        !inBody || Self.firstForbidden(in: input, from: 0) != nil
+        !inBody || repair != nil || Self.firstForbidden(in: input, from: 0) != nil
     }
 
     /// The first byte at or after `start` that XML 1.0 forbids (a C0 control
@@ -97,8 +100,16 @@ struct PrologueFilter {
         if !inBody {
             start = try skipPrologue(input, into: &output)
             guard inBody else { return }
+            if !Self.contains(Array("<!DOCTYPE".utf8), in: prologue) {
+                repair = AttributeNameRepair(line: 1 + prologue.lazy.filter { $0 == 0x0A }.count)
+            }
         }
-        dropControlCharacters(UnsafeRawBufferPointer(rebasing: input[start...]), into: &output)
+        let body = UnsafeRawBufferPointer(rebasing: input[start...])
+        if repair != nil {
+            repair?.repair(body, into: &output, dropped: &droppedControlCharacters)
+        } else {
+            dropControlCharacters(body, into: &output)
+        }
     }
 
     /// Blanks prologue bytes until the root element; returns where the body
@@ -142,6 +153,14 @@ struct PrologueFilter {
             )
         }
         return input.count
+    }
+
+    private static func contains(_ marker: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard bytes.count >= marker.count else { return false }
+        for index in 0...(bytes.count - marker.count) where bytes[index] == marker[0] {
+            if bytes[index..<index + marker.count].elementsEqual(marker) { return true }
+        }
+        return false
     }
 
     /// Writes `bytes` as spaces, keeping line breaks, and remembers them.
