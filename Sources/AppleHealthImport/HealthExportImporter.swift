@@ -47,7 +47,9 @@ public struct HealthExportImporter: Sendable {
 
     /// What an import did.
     public struct Summary: Sendable, Equatable {
-        /// Objects saved by this import (correlations and workouts count once).
+        /// Objects saved by this import: each record, correlation and workout
+        /// stored, a correlation's member that the file does not repeat at
+        /// the top level included.
         public var saved = 0
         /// Objects the store already held (from an earlier import) or that the
         /// file repeats.
@@ -149,7 +151,7 @@ public struct HealthExportImporter: Sendable {
         let earlier = pending.chained ? pending.inFlight.map(\.task) : []
         let task = Task {
             for batch in earlier { _ = try? await batch.value }
-            return try await store.saveIfAbsent(objects)
+            return try await store.saveIfAbsentCounting(objects)
         }
         pending.inFlight.append(InFlight(task: task, count: objects.count, ids: pending.ids))
         pending.startNext()
@@ -176,8 +178,8 @@ public struct HealthExportImporter: Sendable {
     private func settleOldest(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
         let batch = pending.inFlight.removeFirst()
         let saved = try await batch.task.value
-        summary.saved += saved
-        summary.alreadyPresent += batch.count - saved
+        summary.saved += saved.objects + saved.members
+        summary.alreadyPresent += batch.count - saved.objects
     }
 
     private func handle(
@@ -237,9 +239,9 @@ public struct HealthExportImporter: Sendable {
         while !pending.objects.isEmpty {
             let objects = pending.objects
             pending.startNext()
-            let saved = try await store.saveIfAbsent(objects)
-            summary.saved += saved
-            summary.alreadyPresent += objects.count - saved
+            let saved = try await store.saveIfAbsentCounting(objects)
+            summary.saved += saved.objects + saved.members
+            summary.alreadyPresent += objects.count - saved.objects
         }
     }
 

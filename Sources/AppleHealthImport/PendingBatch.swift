@@ -3,7 +3,7 @@ import Foundation
 
 /// A batch of an import being saved.
 struct InFlight {
-    var task: Task<Int, any Error>
+    var task: Task<(objects: Int, members: Int), any Error>
     var count: Int
     /// The ids it saves, for correlations that must follow their records.
     var ids: Set<UUID>

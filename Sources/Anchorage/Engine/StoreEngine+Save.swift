@@ -26,6 +26,9 @@ struct WritePlan: Sendable {
     var syncRows: [(key: [UInt8], id: UUID?)] = []
     /// Objects the call reports as deleted or saved (for counts).
     var affected = 0
+    /// Correlation members stored with their correlation (not counted in
+    /// ``affected``).
+    var membersSaved = 0
 
     func precondition(_ index: HealthIndex) -> AppendPrecondition {
         let plan = self
@@ -106,6 +109,17 @@ extension StoreEngine {
         linkingTo link: SampleLink? = nil,
         skippingKnown: Bool = false
     ) async throws(HKError) -> Int {
+        try await saveCounting(objects, caller: caller, linkingTo: link, skippingKnown: skippingKnown).objects
+    }
+
+    /// ``save(_:caller:linkingTo:skippingKnown:)``, returning also how many
+    /// correlation members were stored with their correlations.
+    func saveCounting(
+        _ objects: [HKObject],
+        caller: Caller,
+        linkingTo link: SampleLink? = nil,
+        skippingKnown: Bool = false
+    ) async throws(HKError) -> (objects: Int, members: Int) {
         guard !objects.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "OBJ-31", "there is nothing to save")
         }
@@ -131,7 +145,7 @@ extension StoreEngine {
                 in: txn
             )
         }
-        return plan.affected
+        return (plan.affected, plan.membersSaved)
     }
 
     /// Members of a correlation in a stable order; none for other samples.
@@ -250,6 +264,7 @@ extension StoreEngine {
             for (member, memberPayload) in zip(members, memberBytes) {
                 // A known member is not saved again; the correlation joins it.
                 if skippingKnown, try index.record(member.uuid, in: txn) != nil { continue }
+                plan.membersSaved += 1
                 plan.events.append(
                     .save(
                         id: member.uuid,

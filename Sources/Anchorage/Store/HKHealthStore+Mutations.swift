@@ -35,6 +35,13 @@ extension HKHealthStore {
         try await openEngine().save(objects, caller: caller, skippingKnown: true)
     }
 
+    /// ``saveIfAbsent(_:)``, also counting the correlation members it
+    /// stored with their correlations (members the store did not hold yet):
+    /// for an importer's summary.
+    package func saveIfAbsentCounting(_ objects: [HKObject]) async throws -> (objects: Int, members: Int) {
+        try await openEngine().saveCounting(objects, caller: caller, skippingKnown: true)
+    }
+
     /// Saves one object and calls `completion` with the outcome on a
     /// background task.
     public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
