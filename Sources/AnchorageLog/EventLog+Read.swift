@@ -158,7 +158,7 @@ extension EventLog {
     /// }
     /// ```
     public func headChanges() -> AsyncStream<Anchor> {
-        let stream = subscribers.subscribe(current: head)
+        let stream = subscribers.subscribe { self.head }
         watchHeadIfReading()
         return stream
     }

@@ -8,20 +8,45 @@ import Synchronization
 /// range (two anchors, not the entries), in commit order; they read the
 /// entries themselves from the log.
 final class HeadSubscribers: Sendable {
+    /// One head subscriber: its stream's continuation, and the highest
+    /// position it was given. A head older than that is never given after
+    /// it, whichever yield comes last: the first head (read when it
+    /// subscribed) and a commit's can race, and the stream keeps only the
+    /// newest it was given.
+    private final class HeadSubscriber: Sendable {
+        let continuation: AsyncStream<Anchor>.Continuation
+        private let given = Mutex<UInt64?>(nil)
+
+        init(_ continuation: AsyncStream<Anchor>.Continuation) {
+            self.continuation = continuation
+        }
+
+        func yield(_ head: Anchor) {
+            given.withLock { given in
+                if let last = given, head.seq < last { return }
+                given = head.seq
+                continuation.yield(head)
+            }
+        }
+    }
+
     private struct State {
         var nextID = 0
-        var heads: [Int: AsyncStream<Anchor>.Continuation] = [:]
+        var heads: [Int: HeadSubscriber] = [:]
         var batches: [Int: AsyncStream<CommittedBatch>.Continuation] = [:]
         var isFinished = false
     }
 
     private let state = Mutex(State())
 
-    /// A new stream that starts with `current`.
-    func subscribe(current: Anchor) -> AsyncStream<Anchor> {
+    /// A new stream that starts with the head `current` reads once the
+    /// stream is registered: a commit between the read and the
+    /// registration cannot be missed, since the read comes after.
+    func subscribe(current: () -> Anchor) -> AsyncStream<Anchor> {
         let (stream, continuation) = AsyncStream.makeStream(of: Anchor.self, bufferingPolicy: .bufferingNewest(1))
-        continuation.yield(current)
-        register(continuation) { $0.heads[$1] = continuation }
+        let subscriber = HeadSubscriber(continuation)
+        register(continuation) { $0.heads[$1] = subscriber }
+        subscriber.yield(current())
         return stream
     }
 
@@ -64,7 +89,7 @@ final class HeadSubscribers: Sendable {
         for continuation in batchContinuations {
             for batch in batches { continuation.yield(batch) }
         }
-        for continuation in heads { continuation.yield(head) }
+        for subscriber in heads { subscriber.yield(head) }
     }
 
     /// Ends every stream.
@@ -76,7 +101,7 @@ final class HeadSubscribers: Sendable {
             state.batches = [:]
             return all
         }
-        for continuation in heads { continuation.finish() }
+        for subscriber in heads { subscriber.continuation.finish() }
         for continuation in batches { continuation.finish() }
     }
 }

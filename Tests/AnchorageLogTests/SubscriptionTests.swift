@@ -23,6 +23,40 @@ struct SubscriptionTests {
         }
     }
 
+    @Test("subscribing while commits land never misses one: each subscriber that read head h sees a head past h")
+    func subscribeDuringCommits() async throws {
+        try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
+            // Subscribers start while a writer commits one entry at a time;
+            // each waits for a head past the one it read before subscribing.
+            let writer = Task {
+                for _ in 0..<300 { _ = try await log.append([.save(id: UUID(), kind: 1, payload: [1])]) }
+            }
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<300 {
+                    let before = log.head.seq
+                    group.addTask {
+                        let waited = Task {
+                            for await head in log.headChanges() where head.seq > before { return true }
+                            return false
+                        }
+                        // The writer goes on past `before`, so a head past it comes within seconds.
+                        let timeout = Task {
+                            try await Task.sleep(for: .seconds(30))
+                            waited.cancel()
+                        }
+                        defer { timeout.cancel() }
+                        return await waited.value
+                    }
+                    await Task.yield()
+                }
+                try await writer.value
+                // One more commit, so that the last subscribers have a head past theirs.
+                _ = try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
+                for try await sawNewer in group { #expect(sawNewer) }
+            }
+        }
+    }
+
     @Test("a slow subscriber skips to the newest head and never blocks the writer")
     func slowSubscriber() async throws {
         try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
