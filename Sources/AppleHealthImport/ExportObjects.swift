@@ -77,7 +77,9 @@ struct ExportObjects {
                     throw Rejection(reason: "a quantity record without a number")
                 }
                 let quantity = HKQuantity(unit: try unit(element.bytes(.unit) ?? []), doubleValue: value)
-                return try HKQuantitySample.make(type: quantityType, quantity: quantity, fields)
+                let sample = try HKQuantitySample.make(type: quantityType, quantity: quantity, fields)
+                try ValueRanges.check(quantityType, quantity, duration: end.timeIntervalSince(start))
+                return sample
             case .category(let categoryType):
                 // Events (a low heart rate, a mindful session) carry no value:
                 // HealthKit's `HKCategoryValue.notApplicable`.
@@ -471,5 +473,6 @@ struct ExportObjects {
         "OBJ-22": "a duration longer than the workout",
         "OBJ-23": "an event outside its workout",
         "OBJ-33": "a sync identifier without its version",
+        "VAL-1": "a value outside its type's range",
     ]
 }

@@ -182,6 +182,8 @@ struct CLIAsUsersMeetItTests {
                 try? Data(json.utf8).write(to: URL(fileURLWithPath: file))
                 return await cliFailure(["save", "--store", path, "--file", file]).message
             }
+            let outOfRange = await save(sample().replacingOccurrences(of: #""value":1"#, with: #""value":-40"#))
+            #expect(outOfRange.contains("(VAL-1)") && !outOfRange.contains("-40"), "\(outOfRange)")
             let untagged = await save(sample(metadata: #"{"level":3}"#))
             #expect(
                 untagged.contains("[0].metadata.level: a metadata value is an object naming its kind"),

@@ -63,6 +63,29 @@ struct ServerErrorTests {
         }
     }
 
+    @Test(
+        "VAL-1: a negative step count, a heart rate of 400 or a negative body mass is 400 invalidArgument naming the rule, nothing stored"
+    )
+    func valuesOutOfRange() async throws {
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                for sample in [
+                    stepJSON(-1_234), stepJSON(412, unit: "count/min", type: "HKQuantityTypeIdentifierHeartRate"),
+                    stepJSON(-71.5, unit: "kg", type: "HKQuantityTypeIdentifierBodyMass"),
+                ] {
+                    let response = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(10)),\(sample)]")
+                    #expect(response.status == .badRequest)
+                    #expect(response.errorCode == "invalidArgument")
+                    let message = try #require(try response.object["message"] as? String)
+                    #expect(message.hasSuffix("(VAL-1)"), "\(message)")
+                    // Never the value sent.
+                    #expect(!message.contains("1234") && !message.contains("412") && !message.contains("71.5"))
+                }
+                try await expectNothingStored(client)
+            }
+        }
+    }
+
     @Test("unknown types, incompatible units, bad options and dates in queries are 400s that say why")
     func badQueries() async throws {
         try await withNode { node, _ in

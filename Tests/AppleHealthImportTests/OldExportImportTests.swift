@@ -244,3 +244,35 @@ struct NotWellFormedExportTests {
         }
     }
 }
+
+/// VAL-1 in the importer.
+@Suite("Values in range, imported")
+struct ImportedValueRangeTests {
+    @Test("VAL-1: records out of their type's range are counted as rejected and the import goes on")
+    func outOfRange() async throws {
+        func record(_ type: String, _ unit: String, _ value: String, minute: Int) -> String {
+            #" <Record type="HKQuantityTypeIdentifier\#(type)" sourceName="x" unit="\#(unit)" "#
+                + #"startDate="2024-06-13 08:\#(minute):00 +0200" endDate="2024-06-13 08:\#(minute):30 +0200" "#
+                + #"value="\#(value)"/>"#
+        }
+        let records = [
+            record("StepCount", "count", "-12", minute: 10), record("StepCount", "count", "120", minute: 11),
+            record("HeartRate", "count/min", "0", minute: 12), record("HeartRate", "count/min", "61", minute: 13),
+            record("BodyMass", "kg", "-3", minute: 14),
+        ]
+        let text =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData ANY>\n]>\n"
+            + "<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-ranges-\(UUID()).xml")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store).importExport(at: file)
+            #expect(summary.rejected == ["a value outside its type's range (VAL-1)": 3], "\(summary.rejected)")
+            #expect(summary.saved == 2)
+            #expect(try await count(store, HKQuantityType(.stepCount)) == 1)
+            #expect(try await count(store, HKQuantityType(.heartRate)) == 1)
+            #expect(try await count(store, HKQuantityType(.bodyMass)) == 0)
+        }
+    }
+}

@@ -155,7 +155,8 @@ extension StoreEngine {
     }
 
     /// Checks what needs no store: unique uuids in the call (OBJ-32), the
-    /// earliest permitted date (OBJ-9), and source and device texts short
+    /// earliest permitted date (OBJ-9), values in their type's range
+    /// (VAL-1), and source and device texts short
     /// enough for the payload format (OBJ-2, OBJ-3): a save the store could
     /// not read back is refused, not stored out of sight.
     private func checkSaveable(_ samples: [HKSample]) throws(HKError) {
@@ -170,6 +171,13 @@ extension StoreEngine {
                 )
             }
             try SampleFields.checkTexts(sample.sourceRevision, sample.device)
+            if let quantitySample = sample as? HKQuantitySample {
+                try ValueRanges.check(
+                    quantitySample.quantityType,
+                    quantitySample.quantity,
+                    duration: quantitySample.endDate.timeIntervalSince(quantitySample.startDate)
+                )
+            }
             guard sample.endDate >= earliest else {
                 throw HKError(
                     .errorInvalidArgument,
