@@ -12,57 +12,51 @@ enum ExportDate {
 
     /// Parses one date from its bytes; `nil` for anything not in either form.
     static func parse(_ slice: ArraySlice<UInt8>) -> Date? {
-        if slice.count == 19 { return parseCompact(slice) }
-        return slice.withUnsafeBufferPointer { bytes -> Date? in
-            guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A,
-                bytes[16] == 0x3A, bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D
-            else { return nil }
-            func number(_ from: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in from..<from + count {
-                    let digit = Int(bytes[index]) - 0x30
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
+        slice.withUnsafeBufferPointer { bytes -> Date? in
+            switch bytes.count {
+            case 25:
+                // 2017-05-24 13:56:15 +0200
+                guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
+                    bytes[19] == 0x20
+                else { return nil }
+                return instant(bytes, (0, 5, 8, 11, 14, 17), sign: 20)
+            case 19:
+                // 20170524135615+0200, the oldest exports' form
+                return instant(bytes, (0, 4, 6, 8, 10, 12), sign: 14)
+            default:
+                return nil
             }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-                let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-                let offsetHours = number(21, 2), let offsetMinutes = number(23, 2),
-                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
-                offsetHours < 24, offsetMinutes < 60
-            else { return nil }
-            let days = daysFromCivil(year: year, month: month, day: day)
-            let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[20] == 0x2D ? -1 : 1)
-            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
-            return Date(timeIntervalSince1970: Double(seconds))
         }
     }
 
-    /// The oldest exports' form, `yyyyMMddHHmmss±hhmm`.
-    private static func parseCompact(_ slice: ArraySlice<UInt8>) -> Date? {
-        slice.withUnsafeBufferPointer { bytes -> Date? in
-            guard bytes.count == 19, bytes[14] == 0x2B || bytes[14] == 0x2D else { return nil }
-            func number(_ from: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in from..<from + count {
-                    let digit = Int(bytes[index]) - 0x30
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
+    /// The instant of a date whose year (4 digits), month, day, hour, minute
+    /// and second (2 digits each) start at the offsets of `at`, and whose
+    /// offset is `±hhmm` at `sign`; `nil` when a field is not digits or out
+    /// of range. (A tuple, not an array: no allocation per date.)
+    private static func instant(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ at: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int),
+        sign: Int
+    ) -> Date? {
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in from..<from + count {
+                let digit = Int(bytes[index]) - 0x30
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
             }
-            guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
-                let hour = number(8, 2), let minute = number(10, 2), let second = number(12, 2),
-                let offsetHours = number(15, 2), let offsetMinutes = number(17, 2),
-                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
-                offsetHours < 24, offsetMinutes < 60
-            else { return nil }
-            let days = daysFromCivil(year: year, month: month, day: day)
-            let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[14] == 0x2D ? -1 : 1)
-            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
-            return Date(timeIntervalSince1970: Double(seconds))
+            return value
         }
+        guard bytes[sign] == 0x2B || bytes[sign] == 0x2D,
+            let year = number(at.year, 4), let month = number(at.month, 2), let day = number(at.day, 2),
+            let hour = number(at.hour, 2), let minute = number(at.minute, 2), let second = number(at.second, 2),
+            let offsetHours = number(sign + 1, 2), let offsetMinutes = number(sign + 3, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+            offsetHours < 24, offsetMinutes < 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[sign] == 0x2D ? -1 : 1)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second - offset))
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).

@@ -159,6 +159,18 @@ struct IdenticalRecordTests {
     }
 }
 
+/// Writes an export of `records` (lines of XML) under a Version 12-style
+/// prologue to a temporary file, removed after `body`.
+func withExport<R>(_ records: [String], _ body: (URL) async throws -> R) async throws -> R {
+    let text =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData ANY>\n]>\n"
+        + "<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-export-\(UUID()).xml")
+    try Data(text.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    return try await body(file)
+}
+
 /// Files that are not well-formed XML (health-export-format.md, "The
 /// oldest exports": "Some are not well-formed").
 @Suite("Exports that are not well-formed")
@@ -195,19 +207,15 @@ struct NotWellFormedExportTests {
             // The third repeats an attribute: not well-formed.
             return " <Record " + attributes + (index == 2 ? #" value="9""# : "") + "/>"
         }
-        let text =
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData ANY>\n]>\n"
-            + "<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-recover-\(UUID()).xml")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        try await withImportStore { store in
-            let summary = try await HealthExportImporter(store: store).importExport(at: file)
-            #expect(summary.notWellFormed == 1)
-            #expect(summary.firstNotWellFormedLine == 8)
-            #expect(summary.saved == 4)
-            #expect(try await count(store, HKQuantityType(.stepCount)) == 4)
-            try await expectAuditPasses(store)
+        try await withExport(records) { file in
+            try await withImportStore { store in
+                let summary = try await HealthExportImporter(store: store).importExport(at: file)
+                #expect(summary.notWellFormed == 1)
+                #expect(summary.firstNotWellFormedLine == 8)
+                #expect(summary.saved == 4)
+                #expect(try await count(store, HKQuantityType(.stepCount)) == 4)
+                try await expectAuditPasses(store)
+            }
         }
     }
 
@@ -260,19 +268,15 @@ struct ImportedValueRangeTests {
             record("HeartRate", "count/min", "0", minute: 12), record("HeartRate", "count/min", "61", minute: 13),
             record("BodyMass", "kg", "-3", minute: 14),
         ]
-        let text =
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData ANY>\n]>\n"
-            + "<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-ranges-\(UUID()).xml")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        try await withImportStore { store in
-            let summary = try await HealthExportImporter(store: store).importExport(at: file)
-            #expect(summary.rejected == ["a value outside its type's range (VAL-1)": 3], "\(summary.rejected)")
-            #expect(summary.saved == 2)
-            #expect(try await count(store, HKQuantityType(.stepCount)) == 1)
-            #expect(try await count(store, HKQuantityType(.heartRate)) == 1)
-            #expect(try await count(store, HKQuantityType(.bodyMass)) == 0)
+        try await withExport(records) { file in
+            try await withImportStore { store in
+                let summary = try await HealthExportImporter(store: store).importExport(at: file)
+                #expect(summary.rejected == ["a value outside its type's range (VAL-1)": 3], "\(summary.rejected)")
+                #expect(summary.saved == 2)
+                #expect(try await count(store, HKQuantityType(.stepCount)) == 1)
+                #expect(try await count(store, HKQuantityType(.heartRate)) == 1)
+                #expect(try await count(store, HKQuantityType(.bodyMass)) == 0)
+            }
         }
     }
 }
