@@ -44,19 +44,20 @@ package enum ValueRanges {
         Bounds(identifier: .dietaryWater, unit: "L", minimum: 0, maximum: 100),
     ]
 
-    private static let byIdentifier: [String: (bounds: Bounds, unit: HKUnit)] = {
-        var result: [String: (Bounds, HKUnit)] = [:]
+    /// The table by kind code: one integer lookup per sample saved.
+    private static let byKind: [UInt32: (bounds: Bounds, unit: HKUnit)] = {
+        var result: [UInt32: (Bounds, HKUnit)] = [:]
         for bounds in table {
             // The table's units are HealthKit's own: they always parse.
             guard let unit = try? HKUnit.parse(bounds.unit) else { continue }
-            result[bounds.identifier.rawValue] = (bounds, unit)
+            result[HKQuantityType(bounds.identifier).kindCode] = (bounds, unit)
         }
         return result
     }()
 
     /// The bounds of `type`, if the table has it.
     package static func bounds(of type: HKQuantityType) -> (bounds: Bounds, unit: HKUnit)? {
-        byIdentifier[type.identifier]
+        byKind[type.kindCode]
     }
 
     /// Refuses a value outside `type`'s range (VAL-1). A cumulative type's
