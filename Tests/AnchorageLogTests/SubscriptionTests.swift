@@ -29,19 +29,20 @@ struct SubscriptionTests {
             // Subscribers start while a writer commits one entry at a time;
             // each waits for a head past the one it read before subscribing.
             let writer = Task {
-                for _ in 0..<300 { _ = try await log.append([.save(id: UUID(), kind: 1, payload: [1])]) }
+                for _ in 0..<200 { _ = try await log.append([.save(id: UUID(), kind: 1, payload: [1])]) }
             }
             try await withThrowingTaskGroup(of: Bool.self) { group in
-                for _ in 0..<300 {
+                for _ in 0..<100 {
                     let before = log.head.seq
                     group.addTask {
                         let waited = Task {
                             for await head in log.headChanges() where head.seq > before { return true }
                             return false
                         }
-                        // The writer goes on past `before`, so a head past it comes within seconds.
+                        // The writer goes on past `before`, so a head past it comes;
+                        // the bound is generous, for a machine running the whole suite.
                         let timeout = Task {
-                            try await Task.sleep(for: .seconds(30))
+                            try await Task.sleep(for: .seconds(120))
                             waited.cancel()
                         }
                         defer { timeout.cancel() }
