@@ -20,7 +20,7 @@ struct HealthKitSurfaceTests {
             let before = try store.stateDigest()
             let announced = Collector<Bool>()
             let observer = NotificationCenter.default.addObserver(
-                forName: HKHealthStore.HKUserPreferencesDidChangeMessage.name,
+                forName: .HKUserPreferencesDidChange,  // HealthKit's name, as ports write it
                 object: store,
                 queue: nil
             ) { _ in announced.append(true) }

@@ -116,3 +116,15 @@ extension HKHealthStore {
         }
     }
 }
+
+extension Notification.Name {
+    /// Posted by a store when the person's preferred units change
+    /// (``HKHealthStore/setPreferredUnits(_:)``); the object is the store.
+    /// HealthKit's name for ``HKHealthStore/HKUserPreferencesDidChangeMessage``'s
+    /// notification.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in reload() }
+    /// ```
+    public static let HKUserPreferencesDidChange = HKHealthStore.HKUserPreferencesDidChangeMessage.name
+}
