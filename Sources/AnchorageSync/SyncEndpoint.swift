@@ -85,10 +85,13 @@ public struct SyncEndpoint: Sendable {
         _ = await waitForChange(after: request.since, timeout: .milliseconds(wait))
     }
 
-    /// Whether `request` may wait before its answer: it asks to, and
-    /// this log holds nothing after its position.
+    /// Whether `request` may wait before its answer: it asks to, and it
+    /// stands exactly at this log's head, in this log's incarnation. A pull
+    /// from another incarnation, or past the head, is answered at once with
+    /// its error (`incarnationChanged`) rather than after the wait.
     public func pullWaits(_ request: PullRequest) -> Bool {
-        (request.waitMilliseconds ?? 0) > 0 && log.head.seq <= request.since
+        (request.waitMilliseconds ?? 0) > 0 && request.incarnation == log.incarnation
+            && log.head.seq == request.since
     }
 
     /// Applies a peer's encoded batch, with its checkpoint, in one

@@ -56,6 +56,17 @@ struct WaitingPullTests {
             let quiet = try EntryBatch(decoding: try await transport.pull(try Self.request(log, since: 2, wait: 100)))
             #expect(quiet.entries.isEmpty && quiet.from == 2 && quiet.through == 2 && !quiet.hasMore)
 
+            // A waiting pull from another incarnation, or past the head, gets
+            // its error at once, not after its wait.
+            for (incarnation, since) in [(log.incarnation &+ 1, UInt64(2)), (log.incarnation, UInt64(9))] {
+                // 60 s: the endpoint's longest wait, which the old rule spent in full.
+                var stale = try Self.request(log, since: since, wait: 60_000)
+                stale.incarnation = incarnation
+                let asked = ContinuousClock.now
+                await #expect(throws: SyncError.self) { _ = try await transport.pull(stale) }
+                #expect(ContinuousClock.now - asked < .seconds(30), "answered long before its 60 s wait")
+            }
+
             // Without a wait, a caught-up pull is answered at once, as before.
             let plain = try EntryBatch(decoding: try await transport.pull(try Self.request(log, since: 2, wait: nil)))
             #expect(plain.entries.isEmpty)
