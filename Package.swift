@@ -33,6 +33,7 @@ let package = Package(
     products: [
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .library(name: "AnchorageModel", targets: ["AnchorageModel"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
@@ -88,12 +89,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The part of CoreLocation HealthKit's API names (CLLocation and its
+        // coordinate), under CoreLocation's names: Linux has no CoreLocation.
+        .target(
+            name: "CoreLocation",
+            swiftSettings: strictSettings
+        ),
         // HealthKit's data model without storage: types, units, objects,
         // predicates, sorting, the payload codec, JSON, errors, text forms,
         // the statistics types and the reference evaluator. Imports no
-        // project module, so the compiler keeps it free of LMDB.
+        // project module but CoreLocation, so the compiler keeps it free of LMDB.
         .target(
             name: "AnchorageModel",
+            dependencies: ["CoreLocation"],
             swiftSettings: strictSettings
         ),
         // The store on the log: HKHealthStore, queries, statistics views.

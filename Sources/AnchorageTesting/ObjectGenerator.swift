@@ -264,11 +264,55 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...9) {
+        switch int(0...11) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
-        default: workout()
+        case 8...9: workout()
+        case 10: route()
+        default: heartbeatSeries()
         }
+    }
+
+    /// A route of 1–200 locations a few seconds apart, some with unknown
+    /// course and speed (−1), some at equal times.
+    public mutating func route(locations: ClosedRange<Int> = 1...200) -> HKWorkoutRoute {
+        let start = date()
+        var time = start.timeIntervalSinceReferenceDate
+        var points: [CLLocation] = []
+        for _ in 0..<int(locations) {
+            time += int(0...9) == 0 ? 0 : double(0.001...5)
+            let known = bool()
+            points.append(
+                CLLocation(
+                    coordinate: CLLocationCoordinate2D(latitude: double(-90...90), longitude: double(-180...180)),
+                    altitude: double(-400...8_000),
+                    horizontalAccuracy: double(0...50),
+                    verticalAccuracy: known ? double(0...50) : -1,
+                    course: known ? double(0...359.9) : -1,
+                    courseAccuracy: known ? double(0...45) : -1,
+                    speed: known ? double(0...12) : -1,
+                    speedAccuracy: known ? double(0...2) : -1,
+                    timestamp: Date(timeIntervalSinceReferenceDate: time)
+                )
+            )
+        }
+        var fields = fields(start, 0)
+        fields.end = points.last!.timestamp
+        return try! HKWorkoutRoute.make(points: HKWorkoutRoute.points(points), fields)
+    }
+
+    /// A heartbeat series of 1–300 beats, some after a gap.
+    public mutating func heartbeatSeries(beats: ClosedRange<Int> = 1...300) -> HKHeartbeatSeriesSample {
+        let start = date()
+        var time = 0.0
+        var list: [HKHeartbeatSeriesSample.Beat] = []
+        for index in 0..<int(beats) {
+            if index > 0 { time += double(0.3...2.0) }
+            list.append(.init(timeSinceSeriesStart: time, precededByGap: int(0...9) == 0))
+        }
+        var fields = fields(start, 0)
+        fields.end = Date(timeIntervalSinceReferenceDate: start.timeIntervalSinceReferenceDate + time)
+        return try! HKHeartbeatSeriesSample.make(points: HKHeartbeatSeriesSample.points(list), fields)
     }
 }

@@ -30,6 +30,8 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && a.recordedStatistics.map(StatisticsFields.init) == b.recordedStatistics.map(StatisticsFields.init)
             && a.workoutActivities.count == b.workoutActivities.count
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
+    case let (a as HKSeriesSample, b as HKSeriesSample):
+        return a.count == b.count && a.points == b.points
     default:
         return false
     }

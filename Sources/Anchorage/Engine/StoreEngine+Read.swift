@@ -5,6 +5,10 @@ import LMDB
 
 /// What a read needs besides the transaction: the caller, a decoder that
 /// remembers the last revision and unit, and the scopes already computed.
+///
+/// The decoder leaves series samples' points in the store: a query lists
+/// a route or heartbeat series with its count, and a series query reads
+/// its points (``StoreEngine/seriesSample(_:caller:)``).
 struct ReadSession {
     let caller: Caller
     var decoder = PayloadDecoder()
@@ -12,6 +16,7 @@ struct ReadSession {
 
     init(caller: Caller) {
         self.caller = caller
+        decoder.readsSeriesPoints = false
     }
 }
 

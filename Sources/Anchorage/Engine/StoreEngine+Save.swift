@@ -171,6 +171,14 @@ extension StoreEngine {
                 )
             }
             try SampleFields.checkTexts(sample.sourceRevision, sample.device)
+            if let series = sample as? HKSeriesSample, series.points == nil {
+                throw HKError(
+                    .errorInvalidArgument,
+                    rule: "SERIES-3",
+                    "a \(sample.sampleType.identifier) sample read from a store without its points cannot be saved; "
+                        + "build a new one with its builder"
+                )
+            }
             if let quantitySample = sample as? HKQuantitySample {
                 try ValueRanges.check(
                     quantitySample.quantityType,

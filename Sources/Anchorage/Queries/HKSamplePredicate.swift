@@ -66,6 +66,16 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
     public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout> {
         HKSamplePredicate<HKWorkout>(sampleType: TypeCatalog.workout, predicate: predicate)
     }
+
+    /// Workout routes; read their locations with ``HKWorkoutRouteQueryDescriptor``.
+    public static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute> {
+        HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
+    }
+
+    /// Heartbeat series; read their beats with ``HKHeartbeatSeriesQueryDescriptor``.
+    public static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample> {
+        HKSamplePredicate<HKHeartbeatSeriesSample>(sampleType: TypeCatalog.heartbeatSeries, predicate: predicate)
+    }
 }
 
 /// The async form of a sample query (SQ-4): the union of several

@@ -5,7 +5,7 @@ import LMDB
 
 /// Entry kinds the store uses for records that are not samples. Sample
 /// kinds are their type's code (quantity 1001…, category 2001…,
-/// correlation 3001…, workout 4001).
+/// correlation 3001…, workout 4001, series and the other sample kinds 7001…).
 enum StoreKind {
     /// An authorization request or decision (section 7).
     static let authorization: EntryKind = 9001
@@ -27,7 +27,7 @@ enum StoreKind {
 
     /// Whether `kind` is a sample type's kind.
     static func isSample(_ kind: EntryKind) -> Bool {
-        kind.rawValue >= 1000 && kind.rawValue < 5000
+        kind.rawValue >= 1000 && kind.rawValue < 5000 || kind.rawValue > 7000 && kind.rawValue < 8000
     }
 }
 

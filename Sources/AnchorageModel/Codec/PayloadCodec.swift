@@ -22,6 +22,11 @@ public enum PayloadCodec {
         case categorySample = 2
         case correlation = 3
         case workout = 4
+        case workoutRoute = 5
+        case heartbeatSeries = 6
+
+        /// Whether objects of the kind may be a correlation's members (OBJ-18).
+        var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
     }
 
     /// The bytes of `object`.
@@ -83,6 +88,8 @@ public enum PayloadCodec {
         case is HKCategorySample: writer.byte(Kind.categorySample.rawValue)
         case is HKCorrelation: writer.byte(Kind.correlation.rawValue)
         case is HKWorkout: writer.byte(Kind.workout.rawValue)
+        case is HKWorkoutRoute: writer.byte(Kind.workoutRoute.rawValue)
+        case is HKHeartbeatSeriesSample: writer.byte(Kind.heartbeatSeries.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -111,9 +118,23 @@ public enum PayloadCodec {
             }
         case let workout as HKWorkout:
             writeWorkout(workout, into: &writer)
+        case let series as HKSeriesSample:
+            writeSeries(series, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }
+    }
+
+    /// A series sample's points after its common fields (kinds 5 and 6):
+    /// their count, then the records as they are in memory. A sample read
+    /// without its points cannot be written (the store refuses to save it,
+    /// SERIES-3).
+    package static func writeSeries(_ series: HKSeriesSample, into writer: inout PayloadWriter) {
+        guard let points = series.points else {
+            preconditionFailure("a series sample read without its points has no payload")
+        }
+        writer.varint(UInt64(points.count))
+        points.bytes.withUnsafeBytes { writer.raw($0) }
     }
 
     /// The bytes of a source revision's block (without its length).

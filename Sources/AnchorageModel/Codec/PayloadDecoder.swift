@@ -22,6 +22,11 @@ public struct PayloadDecoder {
     package static let maximumEvents = HKWorkout.maximumEvents
     package static let maximumBlock = 1 << 20
 
+    /// Whether series samples are decoded with their points (checked and
+    /// copied) or with their count only, the points skipped: queries that
+    /// list samples skip them, and read them only when a series query asks.
+    package var readsSeriesPoints = true
+
     /// A decoder that has seen nothing yet.
     public init() {}
 
@@ -82,7 +87,7 @@ public struct PayloadDecoder {
         guard let kind = PayloadCodec.Kind(rawValue: try reader.byte("the object kind")) else {
             throw .invalid("PAYLOAD-2", "the object kind is unknown")
         }
-        if asMember && (kind == .correlation || kind == .workout) {
+        if asMember && !kind.isMemberKind {
             throw .invalid("OBJ-18", "a correlation may contain only quantity and category samples")
         }
         let uuid = try reader.uuid("the uuid")
@@ -152,6 +157,16 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "a workout's type \(type) is not the workout type")
             }
             return try readWorkout(&reader, fields)
+        case .workoutRoute:
+            guard type == TypeCatalog.workoutRoute else {
+                throw .invalid("PAYLOAD-2", "a workout route's type \(type) is not the workout route type")
+            }
+            return try readRoute(&reader, fields)
+        case .heartbeatSeries:
+            guard type == TypeCatalog.heartbeatSeries else {
+                throw .invalid("PAYLOAD-2", "a heartbeat series' type \(type) is not the heartbeat series type")
+            }
+            return try readHeartbeats(&reader, fields)
         }
     }
 

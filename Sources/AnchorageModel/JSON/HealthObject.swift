@@ -19,7 +19,10 @@ public struct HealthObject: Codable, Sendable {
 
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
-        case quantitySample, categorySample, correlation, workout
+        case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries
+
+        /// Whether objects of the kind may be a correlation's members (OBJ-18).
+        var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
 
         package init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -41,6 +44,7 @@ public struct HealthObject: Codable, Sendable {
         case workoutActivityType, duration, workoutEvents
         case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
         case workoutActivities
+        case count, locations, heartbeats
         case sourceRevision, device, metadata
     }
 
@@ -86,6 +90,12 @@ public struct HealthObject: Codable, Sendable {
             if !workout.workoutActivities.isEmpty {
                 try container.encode(workout.workoutActivities.map(ActivityJSON.init), forKey: .workoutActivities)
             }
+        case let route as HKWorkoutRoute:
+            try container.encode(Kind.workoutRoute, forKey: .kind)
+            try Self.encodeSeries(route, into: &container)
+        case let series as HKHeartbeatSeriesSample:
+            try container.encode(Kind.heartbeatSeries, forKey: .kind)
+            try Self.encodeSeries(series, into: &container)
         default:
             break
         }
@@ -100,7 +110,7 @@ public struct HealthObject: Codable, Sendable {
     package static func decode(_ decoder: any Decoder, asMember: Bool) throws -> HKObject {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(Kind.self, forKey: .kind)
-        if asMember && (kind == .correlation || kind == .workout) {
+        if asMember && !kind.isMemberKind {
             throw HKError.invalid("OBJ-18", "a correlation may contain only quantity and category samples")
         }
         let uuid = try container.decode(UUID.self, forKey: .uuid)
@@ -171,6 +181,16 @@ public struct HealthObject: Codable, Sendable {
                     .map { try $0.activity() } ?? []
             )
             return try HKWorkout.make(parts, fields)
+        case .workoutRoute:
+            guard identifier == HKWorkoutRouteTypeIdentifier else {
+                throw HKError.invalid("OBJ-11", "a workout route's type is \(HKWorkoutRouteTypeIdentifier)")
+            }
+            return try decodeRoute(container, fields)
+        case .heartbeatSeries:
+            guard identifier == HKDataTypeIdentifierHeartbeatSeries else {
+                throw HKError.invalid("OBJ-11", "a heartbeat series' type is \(HKDataTypeIdentifierHeartbeatSeries)")
+            }
+            return try decodeHeartbeats(container, fields)
         }
     }
 }

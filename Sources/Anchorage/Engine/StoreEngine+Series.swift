@@ -1,0 +1,35 @@
+import AnchorageLog
+import AnchorageModel
+import Foundation
+
+extension StoreEngine {
+    /// The live series sample `id` of `type` with its points, if `caller`
+    /// may read it: what a series query reads, once, before it delivers the
+    /// points in batches.
+    ///
+    /// - Throws: ``HKError`` `errorNoData` (SERIES-4) when the store holds
+    ///   no such live sample the caller may read — never saved, deleted, of
+    ///   another type, or hidden from the caller — and the read scope's
+    ///   authorization errors.
+    func seriesSample(_ id: UUID, type: HKSampleType, caller: Caller) throws(HKError) -> HKSeriesSample {
+        let found: HKSeriesSample? = try read(as: caller) { txn, session in
+            let scope = try scope(for: type, in: txn, session: &session)
+            guard let record = try index.record(id, in: txn), record.isLive, record.kind.rawValue == type.kindCode,
+                scope.admits(source: record.source)
+            else { return nil }
+            return try log.withEntry(at: record.saveSeq, in: txn) { _, payload in
+                guard let payload else { return nil }
+                var decoder = PayloadDecoder()
+                return try decoder.decode(payload) as? HKSeriesSample
+            } ?? nil
+        }
+        guard let found, found.points != nil else {
+            throw HKError(
+                .errorNoData,
+                rule: "SERIES-4",
+                "the store holds no \(type.identifier) sample \(id) that this app may read"
+            )
+        }
+        return found
+    }
+}
