@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .library(name: "AnchorageModel", targets: ["AnchorageModel"]),
         .library(name: "Anchorage", targets: ["Anchorage"]),
+        .library(name: "HealthKit", targets: ["HealthKit"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageService", targets: ["AnchorageService"]),
@@ -115,6 +116,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // `import HealthKit` for ports on Linux: re-exports Anchorage.
+        .target(
+            name: "HealthKit",
+            dependencies: ["Anchorage"],
             swiftSettings: strictSettings
         ),
         // Replication: the protocol's messages and batches, the session state
@@ -415,6 +422,13 @@ let package = Package(
         .testTarget(
             name: "HealthKitConformanceTests",
             dependencies: ["Anchorage"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Ports' code as HealthKit's documentation shows it, under `import
+        // HealthKit` and `import CoreLocation`, compiled and run.
+        .testTarget(
+            name: "HealthKitPortTests",
+            dependencies: ["HealthKit", "CoreLocation", "AnchorageStoreTesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

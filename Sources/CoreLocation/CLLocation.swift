@@ -55,6 +55,14 @@ public func CLLocationCoordinate2DIsValid(_ coordinate: CLLocationCoordinate2D) 
     (-90.0...90.0).contains(coordinate.latitude) && (-180.0...180.0).contains(coordinate.longitude)
 }
 
+/// A coordinate; the same as ``CLLocationCoordinate2D/init(latitude:longitude:)``.
+public func CLLocationCoordinate2DMake(
+    _ latitude: CLLocationDegrees,
+    _ longitude: CLLocationDegrees
+) -> CLLocationCoordinate2D {
+    CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+}
+
 /// An invalid coordinate, for "no location".
 public let kCLLocationCoordinate2DInvalid = CLLocationCoordinate2D(latitude: -180, longitude: -180)
 

@@ -9,7 +9,7 @@ import Synchronization
 /// let builder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
 /// builder.discard()     // drops what was collected; the builder cannot be used again
 /// ```
-public class HKSeriesBuilder: @unchecked Sendable {
+public class HKSeriesBuilder: Hashable, @unchecked Sendable {
     // @unchecked: the only mutable state is behind `state`'s mutex.
 
     let store: HKHealthStore
@@ -20,6 +20,15 @@ public class HKSeriesBuilder: @unchecked Sendable {
         self.store = store
         self.device = device
         self.state = Mutex(SeriesBuilderState())
+    }
+
+    /// Builders are equal when they are the same builder, as NSObjects are.
+    public static func == (lhs: HKSeriesBuilder, rhs: HKSeriesBuilder) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
     }
 
     /// Drops every point and the metadata collected; any later call on the

@@ -9,13 +9,17 @@ import Testing
 @Suite("HealthKit's interface, as declared: ObjectTypes")
 struct ObjectTypesConformance {
 
-    @Test("HKObjectType: 17 of 17 members as HealthKit declares them")
+    @Test("HKObjectType: 19 of 19 members as HealthKit declares them")
     func hkObjectType() {
         // class HKObjectType : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKObjectType.self) }
         do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKObjectType.self) }
         // var identifier: String { get }
         let _: KeyPath<HKObjectType, String> = \HKObjectType.identifier
+        // func isKind(of aClass: AnyClass) -> Bool
+        same(exactType(HKObjectType.isKind(of:)), ((HKObjectType) -> (AnyClass) -> Bool).self)
+        // func isMember(of aClass: AnyClass) -> Bool
+        same(exactType(HKObjectType.isMember(of:)), ((HKObjectType) -> (AnyClass) -> Bool).self)
         // class func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType?
         same(exactType(HKObjectType.quantityType(forIdentifier:)), ((HKQuantityTypeIdentifier) -> HKQuantityType?).self)
         // class func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType?

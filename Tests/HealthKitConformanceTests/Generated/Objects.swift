@@ -9,13 +9,17 @@ import Testing
 @Suite("HealthKit's interface, as declared: Objects")
 struct ObjectsConformance {
 
-    @Test("HKObject: 5 of 5 members as HealthKit declares them")
+    @Test("HKObject: 7 of 7 members as HealthKit declares them")
     func hkObject() {
         // class HKObject : NSObject, NSSecureCoding, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKObject.self) }
         do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKObject.self) }
         // var uuid: UUID { get }
         let _: KeyPath<HKObject, UUID> = \HKObject.uuid
+        // func isKind(of aClass: AnyClass) -> Bool
+        same(exactType(HKObject.isKind(of:)), ((HKObject) -> (AnyClass) -> Bool).self)
+        // func isMember(of aClass: AnyClass) -> Bool
+        same(exactType(HKObject.isMember(of:)), ((HKObject) -> (AnyClass) -> Bool).self)
         // var metadata: [String : Any]? { get }
         let _: KeyPath<HKObject, [String : Any]?> = \HKObject.metadata
         // var device: HKDevice? { get }
@@ -843,5 +847,31 @@ struct ObjectsConformance {
         same(exactType(HKDevicePropertyKeyLocalIdentifier), (String).self)
         // let HKDevicePropertyKeyUDIDeviceIdentifier: String
         same(exactType(HKDevicePropertyKeyUDIDeviceIdentifier), (String).self)
+    }
+
+    @Test("HKSeriesSample: 1 of 1 members as HealthKit declares them")
+    func hkSeriesSample() {
+        // class HKSeriesSample : HKSample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKSeriesSample.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKSeriesSample.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKSeriesSample.self) }
+        // var count: Int { get }
+        let _: KeyPath<HKSeriesSample, Int> = \HKSeriesSample.count
+    }
+
+    @Test("HKWorkoutRoute: 0 of 0 members as HealthKit declares them")
+    func hkWorkoutRoute() {
+        // class HKWorkoutRoute : HKSeriesSample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSeriesSample>(_: T.Type) {}; conforms(HKWorkoutRoute.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKWorkoutRoute.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKWorkoutRoute.self) }
+    }
+
+    @Test("HKHeartbeatSeriesSample: 0 of 0 members as HealthKit declares them")
+    func hkHeartbeatSeriesSample() {
+        // class HKHeartbeatSeriesSample : HKSeriesSample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSeriesSample>(_: T.Type) {}; conforms(HKHeartbeatSeriesSample.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHeartbeatSeriesSample.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesSample.self) }
     }
 }

@@ -504,7 +504,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 7 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 9 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -518,19 +518,25 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.categorySample(type:predicate:)), ((HKCategoryType, NSPredicate?) -> HKSamplePredicate<HKCategorySample>).self)
             // static func correlation(type correlationType: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation>
             same(exactType(HKSamplePredicate<Sample>.correlation(type:predicate:)), ((HKCorrelationType, NSPredicate?) -> HKSamplePredicate<HKCorrelation>).self)
+            // static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample>
+            same(exactType(HKSamplePredicate<Sample>.heartbeatSeries(_:)), ((NSPredicate?) -> HKSamplePredicate<HKHeartbeatSeriesSample>).self)
             // static func quantitySample(type quantityType: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample>
             same(exactType(HKSamplePredicate<Sample>.quantitySample(type:predicate:)), ((HKQuantityType, NSPredicate?) -> HKSamplePredicate<HKQuantitySample>).self)
             // static func sample(type sampleType: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample>
             same(exactType(HKSamplePredicate<Sample>.sample(type:predicate:)), ((HKSampleType, NSPredicate?) -> HKSamplePredicate<HKSample>).self)
             // static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout>
             same(exactType(HKSamplePredicate<Sample>.workout(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkout>).self)
+            // static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute>
+            same(exactType(HKSamplePredicate<Sample>.workoutRoute(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkoutRoute>).self)
             // Called without their default arguments, in a closure that never runs.
             _ = { () async throws -> Void in
                 let _: HKSamplePredicate<HKCategorySample> = HKSamplePredicate<Sample>.categorySample(type: placeholder())
                 let _: HKSamplePredicate<HKCorrelation> = HKSamplePredicate<Sample>.correlation(type: placeholder())
+                let _: HKSamplePredicate<HKHeartbeatSeriesSample> = HKSamplePredicate<Sample>.heartbeatSeries()
                 let _: HKSamplePredicate<HKQuantitySample> = HKSamplePredicate<Sample>.quantitySample(type: placeholder())
                 let _: HKSamplePredicate<HKSample> = HKSamplePredicate<Sample>.sample(type: placeholder())
                 let _: HKSamplePredicate<HKWorkout> = HKSamplePredicate<Sample>.workout()
+                let _: HKSamplePredicate<HKWorkoutRoute> = HKSamplePredicate<Sample>.workoutRoute()
             }
         }
         check(HKSample.self)
@@ -736,6 +742,79 @@ struct StoreAndQueriesConformance {
         check(HKSample.self)
     }
 
+    @Test("HKWorkoutRouteQueryDescriptor: 3 of 3 members as HealthKit declares them")
+    func hkWorkoutRouteQueryDescriptor() {
+        // struct HKWorkoutRouteQueryDescriptor : HKAsyncSequenceQuery
+        do { func conforms<T: HKAsyncSequenceQuery>(_: T.Type) {}; conforms(HKWorkoutRouteQueryDescriptor.self) }
+        // var workoutRoute: HKWorkoutRoute
+        let _: WritableKeyPath<HKWorkoutRouteQueryDescriptor, HKWorkoutRoute> = \HKWorkoutRouteQueryDescriptor.workoutRoute
+        // init(_ workoutRoute: HKWorkoutRoute)
+        same(exactType(HKWorkoutRouteQueryDescriptor.init(_:)), ((HKWorkoutRoute) -> HKWorkoutRouteQueryDescriptor).self)
+        // func results(for healthStore: HKHealthStore) -> HKWorkoutRouteQueryDescriptor.Results
+        same(exactType(HKWorkoutRouteQueryDescriptor.results(for:)), ((HKWorkoutRouteQueryDescriptor) -> (HKHealthStore) -> HKWorkoutRouteQueryDescriptor.Results).self)
+    }
+
+    @Test("HKWorkoutRouteQueryDescriptor.Results: 1 of 1 members as HealthKit declares them")
+    func hkWorkoutRouteQueryDescriptorResults() {
+        // struct HKWorkoutRouteQueryDescriptor.Results : AsyncSequence
+        do { func conforms<T: AsyncSequence>(_: T.Type) {}; conforms(HKWorkoutRouteQueryDescriptor.Results.self) }
+        // func makeAsyncIterator() -> HKWorkoutRouteQueryDescriptor.Results.Iterator
+        same(exactType(HKWorkoutRouteQueryDescriptor.Results.makeAsyncIterator), ((HKWorkoutRouteQueryDescriptor.Results) -> () -> HKWorkoutRouteQueryDescriptor.Results.Iterator).self)
+    }
+
+    @Test("HKWorkoutRouteQueryDescriptor.Results.Iterator: 1 of 1 members as HealthKit declares them")
+    func hkWorkoutRouteQueryDescriptorResultsIterator() {
+        // struct HKWorkoutRouteQueryDescriptor.Results.Iterator : AsyncIteratorProtocol
+        do { func conforms<T: AsyncIteratorProtocol>(_: T.Type) {}; conforms(HKWorkoutRouteQueryDescriptor.Results.Iterator.self) }
+        // mutating func next() async throws -> CLLocation?
+        _ = { () async throws -> Void in
+            var mutable: HKWorkoutRouteQueryDescriptor.Results.Iterator = placeholder()
+            let _: CLLocation? = try await mutable.next()
+        }
+    }
+
+    @Test("HKHeartbeatSeriesQueryDescriptor: 3 of 3 members as HealthKit declares them")
+    func hkHeartbeatSeriesQueryDescriptor() {
+        // struct HKHeartbeatSeriesQueryDescriptor : HKAsyncSequenceQuery
+        do { func conforms<T: HKAsyncSequenceQuery>(_: T.Type) {}; conforms(HKHeartbeatSeriesQueryDescriptor.self) }
+        // var sample: HKHeartbeatSeriesSample
+        let _: WritableKeyPath<HKHeartbeatSeriesQueryDescriptor, HKHeartbeatSeriesSample> = \HKHeartbeatSeriesQueryDescriptor.sample
+        // init(_ sample: HKHeartbeatSeriesSample)
+        same(exactType(HKHeartbeatSeriesQueryDescriptor.init(_:)), ((HKHeartbeatSeriesSample) -> HKHeartbeatSeriesQueryDescriptor).self)
+        // func results(for healthStore: HKHealthStore) -> HKHeartbeatSeriesQueryDescriptor.Results
+        same(exactType(HKHeartbeatSeriesQueryDescriptor.results(for:)), ((HKHeartbeatSeriesQueryDescriptor) -> (HKHealthStore) -> HKHeartbeatSeriesQueryDescriptor.Results).self)
+    }
+
+    @Test("HKHeartbeatSeriesQueryDescriptor.Heartbeat: 2 of 2 members as HealthKit declares them")
+    func hkHeartbeatSeriesQueryDescriptorHeartbeat() {
+        // struct HKHeartbeatSeriesQueryDescriptor.Heartbeat : Equatable, Hashable
+        do { func conforms<T: Equatable>(_: T.Type) {}; conforms(HKHeartbeatSeriesQueryDescriptor.Heartbeat.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHeartbeatSeriesQueryDescriptor.Heartbeat.self) }
+        // let timeIntervalSinceStart: TimeInterval
+        let _: KeyPath<HKHeartbeatSeriesQueryDescriptor.Heartbeat, TimeInterval> = \HKHeartbeatSeriesQueryDescriptor.Heartbeat.timeIntervalSinceStart
+        // let precededByGap: Bool
+        let _: KeyPath<HKHeartbeatSeriesQueryDescriptor.Heartbeat, Bool> = \HKHeartbeatSeriesQueryDescriptor.Heartbeat.precededByGap
+    }
+
+    @Test("HKHeartbeatSeriesQueryDescriptor.Results: 1 of 1 members as HealthKit declares them")
+    func hkHeartbeatSeriesQueryDescriptorResults() {
+        // struct HKHeartbeatSeriesQueryDescriptor.Results : AsyncSequence
+        do { func conforms<T: AsyncSequence>(_: T.Type) {}; conforms(HKHeartbeatSeriesQueryDescriptor.Results.self) }
+        // func makeAsyncIterator() -> HKHeartbeatSeriesQueryDescriptor.Results.Iterator
+        same(exactType(HKHeartbeatSeriesQueryDescriptor.Results.makeAsyncIterator), ((HKHeartbeatSeriesQueryDescriptor.Results) -> () -> HKHeartbeatSeriesQueryDescriptor.Results.Iterator).self)
+    }
+
+    @Test("HKHeartbeatSeriesQueryDescriptor.Results.Iterator: 1 of 1 members as HealthKit declares them")
+    func hkHeartbeatSeriesQueryDescriptorResultsIterator() {
+        // struct HKHeartbeatSeriesQueryDescriptor.Results.Iterator : AsyncIteratorProtocol
+        do { func conforms<T: AsyncIteratorProtocol>(_: T.Type) {}; conforms(HKHeartbeatSeriesQueryDescriptor.Results.Iterator.self) }
+        // mutating func next() async throws -> HKHeartbeatSeriesQueryDescriptor.Heartbeat?
+        _ = { () async throws -> Void in
+            var mutable: HKHeartbeatSeriesQueryDescriptor.Results.Iterator = placeholder()
+            let _: HKHeartbeatSeriesQueryDescriptor.Heartbeat? = try await mutable.next()
+        }
+    }
+
     @Test("HKQuantitySeriesSampleQueryDescriptor: 4 of 4 members as HealthKit declares them")
     func hkQuantitySeriesSampleQueryDescriptor() {
         // struct HKQuantitySeriesSampleQueryDescriptor : HKAsyncSequenceQuery
@@ -804,5 +883,80 @@ struct StoreAndQueriesConformance {
     func globals() {
         // typealias HKObserverQueryCompletionHandler = () -> Void
         same(HKObserverQueryCompletionHandler.self, (@Sendable () -> Void).self)
+    }
+
+    @Test("HKSeriesBuilder: 1 of 1 members as HealthKit declares them")
+    func hkSeriesBuilder() {
+        // class HKSeriesBuilder : NSObject, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKSeriesBuilder.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKSeriesBuilder.self) }
+        // func discard()
+        same(exactType(HKSeriesBuilder.discard), ((HKSeriesBuilder) -> () -> Void).self)
+    }
+
+    @Test("HKWorkoutRouteBuilder: 7 of 7 members as HealthKit declares them")
+    func hkWorkoutRouteBuilder() {
+        // class HKWorkoutRouteBuilder : HKSeriesBuilder, Hashable, Sendable
+        do { func conforms<T: HKSeriesBuilder>(_: T.Type) {}; conforms(HKWorkoutRouteBuilder.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKWorkoutRouteBuilder.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKWorkoutRouteBuilder.self) }
+        // init(healthStore: HKHealthStore, device: HKDevice?)
+        same(exactType(HKWorkoutRouteBuilder.init(healthStore:device:)), ((HKHealthStore, HKDevice?) -> HKWorkoutRouteBuilder).self)
+        // func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKWorkoutRouteBuilder.insertRouteData(_:completion:)), ((HKWorkoutRouteBuilder) -> ([CLLocation], @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func insertRouteData(_ routeData: [CLLocation]) async throws
+        same(exactType(HKWorkoutRouteBuilder.insertRouteData(_:)), ((HKWorkoutRouteBuilder) -> ([CLLocation]) async throws -> Void).self)
+        // func addMetadata(_ metadata: [String : Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKWorkoutRouteBuilder.addMetadata(_:completion:)), ((HKWorkoutRouteBuilder) -> ([String : Any], @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func addMetadata(_ metadata: [String : Any]) async throws
+        same(exactType(HKWorkoutRouteBuilder.addMetadata(_:)), ((HKWorkoutRouteBuilder) -> ([String : Any]) async throws -> Void).self)
+        // func finishRoute(with workout: HKWorkout, metadata: [String : Any]?, completion: @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void)
+        same(exactType(HKWorkoutRouteBuilder.finishRoute(with:metadata:completion:)), ((HKWorkoutRouteBuilder) -> (HKWorkout, [String : Any]?, @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void) -> Void).self)
+        // func finishRoute(with workout: HKWorkout, metadata: [String : Any]?) async throws -> HKWorkoutRoute
+        same(exactType(HKWorkoutRouteBuilder.finishRoute(with:metadata:)), ((HKWorkoutRouteBuilder) -> (HKWorkout, [String : Any]?) async throws -> HKWorkoutRoute).self)
+    }
+
+    @Test("HKWorkoutRouteQuery: 2 of 2 members as HealthKit declares them")
+    func hkWorkoutRouteQuery() {
+        // class HKWorkoutRouteQuery : HKQuery, Sendable
+        do { func conforms<T: HKQuery>(_: T.Type) {}; conforms(HKWorkoutRouteQuery.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKWorkoutRouteQuery.self) }
+        // init(route workoutRoute: HKWorkoutRoute, dataHandler: @escaping @Sendable (HKWorkoutRouteQuery, [CLLocation]?, Bool, (any Error)?) -> Void)
+        same(exactType(HKWorkoutRouteQuery.init(route:dataHandler:)), ((HKWorkoutRoute, @escaping @Sendable (HKWorkoutRouteQuery, [CLLocation]?, Bool, (any Error)?) -> Void) -> HKWorkoutRouteQuery).self)
+        // init(route workoutRoute: HKWorkoutRoute, dateInterval: DateInterval, dataHandler: @escaping @Sendable (HKWorkoutRouteQuery, [CLLocation]?, Bool, (any Error)?) -> Void)
+        same(exactType(HKWorkoutRouteQuery.init(route:dateInterval:dataHandler:)), ((HKWorkoutRoute, DateInterval, @escaping @Sendable (HKWorkoutRouteQuery, [CLLocation]?, Bool, (any Error)?) -> Void) -> HKWorkoutRouteQuery).self)
+    }
+
+    @Test("HKHeartbeatSeriesBuilder: 8 of 8 members as HealthKit declares them")
+    func hkHeartbeatSeriesBuilder() {
+        // class HKHeartbeatSeriesBuilder : HKSeriesBuilder, Hashable, Sendable
+        do { func conforms<T: HKSeriesBuilder>(_: T.Type) {}; conforms(HKHeartbeatSeriesBuilder.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHeartbeatSeriesBuilder.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesBuilder.self) }
+        // class var maximumCount: Int { get }
+        same(exactType(HKHeartbeatSeriesBuilder.maximumCount), (Int).self)
+        // init(healthStore: HKHealthStore, device: HKDevice?, start startDate: Date)
+        same(exactType(HKHeartbeatSeriesBuilder.init(healthStore:device:start:)), ((HKHealthStore, HKDevice?, Date) -> HKHeartbeatSeriesBuilder).self)
+        // func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeIntervalSinceStart: TimeInterval, precededByGap: Bool, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHeartbeatSeriesBuilder.addHeartbeatWithTimeInterval(sinceSeriesStartDate:precededByGap:completion:)), ((HKHeartbeatSeriesBuilder) -> (TimeInterval, Bool, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func addHeartbeat(at timeIntervalSinceStart: TimeInterval, precededByGap: Bool) async throws
+        same(exactType(HKHeartbeatSeriesBuilder.addHeartbeat(at:precededByGap:)), ((HKHeartbeatSeriesBuilder) -> (TimeInterval, Bool) async throws -> Void).self)
+        // func addMetadata(_ metadata: [String : Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHeartbeatSeriesBuilder.addMetadata(_:completion:)), ((HKHeartbeatSeriesBuilder) -> ([String : Any], @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func addMetadata(_ metadata: [String : Any]) async throws
+        same(exactType(HKHeartbeatSeriesBuilder.addMetadata(_:)), ((HKHeartbeatSeriesBuilder) -> ([String : Any]) async throws -> Void).self)
+        // func finishSeries(completion: @escaping @Sendable (HKHeartbeatSeriesSample?, (any Error)?) -> Void)
+        same(exactType(HKHeartbeatSeriesBuilder.finishSeries(completion:)), ((HKHeartbeatSeriesBuilder) -> (@escaping @Sendable (HKHeartbeatSeriesSample?, (any Error)?) -> Void) -> Void).self)
+        // func finishSeries() async throws -> HKHeartbeatSeriesSample
+        let _: (HKHeartbeatSeriesBuilder) -> () async throws -> HKHeartbeatSeriesSample = HKHeartbeatSeriesBuilder.finishSeries
+    }
+
+    @Test("HKHeartbeatSeriesQuery: 1 of 1 members as HealthKit declares them")
+    func hkHeartbeatSeriesQuery() {
+        // class HKHeartbeatSeriesQuery : HKQuery, Sendable
+        do { func conforms<T: HKQuery>(_: T.Type) {}; conforms(HKHeartbeatSeriesQuery.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesQuery.self) }
+        // init(heartbeatSeries: HKHeartbeatSeriesSample, dataHandler: @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void)
+        same(exactType(HKHeartbeatSeriesQuery.init(heartbeatSeries:dataHandler:)), ((HKHeartbeatSeriesSample, @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void) -> HKHeartbeatSeriesQuery).self)
     }
 }
