@@ -264,13 +264,14 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...11) {
+        switch int(0...12) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
         case 8...9: workout()
         case 10: route()
-        default: heartbeatSeries()
+        case 11: heartbeatSeries()
+        default: electrocardiogram()
         }
     }
 
@@ -300,6 +301,32 @@ public struct ObjectGenerator {
         var fields = fields(start, 0)
         fields.end = points.last!.timestamp
         return try! HKWorkoutRoute.make(points: HKWorkoutRoute.points(points), fields)
+    }
+
+    /// An electrocardiogram of 0–2,000 voltages (microvolts, as volts) at
+    /// 512 Hz on the watch's lead, with any classification and symptoms.
+    public mutating func electrocardiogram(measurements: ClosedRange<Int> = 0...2_000) -> HKElectrocardiogram {
+        let start = date()
+        let count = int(measurements)
+        let classifications: [HKElectrocardiogram.Classification] = [
+            .notSet, .sinusRhythm, .atrialFibrillation, .inconclusiveLowHeartRate, .inconclusiveHighHeartRate,
+            .inconclusivePoorReading, .inconclusiveOther, .unrecognized,
+        ]
+        let volts = (0..<count).map { _ in double(-2_000...2_000) / 1_000_000 }
+        let fields = fields(start, Double(count) / 512)
+        return try! HKElectrocardiogram.stored(
+            start: fields.start,
+            end: fields.end,
+            classification: classifications[int(0...classifications.count - 1)],
+            symptomsStatus: [.notSet, .none, .present][int(0...2)],
+            averageHeartRate: bool() ? HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: double(40...180)) : nil,
+            samplingFrequency: count > 0 || bool() ? HKQuantity(unit: .hertz(), doubleValue: 512) : nil,
+            voltages: count > 0 || bool() ? [.appleWatchSimilarToLeadI: volts] : [:],
+            uuid: fields.uuid,
+            sourceRevision: fields.sourceRevision,
+            device: fields.device,
+            metadata: fields.metadata.values
+        )
     }
 
     /// A heartbeat series of 1–300 beats, some after a gap.

@@ -58,7 +58,14 @@ struct MemberContext {
     func check(_ declaration: Declaration) throws(DeclarationError) -> [String] {
         switch declaration.kind {
         case .enumCase(let names):
-            return names.map { "let _: \(subject) = \(subject).\(Declaration.keywords.contains($0) ? "`\($0)`" : $0)" }
+            return names.map { written in
+                // A case with associated values is checked as the function that makes it.
+                let name = String(written.prefix { $0 != "(" })
+                let escaped = Declaration.keywords.contains(name) ? "`\(name)`" : name
+                guard name.count < written.count else { return "let _: \(subject) = \(subject).\(escaped)" }
+                let payload = resolve(String(written.dropFirst(name.count)))
+                return "let _: \(payload) -> \(subject) = \(subject).\(escaped)"
+            }
         case .associatedType:
             return ["_ = \(subject).\(declaration.name).self"]
         case .typeAlias:

@@ -171,7 +171,7 @@ extension StoreEngine {
                 )
             }
             try SampleFields.checkTexts(sample.sourceRevision, sample.device)
-            if let series = sample as? HKSeriesSample, series.points == nil {
+            if let series = sample as? any SeriesCarrying, series.points == nil {
                 throw HKError(
                     .errorInvalidArgument,
                     rule: "SERIES-3",

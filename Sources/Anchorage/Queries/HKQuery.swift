@@ -168,6 +168,30 @@ extension HKQuery {
         HKQueryPredicate(.inWorkout(workout.uuid))
     }
 
+    /// Electrocardiograms with `classification`.
+    ///
+    /// ```swift
+    /// let irregular = HKQuery.predicateForElectrocardiograms(classification: .atrialFibrillation)
+    /// ```
+    public static func predicateForElectrocardiograms(
+        classification: HKElectrocardiogram.Classification
+    ) -> NSPredicate {
+        HKQueryPredicate(.electrocardiogramClassification(classification))
+    }
+
+    /// Electrocardiograms with `symptomsStatus`.
+    public static func predicateForElectrocardiograms(
+        symptomsStatus: HKElectrocardiogram.SymptomsStatus
+    ) -> NSPredicate {
+        HKQueryPredicate(.electrocardiogramSymptoms(symptomsStatus))
+    }
+
+    /// The samples associated with `electrocardiogram`: the symptoms
+    /// recorded with it.
+    public static func predicateForObjectsAssociated(electrocardiogram: HKElectrocardiogram) -> NSPredicate {
+        HKQueryPredicate(.inWorkout(electrocardiogram.uuid))
+    }
+
     /// Workouts of `workoutActivityType`.
     public static func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
         HKQueryPredicate(.workoutActivityType(workoutActivityType))

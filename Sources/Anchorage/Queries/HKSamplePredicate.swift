@@ -72,6 +72,11 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
         HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
     }
 
+    /// Electrocardiograms; read their voltages with ``HKElectrocardiogramQueryDescriptor``.
+    public static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram> {
+        HKSamplePredicate<HKElectrocardiogram>(sampleType: TypeCatalog.electrocardiogram, predicate: predicate)
+    }
+
     /// Heartbeat series; read their beats with ``HKHeartbeatSeriesQueryDescriptor``.
     public static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample> {
         HKSamplePredicate<HKHeartbeatSeriesSample>(sampleType: TypeCatalog.heartbeatSeries, predicate: predicate)

@@ -24,6 +24,7 @@ public enum PayloadCodec {
         case workout = 4
         case workoutRoute = 5
         case heartbeatSeries = 6
+        case electrocardiogram = 7
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -90,6 +91,7 @@ public enum PayloadCodec {
         case is HKWorkout: writer.byte(Kind.workout.rawValue)
         case is HKWorkoutRoute: writer.byte(Kind.workoutRoute.rawValue)
         case is HKHeartbeatSeriesSample: writer.byte(Kind.heartbeatSeries.rawValue)
+        case is HKElectrocardiogram: writer.byte(Kind.electrocardiogram.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -120,6 +122,8 @@ public enum PayloadCodec {
             writeWorkout(workout, into: &writer)
         case let series as HKSeriesSample:
             writeSeries(series, into: &writer)
+        case let ecg as HKElectrocardiogram:
+            writeElectrocardiogram(ecg, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }
@@ -133,6 +137,25 @@ public enum PayloadCodec {
         guard let points = series.points else {
             preconditionFailure("a series sample read without its points has no payload")
         }
+        writer.varint(UInt64(points.count))
+        points.bytes.withUnsafeBytes { writer.raw($0) }
+    }
+
+    /// An electrocardiogram after its common fields (kind 7): classification,
+    /// symptoms status, which of heart rate and frequency follow, the leads,
+    /// then the count and the voltages as they are in memory.
+    package static func writeElectrocardiogram(_ ecg: HKElectrocardiogram, into writer: inout PayloadWriter) {
+        guard let points = ecg.points else {
+            preconditionFailure("an electrocardiogram read without its voltages has no payload")
+        }
+        let recording = ecg.recording
+        writer.varint(UInt64(recording.classification.rawValue))
+        writer.varint(UInt64(recording.symptomsStatus.rawValue))
+        writer.byte((recording.averageHeartRate == nil ? 0 : 1) | (recording.samplingFrequency == nil ? 0 : 2))
+        if let rate = recording.averageHeartRate { writer.double(rate) }
+        if let frequency = recording.samplingFrequency { writer.double(frequency) }
+        writer.varint(UInt64(recording.leads.count))
+        for lead in recording.leads { writer.varint(UInt64(lead.rawValue)) }
         writer.varint(UInt64(points.count))
         points.bytes.withUnsafeBytes { writer.raw($0) }
     }

@@ -39,6 +39,56 @@ extension PayloadDecoder {
         return try HKHeartbeatSeriesSample.make(points: points, fields)
     }
 
+    /// An electrocardiogram after its common fields (kind 7).
+    mutating func readElectrocardiogram(
+        _ reader: inout PayloadReader,
+        _ fields: consuming SampleFields
+    ) throws(HKError) -> HKElectrocardiogram {
+        let classificationCode = try reader.varint("the classification")
+        let symptomsCode = try reader.varint("the symptoms status")
+        guard classificationCode <= 1_000,
+            let classification = HKElectrocardiogram.Classification(rawValue: Int(classificationCode)),
+            symptomsCode <= 1_000, let symptoms = HKElectrocardiogram.SymptomsStatus(rawValue: Int(symptomsCode))
+        else {
+            throw .invalid("ECG-1", "the electrocardiogram's classification or symptoms status is unknown")
+        }
+        let flags = try reader.byte("the electrocardiogram's flags")
+        guard flags & ~3 == 0 else {
+            throw .invalid("PAYLOAD-2", "the electrocardiogram's flags \(flags) are not valid")
+        }
+        let rate = flags & 1 != 0 ? try reader.double("the average heart rate") : nil
+        let frequency = flags & 2 != 0 ? try reader.double("the sampling frequency") : nil
+        let leadCount = try reader.count("the number of leads", limit: 16)
+        var leads: [HKElectrocardiogram.Lead] = []
+        for _ in 0..<leadCount {
+            let code = try reader.varint("a lead")
+            guard code <= 1_000, let lead = HKElectrocardiogram.Lead(rawValue: Int(code)) else {
+                throw .invalid("ECG-1", "the electrocardiogram names a lead this library does not know")
+            }
+            leads.append(lead)
+        }
+        let (count, points) = try readPoints(
+            &reader,
+            what: "the electrocardiogram's voltages",
+            stride: 8 * max(1, leads.count),
+            limit: HKElectrocardiogram.maximumMeasurements
+        )
+        let recording = HKElectrocardiogram.Recording(
+            classification: classification,
+            symptomsStatus: symptoms,
+            averageHeartRate: rate,
+            samplingFrequency: frequency,
+            leads: leads,
+            count: count
+        )
+        guard let points else {
+            try fields.checkInterval()
+            try HKElectrocardiogram.check(recording)
+            return HKElectrocardiogram(recording, points: nil, fields: fields)
+        }
+        return try HKElectrocardiogram.make(recording, points: points, fields)
+    }
+
     /// A count and that many records of `stride` bytes: copied when the
     /// decoder reads points, else skipped.
     private func readPoints(

@@ -167,6 +167,11 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "a heartbeat series' type \(type) is not the heartbeat series type")
             }
             return try readHeartbeats(&reader, fields)
+        case .electrocardiogram:
+            guard type == TypeCatalog.electrocardiogram else {
+                throw .invalid("PAYLOAD-2", "an electrocardiogram's type \(type) is not the electrocardiogram type")
+            }
+            return try readElectrocardiogram(&reader, fields)
         }
     }
 

@@ -19,7 +19,7 @@ public struct HealthObject: Codable, Sendable {
 
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
-        case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries
+        case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -45,6 +45,7 @@ public struct HealthObject: Codable, Sendable {
         case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
         case workoutActivities
         case count, locations, heartbeats
+        case classification, symptomsStatus, averageHeartRate, samplingFrequency, voltages
         case sourceRevision, device, metadata
     }
 
@@ -96,6 +97,9 @@ public struct HealthObject: Codable, Sendable {
         case let series as HKHeartbeatSeriesSample:
             try container.encode(Kind.heartbeatSeries, forKey: .kind)
             try Self.encodeSeries(series, into: &container)
+        case let ecg as HKElectrocardiogram:
+            try container.encode(Kind.electrocardiogram, forKey: .kind)
+            try Self.encodeElectrocardiogram(ecg, into: &container)
         default:
             break
         }
@@ -191,6 +195,14 @@ public struct HealthObject: Codable, Sendable {
                 throw HKError.invalid("OBJ-11", "a heartbeat series' type is \(HKDataTypeIdentifierHeartbeatSeries)")
             }
             return try decodeHeartbeats(container, fields)
+        case .electrocardiogram:
+            guard identifier == TypeCatalog.electrocardiogram.identifier else {
+                throw HKError.invalid(
+                    "OBJ-11",
+                    "an electrocardiogram's type is \(TypeCatalog.electrocardiogram.identifier)"
+                )
+            }
+            return try decodeElectrocardiogram(container, fields)
         }
     }
 }

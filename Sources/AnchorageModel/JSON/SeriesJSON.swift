@@ -79,7 +79,11 @@ package struct BeatJSON: Codable, Sendable {
 extension HealthObject {
     /// How many points a series in JSON input may list before its rules
     /// are checked: the larger of the kinds' limits.
-    package static let maximumPoints = max(HKWorkoutRoute.maximumLocations, HKHeartbeatSeriesSample.maximumBeats)
+    package static let maximumPoints = max(
+        HKWorkoutRoute.maximumLocations,
+        HKHeartbeatSeriesSample.maximumBeats,
+        HKElectrocardiogram.maximumMeasurements
+    )
 
     /// Writes a series sample's count and, when the object carries them,
     /// its points.
@@ -126,8 +130,16 @@ extension HealthObject {
 
 /// A JSON array read element by element that stops with an error past
 /// ``HealthObject/maximumPoints`` elements, before holding more.
-package struct BoundedArray<Element: Decodable>: Decodable {
+package struct BoundedArray<Element: Codable & Sendable>: Codable, Sendable {
     package var elements: [Element] = []
+
+    package init(_ elements: [Element]) {
+        self.elements = elements
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        try elements.encode(to: encoder)
+    }
 
     package init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
@@ -137,5 +149,77 @@ package struct BoundedArray<Element: Decodable>: Decodable {
             }
             elements.append(try container.decode(Element.self))
         }
+    }
+}
+
+/// One lead's voltages in an electrocardiogram's JSON form, in volts.
+///
+/// ```json
+/// {"lead": 1, "volts": [0.000012, 0.000015]}
+/// ```
+package struct LeadJSON: Codable, Sendable {
+    package var lead: Int
+    package var volts: BoundedArray<Double>
+
+    package init(lead: Int, volts: [Double]) {
+        self.lead = lead
+        self.volts = BoundedArray(volts)
+    }
+}
+
+extension HealthObject {
+    /// Writes an electrocardiogram's fields and, when the object carries
+    /// them, its voltages.
+    package static func encodeElectrocardiogram(
+        _ ecg: HKElectrocardiogram,
+        into container: inout KeyedEncodingContainer<CodingKeys>
+    ) throws {
+        try container.encode(ecg.classification.rawValue, forKey: .classification)
+        try container.encode(ecg.symptomsStatus.rawValue, forKey: .symptomsStatus)
+        try container.encodeIfPresent(ecg.averageHeartRate, forKey: .averageHeartRate)
+        try container.encodeIfPresent(ecg.samplingFrequency, forKey: .samplingFrequency)
+        try container.encode(ecg.numberOfVoltageMeasurements, forKey: .count)
+        guard let points = ecg.points else { return }
+        let leads = ecg.leads.enumerated().map { position, lead in
+            LeadJSON(lead: lead.rawValue, volts: (0..<points.count).map { points.double($0, field: position) })
+        }
+        try container.encode(leads, forKey: .voltages)
+    }
+
+    /// Reads an electrocardiogram: its voltages are required (an empty
+    /// list for a recording without any).
+    package static func decodeElectrocardiogram(
+        _ container: KeyedDecodingContainer<CodingKeys>,
+        _ fields: consuming SampleFields
+    ) throws -> HKElectrocardiogram {
+        let classificationCode = try container.decode(Int.self, forKey: .classification)
+        let symptomsCode = try container.decode(Int.self, forKey: .symptomsStatus)
+        guard let classification = HKElectrocardiogram.Classification(rawValue: classificationCode),
+            let symptoms = HKElectrocardiogram.SymptomsStatus(rawValue: symptomsCode)
+        else {
+            throw HKError.invalid("ECG-1", "the electrocardiogram's classification or symptoms status is unknown")
+        }
+        let leads = try container.decode([LeadJSON].self, forKey: .voltages)
+        guard leads.count <= 16 else { throw HKError.invalid("ECG-1", "an electrocardiogram has at most 16 leads") }
+        var voltages: [HKElectrocardiogram.Lead: [Double]] = [:]
+        for item in leads {
+            guard let lead = HKElectrocardiogram.Lead(rawValue: item.lead), voltages[lead] == nil else {
+                throw HKError.invalid("ECG-1", "the electrocardiogram names an unknown lead or one lead twice")
+            }
+            voltages[lead] = item.volts.elements
+        }
+        return try HKElectrocardiogram.stored(
+            start: fields.start,
+            end: fields.end,
+            classification: classification,
+            symptomsStatus: symptoms,
+            averageHeartRate: try container.decodeIfPresent(HKQuantity.self, forKey: .averageHeartRate),
+            samplingFrequency: try container.decodeIfPresent(HKQuantity.self, forKey: .samplingFrequency),
+            voltages: voltages,
+            uuid: fields.uuid,
+            sourceRevision: fields.sourceRevision,
+            device: fields.device,
+            metadata: fields.metadata.values
+        )
     }
 }

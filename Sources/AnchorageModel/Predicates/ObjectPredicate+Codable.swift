@@ -11,7 +11,7 @@ extension ObjectPredicate: Codable {
         case metadataExists, metadataIn, metadataCompare, quantityCompare, categoryValueCompare, categoryValueIn
         case dateRange, workoutActivityType, workoutCompare, inWorkout, noCorrelation
         case workoutStatistic, anyActivity, activityType, activityDuration, activityDateRange, activityStatistic
-        case effortRelated
+        case effortRelated, electrocardiogramClassification, electrocardiogramSymptoms
     }
 
     private struct StatisticComparison: Codable {
@@ -162,6 +162,18 @@ extension ObjectPredicate: Codable {
             self = .dateRange(start: range.start, end: range.end, options: range.options)
         case .workoutActivityType:
             self = .workoutActivityType(try Self.activityType(container.decode(UInt.self, forKey: key)))
+        case .electrocardiogramClassification:
+            let raw = try container.decode(Int.self, forKey: key)
+            guard let value = HKElectrocardiogram.Classification(rawValue: raw) else {
+                throw HKError.invalid("PRED-14", "\(raw) is not an electrocardiogram classification")
+            }
+            self = .electrocardiogramClassification(value)
+        case .electrocardiogramSymptoms:
+            let raw = try container.decode(Int.self, forKey: key)
+            guard let value = HKElectrocardiogram.SymptomsStatus(rawValue: raw) else {
+                throw HKError.invalid("PRED-14", "\(raw) is not an electrocardiogram symptoms status")
+            }
+            self = .electrocardiogramSymptoms(value)
         case .workoutCompare:
             let value = try container.decode(WorkoutComparison.self, forKey: key)
             self = .workoutCompare(property: value.property, operator: value.operator, value: value.value)
@@ -231,6 +243,10 @@ extension ObjectPredicate: Codable {
         case .dateRange(let start, let end, let options):
             try container.encode(DateRange(start: start, end: end, options: options), forKey: .dateRange)
         case .workoutActivityType(let type): try container.encode(type.rawValue, forKey: .workoutActivityType)
+        case .electrocardiogramClassification(let value):
+            try container.encode(value.rawValue, forKey: .electrocardiogramClassification)
+        case .electrocardiogramSymptoms(let value):
+            try container.encode(value.rawValue, forKey: .electrocardiogramSymptoms)
         case .workoutCompare(let property, let op, let value):
             try container.encode(
                 WorkoutComparison(property: property, operator: op, value: value),

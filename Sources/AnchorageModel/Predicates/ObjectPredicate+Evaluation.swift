@@ -78,6 +78,10 @@ extension ObjectPredicate {
             return Self.dateMatches(sample, start: start, end: end, options: options)
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
+        case .electrocardiogramClassification(let value):
+            return (object as? HKElectrocardiogram)?.classification == value
+        case .electrocardiogramSymptoms(let value):
+            return (object as? HKElectrocardiogram)?.symptomsStatus == value
         case .workoutCompare(let property, let op, let value):
             guard let workout = object as? HKWorkout, let measured = workout.quantity(of: property),
                 let converted = measured.unit.convert(measured.value, to: value.unit)

@@ -47,6 +47,10 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     case dateRange(start: Date?, end: Date?, options: HKQueryOptions)
     /// Workouts of an activity type (PRED-13).
     case workoutActivityType(HKWorkoutActivityType)
+    /// Electrocardiograms of this classification (raw value).
+    case electrocardiogramClassification(HKElectrocardiogram.Classification)
+    /// Electrocardiograms of this symptoms status (raw value).
+    case electrocardiogramSymptoms(HKElectrocardiogram.SymptomsStatus)
     /// Workouts whose property compares so with `value`; durations in seconds (PRED-13).
     case workoutCompare(property: WorkoutProperty, operator: ComparisonOperator, value: HKQuantity)
     /// Samples associated with the workout `uuid` (PRED-13, OBJ-24).

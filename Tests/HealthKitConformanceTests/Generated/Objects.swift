@@ -874,4 +874,89 @@ struct ObjectsConformance {
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHeartbeatSeriesSample.self) }
         do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesSample.self) }
     }
+
+    @Test("HKElectrocardiogram: 5 of 5 members as HealthKit declares them")
+    func hkElectrocardiogram() {
+        // class HKElectrocardiogram : HKSample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKElectrocardiogram.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKElectrocardiogram.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogram.self) }
+        // var numberOfVoltageMeasurements: Int { get }
+        let _: KeyPath<HKElectrocardiogram, Int> = \HKElectrocardiogram.numberOfVoltageMeasurements
+        // var samplingFrequency: HKQuantity? { get }
+        let _: KeyPath<HKElectrocardiogram, HKQuantity?> = \HKElectrocardiogram.samplingFrequency
+        // var classification: HKElectrocardiogram.Classification { get }
+        let _: KeyPath<HKElectrocardiogram, HKElectrocardiogram.Classification> = \HKElectrocardiogram.classification
+        // var averageHeartRate: HKQuantity? { get }
+        let _: KeyPath<HKElectrocardiogram, HKQuantity?> = \HKElectrocardiogram.averageHeartRate
+        // var symptomsStatus: HKElectrocardiogram.SymptomsStatus { get }
+        let _: KeyPath<HKElectrocardiogram, HKElectrocardiogram.SymptomsStatus> = \HKElectrocardiogram.symptomsStatus
+    }
+
+    @Test("HKElectrocardiogram.Classification: 9 of 9 members as HealthKit declares them")
+    func hkElectrocardiogramClassification() {
+        // enum HKElectrocardiogram.Classification : Int, Hashable, Sendable
+        same(HKElectrocardiogram.Classification.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKElectrocardiogram.Classification.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogram.Classification.self) }
+        // case notSet
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.notSet
+        // case sinusRhythm
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.sinusRhythm
+        // case atrialFibrillation
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.atrialFibrillation
+        // case inconclusiveLowHeartRate
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.inconclusiveLowHeartRate
+        // case inconclusiveHighHeartRate
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.inconclusiveHighHeartRate
+        // case inconclusivePoorReading
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.inconclusivePoorReading
+        // case inconclusiveOther
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.inconclusiveOther
+        // case unrecognized
+        let _: HKElectrocardiogram.Classification = HKElectrocardiogram.Classification.unrecognized
+        // init?(rawValue: Int)
+        same(exactType(HKElectrocardiogram.Classification.init(rawValue:)), ((Int) -> HKElectrocardiogram.Classification?).self)
+    }
+
+    @Test("HKElectrocardiogram.SymptomsStatus: 4 of 4 members as HealthKit declares them")
+    func hkElectrocardiogramSymptomsStatus() {
+        // enum HKElectrocardiogram.SymptomsStatus : Int, Hashable, Sendable
+        same(HKElectrocardiogram.SymptomsStatus.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKElectrocardiogram.SymptomsStatus.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogram.SymptomsStatus.self) }
+        // case notSet
+        let _: HKElectrocardiogram.SymptomsStatus = HKElectrocardiogram.SymptomsStatus.notSet
+        // case none
+        let _: HKElectrocardiogram.SymptomsStatus = HKElectrocardiogram.SymptomsStatus.none
+        // case present
+        let _: HKElectrocardiogram.SymptomsStatus = HKElectrocardiogram.SymptomsStatus.present
+        // init?(rawValue: Int)
+        same(exactType(HKElectrocardiogram.SymptomsStatus.init(rawValue:)), ((Int) -> HKElectrocardiogram.SymptomsStatus?).self)
+    }
+
+    @Test("HKElectrocardiogram.Lead: 2 of 2 members as HealthKit declares them")
+    func hkElectrocardiogramLead() {
+        // enum HKElectrocardiogram.Lead : Int, Hashable, Sendable
+        same(HKElectrocardiogram.Lead.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKElectrocardiogram.Lead.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogram.Lead.self) }
+        // case appleWatchSimilarToLeadI
+        let _: HKElectrocardiogram.Lead = HKElectrocardiogram.Lead.appleWatchSimilarToLeadI
+        // init?(rawValue: Int)
+        same(exactType(HKElectrocardiogram.Lead.init(rawValue:)), ((Int) -> HKElectrocardiogram.Lead?).self)
+    }
+
+    @Test("HKElectrocardiogram.VoltageMeasurement: 3 of 3 members as HealthKit declares them")
+    func hkElectrocardiogramVoltageMeasurement() {
+        // class HKElectrocardiogram.VoltageMeasurement : NSObject, NSCopying, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKElectrocardiogram.VoltageMeasurement.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogram.VoltageMeasurement.self) }
+        // init()
+        same(exactType(HKElectrocardiogram.VoltageMeasurement.init), (() -> HKElectrocardiogram.VoltageMeasurement).self)
+        // func quantity(for lead: HKElectrocardiogram.Lead) -> HKQuantity?
+        same(exactType(HKElectrocardiogram.VoltageMeasurement.quantity(for:)), ((HKElectrocardiogram.VoltageMeasurement) -> (HKElectrocardiogram.Lead) -> HKQuantity?).self)
+        // var timeSinceSampleStart: TimeInterval { get }
+        let _: KeyPath<HKElectrocardiogram.VoltageMeasurement, TimeInterval> = \HKElectrocardiogram.VoltageMeasurement.timeSinceSampleStart
+    }
 }

@@ -167,7 +167,7 @@ struct StoreAndQueriesConformance {
         same(exactType(HKAuthorizationRequestStatus.init(rawValue:)), ((Int) -> HKAuthorizationRequestStatus?).self)
     }
 
-    @Test("HKQuery: 39 of 58 members, 17 of them in Anchorage's documented form")
+    @Test("HKQuery: 42 of 58 members, 17 of them in Anchorage's documented form")
     func hkQuery() {
         // class HKQuery : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuery.self) }
@@ -250,6 +250,12 @@ struct StoreAndQueriesConformance {
         same(exactType(HKQuery.predicateForActivitySummary(with:)), ((DateComponents) -> NSPredicate).self)
         // class func predicate(forActivitySummariesBetweenStart startDateComponents: DateComponents, end endDateComponents: DateComponents) -> NSPredicate
         same(exactType(HKQuery.predicate(forActivitySummariesBetweenStart:end:)), ((DateComponents, DateComponents) -> NSPredicate).self)
+        // class func predicateForElectrocardiograms(classification: HKElectrocardiogram.Classification) -> NSPredicate
+        same(exactType(HKQuery.predicateForElectrocardiograms(classification:)), ((HKElectrocardiogram.Classification) -> NSPredicate).self)
+        // class func predicateForElectrocardiograms(symptomsStatus: HKElectrocardiogram.SymptomsStatus) -> NSPredicate
+        same(exactType(HKQuery.predicateForElectrocardiograms(symptomsStatus:)), ((HKElectrocardiogram.SymptomsStatus) -> NSPredicate).self)
+        // class func predicateForObjectsAssociated(electrocardiogram: HKElectrocardiogram) -> NSPredicate
+        same(exactType(HKQuery.predicateForObjectsAssociated(electrocardiogram:)), ((HKElectrocardiogram) -> NSPredicate).self)
         // Called without their default arguments, in a closure that never runs.
         _ = { () async throws -> Void in
             let _: NSPredicate = HKQuery.predicateForSamples(withStart: placeholder(), end: placeholder())
@@ -504,7 +510,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 9 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 10 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -518,6 +524,8 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.categorySample(type:predicate:)), ((HKCategoryType, NSPredicate?) -> HKSamplePredicate<HKCategorySample>).self)
             // static func correlation(type correlationType: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation>
             same(exactType(HKSamplePredicate<Sample>.correlation(type:predicate:)), ((HKCorrelationType, NSPredicate?) -> HKSamplePredicate<HKCorrelation>).self)
+            // static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram>
+            same(exactType(HKSamplePredicate<Sample>.electrocardiogram(_:)), ((NSPredicate?) -> HKSamplePredicate<HKElectrocardiogram>).self)
             // static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample>
             same(exactType(HKSamplePredicate<Sample>.heartbeatSeries(_:)), ((NSPredicate?) -> HKSamplePredicate<HKHeartbeatSeriesSample>).self)
             // static func quantitySample(type quantityType: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample>
@@ -532,6 +540,7 @@ struct StoreAndQueriesConformance {
             _ = { () async throws -> Void in
                 let _: HKSamplePredicate<HKCategorySample> = HKSamplePredicate<Sample>.categorySample(type: placeholder())
                 let _: HKSamplePredicate<HKCorrelation> = HKSamplePredicate<Sample>.correlation(type: placeholder())
+                let _: HKSamplePredicate<HKElectrocardiogram> = HKSamplePredicate<Sample>.electrocardiogram()
                 let _: HKSamplePredicate<HKHeartbeatSeriesSample> = HKSamplePredicate<Sample>.heartbeatSeries()
                 let _: HKSamplePredicate<HKQuantitySample> = HKSamplePredicate<Sample>.quantitySample(type: placeholder())
                 let _: HKSamplePredicate<HKSample> = HKSamplePredicate<Sample>.sample(type: placeholder())
@@ -879,6 +888,37 @@ struct StoreAndQueriesConformance {
         }
     }
 
+    @Test("HKElectrocardiogramQueryDescriptor: 3 of 3 members as HealthKit declares them")
+    func hkElectrocardiogramQueryDescriptor() {
+        // struct HKElectrocardiogramQueryDescriptor : HKAsyncSequenceQuery
+        do { func conforms<T: HKAsyncSequenceQuery>(_: T.Type) {}; conforms(HKElectrocardiogramQueryDescriptor.self) }
+        // var electrocardiogram: HKElectrocardiogram
+        let _: WritableKeyPath<HKElectrocardiogramQueryDescriptor, HKElectrocardiogram> = \HKElectrocardiogramQueryDescriptor.electrocardiogram
+        // init(_ electrocardiogram: HKElectrocardiogram)
+        same(exactType(HKElectrocardiogramQueryDescriptor.init(_:)), ((HKElectrocardiogram) -> HKElectrocardiogramQueryDescriptor).self)
+        // func results(for healthStore: HKHealthStore) -> HKElectrocardiogramQueryDescriptor.Results
+        same(exactType(HKElectrocardiogramQueryDescriptor.results(for:)), ((HKElectrocardiogramQueryDescriptor) -> (HKHealthStore) -> HKElectrocardiogramQueryDescriptor.Results).self)
+    }
+
+    @Test("HKElectrocardiogramQueryDescriptor.Results: 1 of 1 members as HealthKit declares them")
+    func hkElectrocardiogramQueryDescriptorResults() {
+        // struct HKElectrocardiogramQueryDescriptor.Results : AsyncSequence
+        do { func conforms<T: AsyncSequence>(_: T.Type) {}; conforms(HKElectrocardiogramQueryDescriptor.Results.self) }
+        // func makeAsyncIterator() -> HKElectrocardiogramQueryDescriptor.Results.Iterator
+        same(exactType(HKElectrocardiogramQueryDescriptor.Results.makeAsyncIterator), ((HKElectrocardiogramQueryDescriptor.Results) -> () -> HKElectrocardiogramQueryDescriptor.Results.Iterator).self)
+    }
+
+    @Test("HKElectrocardiogramQueryDescriptor.Results.Iterator: 1 of 1 members as HealthKit declares them")
+    func hkElectrocardiogramQueryDescriptorResultsIterator() {
+        // struct HKElectrocardiogramQueryDescriptor.Results.Iterator : AsyncIteratorProtocol
+        do { func conforms<T: AsyncIteratorProtocol>(_: T.Type) {}; conforms(HKElectrocardiogramQueryDescriptor.Results.Iterator.self) }
+        // mutating func next() async throws -> HKElectrocardiogram.VoltageMeasurement?
+        _ = { () async throws -> Void in
+            var mutable: HKElectrocardiogramQueryDescriptor.Results.Iterator = placeholder()
+            let _: HKElectrocardiogram.VoltageMeasurement? = try await mutable.next()
+        }
+    }
+
     @Test("top-level constants and functions: 1 of 1 members, 1 of them in Anchorage's documented form")
     func globals() {
         // typealias HKObserverQueryCompletionHandler = () -> Void
@@ -958,5 +998,27 @@ struct StoreAndQueriesConformance {
         do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesQuery.self) }
         // init(heartbeatSeries: HKHeartbeatSeriesSample, dataHandler: @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void)
         same(exactType(HKHeartbeatSeriesQuery.init(heartbeatSeries:dataHandler:)), ((HKHeartbeatSeriesSample, @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void) -> HKHeartbeatSeriesQuery).self)
+    }
+
+    @Test("HKElectrocardiogramQuery: 2 of 2 members as HealthKit declares them")
+    func hkElectrocardiogramQuery() {
+        // class HKElectrocardiogramQuery : HKQuery, Sendable
+        do { func conforms<T: HKQuery>(_: T.Type) {}; conforms(HKElectrocardiogramQuery.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKElectrocardiogramQuery.self) }
+        // init(electrocardiogram: HKElectrocardiogram, dataHandler: @escaping (HKElectrocardiogramQuery, HKElectrocardiogram.VoltageMeasurement?, Bool, (any Error)?) -> Void)
+        same(exactType(HKElectrocardiogramQuery.init(electrocardiogram:dataHandler:)), ((HKElectrocardiogram, @escaping (HKElectrocardiogramQuery, HKElectrocardiogram.VoltageMeasurement?, Bool, (any Error)?) -> Void) -> HKElectrocardiogramQuery).self)
+        // convenience init(_ ecg: HKElectrocardiogram, dataHandler: @escaping (HKElectrocardiogramQuery, HKElectrocardiogramQuery.Result) -> Void)
+        same(exactType(HKElectrocardiogramQuery.init(_:dataHandler:)), ((HKElectrocardiogram, @escaping (HKElectrocardiogramQuery, HKElectrocardiogramQuery.Result) -> Void) -> HKElectrocardiogramQuery).self)
+    }
+
+    @Test("HKElectrocardiogramQuery.Result: 3 of 3 members as HealthKit declares them")
+    func hkElectrocardiogramQueryResult() {
+        // enum HKElectrocardiogramQuery.Result
+        // case measurement(HKElectrocardiogram.VoltageMeasurement)
+        let _: (HKElectrocardiogram.VoltageMeasurement) -> HKElectrocardiogramQuery.Result = HKElectrocardiogramQuery.Result.measurement
+        // case done
+        let _: HKElectrocardiogramQuery.Result = HKElectrocardiogramQuery.Result.done
+        // case error(any Error)
+        let _: (any Error) -> HKElectrocardiogramQuery.Result = HKElectrocardiogramQuery.Result.error
     }
 }
