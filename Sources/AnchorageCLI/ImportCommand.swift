@@ -57,6 +57,13 @@ struct ImportCommand: AsyncParsableCommand {
         if summary.clamped > 0 {
             output.line("clamped to their workout's end (whole-second dates): \(summary.clamped)")
         }
+        if summary.missingFiles > 0 {
+            let first = summary.firstMissingFile.map { ", the first \($0)" } ?? ""
+            output.line("files the export refers to but does not hold: \(summary.missingFiles)\(first)")
+        }
+        if summary.skippedHeartbeats > 0 {
+            output.line("per-beat readings left out of their heartbeat series: \(summary.skippedHeartbeats)")
+        }
         if summary.droppedControlCharacters > 0 {
             output.line("control characters dropped: \(summary.droppedControlCharacters)")
         }

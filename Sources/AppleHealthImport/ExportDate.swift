@@ -29,6 +29,21 @@ enum ExportDate {
         }
     }
 
+    /// The offset from UTC in seconds that a date in either form carries
+    /// (`+0200` → 7200); `nil` for anything else.
+    static func offset(_ slice: ArraySlice<UInt8>) -> Int? {
+        guard slice.count == 25 || slice.count == 19 else { return nil }
+        let tail = Array(slice.suffix(5))
+        guard tail[0] == 0x2B || tail[0] == 0x2D else { return nil }
+        var digits: [Int] = []
+        for byte in tail[1...] {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            digits.append(Int(byte) - 0x30)
+        }
+        let seconds = (digits[0] * 10 + digits[1]) * 3_600 + (digits[2] * 10 + digits[3]) * 60
+        return tail[0] == 0x2D ? -seconds : seconds
+    }
+
     /// The instant of a date whose year (4 digits), month, day, hour, minute
     /// and second (2 digits each) start at the offsets of `at`, and whose
     /// offset is `±hhmm` at `sign`; `nil` when a field is not digits or out

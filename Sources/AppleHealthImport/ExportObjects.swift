@@ -34,7 +34,7 @@ struct ExportObjects {
     /// objects (numbered by occurrence); the importer reports the count.
     var numberedOccurrences = 0
 
-    private mutating func device(_ element: ExportElement) -> HKDevice? {
+    mutating func device(_ element: ExportElement) -> HKDevice? {
         guard let bytes = element.bytes(.device) else { return nil }
         return devices.value(for: bytes) { ExportDevice.parse(String(decoding: bytes, as: UTF8.self)) }
     }
@@ -338,7 +338,7 @@ struct ExportObjects {
         (try date(element, .startDate), try date(element, .endDate))
     }
 
-    private mutating func source(_ element: ExportElement) -> HKSourceRevision {
+    mutating func source(_ element: ExportElement) -> HKSourceRevision {
         // The oldest exports (iOS 8 and 9) name the source `source=`.
         let name = element.bytes(.sourceName) ?? element.bytes(.source)
         let version = element.bytes(.sourceVersion)

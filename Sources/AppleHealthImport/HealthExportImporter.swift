@@ -88,6 +88,15 @@ public struct HealthExportImporter: Sendable {
         public var mendedAttributeNames = 0
         /// The line of the first.
         public var firstMendedAttributeNameLine: Int?
+        /// Files the export refers to (a workout's route file) that it does
+        /// not hold: the zip was made without them, or they were removed.
+        public var missingFiles = 0
+        /// The first such file's path in the export.
+        public var firstMissingFile: String?
+        /// Per-beat readings of heart-rate-variability records left out of
+        /// their heartbeat series: a time that is not a time of day, or not
+        /// later than the beat before.
+        public var skippedHeartbeats = 0
     }
 
     /// Imports the export at `url`.
@@ -102,6 +111,7 @@ public struct HealthExportImporter: Sendable {
     ) async throws -> Summary {
         let source = try ExportSource.locate(url)
         let reader = ExportReader(source: source, batchSize: batchSize)
+        let files = SideFiles(source)
         var builder = ExportObjects()
         var summary = Summary()
         var pending = PendingBatch()
@@ -110,7 +120,7 @@ public struct HealthExportImporter: Sendable {
             for try await batch in reader.batches() {
                 for element in batch.topLevel {
                     elements += 1
-                    try await handle(element, builder: &builder, pending: &pending, summary: &summary)
+                    try await handle(element, builder: &builder, files: files, pending: &pending, summary: &summary)
                 }
                 if pending.objects.count >= batchSize { try await send(&pending, into: &summary) }
                 if pending.summaries.count >= batchSize { try await saveSummaries(&pending, into: &summary) }
@@ -118,6 +128,7 @@ public struct HealthExportImporter: Sendable {
                 let read = reader.progress
                 progress?(Progress(bytesRead: read.bytesRead, totalBytes: source.totalBytes, elements: elements))
             }
+            try importElectrocardiograms(files, pending: &pending, summary: &summary)
             try await save(&pending, into: &summary)
             try await saveSummaries(&pending, into: &summary)
         } catch {
@@ -155,6 +166,48 @@ public struct HealthExportImporter: Sendable {
         }
         pending.inFlight.append(InFlight(task: task, count: objects.count, ids: pending.ids))
         pending.startNext()
+        sendRoutes(&pending)
+    }
+
+    /// Starts saving the routes waiting, after every batch in flight (their
+    /// workouts are in those batches), each associated with its workout.
+    private func sendRoutes(_ pending: inout PendingBatch) {
+        guard !pending.routes.isEmpty else { return }
+        let routes = pending.routes
+        pending.routes = []
+        let earlier = pending.inFlight.map(\.task)
+        let store = self.store
+        let task = Task {
+            for batch in earlier { _ = try? await batch.value }
+            return try await Self.saveRoutes(routes, into: store)
+        }
+        pending.inFlight.append(InFlight(task: task, count: routes.count, ids: [], routes: true))
+    }
+
+    /// Saves routes grouped by workout; returns how many were saved and how
+    /// many were left out because their workout is not in the store (it
+    /// was rejected, or deleted since an earlier import).
+    static func saveRoutes(
+        _ routes: [(workout: UUID, route: HKWorkoutRoute)],
+        into store: HKHealthStore
+    ) async throws -> (objects: Int, members: Int) {
+        var order: [UUID] = []
+        var groups: [UUID: [HKSample]] = [:]
+        for (workout, route) in routes {
+            if groups[workout] == nil { order.append(workout) }
+            groups[workout, default: []].append(route)
+        }
+        var saved = 0
+        var orphaned = 0
+        for workout in order {
+            let group = groups[workout]!
+            do {
+                saved += try await store.saveIfAbsent(group, linkingTo: workout)
+            } catch let error as HKError where error.rule == "OBJ-24" {
+                orphaned += group.count
+            }
+        }
+        return (saved, orphaned)
     }
 
     /// Batches saved at once: enough for group commit to join them while
@@ -178,13 +231,23 @@ public struct HealthExportImporter: Sendable {
     private func settleOldest(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
         let batch = pending.inFlight.removeFirst()
         let saved = try await batch.task.value
+        if batch.routes {
+            summary.saved += saved.objects
+            if saved.members > 0 { summary.rejected[Self.orphanedRoute, default: 0] += saved.members }
+            summary.alreadyPresent += batch.count - saved.objects - saved.members
+            return
+        }
         summary.saved += saved.objects + saved.members
         summary.alreadyPresent += batch.count - saved.objects
     }
 
+    /// Why a route was not saved when its workout is not in the store.
+    static let orphanedRoute = "a route whose workout is not in the store (OBJ-24)"
+
     private func handle(
         _ element: ExportElement,
         builder: inout ExportObjects,
+        files: SideFiles,
         pending: inout PendingBatch,
         summary: inout Summary
     ) async throws {
@@ -193,6 +256,12 @@ public struct HealthExportImporter: Sendable {
             switch element.name {
             case .record:
                 object = try builder.sample(element, topLevel: true)
+                if element.children.contains(where: { $0.name == .heartRateVariabilityMetadataList }),
+                    let series = builder.heartbeats(of: element, record: object, skipped: &summary.skippedHeartbeats)
+                {
+                    summary.read["HeartRateVariabilityMetadataList", default: 0] += 1
+                    pending.add(series, summary: &summary)
+                }
             case .correlation:
                 let correlation = try builder.correlation(element)
                 summary.read[element.nameText, default: 0] += 1
@@ -204,6 +273,18 @@ public struct HealthExportImporter: Sendable {
                 for (name, count) in builder.leftOut { summary.countUnknown(name, count) }
                 builder.leftOut = [:]
                 summary.clamped += builder.clamped
+                for child in element.children where child.name == .workoutRoute {
+                    switch try builder.route(child, read: files.read) {
+                    case .route(let route):
+                        summary.read["WorkoutRoute", default: 0] += 1
+                        pending.routes.append((object.uuid, route))
+                    case .missingFile(let path):
+                        summary.missingFiles += 1
+                        summary.firstMissingFile = summary.firstMissingFile ?? String(path.prefix(300))
+                    case .rejected(let reason):
+                        summary.rejected[reason, default: 0] += 1
+                    }
+                }
             case .me:
                 try await importCharacteristics(element)
                 summary.characteristicsImported = true
@@ -233,7 +314,7 @@ public struct HealthExportImporter: Sendable {
     }
 
     /// Saves what is pending, after the batches in flight: the batch, then
-    /// the correlations deferred to follow it.
+    /// the correlations deferred to follow it, then the routes.
     private func save(_ pending: inout PendingBatch, into summary: inout Summary) async throws {
         try await settle(&pending, into: &summary)
         while !pending.objects.isEmpty {
@@ -242,6 +323,27 @@ public struct HealthExportImporter: Sendable {
             let saved = try await store.saveIfAbsentCounting(objects)
             summary.saved += saved.objects + saved.members
             summary.alreadyPresent += objects.count - saved.objects
+        }
+        sendRoutes(&pending)
+        try await settle(&pending, into: &summary)
+    }
+
+    /// Reads the export's `electrocardiograms/*.csv` files into the
+    /// pending batch (the XML has no element for them).
+    private func importElectrocardiograms(
+        _ files: SideFiles,
+        pending: inout PendingBatch,
+        summary: inout Summary
+    ) throws {
+        for path in try files.list("electrocardiograms") where path.lowercased().hasSuffix(".csv") {
+            guard let bytes = try files.read(path) else { continue }
+            switch ExportElectrocardiogram.parse(bytes) {
+            case .electrocardiogram(let ecg):
+                summary.read["Electrocardiogram", default: 0] += 1
+                pending.add(ecg, summary: &summary)
+            case .rejected(let reason):
+                summary.rejected[reason, default: 0] += 1
+            }
         }
     }
 

@@ -7,6 +7,9 @@ struct InFlight {
     var count: Int
     /// The ids it saves, for correlations that must follow their records.
     var ids: Set<UUID>
+    /// Whether it saves routes with their workouts' links: then the task's
+    /// `members` counts the routes whose workout the store does not hold.
+    var routes = false
 }
 
 /// The objects of an import waiting to be saved, their ids, and the
@@ -21,6 +24,8 @@ struct PendingBatch {
     /// one, which follows it (a save cannot hold one uuid twice).
     var deferred: [HKObject] = []
     var deferredIDs = Set<UUID>()
+    /// Routes waiting for the batch holding their workout, with its uuid.
+    var routes: [(workout: UUID, route: HKWorkoutRoute)] = []
     /// Activity summaries waiting, by day.
     var summaries: [DateComponents: HKActivitySummary] = [:]
     var inFlight: [InFlight] = []

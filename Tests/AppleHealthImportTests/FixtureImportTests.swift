@@ -16,8 +16,15 @@ struct FixtureImportTests {
             let summary = try await HealthExportImporter(store: store, batchSize: 7)
                 .importExport(at: fixtureFile("export-v14.xml"))
             #expect(summary.exportVersion == 14)
-            #expect(summary.read == ["Record": 25, "Correlation": 2, "Workout": 3, "ActivitySummary": 3])
-            #expect(summary.saved == 33, "the correlations' records are their top-level twins")
+            #expect(
+                summary.read == [
+                    "Record": 25, "Correlation": 2, "Workout": 3, "ActivitySummary": 3,
+                    "HeartRateVariabilityMetadataList": 1,
+                ]
+            )
+            #expect(summary.saved == 34, "the correlations' records are their top-level twins; one heartbeat series")
+            #expect(summary.missingFiles == 1, "the route file is not beside this XML file")
+            #expect(summary.firstMissingFile == "/workout-routes/route_2026-01-09_6.47pm.gpx")
             #expect(summary.alreadyPresent == 0)
             #expect(summary.rejected.isEmpty, "\(summary.rejected)")
             #expect(summary.characteristicsImported)
@@ -115,8 +122,18 @@ struct FixtureImportTests {
             #expect(try store.bloodType().bloodType == .oNegative)
             try await expectAuditPasses(store)
 
+            // SERIES-2: the per-beat list as a heartbeat series from the record's start (07:20:29 -0500).
+            let series = try #require(
+                try await samples(store, HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample
+            )
+            #expect(series.startDate == variability.startDate)
+            #expect(series.count == 4)
+            let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
+                .reduce(into: [Double]()) { $0.append(($1.timeIntervalSinceStart * 100).rounded() / 100) }
+            #expect(beats == [1.12, 2.05, 3.03, 4.04])
+
             let again = try await expectImportAddsNothing(fixtureFile("export-v14.xml"), into: store)
-            #expect(again.alreadyPresent == 33)
+            #expect(again.alreadyPresent == 34)
             try await expectAuditPasses(store)
         }
     }
@@ -127,8 +144,12 @@ struct FixtureImportTests {
             let summary = try await HealthExportImporter(store: store)
                 .importExport(at: fixtureFile("export-v12-malformed-dtd.xml"))
             #expect(summary.exportVersion == 12)
-            #expect(summary.read == ["Record": 9, "Workout": 1, "ActivitySummary": 2])
-            #expect(summary.saved == 12, "the repeated step record is a second sample, as in HealthKit")
+            #expect(
+                summary.read == [
+                    "Record": 9, "Workout": 1, "ActivitySummary": 2, "HeartRateVariabilityMetadataList": 1,
+                ]
+            )
+            #expect(summary.saved == 13, "the repeated step record is a second sample, as in HealthKit")
             #expect(summary.alreadyPresent == 0)
             #expect(summary.identicalRecords == 1)
             #expect(summary.rejected.isEmpty, "\(summary.rejected)")
@@ -149,6 +170,13 @@ struct FixtureImportTests {
                     == "62 01:20:37,80\n52 01:20:38,94\n55 01:20:40,04"
             )
             #expect(variability.metadataValues.count == 2, "the list beside the record's own metadata entry")
+            // A German phone's 24-hour times with decimal commas, from 01:20:29 +0200.
+            let series = try #require(
+                try await samples(store, HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample
+            )
+            let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
+                .reduce(into: [Double]()) { $0.append(($1.timeIntervalSinceStart * 100).rounded() / 100) }
+            #expect(beats == [8.8, 9.94, 11.04])
             #expect(try store.dateOfBirthComponents().year == nil, "an empty date of birth")
             let summaries = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store)
             #expect(summaries.count == 2)
@@ -206,7 +234,7 @@ struct FixtureImportTests {
                 let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
                     seen.add(progress.bytesRead, of: progress.totalBytes)
                 }
-                #expect(summary.saved == 33)
+                #expect(summary.saved == 34)
                 #expect(summary.exportVersion == 14)
                 #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
                 try await expectAuditPasses(store)
@@ -219,7 +247,7 @@ struct FixtureImportTests {
             for place in [unpacked, unpacked.deletingLastPathComponent()] {
                 try await withImportStore { store in
                     let summary = try await HealthExportImporter(store: store).importExport(at: place)
-                    #expect(summary.saved == 33, "\(place.path)")
+                    #expect(summary.saved == 34, "\(place.path)")
                 }
             }
             // export_cda.xml alone says what to give instead.

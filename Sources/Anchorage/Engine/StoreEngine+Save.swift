@@ -224,6 +224,9 @@ extension StoreEngine {
             plan.liveIDs.append(workout)
         }
         for ((sample, members), (memberBytes, bytes)) in zip(prepared, encoded) {
+            // Skipping known samples skips their links too, so an import
+            // run again appends nothing.
+            if skippingKnown, try index.record(sample.uuid, in: txn) != nil { continue }
             if workout != nil, let record = try index.record(sample.uuid, in: txn) {
                 guard record.isLive else {
                     throw HKError(.errorInvalidArgument, rule: "OBJ-24", "the sample \(sample.uuid) was deleted")
@@ -242,7 +245,6 @@ extension StoreEngine {
                 plan.liveIDs.append(sample.uuid)
                 continue
             }
-            if skippingKnown, try index.record(sample.uuid, in: txn) != nil { continue }
             // Whether the ids are new is checked by the writer, atomically
             // with the append (OBJ-32; see `WritePlan.precondition`).
             if !caller.isOwner {

@@ -172,6 +172,15 @@ extension HKHealthStore {
         try await openEngine().save(samples, caller: caller, linkingTo: .workout(workout.uuid))
     }
 
+    /// Saves the samples the store does not hold yet, each associated with
+    /// the saved `workout`; samples it holds (saved or deleted) are left as
+    /// they are, links included, so saving again appends nothing. Returns
+    /// how many were saved. For importers.
+    package func saveIfAbsent(_ samples: [HKSample], linkingTo workout: UUID) async throws -> Int {
+        guard !samples.isEmpty else { return 0 }
+        return try await openEngine().save(samples, caller: caller, linkingTo: .workout(workout), skippingKnown: true)
+    }
+
     /// Associates samples with a saved workout and calls `completion`.
     public func add(
         _ samples: [HKSample],

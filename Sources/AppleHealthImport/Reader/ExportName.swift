@@ -61,6 +61,17 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let source = ExportName(rawValue: 49)
     static let recordCount = ExportName(rawValue: 50)
     static let wasUserEntered = ExportName(rawValue: 51)
+    // Routes.
+    static let location = ExportName(rawValue: 52)
+    static let fileReference = ExportName(rawValue: 53)
+    static let path = ExportName(rawValue: 54)
+    static let latitude = ExportName(rawValue: 55)
+    static let longitude = ExportName(rawValue: 56)
+    static let altitude = ExportName(rawValue: 57)
+    static let horizontalAccuracy = ExportName(rawValue: 58)
+    static let verticalAccuracy = ExportName(rawValue: 59)
+    static let course = ExportName(rawValue: 60)
+    static let speed = ExportName(rawValue: 61)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -72,7 +83,8 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "minimum", "maximum", "dateComponents", "activeEnergyBurned", "activeEnergyBurnedGoal",
         "activeEnergyBurnedUnit", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal",
         "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid", "source", "recordCount",
-        "HKWasUserEntered",
+        "HKWasUserEntered", "Location", "FileReference", "path", "latitude", "longitude", "altitude",
+        "horizontalAccuracy", "verticalAccuracy", "course", "speed",
     ]
 }
 

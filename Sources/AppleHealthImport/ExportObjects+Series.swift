@@ -1,0 +1,182 @@
+import Anchorage
+import Crypto
+import Foundation
+
+extension ExportObjects {
+    // MARK: Routes
+
+    /// What a `WorkoutRoute` element gave.
+    enum RouteOutcome {
+        /// A route, to be saved associated with its workout.
+        case route(HKWorkoutRoute)
+        /// Its file is not in the export (or not readable as a route file).
+        case missingFile(String)
+        case rejected(String)
+    }
+
+    /// A workout's `WorkoutRoute` child as a route: its inline `Location`
+    /// children (older exports) or the GPX file its `FileReference` names
+    /// (iOS 13 on), read with `read`. The route spans its locations and
+    /// the element's dates; its uuid comes from the element and the file's
+    /// path, so a second import finds the same one.
+    mutating func route(
+        _ element: ExportElement,
+        read: (String) throws(ImportError) -> [UInt8]?
+    ) throws(ImportError) -> RouteOutcome {
+        var locations: [CLLocation] = []
+        var path: String?
+        for child in element.children {
+            if child.name == .location {
+                guard let location = Self.location(child) else {
+                    return .rejected("a route location without a readable place and time (SERIES-1)")
+                }
+                locations.append(location)
+            } else if child.name == .fileReference, let reference = child[.path] {
+                path = reference
+            }
+        }
+        if let path, locations.isEmpty {
+            guard let bytes = try read(path) else { return .missingFile(path) }
+            guard let track = GPXTrack.locations(bytes) else {
+                return .rejected("a route file that is not a readable GPX track (SERIES-1)")
+            }
+            locations = track
+        }
+        guard !locations.isEmpty else { return .rejected("a route without locations (SERIES-1)") }
+        let sorted = locations.enumerated().sorted { lhs, rhs in
+            (lhs.element.timestamp, lhs.offset) < (rhs.element.timestamp, rhs.offset)
+        }.map(\.element)
+        let bounds = try? interval(element)
+        let start = min(bounds?.0 ?? sorted[0].timestamp, sorted[0].timestamp)
+        let end = max(bounds?.1 ?? sorted[sorted.count - 1].timestamp, sorted[sorted.count - 1].timestamp)
+        var uuid = identifier(of: element)
+        if let path { uuid = Self.derived(from: uuid, label: "route file " + path) }
+        do throws(HKError) {
+            let fields = try SampleFields.given(
+                start,
+                end,
+                uuid,
+                source(element),
+                device(element),
+                Self.metadata(element)
+            )
+            return .route(try HKWorkoutRoute.make(points: HKWorkoutRoute.points(sorted), fields))
+        } catch {
+            return .rejected(Self.reason(error))
+        }
+    }
+
+    /// An inline `Location`: its date, position, and what else it gives.
+    private static func location(_ element: ExportElement) -> CLLocation? {
+        guard let date = element.bytes(.date).flatMap(ExportDate.parse),
+            let latitude = element.number(.latitude), let longitude = element.number(.longitude)
+        else { return nil }
+        return CLLocation(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
+            altitude: leadingNumber(element, .altitude) ?? 0,
+            horizontalAccuracy: leadingNumber(element, .horizontalAccuracy) ?? 0,
+            verticalAccuracy: leadingNumber(element, .verticalAccuracy) ?? -1,
+            course: leadingNumber(element, .course) ?? -1,
+            speed: leadingNumber(element, .speed) ?? -1,
+            timestamp: date
+        )
+    }
+
+    /// The number an attribute starts with (`"243.2 m"` → 243.2).
+    private static func leadingNumber(_ element: ExportElement, _ name: ExportName) -> Double? {
+        guard let bytes = element.bytes(name) else { return nil }
+        let number = bytes.prefix { $0 != UInt8(ascii: " ") }
+        return ExportNumber.parse(number)
+    }
+
+    // MARK: Heartbeats
+
+    /// A heart-rate-variability record's per-beat list as a heartbeat
+    /// series starting at the record's start: each `time=` is a local time
+    /// of day (`7:20:30.12 AM`, `01:20:37,80`) on the record's date, in the
+    /// record's offset; a list that crosses midnight goes on into the next
+    /// day. Beats before the start (by more than the second the export cut
+    /// from its dates) or not later than the one before are left out and
+    /// counted in `skipped`.
+    mutating func heartbeats(
+        of element: ExportElement,
+        record: HKSample,
+        skipped: inout Int
+    ) -> HKHeartbeatSeriesSample? {
+        guard let startBytes = element.bytes(.startDate), let offset = ExportDate.offset(startBytes) else { return nil }
+        let start = record.startDate.timeIntervalSince1970
+        let localMidnight = ((start + Double(offset)) / 86_400).rounded(.down) * 86_400 - Double(offset)
+        var beats: [HKHeartbeatSeriesSample.Beat] = []
+        var previous = -Double.infinity
+        for list in element.children where list.name == .heartRateVariabilityMetadataList {
+            for beat in list.children where beat.name == .instantaneousBeatsPerMinute {
+                guard let text = beat[.time], let seconds = Self.secondsOfDay(text) else {
+                    skipped += 1
+                    continue
+                }
+                var time = localMidnight + seconds - start
+                if time < -43_200 { time += 86_400 }
+                if time < 0 && time >= -1 { time = 0 }
+                guard time >= 0, time > previous, beats.count < HKHeartbeatSeriesSample.maximumBeats else {
+                    skipped += 1
+                    continue
+                }
+                beats.append(.init(timeSinceSeriesStart: time, precededByGap: false))
+                previous = time
+            }
+        }
+        guard let last = beats.last else { return nil }
+        let fields = SampleFields(
+            start: record.startDate,
+            end: Date(
+                timeIntervalSinceReferenceDate: record.startDate.timeIntervalSinceReferenceDate
+                    + last.timeSinceSeriesStart
+            ),
+            uuid: Self.derived(from: record.uuid, label: "heartbeats"),
+            sourceRevision: record.sourceRevision,
+            device: record.device,
+            metadata: .empty
+        )
+        return try? HKHeartbeatSeriesSample.make(points: HKHeartbeatSeriesSample.points(beats), fields)
+    }
+
+    /// Seconds since midnight of a time of day as the phone wrote it:
+    /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.`; `nil` otherwise.
+    static func secondsOfDay(_ text: String) -> Double? {
+        let lower = text.lowercased()
+        let afternoon = lower.contains("pm") || lower.contains("p.m.") || lower.contains("p. m.")
+        let morning = lower.contains("am") || lower.contains("a.m.") || lower.contains("a. m.")
+        let numeric = text.prefix { $0.isNumber || $0 == ":" || $0 == "." || $0 == "," }
+        let parts = numeric.split(separator: ":")
+        guard parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]),
+            let second = Double(parts[2].replacingOccurrences(of: ",", with: ".")),
+            (0..<24).contains(hour), (0..<60).contains(minute), second >= 0, second < 61
+        else { return nil }
+        var hours = hour
+        if afternoon && hour < 12 { hours += 12 }
+        if morning && hour == 12 { hours = 0 }
+        return Double(hours * 3_600 + minute * 60) + second
+    }
+
+    // MARK: Identifiers
+
+    /// A uuid for an object made from another (a route's file, a record's
+    /// beats): the first's time prefix, the rest from SHA-256 of its bytes
+    /// and `label`.
+    static func derived(from uuid: UUID, label: String) -> UUID {
+        var input = withUnsafeBytes(of: uuid.uuid) { Array($0) }
+        input.append(contentsOf: label.utf8)
+        var bytes = Array(SHA256.hash(data: input))
+        withUnsafeBytes(of: uuid.uuid) { original in
+            for index in 0..<6 { bytes[index] = original[index] }
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+}

@@ -1,0 +1,126 @@
+import Anchorage
+import AnchorageTesting
+import Foundation
+import Testing
+
+@testable import AppleHealthImport
+
+/// An export with routes both ways (a GPX file, inline `Location`s), a
+/// route file missing from the export, a per-beat list crossing midnight,
+/// and two ECG files (one with its header in another language), written
+/// from ../shared/reference/health-export-format.md
+/// ("Series, recordings and clinical data beside the records").
+@Suite("Exports with routes, heartbeats and ECGs")
+struct SeriesImportTests {
+    static let folder = fixtureFile("export-v14-routes")
+
+    @Test(
+        "SERIES-1, SERIES-2, ECG-1: routes both ways, a missing route file, heartbeats across midnight and ECG files, counted; a second import adds nothing"
+    )
+    func folderImport() async throws {
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store, batchSize: 2).importExport(at: Self.folder)
+            try await Self.expectContents(summary, store)
+            try await expectAuditPasses(store)
+            let again = try await expectImportAddsNothing(Self.folder, into: store, batchSize: 2)
+            #expect(again.alreadyPresent == 9)
+            #expect(again.missingFiles == 1)
+        }
+    }
+
+    @Test("The same export as the Health app's zip: the side files are read from the zip")
+    func zipImport() async throws {
+        let base = Self.folder.appendingPathComponent("apple_health_export")
+        var entries: [(String, [UInt8])] = []
+        let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)!
+        for case let file as URL in files where !file.hasDirectoryPath {
+            let relative = String(file.path.dropFirst(base.path.count + 1))
+            entries.append(("apple_health_export/" + relative, Array(try Data(contentsOf: file))))
+        }
+        let zip = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-routes-\(UUID()).zip")
+        defer { try? FileManager.default.removeItem(at: zip) }
+        try writeZip(entries.sorted { $0.0 < $1.0 }, to: zip)
+        try await withImportStore { store in
+            let summary = try await HealthExportImporter(store: store).importExport(at: zip)
+            try await Self.expectContents(summary, store)
+            try await expectAuditPasses(store)
+            try await expectImportAddsNothing(zip, into: store)
+        }
+    }
+
+    static func expectContents(_ summary: HealthExportImporter.Summary, _ store: HKHealthStore) async throws {
+        #expect(
+            summary.read == [
+                "Record": 1, "HeartRateVariabilityMetadataList": 1, "Workout": 3, "WorkoutRoute": 2,
+                "Electrocardiogram": 2,
+            ]
+        )
+        #expect(summary.saved == 9, "a record, its heartbeats, 3 workouts, 2 routes, 2 ECGs")
+        #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+        #expect(summary.missingFiles == 1)
+        #expect(summary.firstMissingFile == "/workout-routes/route_2025-09-17_7.20am.gpx")
+        #expect(summary.skippedHeartbeats == 1, "the repeated last beat")
+
+        // The GPX route, associated with its run.
+        let workouts = try await samples(store, HKWorkoutType.workoutType()).compactMap { $0 as? HKWorkout }
+        let run = try #require(workouts.first { $0.workoutActivityType == .running })
+        let linked = try await HKSampleQueryDescriptor(
+            predicates: [.workoutRoute(HKQuery.predicateForObjects(from: run))],
+            sortDescriptors: []
+        ).result(for: store)
+        #expect(linked.map(\.count) == [600])
+        #expect(linked.first?.metadata?[HKMetadataKeySyncVersion] as? Int == 2)
+        var track: [CLLocation] = []
+        for try await location in HKWorkoutRouteQueryDescriptor(linked[0]).results(for: store) {
+            track.append(location)
+        }
+        #expect(track.count == 600)
+        #expect(track.first?.coordinate == CLLocationCoordinate2D(latitude: 47.6205, longitude: -122.3493))
+        #expect(track.first?.timestamp == run.startDate)
+        #expect(track.last?.timestamp == run.startDate.addingTimeInterval(599))
+        #expect(track.first?.horizontalAccuracy == 3.1)
+        #expect(track.first?.verticalAccuracy == 1.0)
+        #expect(track.first?.speed == 0.8)
+        #expect(track.first?.course == 2.9)
+        #expect(track.first?.altitude == 35.2)
+
+        // The inline route of the 2019 walk, with units after its numbers.
+        let walk = try #require(workouts.first { $0.workoutActivityType == .walking })
+        let inline = try await HKSampleQueryDescriptor(
+            predicates: [.workoutRoute(HKQuery.predicateForObjects(from: walk))],
+            sortDescriptors: []
+        ).result(for: store)
+        var walkTrack: [CLLocation] = []
+        for try await location in HKWorkoutRouteQueryDescriptor(inline[0]).results(for: store) {
+            walkTrack.append(location)
+        }
+        #expect(walkTrack.map(\.altitude) == [519.2, 520.2, 521.2, 522.2, 523.2])
+        #expect(walkTrack.map(\.horizontalAccuracy) == [4.9, 5.0, 5.1, 5.2, 5.3])
+        #expect(walkTrack.first?.timestamp == walk.startDate.addingTimeInterval(5))
+
+        // Heartbeats from 23:59:58 -0700 across midnight.
+        let series = try #require(
+            try await samples(store, HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample
+        )
+        let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
+            .reduce(into: [Double]()) { $0.append(($1.timeIntervalSinceStart * 100).rounded() / 100) }
+        #expect(beats == [0.91, 1.93, 2.95, 3.93])
+
+        // The ECGs: English labels mapped, the other language read by position.
+        let ecgs = try await HKSampleQueryDescriptor(predicates: [.electrocardiogram()], sortDescriptors: [])
+            .result(for: store).sorted { $0.startDate < $1.startDate }
+        #expect(ecgs.map(\.numberOfVoltageMeasurements) == [15_360, 1_024])
+        #expect(ecgs.map(\.classification) == [.sinusRhythm, .unrecognized])
+        #expect(ecgs.map(\.symptomsStatus) == [HKElectrocardiogram.SymptomsStatus.none, .present])
+        #expect(ecgs.first?.samplingFrequency?.doubleValue(for: .hertz()) == 512)
+        #expect(ecgs.first?.endDate == ecgs.first?.startDate.addingTimeInterval(30))
+        #expect(ecgs.first?.device?.model == "Watch6,1")
+        var first: HKElectrocardiogram.VoltageMeasurement?
+        for try await measurement in HKElectrocardiogramQueryDescriptor(ecgs[0]).results(for: store) {
+            first = measurement
+            break
+        }
+        let volts = try #require(first?.quantity(for: .appleWatchSimilarToLeadI))
+        #expect(abs(volts.doubleValue(for: .voltUnit(with: .micro)) - -30.25) < 1e-9)
+    }
+}
