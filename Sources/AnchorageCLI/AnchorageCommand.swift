@@ -12,7 +12,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
         abstract: "HealthKit's data model and queries on an event-sourced store.",
         subcommands: [
             DemoCommand.self, ServeCommand.self, ImportCommand.self, StatsCommand.self, ChangesCommand.self,
-            SamplesCommand.self,
+            SamplesCommand.self, RouteCommand.self, ElectrocardiogramCommand.self, HeartbeatsCommand.self,
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
             HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, MigrateCommand.self, ActivityCommand.self,

@@ -22,9 +22,11 @@ public struct TextFormError: Error, CustomStringConvertible, Sendable {
 /// ```
 public enum TextForms {
     /// The sample type `text` names: `stepCount`, `sleepAnalysis`,
-    /// `bloodPressure`, `workout`, or a full HealthKit identifier.
+    /// `bloodPressure`, `workout`, `workoutRoute`, `heartbeatSeries`,
+    /// `electrocardiogram`, or a full HealthKit identifier.
     public static func sampleType(_ text: String) throws(TextFormError) -> HKSampleType {
         if text == "workout" || text == "HKWorkoutTypeIdentifier" { return HKWorkoutType.workoutType() }
+        if let type = storedOtherTypes[text] { return type }
         let capitalized = text.prefix(1).uppercased() + text.dropFirst()
         let quantity = text.hasPrefix("HK") ? text : "HKQuantityTypeIdentifier" + capitalized
         if let type = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: quantity)) {
@@ -40,6 +42,20 @@ public enum TextForms {
         }
         throw TextFormError("'\(text.prefix(80))' is not a sample type; try stepCount, sleepAnalysis or workout")
     }
+
+    /// The series and recording types stored, by short name and identifier.
+    static let storedOtherTypes: [String: HKSampleType] = {
+        var types: [String: HKSampleType] = [:]
+        for (name, type) in [
+            ("workoutRoute", HKSeriesType.workoutRoute() as HKSampleType),
+            ("heartbeatSeries", HKSeriesType.heartbeat()),
+            ("electrocardiogram", HKObjectType.electrocardiogramType()),
+        ] {
+            types[name] = type
+            types[type.identifier] = type
+        }
+        return types
+    }()
 
     /// Whether `text` names the activity summary type: `activitySummary`
     /// or `HKActivitySummaryTypeIdentifier`, as change feeds and token

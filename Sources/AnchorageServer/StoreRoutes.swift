@@ -39,6 +39,10 @@ struct StoreRoutes: Sendable {
         routes.get("sources", use: statistics.sources)
         routes.get("activity-summaries", use: ActivitySummaryRoutes().list)
         routes.get("access-log", use: AccessLogRoute().list)
+        let series = SeriesRoutes()
+        routes.get("workouts/{uuid}/routes", use: series.routes)
+        routes.get("electrocardiograms/{uuid}/voltages", use: series.voltages)
+        routes.get("heartbeat-series/{uuid}/heartbeats", use: series.heartbeats)
     }
 
     /// A node's router with what every node has before its routes: metrics,

@@ -104,8 +104,11 @@ extension ExportObjects {
         skipped: inout Int
     ) -> HKHeartbeatSeriesSample? {
         guard let startBytes = element.bytes(.startDate), let offset = ExportDate.offset(startBytes) else { return nil }
-        let start = record.startDate.timeIntervalSince1970
-        let localMidnight = ((start + Double(offset)) / 86_400).rounded(.down) * 86_400 - Double(offset)
+        // Whole seconds of the start's local time of day; each beat's time
+        // is counted from it in whole seconds plus the beat's own fraction,
+        // so `0.91` stays 0.91 rather than a difference of large numbers.
+        let local = Int((record.startDate.timeIntervalSince1970).rounded(.down)) + offset
+        let startOfDay = ((local % 86_400) + 86_400) % 86_400
         var beats: [HKHeartbeatSeriesSample.Beat] = []
         var previous = -Double.infinity
         for list in element.children where list.name == .heartRateVariabilityMetadataList {
@@ -114,9 +117,18 @@ extension ExportObjects {
                     skipped += 1
                     continue
                 }
-                var time = localMidnight + seconds - start
-                if time < -43_200 { time += 86_400 }
+                var whole = seconds.whole - startOfDay
+                if whole < -43_200 { whole += 86_400 }
+                // The decimal as written, read once: 1.93, not 1 + 0.93.
+                let digits = seconds.fraction.isEmpty ? "0" : seconds.fraction
+                var time =
+                    whole >= 0
+                    ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
                 if time < 0 && time >= -1 { time = 0 }
+                guard time.isFinite else {
+                    skipped += 1
+                    continue
+                }
                 guard time >= 0, time > previous, beats.count < HKHeartbeatSeriesSample.maximumBeats else {
                     skipped += 1
                     continue
@@ -140,22 +152,35 @@ extension ExportObjects {
         return try? HKHeartbeatSeriesSample.make(points: HKHeartbeatSeriesSample.points(beats), fields)
     }
 
-    /// Seconds since midnight of a time of day as the phone wrote it:
-    /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.`; `nil` otherwise.
-    static func secondsOfDay(_ text: String) -> Double? {
+    /// Seconds since midnight of a time of day as the phone wrote it —
+    /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.` — as whole seconds
+    /// and the fraction's digits as written; `nil` otherwise.
+    static func secondsOfDay(_ text: String) -> (whole: Int, fraction: String)? {
         let lower = text.lowercased()
         let afternoon = lower.contains("pm") || lower.contains("p.m.") || lower.contains("p. m.")
         let morning = lower.contains("am") || lower.contains("a.m.") || lower.contains("a. m.")
         let numeric = text.prefix { $0.isNumber || $0 == ":" || $0 == "." || $0 == "," }
+        // After the numbers: nothing, or a morning or afternoon marker.
+        let rest = text.dropFirst(numeric.count).trimmingCharacters(in: .whitespaces)
+        guard rest.isEmpty || morning || afternoon, rest.count <= 8 else { return nil }
         let parts = numeric.split(separator: ":")
-        guard parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]),
-            let second = Double(parts[2].replacingOccurrences(of: ",", with: ".")),
-            (0..<24).contains(hour), (0..<60).contains(minute), second >= 0, second < 61
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 12 }) else { return nil }
+        let secondParts = parts[2].split(separator: ".", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        guard secondParts.count <= 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+            let second = Int(secondParts[0]), (0..<24).contains(hour), (0..<60).contains(minute),
+            (0..<61).contains(second)
         else { return nil }
+        var fraction = ""
+        if secondParts.count == 2 {
+            guard !secondParts[1].isEmpty, secondParts[1].allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+            fraction = String(secondParts[1])
+        }
         var hours = hour
         if afternoon && hour < 12 { hours += 12 }
         if morning && hour == 12 { hours = 0 }
-        return Double(hours * 3_600 + minute * 60) + second
+        return (hours * 3_600 + minute * 60 + second, fraction)
     }
 
     // MARK: Identifiers

@@ -103,7 +103,7 @@ struct SeriesImportTests {
             try await samples(store, HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample
         )
         let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
-            .reduce(into: [Double]()) { $0.append(($1.timeIntervalSinceStart * 100).rounded() / 100) }
+            .reduce(into: [Double]()) { $0.append($1.timeIntervalSinceStart) }
         #expect(beats == [0.91, 1.93, 2.95, 3.93])
 
         // The ECGs: English labels mapped, the other language read by position.
@@ -122,5 +122,29 @@ struct SeriesImportTests {
         }
         let volts = try #require(first?.quantity(for: .appleWatchSimilarToLeadI))
         #expect(abs(volts.doubleValue(for: .voltUnit(with: .micro)) - -30.25) < 1e-9)
+    }
+}
+
+@Suite("Per-beat times of day")
+struct BeatTimeTests {
+    @Test(
+        "SERIES-2: times of day in 12- and 24-hour forms, with points or commas; anything else is not a time",
+        arguments: [
+            ("7:20:30.12 AM", 26_430, "12"), ("12:00:00.95 AM", 0, "95"), ("12:30:00 PM", 45_000, ""),
+            ("7:20:30.12 p.m.", 69_630, "12"), ("01:20:37,80", 4_837, "80"), ("23:59:59", 86_399, ""),
+        ] as [(String, Int, String)]
+    )
+    func readable(text: String, whole: Int, fraction: String) {
+        let seconds = ExportObjects.secondsOfDay(text)
+        #expect(seconds?.whole == whole)
+        #expect(seconds?.fraction == fraction)
+    }
+
+    @Test(
+        "SERIES-2: texts that are not a time of day give nothing",
+        arguments: ["", "7:20", "25:00:00", "7:61:00", "7:20:30.1.2", "a:b:c", "7:20:30.x"]
+    )
+    func unreadable(text: String) {
+        #expect(ExportObjects.secondsOfDay(text) == nil)
     }
 }
