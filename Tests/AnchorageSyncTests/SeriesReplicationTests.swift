@@ -12,7 +12,10 @@ import Testing
 /// with the very points saved, and every peer passes audit.
 @Suite("Series samples across peers")
 struct SeriesReplicationTests {
-    @Test("SERIES-1, SERIES-2, ECG-1: series saved and deleted on three peers converge, points intact, audit passes", arguments: testSeeds([5, 41]))
+    @Test(
+        "SERIES-1, SERIES-2, ECG-1: series saved and deleted on three peers converge, points intact, audit passes",
+        arguments: testSeeds([5, 41])
+    )
     func convergence(seed: UInt64) async throws {
         try await withTemporaryDirectories(3) { directories in
             let cluster = try Cluster(directories: directories, seed: seed)
