@@ -28,6 +28,7 @@ extension AnchorageBench {
         if let rawSax { arguments += ["--raw-sax", rawSax] }
         if let wrkScript { arguments += ["--wrk-script", wrkScript] }
         if let export { arguments += ["--export", export] }
+        if let routesExport { arguments += ["--routes-export", routesExport] }
         return arguments
     }
 }

@@ -44,9 +44,12 @@ struct AnchorageBench: AsyncParsableCommand {
     @Option(help: "An export.xml to import (Scripts/bench writes one with Scripts/generate-health-export).")
     var export: String?
 
+    @Option(help: "An export folder with route and ECG files to import (suite series; Scripts/bench writes one).")
+    var routesExport: String?
+
     @Option(
         help:
-            "Which benchmarks to run: all, log, model, store, small (1-sample saves beside 1-entry appends, 64 callers), statistics, import, reading (the import's XML reading alone), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync, audit or stores (many stores in one node)."
+            "Which benchmarks to run: all, log, model, store, small (1-sample saves beside 1-entry appends, 64 callers), statistics, import, reading (the import's XML reading alone), series (routes, heartbeats, ECGs), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync, audit or stores (many stores in one node)."
     )
     var suite: Suite = .all
 
@@ -84,12 +87,13 @@ struct AnchorageBench: AsyncParsableCommand {
 
     enum Suite: String, ExpressibleByArgument {
         case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores,
-            fleet
+            fleet, series
 
         /// The suites `all` runs, each in a process of its own (`import`
         /// includes the reading row).
         static let eachAlone: [Suite] = [
-            .log, .model, .store, .small, .statistics, .import, .feed, .http, .hostile, .sync, .audit, .stores, .fleet,
+            .log, .model, .store, .small, .statistics, .import, .series, .feed, .http, .hostile, .sync, .audit, .stores,
+            .fleet,
         ]
     }
 
@@ -133,6 +137,7 @@ struct AnchorageBench: AsyncParsableCommand {
             (.sync, { try await runSyncBenchmarks(work: work, report: &$0) }),
             (.stores, { try await runManyStoresBenchmarks(work: work, report: &$0) }),
             (.fleet, { try await runFleetBenchmarks(report: &$0) }),
+            (.series, { try await runSeriesBenchmarks(work: work, report: &$0) }),
         ]
         for (name, runSuite) in suites where suite == name {
             try await runSuite(&report)

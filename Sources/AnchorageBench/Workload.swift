@@ -158,6 +158,41 @@ extension Workload {
     )
 }
 
+// MARK: Routes, heartbeats and ECGs (suite series)
+
+extension Workload {
+    static let seriesImportRate = Workload(
+        "series: import of a year with 300 route files and 50 ECG files (Scripts/generate-health-export --side-files), records per second, durable",
+        "records/s",
+        goal: .valueAtLeast(100_000)
+    )
+    static let seriesImportAnonymousMemory = Workload(
+        "series: that import's peak anonymous memory",
+        "MB",
+        goal: .valueAtMost(100)
+    )
+    static let routeQuery = Workload(
+        "series: a 1-hour route (3,600 locations) read with HKWorkoutRouteQuery, median of 50",
+        "ms",
+        goal: .valueAtMost(2)
+    )
+    static let electrocardiogramQuery = Workload(
+        "series: an ECG's 15,360 voltages read with HKElectrocardiogramQuery, median of 50",
+        "ms",
+        goal: .valueAtMost(2)
+    )
+    static let seriesFeedPage = Workload(
+        "series: a feed page of 10,000 changes, one in ten a 1-hour route or a 30 s ECG, as JSON (bound: 4 MB)",
+        "bytes",
+        goal: .valueAtMost(4_000_000)
+    )
+    static let plainSavesBesideSeries = Workload(
+        "series: plain saves, batches of 1,000, durable, with 350 routes and ECGs saved between them (vs the same saves alone)",
+        "samples/s",
+        goal: .ratioAtLeast(0.9)
+    )
+}
+
 // MARK: The node over HTTP (suites feed, http and hostile)
 
 extension Workload {

@@ -50,6 +50,7 @@ public enum TextForms {
             ("workoutRoute", HKSeriesType.workoutRoute() as HKSampleType),
             ("heartbeatSeries", HKSeriesType.heartbeat()),
             ("electrocardiogram", HKObjectType.electrocardiogramType()),
+            ("audiogram", HKObjectType.audiogramSampleType()),
         ] {
             types[name] = type
             types[type.identifier] = type

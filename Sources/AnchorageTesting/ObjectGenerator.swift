@@ -264,14 +264,15 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...12) {
+        switch int(0...13) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
         case 8...9: workout()
         case 10: route()
         case 11: heartbeatSeries()
-        default: electrocardiogram()
+        case 12: electrocardiogram()
+        default: audiogram()
         }
     }
 
@@ -327,6 +328,37 @@ public struct ObjectGenerator {
             device: fields.device,
             metadata: fields.metadata.values
         )
+    }
+
+    /// An audiogram of 1–30 frequencies, each with one to four tests.
+    public mutating func audiogram() -> HKAudiogramSample {
+        let start = date()
+        var hertz = double(100...200)
+        var points: [HKAudiogramSensitivityPoint] = []
+        for _ in 0..<int(1...30) {
+            hertz += double(1...800)
+            var tests: [HKAudiogramSensitivityTest] = []
+            for _ in 0..<int(1...4) {
+                let lower: Double? = bool() ? double(-20...0) : nil
+                let range =
+                    bool()
+                    ? try! HKAudiogramSensitivityPointClampingRange(
+                        lower: lower,
+                        upper: lower == nil || bool() ? double(100...150) : nil
+                    ) : nil
+                tests.append(
+                    try! HKAudiogramSensitivityTest(
+                        level: double(-20...150),
+                        type: .air,
+                        masked: bool(),
+                        side: bool() ? .left : .right,
+                        clampingRange: range
+                    )
+                )
+            }
+            points.append(try! HKAudiogramSensitivityPoint(hertz: hertz, tests: tests))
+        }
+        return try! HKAudiogramSample.make(points: points, fields(start, double(60...900)))
     }
 
     /// A heartbeat series of 1–300 beats, some after a gap.

@@ -32,6 +32,8 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     case let (a as HKSeriesSample, b as HKSeriesSample):
         return a.count == b.count && a.points == b.points
+    case let (a as HKAudiogramSample, b as HKAudiogramSample):
+        return a.sensitivityPoints == b.sensitivityPoints
     case let (a as HKElectrocardiogram, b as HKElectrocardiogram):
         let (x, y) = (a.recording, b.recording)
         return x.classification == y.classification && x.symptomsStatus == y.symptomsStatus

@@ -291,6 +291,8 @@ public struct HealthExportImporter: Sendable {
                 return
             case .exportDate:
                 return
+            case .audiogram:
+                object = try builder.audiogram(element)
             case .activitySummary:
                 let activity = try builder.activitySummary(element)
                 summary.read[element.nameText, default: 0] += 1

@@ -19,18 +19,29 @@ struct FixtureImportTests {
             #expect(
                 summary.read == [
                     "Record": 25, "Correlation": 2, "Workout": 3, "ActivitySummary": 3,
-                    "HeartRateVariabilityMetadataList": 1,
+                    "HeartRateVariabilityMetadataList": 1, "Audiogram": 1,
                 ]
             )
-            #expect(summary.saved == 34, "the correlations' records are their top-level twins; one heartbeat series")
+            #expect(
+                summary.saved == 35,
+                "the correlations' records are their top-level twins; a heartbeat series, an audiogram"
+            )
             #expect(summary.missingFiles == 1, "the route file is not beside this XML file")
+            let audiogram = try #require(
+                try await samples(store, HKObjectType.audiogramSampleType()).first as? HKAudiogramSample
+            )
+            #expect(audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) } == [1_000])
+            #expect(
+                audiogram.sensitivityPoints.first?.tests.map { $0.sensitivity.doubleValue(for: .decibelHearingLevel()) }
+                    == [15, 20]
+            )
             #expect(summary.firstMissingFile == "/workout-routes/route_2026-01-09_6.47pm.gpx")
             #expect(summary.alreadyPresent == 0)
             #expect(summary.rejected.isEmpty, "\(summary.rejected)")
             #expect(summary.characteristicsImported)
             #expect(
                 summary.unknown == [
-                    "ClinicalRecord": 1, "Audiogram": 1, "VisionPrescription": 1,
+                    "ClinicalRecord": 1, "VisionPrescription": 1,
                     "Record HKDataTypeSleepDurationGoal": 1, "Record HKQuantityTypeIdentifierTimeInDaylightZone": 1,
                     "WorkoutStatistics HKQuantityTypeIdentifierWorkoutEffortScoreEstimate": 1,
                 ]
@@ -133,7 +144,7 @@ struct FixtureImportTests {
             #expect(beats == [1.12, 2.05, 3.03, 4.04])
 
             let again = try await expectImportAddsNothing(fixtureFile("export-v14.xml"), into: store)
-            #expect(again.alreadyPresent == 34)
+            #expect(again.alreadyPresent == 35)
             try await expectAuditPasses(store)
         }
     }
@@ -234,7 +245,7 @@ struct FixtureImportTests {
                 let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
                     seen.add(progress.bytesRead, of: progress.totalBytes)
                 }
-                #expect(summary.saved == 34)
+                #expect(summary.saved == 35)
                 #expect(summary.exportVersion == 14)
                 #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
                 try await expectAuditPasses(store)
@@ -247,7 +258,7 @@ struct FixtureImportTests {
             for place in [unpacked, unpacked.deletingLastPathComponent()] {
                 try await withImportStore { store in
                     let summary = try await HealthExportImporter(store: store).importExport(at: place)
-                    #expect(summary.saved == 34, "\(place.path)")
+                    #expect(summary.saved == 35, "\(place.path)")
                 }
             }
             // export_cda.xml alone says what to give instead.

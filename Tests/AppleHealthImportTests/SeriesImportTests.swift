@@ -23,7 +23,7 @@ struct SeriesImportTests {
             try await Self.expectContents(summary, store)
             try await expectAuditPasses(store)
             let again = try await expectImportAddsNothing(Self.folder, into: store, batchSize: 2)
-            #expect(again.alreadyPresent == 9)
+            #expect(again.alreadyPresent == 10)
             #expect(again.missingFiles == 1)
         }
     }
@@ -52,10 +52,10 @@ struct SeriesImportTests {
         #expect(
             summary.read == [
                 "Record": 1, "HeartRateVariabilityMetadataList": 1, "Workout": 3, "WorkoutRoute": 2,
-                "Electrocardiogram": 2,
+                "Electrocardiogram": 2, "Audiogram": 1,
             ]
         )
-        #expect(summary.saved == 9, "a record, its heartbeats, 3 workouts, 2 routes, 2 ECGs")
+        #expect(summary.saved == 10, "a record, its heartbeats, 3 workouts, 2 routes, 2 ECGs, an audiogram")
         #expect(summary.rejected.isEmpty, "\(summary.rejected)")
         #expect(summary.missingFiles == 1)
         #expect(summary.firstMissingFile == "/workout-routes/route_2025-09-17_7.20am.gpx")
@@ -105,6 +105,21 @@ struct SeriesImportTests {
         let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
             .reduce(into: [Double]()) { $0.append($1.timeIntervalSinceStart) }
         #expect(beats == [0.91, 1.93, 2.95, 3.93])
+
+        // AUD-1: the audiogram, each ear an unmasked air-conduction test; the right ear not measured at 8 kHz.
+        let audiogram = try #require(
+            try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(for: store).first
+        )
+        #expect(
+            audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) } == [
+                250, 500, 1_000, 2_000, 4_000, 8_000,
+            ]
+        )
+        #expect(audiogram.sensitivityPoints.map(\.tests.count) == [2, 2, 2, 2, 2, 1])
+        let low = try #require(audiogram.sensitivityPoints.first?.tests.first { $0.side == .left })
+        #expect(low.sensitivity.doubleValue(for: .decibelHearingLevel()) == 10.2184)
+        #expect(low.type == .air && !low.masked && low.clampingRange == nil)
+        #expect(audiogram.metadata?[HKMetadataKeyDeviceName] as? String == "AirPods Pro")
 
         // The ECGs: English labels mapped, the other language read by position.
         let ecgs = try await HKSampleQueryDescriptor(predicates: [.electrocardiogram()], sortDescriptors: [])

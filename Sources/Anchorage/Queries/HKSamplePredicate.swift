@@ -72,6 +72,11 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
         HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
     }
 
+    /// Audiograms.
+    public static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
+        HKSamplePredicate<HKAudiogramSample>(sampleType: TypeCatalog.audiogram, predicate: predicate)
+    }
+
     /// Electrocardiograms; read their voltages with ``HKElectrocardiogramQueryDescriptor``.
     public static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram> {
         HKSamplePredicate<HKElectrocardiogram>(sampleType: TypeCatalog.electrocardiogram, predicate: predicate)

@@ -25,6 +25,7 @@ public enum PayloadCodec {
         case workoutRoute = 5
         case heartbeatSeries = 6
         case electrocardiogram = 7
+        case audiogram = 8
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -92,6 +93,7 @@ public enum PayloadCodec {
         case is HKWorkoutRoute: writer.byte(Kind.workoutRoute.rawValue)
         case is HKHeartbeatSeriesSample: writer.byte(Kind.heartbeatSeries.rawValue)
         case is HKElectrocardiogram: writer.byte(Kind.electrocardiogram.rawValue)
+        case is HKAudiogramSample: writer.byte(Kind.audiogram.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -124,6 +126,8 @@ public enum PayloadCodec {
             writeSeries(series, into: &writer)
         case let ecg as HKElectrocardiogram:
             writeElectrocardiogram(ecg, into: &writer)
+        case let audiogram as HKAudiogramSample:
+            writeAudiogram(audiogram, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }

@@ -172,6 +172,11 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "an electrocardiogram's type \(type) is not the electrocardiogram type")
             }
             return try readElectrocardiogram(&reader, fields)
+        case .audiogram:
+            guard type == TypeCatalog.audiogram else {
+                throw .invalid("PAYLOAD-2", "an audiogram's type \(type) is not the audiogram type")
+            }
+            return try readAudiogram(&reader, fields)
         }
     }
 

@@ -20,6 +20,7 @@ public struct HealthObject: Codable, Sendable {
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
+        case audiogram
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -46,6 +47,7 @@ public struct HealthObject: Codable, Sendable {
         case workoutActivities
         case count, locations, heartbeats
         case classification, symptomsStatus, averageHeartRate, samplingFrequency, voltages
+        case sensitivityPoints
         case sourceRevision, device, metadata
     }
 
@@ -100,6 +102,9 @@ public struct HealthObject: Codable, Sendable {
         case let ecg as HKElectrocardiogram:
             try container.encode(Kind.electrocardiogram, forKey: .kind)
             try Self.encodeElectrocardiogram(ecg, into: &container)
+        case let audiogram as HKAudiogramSample:
+            try container.encode(Kind.audiogram, forKey: .kind)
+            try container.encode(audiogram.sensitivityPoints.map(SensitivityPointJSON.init), forKey: .sensitivityPoints)
         default:
             break
         }
@@ -203,6 +208,18 @@ public struct HealthObject: Codable, Sendable {
                 )
             }
             return try decodeElectrocardiogram(container, fields)
+        case .audiogram:
+            guard identifier == TypeCatalog.audiogram.identifier else {
+                throw HKError.invalid("OBJ-11", "an audiogram's type is \(TypeCatalog.audiogram.identifier)")
+            }
+            let points = try container.decode([SensitivityPointJSON].self, forKey: .sensitivityPoints)
+            guard points.count <= HKAudiogramSample.maximumPoints else {
+                throw HKError.invalid(
+                    "AUD-1",
+                    "an audiogram holds 1 to \(HKAudiogramSample.maximumPoints) sensitivity points"
+                )
+            }
+            return try HKAudiogramSample.make(points: try points.map { try $0.point() }, fields)
         }
     }
 }

@@ -72,6 +72,15 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let verticalAccuracy = ExportName(rawValue: 59)
     static let course = ExportName(rawValue: 60)
     static let speed = ExportName(rawValue: 61)
+    // Audiograms.
+    static let audiogram = ExportName(rawValue: 62)
+    static let sensitivityPoint = ExportName(rawValue: 63)
+    static let frequencyValue = ExportName(rawValue: 64)
+    static let frequencyUnit = ExportName(rawValue: 65)
+    static let leftEarValue = ExportName(rawValue: 66)
+    static let leftEarUnit = ExportName(rawValue: 67)
+    static let rightEarValue = ExportName(rawValue: 68)
+    static let rightEarUnit = ExportName(rawValue: 69)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -84,7 +93,8 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "activeEnergyBurnedUnit", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal",
         "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid", "source", "recordCount",
         "HKWasUserEntered", "Location", "FileReference", "path", "latitude", "longitude", "altitude",
-        "horizontalAccuracy", "verticalAccuracy", "course", "speed",
+        "horizontalAccuracy", "verticalAccuracy", "course", "speed", "Audiogram", "SensitivityPoint", "frequencyValue",
+        "frequencyUnit", "leftEarValue", "leftEarUnit", "rightEarValue", "rightEarUnit",
     ]
 }
 

@@ -959,4 +959,101 @@ struct ObjectsConformance {
         // var timeSinceSampleStart: TimeInterval { get }
         let _: KeyPath<HKElectrocardiogram.VoltageMeasurement, TimeInterval> = \HKElectrocardiogram.VoltageMeasurement.timeSinceSampleStart
     }
+
+    @Test("HKAudiogramSample: 3 of 3 members as HealthKit declares them")
+    func hkAudiogramSample() {
+        // class HKAudiogramSample : HKSample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKAudiogramSample.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramSample.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramSample.self) }
+        // var sensitivityPoints: [HKAudiogramSensitivityPoint] { get }
+        let _: KeyPath<HKAudiogramSample, [HKAudiogramSensitivityPoint]> = \HKAudiogramSample.sensitivityPoints
+        // convenience init(sensitivityPoints: [HKAudiogramSensitivityPoint], start startDate: Date, end endDate: Date, device: HKDevice?, metadata: [String : Any]?)
+        same(exactType(HKAudiogramSample.init(sensitivityPoints:start:end:device:metadata:)), (([HKAudiogramSensitivityPoint], Date, Date, HKDevice?, [String : Any]?) -> HKAudiogramSample).self)
+        @available(*, deprecated, message: "uses members HealthKit deprecates")
+        func deprecatedMembers() {
+            // @available(*, deprecated) convenience init(sensitivityPoints: [HKAudiogramSensitivityPoint], start startDate: Date, end endDate: Date, metadata: [String : Any]?)
+            same(exactType(HKAudiogramSample.init(sensitivityPoints:start:end:metadata:)), (([HKAudiogramSensitivityPoint], Date, Date, [String : Any]?) -> HKAudiogramSample).self)
+        }
+    }
+
+    @Test("HKAudiogramSensitivityPoint: 6 of 6 members as HealthKit declares them")
+    func hkAudiogramSensitivityPoint() {
+        // class HKAudiogramSensitivityPoint : NSObject, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramSensitivityPoint.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramSensitivityPoint.self) }
+        // var frequency: HKQuantity { get }
+        let _: KeyPath<HKAudiogramSensitivityPoint, HKQuantity> = \HKAudiogramSensitivityPoint.frequency
+        // var tests: [HKAudiogramSensitivityTest] { get }
+        let _: KeyPath<HKAudiogramSensitivityPoint, [HKAudiogramSensitivityTest]> = \HKAudiogramSensitivityPoint.tests
+        // convenience init(frequency: HKQuantity, tests: [HKAudiogramSensitivityTest]) throws
+        same(exactType(HKAudiogramSensitivityPoint.init(frequency:tests:)), ((HKQuantity, [HKAudiogramSensitivityTest]) throws -> HKAudiogramSensitivityPoint).self)
+        @available(*, deprecated, message: "uses members HealthKit deprecates")
+        func deprecatedMembers() {
+            // @available(*, deprecated) var leftEarSensitivity: HKQuantity? { get }
+            let _: KeyPath<HKAudiogramSensitivityPoint, HKQuantity?> = \HKAudiogramSensitivityPoint.leftEarSensitivity
+            // @available(*, deprecated) var rightEarSensitivity: HKQuantity? { get }
+            let _: KeyPath<HKAudiogramSensitivityPoint, HKQuantity?> = \HKAudiogramSensitivityPoint.rightEarSensitivity
+            // @available(*, deprecated) convenience init(frequency: HKQuantity, leftEarSensitivity: HKQuantity?, rightEarSensitivity: HKQuantity?) throws
+            same(exactType(HKAudiogramSensitivityPoint.init(frequency:leftEarSensitivity:rightEarSensitivity:)), ((HKQuantity, HKQuantity?, HKQuantity?) throws -> HKAudiogramSensitivityPoint).self)
+        }
+    }
+
+    @Test("HKAudiogramSensitivityTest: 6 of 6 members as HealthKit declares them")
+    func hkAudiogramSensitivityTest() {
+        // class HKAudiogramSensitivityTest : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramSensitivityTest.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramSensitivityTest.self) }
+        // init(sensitivity: HKQuantity, type: HKAudiogramConductionType, masked: Bool, side: HKAudiogramSensitivityTestSide, clampingRange: HKAudiogramSensitivityPointClampingRange?) throws
+        same(exactType(HKAudiogramSensitivityTest.init(sensitivity:type:masked:side:clampingRange:)), ((HKQuantity, HKAudiogramConductionType, Bool, HKAudiogramSensitivityTestSide, HKAudiogramSensitivityPointClampingRange?) throws -> HKAudiogramSensitivityTest).self)
+        // var sensitivity: HKQuantity { get }
+        let _: KeyPath<HKAudiogramSensitivityTest, HKQuantity> = \HKAudiogramSensitivityTest.sensitivity
+        // var type: HKAudiogramConductionType { get }
+        let _: KeyPath<HKAudiogramSensitivityTest, HKAudiogramConductionType> = \HKAudiogramSensitivityTest.type
+        // var masked: Bool { get }
+        let _: KeyPath<HKAudiogramSensitivityTest, Bool> = \HKAudiogramSensitivityTest.masked
+        // var side: HKAudiogramSensitivityTestSide { get }
+        let _: KeyPath<HKAudiogramSensitivityTest, HKAudiogramSensitivityTestSide> = \HKAudiogramSensitivityTest.side
+        // var clampingRange: HKAudiogramSensitivityPointClampingRange? { get }
+        let _: KeyPath<HKAudiogramSensitivityTest, HKAudiogramSensitivityPointClampingRange?> = \HKAudiogramSensitivityTest.clampingRange
+    }
+
+    @Test("HKAudiogramSensitivityPointClampingRange: 3 of 3 members as HealthKit declares them")
+    func hkAudiogramSensitivityPointClampingRange() {
+        // class HKAudiogramSensitivityPointClampingRange : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramSensitivityPointClampingRange.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramSensitivityPointClampingRange.self) }
+        // convenience init(lowerBound: NSNumber?, upperBound: NSNumber?) throws
+        same(exactType(HKAudiogramSensitivityPointClampingRange.init(lowerBound:upperBound:)), ((NSNumber?, NSNumber?) throws -> HKAudiogramSensitivityPointClampingRange).self)
+        // var lowerBound: HKQuantity? { get }
+        let _: KeyPath<HKAudiogramSensitivityPointClampingRange, HKQuantity?> = \HKAudiogramSensitivityPointClampingRange.lowerBound
+        // var upperBound: HKQuantity? { get }
+        let _: KeyPath<HKAudiogramSensitivityPointClampingRange, HKQuantity?> = \HKAudiogramSensitivityPointClampingRange.upperBound
+    }
+
+    @Test("HKAudiogramConductionType: 2 of 2 members as HealthKit declares them")
+    func hkAudiogramConductionType() {
+        // enum HKAudiogramConductionType : Int, Hashable, Sendable
+        same(HKAudiogramConductionType.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramConductionType.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramConductionType.self) }
+        // case air
+        let _: HKAudiogramConductionType = HKAudiogramConductionType.air
+        // init?(rawValue: Int)
+        same(exactType(HKAudiogramConductionType.init(rawValue:)), ((Int) -> HKAudiogramConductionType?).self)
+    }
+
+    @Test("HKAudiogramSensitivityTestSide: 3 of 3 members as HealthKit declares them")
+    func hkAudiogramSensitivityTestSide() {
+        // enum HKAudiogramSensitivityTestSide : Int, Hashable, Sendable
+        same(HKAudiogramSensitivityTestSide.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKAudiogramSensitivityTestSide.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKAudiogramSensitivityTestSide.self) }
+        // case left
+        let _: HKAudiogramSensitivityTestSide = HKAudiogramSensitivityTestSide.left
+        // case right
+        let _: HKAudiogramSensitivityTestSide = HKAudiogramSensitivityTestSide.right
+        // init?(rawValue: Int)
+        same(exactType(HKAudiogramSensitivityTestSide.init(rawValue:)), ((Int) -> HKAudiogramSensitivityTestSide?).self)
+    }
 }

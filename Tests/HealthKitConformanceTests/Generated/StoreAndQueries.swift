@@ -510,7 +510,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 10 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 11 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -520,6 +520,8 @@ struct StoreAndQueriesConformance {
             let _: KeyPath<HKSamplePredicate<Sample>, HKSampleType> = \HKSamplePredicate<Sample>.sampleType
             // nonisolated(unsafe) let nsPredicate: NSPredicate?
             let _: KeyPath<HKSamplePredicate<Sample>, NSPredicate?> = \HKSamplePredicate<Sample>.nsPredicate
+            // static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample>
+            same(exactType(HKSamplePredicate<Sample>.audiogram(_:)), ((NSPredicate?) -> HKSamplePredicate<HKAudiogramSample>).self)
             // static func categorySample(type categoryType: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample>
             same(exactType(HKSamplePredicate<Sample>.categorySample(type:predicate:)), ((HKCategoryType, NSPredicate?) -> HKSamplePredicate<HKCategorySample>).self)
             // static func correlation(type correlationType: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation>
@@ -538,6 +540,7 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.workoutRoute(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkoutRoute>).self)
             // Called without their default arguments, in a closure that never runs.
             _ = { () async throws -> Void in
+                let _: HKSamplePredicate<HKAudiogramSample> = HKSamplePredicate<Sample>.audiogram()
                 let _: HKSamplePredicate<HKCategorySample> = HKSamplePredicate<Sample>.categorySample(type: placeholder())
                 let _: HKSamplePredicate<HKCorrelation> = HKSamplePredicate<Sample>.correlation(type: placeholder())
                 let _: HKSamplePredicate<HKElectrocardiogram> = HKSamplePredicate<Sample>.electrocardiogram()
