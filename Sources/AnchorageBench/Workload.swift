@@ -187,7 +187,7 @@ extension Workload {
         goal: .valueAtMost(4_000_000)
     )
     static let plainSavesBesideSeries = Workload(
-        "series: plain saves, batches of 1,000, durable, with 350 routes and ECGs saved between them (vs the same saves alone)",
+        "series: plain saves, batches of 1,000, durable, a route or an ECG saved before each (vs a step sample saved before each)",
         "samples/s",
         goal: .ratioAtLeast(0.9)
     )

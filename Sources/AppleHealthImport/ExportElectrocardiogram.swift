@@ -19,29 +19,29 @@ enum ExportElectrocardiogram {
         case rejected(String)
     }
 
-    /// The recording in `bytes`.
+    /// The recording in `bytes`. Read as bytes, line by line: a recording
+    /// has 15,000 voltage lines, and no string is made for them.
     static func parse(_ bytes: [UInt8]) -> Outcome {
-        // BOM, then lines (CRLF or LF).
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-        var header: [(name: String, value: String)] = []
-        var index = 0
+        var lines = Lines(bytes: bytes)
         // The first block: name,value lines up to a blank line.
-        while index < lines.count, !lines[index].trimmingCharacters(in: .whitespaces).isEmpty {
-            header.append(split(lines[index]))
-            index += 1
+        var header: [(name: String, value: String)] = []
+        while let line = lines.next(), !isBlank(line) {
+            guard header.count < 64 else { break }
+            header.append(split(line))
         }
-        while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
-        // The second block: Lead, Unit (by position), then the voltages.
-        var unitText = ""
+        // The second block, after blank lines: Lead and Unit (by position),
+        // then the voltages.
         var secondBlock: [(name: String, value: String)] = []
-        while index < lines.count, secondBlock.count < 2, Double(field(lines[index])) == nil {
-            let line = lines[index]
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty { secondBlock.append(split(line)) }
-            index += 1
+        var pending: ArraySlice<UInt8>?
+        while let line = lines.next() {
+            if isBlank(line) { continue }
+            if secondBlock.count == 2 || ExportNumber.parse(firstField(line)) != nil {
+                pending = line
+                break
+            }
+            secondBlock.append(split(line))
         }
-        if secondBlock.count == 2 { unitText = secondBlock[1].value }
+        let unitText = secondBlock.count == 2 ? secondBlock[1].value : ""
         let scale: Double
         switch unitText.trimmingCharacters(in: .whitespaces) {
         case "µV", "μV", "uV": scale = 1e-6
@@ -50,17 +50,20 @@ enum ExportElectrocardiogram {
         default: return .rejected("an electrocardiogram file whose voltage unit is not understood (ECG-1)")
         }
         var volts: [Double] = []
-        while index < lines.count {
-            let value = field(lines[index])
-            index += 1
-            if value.isEmpty { continue }
-            guard let number = Double(value), number.isFinite else {
-                return .rejected("an electrocardiogram file with a voltage that is not a number (ECG-1)")
+        volts.reserveCapacity(16_384)
+        var line = pending
+        while let current = line {
+            let field = firstField(current)
+            if !field.isEmpty {
+                guard let number = ExportNumber.parse(field), number.isFinite else {
+                    return .rejected("an electrocardiogram file with a voltage that is not a number (ECG-1)")
+                }
+                guard volts.count < HKElectrocardiogram.maximumMeasurements else {
+                    return .rejected("an electrocardiogram file with too many voltages (ECG-1)")
+                }
+                volts.append(number * scale)
             }
-            guard volts.count < HKElectrocardiogram.maximumMeasurements else {
-                return .rejected("an electrocardiogram file with too many voltages (ECG-1)")
-            }
-            volts.append(number * scale)
+            line = lines.next()
         }
         // Header values by position: 2 Recorded Date, 3 Classification,
         // 4 Symptoms, 5 Software Version, 6 Device, 7 Sample Rate.
@@ -121,19 +124,48 @@ enum ExportElectrocardiogram {
         return .unrecognized
     }
 
+    /// The lines of a file: LF or CRLF, a byte order mark skipped.
+    struct Lines {
+        let bytes: [UInt8]
+        var offset = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
+        }
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            guard offset < bytes.count else { return nil }
+            var end = offset
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var line = bytes[offset..<end]
+            if line.last == 0x0D { line = line.dropLast() }
+            offset = end + 1
+            return line
+        }
+    }
+
+    private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }
+    }
+
     /// `name,value`, the value unquoted (`Device,"Watch6,7"`).
-    private static func split(_ line: Substring) -> (name: String, value: String) {
-        guard let comma = line.firstIndex(of: ",") else { return (String(line), "") }
-        var value = String(line[line.index(after: comma)...]).trimmingCharacters(in: .whitespaces)
+    private static func split(_ line: ArraySlice<UInt8>) -> (name: String, value: String) {
+        let text = String(decoding: line.prefix(1_000), as: UTF8.self)
+        guard let comma = text.firstIndex(of: ",") else { return (text, "") }
+        var value = String(text[text.index(after: comma)...]).trimmingCharacters(in: .whitespaces)
         if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
             value = String(value.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
         }
-        return (String(line[..<comma]), value)
+        return (String(text[..<comma]), value)
     }
 
-    /// A voltage line's first field, trimmed.
-    private static func field(_ line: Substring) -> String {
-        String(line.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
+    /// A voltage line's first field, without the spaces around it.
+    private static func firstField(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var field = line.prefix { $0 != 0x2C }
+        while let first = field.first, first == 0x20 || first == 0x09 { field = field.dropFirst() }
+        while let last = field.last, last == 0x20 || last == 0x09 { field = field.dropLast() }
+        return field
     }
 
     /// A uuid from the file's bytes, time-prefixed with its recording date.

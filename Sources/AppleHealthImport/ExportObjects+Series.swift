@@ -23,14 +23,14 @@ extension ExportObjects {
         _ element: ExportElement,
         read: (String) throws(ImportError) -> [UInt8]?
     ) throws(ImportError) -> RouteOutcome {
-        var locations: [CLLocation] = []
+        var locations: [HKWorkoutRoute.Location] = []
         var path: String?
         for child in element.children {
             if child.name == .location {
                 guard let location = Self.location(child) else {
                     return .rejected("a route location without a readable place and time (SERIES-1)")
                 }
-                locations.append(location)
+                locations.append(HKWorkoutRoute.Location(location))
             } else if child.name == .fileReference, let reference = child[.path] {
                 path = reference
             }
@@ -43,12 +43,19 @@ extension ExportObjects {
             locations = track
         }
         guard !locations.isEmpty else { return .rejected("a route without locations (SERIES-1)") }
-        let sorted = locations.enumerated().sorted { lhs, rhs in
-            (lhs.element.timestamp, lhs.offset) < (rhs.element.timestamp, rhs.offset)
-        }.map(\.element)
+        // Time order, equal times in file order; a file in order (all of
+        // them) is not sorted again.
+        var sorted = locations
+        if !zip(locations, locations.dropFirst()).allSatisfy({ $0.timestamp <= $1.timestamp }) {
+            sorted = locations.enumerated().sorted { lhs, rhs in
+                (lhs.element.timestamp, lhs.offset) < (rhs.element.timestamp, rhs.offset)
+            }.map(\.element)
+        }
+        let first = Date(timeIntervalSinceReferenceDate: sorted[0].timestamp)
+        let last = Date(timeIntervalSinceReferenceDate: sorted[sorted.count - 1].timestamp)
         let bounds = try? interval(element)
-        let start = min(bounds?.0 ?? sorted[0].timestamp, sorted[0].timestamp)
-        let end = max(bounds?.1 ?? sorted[sorted.count - 1].timestamp, sorted[sorted.count - 1].timestamp)
+        let start = min(bounds?.0 ?? first, first)
+        let end = max(bounds?.1 ?? last, last)
         var uuid = identifier(of: element)
         if let path { uuid = Self.derived(from: uuid, label: "route file " + path) }
         do throws(HKError) {

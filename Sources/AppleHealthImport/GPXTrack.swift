@@ -20,10 +20,10 @@ enum GPXTrack {
     /// The locations in the file, in file order; `nil` when a point lacks
     /// a readable position or time, or there are more than
     /// ``maximumPoints``.
-    static func locations(_ bytes: [UInt8]) -> [CLLocation]? {
-        bytes.withUnsafeBufferPointer { buffer -> [CLLocation]? in
+    static func locations(_ bytes: [UInt8]) -> [HKWorkoutRoute.Location]? {
+        bytes.withUnsafeBufferPointer { buffer -> [HKWorkoutRoute.Location]? in
             var scanner = Scanner(bytes: buffer)
-            var locations: [CLLocation] = []
+            var locations: [HKWorkoutRoute.Location] = []
             while let start = scanner.find(Array("<trkpt".utf8)) {
                 guard locations.count < maximumPoints else { return nil }
                 guard let location = scanner.point(at: start) else { return nil }
@@ -63,54 +63,125 @@ enum GPXTrack {
             return nil
         }
 
-        /// The point whose `<trkpt` ends at `start`.
-        mutating func point(at start: Int) -> CLLocation? {
+        /// The point whose `<trkpt` ends at `start`. Read as bytes: no
+        /// string is made for a name, and numbers and whole-second UTC
+        /// times (what the Health app writes) are parsed in place.
+        mutating func point(at start: Int) -> HKWorkoutRoute.Location? {
             // Attributes up to the tag's end.
             guard let tagEnd = index(of: UInt8(ascii: ">"), from: start) else { return nil }
             let selfClosing = tagEnd > start && bytes[tagEnd - 1] == UInt8(ascii: "/")
             guard let latitude = attribute("lat", in: start..<tagEnd).flatMap(Self.number),
                 let longitude = attribute("lon", in: start..<tagEnd).flatMap(Self.number)
             else { return nil }
-            var fields: [String: Double] = [:]
+            var elevation: Double?
+            var speed: Double?
+            var course: Double?
+            var horizontal: Double?
+            var vertical: Double?
             var time: Date?
             var end = tagEnd + 1
             if !selfClosing {
                 offset = tagEnd + 1
-                guard let close = find(Array("</trkpt>".utf8)) else { return nil }
+                guard let close = find(Self.closeTag) else { return nil }
                 end = close
                 var cursor = tagEnd + 1
-                while let open = index(of: UInt8(ascii: "<"), from: cursor), open < close - 8 {
+                while let open = index(of: UInt8(ascii: "<"), from: cursor), open < close - Self.closeTag.count {
                     guard let nameEnd = index(of: UInt8(ascii: ">"), from: open), nameEnd < close else { return nil }
-                    let name = String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<nameEnd]),
-                        as: UTF8.self
-                    )
+                    let name = UnsafeBufferPointer(rebasing: bytes[(open + 1)..<nameEnd])
                     cursor = nameEnd + 1
-                    guard !name.hasPrefix("/"), !name.hasSuffix("/"),
-                        ["ele", "time", "speed", "course", "hAcc", "vAcc"].contains(name),
-                        let textEnd = index(of: UInt8(ascii: "<"), from: cursor), textEnd <= close
+                    guard let field = Self.field(name), let textEnd = index(of: UInt8(ascii: "<"), from: cursor),
+                        textEnd <= close
                     else { continue }
-                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<textEnd]), as: UTF8.self)
-                        .trimmingCharacters(in: .whitespacesAndNewlines)
-                    if name == "time" {
-                        time = ISO8601.parse(text)
-                    } else {
-                        fields[name] = Self.number(text)
+                    let text = Self.trimmed(UnsafeBufferPointer(rebasing: bytes[cursor..<textEnd]))
+                    switch field {
+                    case .time: time = Self.date(text)
+                    case .elevation: elevation = Self.number(text)
+                    case .speed: speed = Self.number(text)
+                    case .course: course = Self.number(text)
+                    case .horizontal: horizontal = Self.number(text)
+                    case .vertical: vertical = Self.number(text)
                     }
                     cursor = textEnd
                 }
             }
             offset = end
             guard let time else { return nil }
-            return CLLocation(
-                coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
-                altitude: fields["ele"] ?? 0,
-                horizontalAccuracy: fields["hAcc"] ?? 0,
-                verticalAccuracy: fields["vAcc"] ?? -1,
-                course: fields["course"] ?? -1,
-                speed: fields["speed"] ?? -1,
-                timestamp: time
+            return HKWorkoutRoute.Location(
+                timestamp: time.timeIntervalSinceReferenceDate,
+                latitude: latitude,
+                longitude: longitude,
+                altitude: elevation ?? 0,
+                horizontalAccuracy: horizontal ?? 0,
+                verticalAccuracy: vertical ?? -1,
+                course: course ?? -1,
+                courseAccuracy: -1,
+                speed: speed ?? -1,
+                speedAccuracy: -1
             )
+        }
+
+        static let closeTag = Array("</trkpt>".utf8)
+
+        enum Field { case elevation, time, speed, course, horizontal, vertical }
+
+        /// The field a child element's name is, if one read.
+        static func field(_ name: UnsafeBufferPointer<UInt8>) -> Field? {
+            func equals(_ text: StaticString) -> Bool {
+                text.utf8CodeUnitCount == name.count
+                    && memcmp(text.utf8Start, name.baseAddress!, name.count) == 0
+            }
+            switch name.count {
+            case 3 where equals("ele"): return .elevation
+            case 4 where equals("time"): return .time
+            case 4 where equals("hAcc"): return .horizontal
+            case 4 where equals("vAcc"): return .vertical
+            case 5 where equals("speed"): return .speed
+            case 6 where equals("course"): return .course
+            default: return nil
+            }
+        }
+
+        /// `bytes` without the spaces and line breaks around them.
+        static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            var low = 0
+            var high = bytes.count
+            while low < high, isSpace(bytes[low]) { low += 1 }
+            while high > low, isSpace(bytes[high - 1]) { high -= 1 }
+            return UnsafeBufferPointer(rebasing: bytes[low..<high])
+        }
+
+        @inline(__always)
+        static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+            guard let value = ExportNumber.parse(ArraySlice(bytes)), value.isFinite else { return nil }
+            return value
+        }
+
+        /// A time: `2025-09-17T01:15:00Z` in place; any other ISO 8601 form
+        /// (fractions, offsets) through the general parser.
+        static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+            guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+                bytes[16] == 0x3A, bytes[19] == 0x5A
+            else { return ISO8601.parse(String(decoding: bytes, as: UTF8.self)) }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<from + count {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month),
+                (1...31).contains(day),
+                hour < 24, minute < 60, second < 61
+            else { return nil }
+            let days = ExportDate.daysFromCivil(year: year, month: month, day: day)
+            return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
         }
 
         func index(of byte: UInt8, from start: Int) -> Int? {
@@ -123,7 +194,7 @@ enum GPXTrack {
         }
 
         /// The value of attribute `name` within `range` (a tag's bytes).
-        func attribute(_ name: String, in range: Range<Int>) -> String? {
+        func attribute(_ name: String, in range: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
             let needle = Array((" " + name + "=").utf8)
             var index = range.lowerBound
             while index + needle.count < range.upperBound {
@@ -141,10 +212,7 @@ enum GPXTrack {
                         var valueEnd = valueStart
                         while valueEnd < range.upperBound, bytes[valueEnd] != quote { valueEnd += 1 }
                         guard valueEnd < range.upperBound else { return nil }
-                        return String(
-                            decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]),
-                            as: UTF8.self
-                        )
+                        return UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd])
                     }
                 }
                 index += 1
@@ -152,9 +220,5 @@ enum GPXTrack {
             return nil
         }
 
-        static func number(_ text: String) -> Double? {
-            guard text.utf8.count <= 40, let value = Double(text), value.isFinite else { return nil }
-            return value
-        }
     }
 }

@@ -156,3 +156,77 @@ struct ServerSeriesTests {
         }
     }
 }
+
+@Suite("HTTP API: saving series in their JSON forms")
+struct ServerSeriesSaveTests {
+    @Test(
+        "SERIES-1, ECG-1, AUD-1: POST /v1/samples saves a route, a heartbeat series, an ECG and an audiogram given with their points; broken points are 400 with the rule, nothing stored"
+    )
+    func saveForms() async throws {
+        try await withNode(policy: Tokens.policy) { node, directory in
+            let route = """
+                {"kind":"workoutRoute","uuid":"\(UUID().uuidString)","type":"HKWorkoutRouteTypeIdentifier",
+                 "startDate":"2026-03-10T00:00:00Z","endDate":"2026-03-10T00:00:02Z",
+                 "locations":[{"timestamp":"2026-03-10T00:00:00Z","latitude":61.2,"longitude":-149.9},
+                              {"timestamp":"2026-03-10T00:00:02Z","latitude":61.21,"longitude":-149.9,"altitude":12.5,"speed":3.1}]}
+                """
+            let beats = """
+                {"kind":"heartbeatSeries","uuid":"\(UUID().uuidString)","type":"HKDataTypeIdentifierHeartbeatSeries",
+                 "startDate":"2026-03-10T00:00:00Z","endDate":"2026-03-10T00:00:01.5Z",
+                 "heartbeats":[{"timeSinceSeriesStart":0.7,"precededByGap":false},{"timeSinceSeriesStart":1.5,"precededByGap":true}]}
+                """
+            let ecg = """
+                {"kind":"electrocardiogram","uuid":"\(UUID().uuidString)","type":"HKDataTypeIdentifierElectrocardiogram",
+                 "startDate":"2026-03-10T00:00:00Z","endDate":"2026-03-10T00:00:30Z","classification":1,"symptomsStatus":1,
+                 "samplingFrequency":{"value":512,"unit":"Hz"},"voltages":[{"lead":1,"volts":[0.0001,-0.0002,0.00015]}]}
+                """
+            let audiogram = """
+                {"kind":"audiogram","uuid":"\(UUID().uuidString)","type":"HKDataTypeIdentifierAudiogram",
+                 "startDate":"2026-03-10T00:00:00Z","endDate":"2026-03-10T00:10:00Z",
+                 "sensitivityPoints":[{"frequency":1000,"tests":[{"sensitivity":20,"type":0,"masked":false,"side":0}]}]}
+                """
+            try await node.application().test(.router) { client in
+                let saved = try await client.send(
+                    .post,
+                    "/v1/samples",
+                    token: Tokens.owner,
+                    json: "[\(route),\(beats),\(ecg),\(audiogram)]"
+                )
+                #expect(saved.status == .created, "\(saved.text)")
+                #expect(try saved.object["saved"] as? Int == 4)
+                for (json, rule) in [
+                    (route.replacingOccurrences(of: "\"latitude\":61.21", with: "\"latitude\":91.21"), "SERIES-1"),
+                    (
+                        route.replacingOccurrences(of: "00:00:02Z\",\"latitude\"", with: "00:00:09Z\",\"latitude\""),
+                        "SERIES-1"
+                    ),
+                    (
+                        beats.replacingOccurrences(of: "1.5,\"precededByGap\"", with: "0.5,\"precededByGap\""),
+                        "SERIES-2"
+                    ),
+                    (
+                        ecg.replacingOccurrences(
+                            of: "\"samplingFrequency\":{\"value\":512,\"unit\":\"Hz\"},",
+                            with: ""
+                        ), "ECG-1"
+                    ),
+                    (audiogram.replacingOccurrences(of: "\"sensitivity\":20", with: "\"sensitivity\":400"), "AUD-1"),
+                ] {
+                    let fresh = json.replacingOccurrences(
+                        of: #""uuid":"[0-9A-F-]+""#,
+                        with: "\"uuid\":\"\(UUID().uuidString)\"",
+                        options: .regularExpression
+                    )
+                    let refused = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: fresh)
+                    #expect(refused.status == .badRequest, "\(rule): \(refused.text)")
+                    #expect(refused.text.contains(rule), "\(refused.text)")
+                }
+                for type in ["workoutRoute", "heartbeatSeries", "electrocardiogram", "audiogram"] {
+                    let listed = try await client.send(.get, "/v1/samples?type=\(type)", token: Tokens.owner)
+                    #expect((try listed.object["samples"] as? [Any])?.count == 1, "\(type)")
+                }
+            }
+            try await expectAuditPasses(directory)
+        }
+    }
+}

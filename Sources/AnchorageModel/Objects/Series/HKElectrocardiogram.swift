@@ -47,30 +47,41 @@ public final class HKElectrocardiogram: HKSample, SeriesCarrying, @unchecked Sen
         // @unchecked: immutable after init.
         /// Seconds since the electrocardiogram's start.
         public let timeSinceSampleStart: TimeInterval
-        private let volts: [Lead: Double]
+        /// The leads, shared by every measurement of a recording.
+        private let leads: [Lead]
+        /// The first lead's voltage, and the others' (empty for one lead:
+        /// a measurement of the watch's single lead allocates nothing more).
+        private let first: Double
+        private let others: [Double]
 
         /// An empty measurement at the start, on no lead.
         public convenience init() {
-            self.init(time: 0, volts: [:])
+            self.init(time: 0, leads: [], first: 0, others: [])
         }
 
-        package init(time: TimeInterval, volts: [Lead: Double]) {
+        package init(time: TimeInterval, leads: [Lead], first: Double, others: [Double]) {
             self.timeSinceSampleStart = time
-            self.volts = volts
+            self.leads = leads
+            self.first = first
+            self.others = others
         }
 
         /// The voltage on `lead`, in volts; `nil` when the recording has no such lead.
         public func quantity(for lead: Lead) -> HKQuantity? {
-            volts[lead].map { HKQuantity(unit: .volt(), doubleValue: $0) }
+            guard let position = leads.firstIndex(of: lead) else { return nil }
+            return HKQuantity(unit: Self.volt, doubleValue: position == 0 ? first : others[position - 1])
         }
 
+        private static let volt = HKUnit.volt()
+
         public static func == (lhs: VoltageMeasurement, rhs: VoltageMeasurement) -> Bool {
-            lhs.timeSinceSampleStart == rhs.timeSinceSampleStart && lhs.volts == rhs.volts
+            lhs.timeSinceSampleStart == rhs.timeSinceSampleStart && lhs.leads == rhs.leads && lhs.first == rhs.first
+                && lhs.others == rhs.others
         }
 
         public func hash(into hasher: inout Hasher) {
             hasher.combine(timeSinceSampleStart)
-            hasher.combine(volts)
+            hasher.combine(first)
         }
     }
 
@@ -123,7 +134,11 @@ public final class HKElectrocardiogram: HKSample, SeriesCarrying, @unchecked Sen
         }
     }
 
+    /// The sampling frequency in hertz, as stored.
+    private let samplingHertz: Double?
+
     package init(_ recording: Recording, points: SeriesPoints?, fields: consuming SampleFields) {
+        samplingHertz = recording.samplingFrequency
         numberOfVoltageMeasurements = recording.count
         samplingFrequency = recording.samplingFrequency.map { HKQuantity(unit: .hertz(), doubleValue: $0) }
         classification = recording.classification
@@ -255,9 +270,14 @@ public final class HKElectrocardiogram: HKSample, SeriesCarrying, @unchecked Sen
 
     /// The measurement at `index` of `points`.
     package func measurement(_ points: SeriesPoints, at index: Int) -> VoltageMeasurement {
-        var volts: [Lead: Double] = [:]
-        for (position, lead) in leads.enumerated() { volts[lead] = points.double(index, field: position) }
-        let frequency = samplingFrequency?.doubleValue(for: .hertz()) ?? 1
-        return VoltageMeasurement(time: Double(index) / frequency, volts: volts)
+        VoltageMeasurement(
+            time: Double(index) / hertz,
+            leads: leads,
+            first: leads.isEmpty ? 0 : points.double(index, field: 0),
+            others: leads.count > 1 ? (1..<leads.count).map { points.double(index, field: $0) } : []
+        )
     }
+
+    /// The sampling frequency in hertz, 1 when there is none.
+    private var hertz: Double { samplingHertz ?? 1 }
 }

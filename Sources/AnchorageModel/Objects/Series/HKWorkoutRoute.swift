@@ -35,6 +35,77 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
         return HKWorkoutRoute(count: points.count, points: points, fields: fields)
     }
 
+    /// One location's stored fields, for readers that make many without a
+    /// `CLLocation` object each (the importer's GPX reader).
+    package struct Location: Sendable {
+        package var timestamp: Double
+        package var latitude: Double
+        package var longitude: Double
+        package var altitude: Double
+        package var horizontalAccuracy: Double
+        package var verticalAccuracy: Double
+        package var course: Double
+        package var courseAccuracy: Double
+        package var speed: Double
+        package var speedAccuracy: Double
+
+        package init(
+            timestamp: Double,
+            latitude: Double,
+            longitude: Double,
+            altitude: Double,
+            horizontalAccuracy: Double,
+            verticalAccuracy: Double,
+            course: Double,
+            courseAccuracy: Double,
+            speed: Double,
+            speedAccuracy: Double
+        ) {
+            self.timestamp = timestamp
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+            self.horizontalAccuracy = horizontalAccuracy
+            self.verticalAccuracy = verticalAccuracy
+            self.course = course
+            self.courseAccuracy = courseAccuracy
+            self.speed = speed
+            self.speedAccuracy = speedAccuracy
+        }
+
+        package init(_ location: CLLocation) {
+            self.init(
+                timestamp: location.timestamp.timeIntervalSinceReferenceDate,
+                latitude: location.coordinate.latitude,
+                longitude: location.coordinate.longitude,
+                altitude: location.altitude,
+                horizontalAccuracy: location.horizontalAccuracy,
+                verticalAccuracy: location.verticalAccuracy,
+                course: location.course,
+                courseAccuracy: location.courseAccuracy,
+                speed: location.speed,
+                speedAccuracy: location.speedAccuracy
+            )
+        }
+    }
+
+    /// The stored form of `locations`, in the order given.
+    package static func points(_ locations: [Location]) -> SeriesPoints {
+        SeriesPoints(stride: stride, count: locations.count) { writer, index in
+            let location = locations[index]
+            writer.double(location.timestamp)
+            writer.double(location.latitude)
+            writer.double(location.longitude)
+            writer.double(location.altitude)
+            writer.double(location.horizontalAccuracy)
+            writer.double(location.verticalAccuracy)
+            writer.double(location.course)
+            writer.double(location.courseAccuracy)
+            writer.double(location.speed)
+            writer.double(location.speedAccuracy)
+        }
+    }
+
     /// The stored form of `locations`, in the order given.
     package static func points(_ locations: [CLLocation]) -> SeriesPoints {
         SeriesPoints(stride: stride, count: locations.count) { writer, index in
