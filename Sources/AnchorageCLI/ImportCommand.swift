@@ -64,6 +64,11 @@ struct ImportCommand: AsyncParsableCommand {
         if summary.skippedHeartbeats > 0 {
             output.line("per-beat readings left out of their heartbeat series: \(summary.skippedHeartbeats)")
         }
+        if summary.shiftedHeartbeatLists > 0 {
+            output.line(
+                "per-beat lists in another offset than their record, moved into it: \(summary.shiftedHeartbeatLists)"
+            )
+        }
         if summary.droppedControlCharacters > 0 {
             output.line("control characters dropped: \(summary.droppedControlCharacters)")
         }

@@ -71,7 +71,7 @@ enum ExportElectrocardiogram {
         guard let recorded = value(2).flatMap(ExportDate.parse) else {
             return .rejected("an electrocardiogram file without a readable recording date (ECG-1)")
         }
-        guard let rateText = value(7), let rate = Double(rateText.prefix { $0.isNumber || $0 == "." }), rate > 0
+        guard let rateText = value(7), let rate = Self.rate(rateText), rate.isFinite, rate > 0
         else {
             return .rejected("an electrocardiogram file without a readable sample rate (ECG-1)")
         }
@@ -160,12 +160,38 @@ enum ExportElectrocardiogram {
         return (String(text[..<comma]), value)
     }
 
-    /// A voltage line's first field, without the spaces around it.
+    /// A voltage line's first field, without the spaces around it. A line
+    /// that is digits, one comma and digits (`94,151`: phones set to a
+    /// language with decimal commas write voltages so, unquoted) is one
+    /// number with a decimal comma, the comma made a point.
     private static func firstField(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        if let comma = line.firstIndex(of: 0x2C), isDigits(line[line.startIndex..<comma], signed: true),
+            isDigits(line[(comma + 1)...], signed: false)
+        {
+            var decimal = line
+            decimal[comma] = 0x2E
+            return decimal
+        }
         var field = line.prefix { $0 != 0x2C }
         while let first = field.first, first == 0x20 || first == 0x09 { field = field.dropFirst() }
         while let last = field.last, last == 0x20 || last == 0x09 { field = field.dropLast() }
         return field
+    }
+
+    private static func isDigits(_ bytes: ArraySlice<UInt8>, signed: Bool) -> Bool {
+        var digits = bytes
+        if signed, digits.first == 0x2D { digits = digits.dropFirst() }
+        return !digits.isEmpty && digits.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// A sample rate as the header writes it, in any language: a number
+    /// with a decimal point or comma, then a word (`512 hertz`, `511,562
+    /// Hertz`, `512ヘルツ`).
+    static func rate(_ text: String) -> Double? {
+        let number = text.trimmingCharacters(in: .whitespaces).prefix {
+            $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",")
+        }
+        return Double(number.replacingOccurrences(of: ",", with: "."))
     }
 
     /// A uuid from the file's bytes, time-prefixed with its recording date.

@@ -61,9 +61,12 @@ extension ExportObjects {
         }
         let given = try quantity(element, .duration, unitKey: .durationUnit, defaultUnit: "min")?
             .doubleValue(for: .second())
+        // An activity's events may run before and past it (the workout's
+        // segments, written into each interval they overlap), within the
+        // workout; those ending past the workout are clamped to its end.
         let events = try events(
             of: element,
-            within: DateInterval(start: start, end: max(start, end)),
+            within: DateInterval(start: start, end: max(start, workoutEnd)),
             tolerance: Self.activityEventTolerance
         )
         let statistics = workoutStatistics(element)

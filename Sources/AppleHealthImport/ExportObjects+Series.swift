@@ -108,7 +108,8 @@ extension ExportObjects {
     mutating func heartbeats(
         of element: ExportElement,
         record: HKSample,
-        skipped: inout Int
+        skipped: inout Int,
+        shifted: inout Int
     ) -> HKHeartbeatSeriesSample? {
         guard let startBytes = element.bytes(.startDate), let offset = ExportDate.offset(startBytes) else { return nil }
         // Whole seconds of the start's local time of day; each beat's time
@@ -116,8 +117,7 @@ extension ExportObjects {
         // so `0.91` stays 0.91 rather than a difference of large numbers.
         let local = Int((record.startDate.timeIntervalSince1970).rounded(.down)) + offset
         let startOfDay = ((local % 86_400) + 86_400) % 86_400
-        var beats: [HKHeartbeatSeriesSample.Beat] = []
-        var previous = -Double.infinity
+        var times: [(whole: Int, fraction: String)] = []
         for list in element.children where list.name == .heartRateVariabilityMetadataList {
             for beat in list.children where beat.name == .instantaneousBeatsPerMinute {
                 guard let text = beat[.time], let seconds = Self.secondsOfDay(text) else {
@@ -126,23 +126,39 @@ extension ExportObjects {
                 }
                 var whole = seconds.whole - startOfDay
                 if whole < -43_200 { whole += 86_400 }
-                // The decimal as written, read once: 1.93, not 1 + 0.93.
-                let digits = seconds.fraction.isEmpty ? "0" : seconds.fraction
-                var time =
-                    whole >= 0
-                    ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
-                if time < 0 && time >= -1 { time = 0 }
-                guard time.isFinite else {
-                    skipped += 1
-                    continue
-                }
-                guard time >= 0, time > previous, beats.count < HKHeartbeatSeriesSample.maximumBeats else {
-                    skipped += 1
-                    continue
-                }
-                beats.append(.init(timeSinceSeriesStart: time, precededByGap: false))
-                previous = time
+                times.append((whole, seconds.fraction))
             }
+        }
+        // Some exports write the beats' times in another offset than the
+        // record's (the phone's zone when it exported, or a file whose dates
+        // were moved): when the first beat falls outside the record, the
+        // whole quarter hours that put it inside are taken off every beat.
+        if let first = times.first {
+            let length = Int(record.endDate.timeIntervalSince(record.startDate).rounded(.up))
+            if first.whole < -1 || first.whole > length + 1 {
+                let quarters = (-Double(first.whole) / 900).rounded()
+                let shift = Int(quarters) * 900
+                if (-1...(length + 1)).contains(first.whole + shift) {
+                    times = times.map { ($0.whole + shift, $0.fraction) }
+                    shifted += 1
+                }
+            }
+        }
+        var beats: [HKHeartbeatSeriesSample.Beat] = []
+        var previous = -Double.infinity
+        for (whole, fraction) in times {
+            // The decimal as written, read once: 1.93, not 1 + 0.93.
+            let digits = fraction.isEmpty ? "0" : fraction
+            var time =
+                whole >= 0
+                ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
+            if time < 0 && time >= -1 { time = 0 }
+            guard time.isFinite, time >= 0, time > previous, beats.count < HKHeartbeatSeriesSample.maximumBeats else {
+                skipped += 1
+                continue
+            }
+            beats.append(.init(timeSinceSeriesStart: time, precededByGap: false))
+            previous = time
         }
         guard let last = beats.last else { return nil }
         let fields = SampleFields(

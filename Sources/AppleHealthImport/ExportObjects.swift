@@ -221,8 +221,8 @@ struct ExportObjects {
     /// How far past its workout an event may end, from dates cut to whole
     /// seconds, and be clamped.
     static let workoutTolerance: TimeInterval = 1
-    /// How far past its activity an activity's event may end and be
-    /// clamped (health-export-format.md: up to about a minute).
+    /// How far past its workout an activity's event may end and be clamped
+    /// (health-export-format.md: up to about a minute).
     static let activityEventTolerance: TimeInterval = 60
 
     /// A workout's `WorkoutStatistics` children, for

@@ -97,6 +97,9 @@ public struct HealthExportImporter: Sendable {
         /// their heartbeat series: a time that is not a time of day, or not
         /// later than the beat before.
         public var skippedHeartbeats = 0
+        /// Per-beat lists whose times were written in another offset than
+        /// their record's, moved by whole quarter hours into the record.
+        public var shiftedHeartbeatLists = 0
     }
 
     /// Imports the export at `url`.
@@ -257,7 +260,12 @@ public struct HealthExportImporter: Sendable {
             case .record:
                 object = try builder.sample(element, topLevel: true)
                 if element.children.contains(where: { $0.name == .heartRateVariabilityMetadataList }),
-                    let series = builder.heartbeats(of: element, record: object, skipped: &summary.skippedHeartbeats)
+                    let series = builder.heartbeats(
+                        of: element,
+                        record: object,
+                        skipped: &summary.skippedHeartbeats,
+                        shifted: &summary.shiftedHeartbeatLists
+                    )
                 {
                     summary.read["HeartRateVariabilityMetadataList", default: 0] += 1
                     pending.add(series, summary: &summary)

@@ -217,7 +217,7 @@ struct ServerSeriesSaveTests {
                         with: "\"uuid\":\"\(UUID().uuidString)\"",
                         options: .regularExpression
                     )
-                    let refused = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: fresh)
+                    let refused = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: "[\(fresh)]")
                     #expect(refused.status == .badRequest, "\(rule): \(refused.text)")
                     #expect(refused.text.contains(rule), "\(refused.text)")
                 }

@@ -94,6 +94,63 @@ struct WorkoutActivityTests {
         #expect(PayloadCodec.encode(decoded) == PayloadCodec.encode(race))
     }
 
+    @Test(
+        "OBJ-23: an activity's events overlap it and may run past it, inside the workout; paused time counts only within the activity"
+    )
+    func overlappingEvents() throws {
+        let start = minutes(0)
+        let run = configuration(.running)
+        let fast = try HKWorkoutActivity.validated(
+            workoutConfiguration: run,
+            start: minutes(1),
+            end: minutes(2),
+            workoutEvents: [
+                HKWorkoutEvent(
+                    type: .segment,
+                    dateInterval: DateInterval(start: minutes(0.5), end: minutes(4)),
+                    metadata: nil
+                ),
+                HKWorkoutEvent(
+                    type: .pause,
+                    dateInterval: DateInterval(start: minutes(1.5), duration: 0),
+                    metadata: nil
+                ),
+                HKWorkoutEvent(
+                    type: .resume,
+                    dateInterval: DateInterval(start: minutes(2), duration: 0),
+                    metadata: nil
+                ),
+            ]
+        )
+        #expect(fast.duration == 30, "paused from 1.5 min to 2 min")
+        #expect(
+            try HKWorkout.validated(activityType: .running, start: start, end: minutes(5), workoutActivities: [fast])
+                .workoutActivities.count == 1
+        )
+        #expect(throws: HKError.self, "an activity event outside the workout") {
+            try HKWorkout.validated(
+                activityType: .running,
+                start: minutes(1),
+                end: minutes(3),
+                workoutActivities: [fast]
+            )
+        }
+        #expect(throws: HKError.self, "an event that does not overlap its activity") {
+            try HKWorkoutActivity.validated(
+                workoutConfiguration: run,
+                start: minutes(1),
+                end: minutes(2),
+                workoutEvents: [
+                    HKWorkoutEvent(
+                        type: .marker,
+                        dateInterval: DateInterval(start: minutes(4), duration: 0),
+                        metadata: nil
+                    )
+                ]
+            )
+        }
+    }
+
     @Test("OBJ-21: an activity's JSON needs only its uuid, type and dates; unknown location types are refused")
     func minimalJSON() throws {
         func workout(_ activity: String) throws -> HKWorkout? {

@@ -23,7 +23,7 @@ struct SeriesImportTests {
             try await Self.expectContents(summary, store)
             try await expectAuditPasses(store)
             let again = try await expectImportAddsNothing(Self.folder, into: store, batchSize: 2)
-            #expect(again.alreadyPresent == 10)
+            #expect(again.alreadyPresent == 12)
             #expect(again.missingFiles == 1)
         }
     }
@@ -51,11 +51,12 @@ struct SeriesImportTests {
     static func expectContents(_ summary: HealthExportImporter.Summary, _ store: HKHealthStore) async throws {
         #expect(
             summary.read == [
-                "Record": 1, "HeartRateVariabilityMetadataList": 1, "Workout": 3, "WorkoutRoute": 2,
+                "Record": 2, "HeartRateVariabilityMetadataList": 2, "Workout": 3, "WorkoutRoute": 2,
                 "Electrocardiogram": 2, "Audiogram": 1,
             ]
         )
-        #expect(summary.saved == 10, "a record, its heartbeats, 3 workouts, 2 routes, 2 ECGs, an audiogram")
+        #expect(summary.saved == 12, "2 records, their heartbeats, 3 workouts, 2 routes, 2 ECGs, an audiogram")
+        #expect(summary.shiftedHeartbeatLists == 1, "the list an hour behind its record")
         #expect(summary.rejected.isEmpty, "\(summary.rejected)")
         #expect(summary.missingFiles == 1)
         #expect(summary.firstMissingFile == "/workout-routes/route_2025-09-17_7.20am.gpx")
@@ -99,12 +100,17 @@ struct SeriesImportTests {
         #expect(walkTrack.first?.timestamp == walk.startDate.addingTimeInterval(5))
 
         // Heartbeats from 23:59:58 -0700 across midnight.
-        let series = try #require(
-            try await samples(store, HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample
-        )
+        let allSeries = try await samples(store, HKSeriesType.heartbeat()).compactMap { $0 as? HKHeartbeatSeriesSample }
+            .sorted { $0.startDate < $1.startDate }
+        #expect(allSeries.count == 2)
+        let series = try #require(allSeries.first)
         let beats = try await HKHeartbeatSeriesQueryDescriptor(series).results(for: store)
             .reduce(into: [Double]()) { $0.append($1.timeIntervalSinceStart) }
         #expect(beats == [0.91, 1.93, 2.95, 3.93])
+        // The list an hour behind its record's offset, moved into the record (from 06:30:29 -0700).
+        let behind = try await HKHeartbeatSeriesQueryDescriptor(allSeries[1]).results(for: store)
+            .reduce(into: [Double]()) { $0.append($1.timeIntervalSinceStart) }
+        #expect(behind == [8.8, 9.94, 11.04])
 
         // AUD-1: the audiogram, each ear an unmasked air-conduction test; the right ear not measured at 8 kHz.
         let audiogram = try #require(
@@ -161,5 +167,76 @@ struct BeatTimeTests {
     )
     func unreadable(text: String) {
         #expect(ExportObjects.secondsOfDay(text) == nil)
+    }
+}
+
+@Suite("ECG files as phones in other languages write them")
+struct ElectrocardiogramFileTests {
+    @Test(
+        "ECG-1: voltages with decimal commas, a rate with a decimal comma and a word in another script, a bare first line"
+    )
+    func localizedForms() throws {
+        let text = [
+            "Name", "Geburtsdatum,01.01.1990", "Aufnahmedatum,2024-09-03 22:05:56 +0200",
+            "Klassifizierung,Sinusrhythmus",
+            "Symptome,", "Softwareversion,1.90", "Gerät,\"Watch7,2\"", "Messrate,511,562 Hertz", "", "",
+            "Ableitung,Ableitung I", "Einheit,µV", "94,151", "-12,5", "7", "-3",
+        ].joined(separator: "\r\n")
+        guard case .electrocardiogram(let ecg) = ExportElectrocardiogram.parse(Array(text.utf8)) else {
+            Issue.record("the file is read")
+            return
+        }
+        let points = try #require(ecg.points)
+        let microvolts = (0..<points.count).map { (points.double($0, field: 0) * 1e9).rounded() / 1_000 }
+        #expect(microvolts == [94.151, -12.5, 7, -3])
+        #expect(ecg.samplingFrequency?.doubleValue(for: .hertz()) == 511.562)
+        #expect(ecg.classification == .unrecognized)
+        #expect(ecg.symptomsStatus == HKElectrocardiogram.SymptomsStatus.none)
+        #expect(ecg.device?.model == "Watch7,2")
+        #expect(ExportElectrocardiogram.rate("512ヘルツ") == 512)
+        #expect(ExportElectrocardiogram.rate("512赫兹") == 512)
+    }
+
+    @Test(
+        "ECG-1: files that are not recordings are rejected with a reason, never a crash",
+        arguments: [
+            "", "Name,x\n",
+            "Name,x\nDate of Birth,\nRecorded Date,2024-09-03 22:05:56 +0200\n\nLead,Lead I\nUnit,µV\n1\n",
+            "Name,x\nDate of Birth,\nRecorded Date,nope\nClassification,\nSymptoms,\nSoftware Version,1\nDevice,x\nSample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n1\n",
+            "Name,x\nDate of Birth,\nRecorded Date,2024-09-03 22:05:56 +0200\nClassification,\nSymptoms,\nSoftware Version,1\nDevice,x\nSample Rate,512 hertz\n\nLead,Lead I\nUnit,furlongs\n1\n",
+            "Name,x\nDate of Birth,\nRecorded Date,2024-09-03 22:05:56 +0200\nClassification,\nSymptoms,\nSoftware Version,1\nDevice,x\nSample Rate,512 hertz\n\nLead,Lead I\nUnit,µV\n1\nabc\n",
+        ]
+    )
+    func rejected(text: String) {
+        guard case .rejected(let reason) = ExportElectrocardiogram.parse(Array(text.utf8)) else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(reason.contains("ECG-1"), "\(reason)")
+    }
+}
+
+@Suite("Structured workouts as the watch writes them")
+struct IntervalWorkoutImportTests {
+    @Test(
+        "OBJ-23: a structured run's intervals keep the workout's kilometre segments that overlap them, running before and past them"
+    )
+    func intervals() async throws {
+        try await withImportStore { store in
+            let file = fixtureFile("export-v17-intervals.xml")
+            let summary = try await HealthExportImporter(store: store).importExport(at: file)
+            #expect(summary.unknown.isEmpty, "\(summary.unknown)")
+            #expect(summary.rejected.isEmpty, "\(summary.rejected)")
+            let workout = try #require(try await samples(store, HKWorkoutType.workoutType()).first as? HKWorkout)
+            #expect(workout.workoutActivities.count == 8)
+            let fast = workout.workoutActivities[1]
+            #expect(fast.endDate!.timeIntervalSince(fast.startDate) == 60)
+            let segment = try #require(fast.workoutEvents.first)
+            #expect(segment.dateInterval.start < fast.startDate && segment.dateInterval.end > fast.endDate!)
+            #expect(fast.duration == 60, "its own duration, not the segment's")
+            #expect(workout.workoutActivities.map(\.workoutEvents.count) == [4, 1, 1, 1, 1, 1, 2, 2])
+            try await expectAuditPasses(store)
+            try await expectImportAddsNothing(file, into: store)
+        }
     }
 }

@@ -171,7 +171,7 @@ extension StoreEngine {
                 )
             }
             try SampleFields.checkTexts(sample.sourceRevision, sample.device)
-            if let series = sample as? any SeriesCarrying, series.points == nil {
+            if sample.lacksSeriesPoints {
                 throw HKError(
                     .errorInvalidArgument,
                     rule: "SERIES-3",

@@ -48,7 +48,7 @@ public enum PayloadCodec {
     /// The bytes of `object` through the general writer (every kind).
     package static func encodeGeneral(_ object: HKObject) -> [UInt8] {
         // Room for a series' points at once, so they are copied once.
-        let points = (object as? any SeriesCarrying)?.points?.bytes.count ?? 0
+        let points = (object as? HKSample)?.seriesPoints?.bytes.count ?? 0
         var writer = PayloadWriter(capacity: 64 + object.sourceRevision.payloadBlock.count + points)
         write(object, into: &writer)
         return writer.finish()

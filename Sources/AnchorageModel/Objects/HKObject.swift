@@ -69,6 +69,15 @@ public class HKSample: HKObject, @unchecked Sendable {
     /// Whether the sample has a non-zero duration.
     public var hasUndeterminedDuration: Bool { false }
 
+    /// The stored points of a sample whose value includes a series (routes,
+    /// heartbeat series, ECGs), when it carries them; `nil` for other
+    /// samples. Overridden, so that asking costs a call, not a cast.
+    package var seriesPoints: SeriesPoints? { nil }
+
+    /// Whether the sample is of a kind that stores points but was read
+    /// without them (SERIES-3).
+    package var lacksSeriesPoints: Bool { false }
+
     /// Checks the interval of a new sample: finite dates, start ≤ end (OBJ-7).
     package static func checkInterval(start: Date, end: Date) throws(HKError) {
         guard start.timeIntervalSinceReferenceDate.isFinite, end.timeIntervalSinceReferenceDate.isFinite else {

@@ -34,6 +34,10 @@ extension HKWorkout {
             guard activity.startDate >= start, activityEnd <= end else {
                 throw .invalid("OBJ-21", "activity \(index) lies outside the workout")
             }
+            for event in activity.workoutEvents
+            where event.dateInterval.start < start || event.dateInterval.end > end {
+                throw .invalid("OBJ-23", "an event of activity \(index) lies outside the workout")
+            }
         }
     }
 }

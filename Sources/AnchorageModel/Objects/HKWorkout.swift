@@ -419,7 +419,12 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// Events lie inside the workout, in date order; pauses and resumes
     /// alternate starting with a pause; only laps and segments have a length
     /// (OBJ-23).
-    package static func checkEvents(_ events: [HKWorkoutEvent], start: Date, end: Date) throws(HKError) {
+    package static func checkEvents(
+        _ events: [HKWorkoutEvent],
+        start: Date,
+        end: Date,
+        overlapping: Bool = false
+    ) throws(HKError) {
         guard events.count <= maximumEvents else {
             throw .invalid("OBJ-23", "a workout may have at most \(maximumEvents) events")
         }
@@ -427,8 +432,18 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         var paused = false
         for (index, event) in events.enumerated() {
             let interval = event.dateInterval
-            guard interval.start >= start, interval.end <= end else {
-                throw .invalid("OBJ-23", "workout event \(index) (\(event.type)) lies outside the workout")
+            if overlapping {
+                // An activity's events: the watch writes the workout's
+                // segments (a kilometre, a mile) into every interval of a
+                // structured workout they overlap, so they may run before
+                // and past the activity; they must overlap it.
+                guard interval.end >= start, interval.start <= end else {
+                    throw .invalid("OBJ-23", "event \(index) (\(event.type)) does not overlap its activity")
+                }
+            } else {
+                guard interval.start >= start, interval.end <= end else {
+                    throw .invalid("OBJ-23", "workout event \(index) (\(event.type)) lies outside the workout")
+                }
             }
             if let previous, interval.start < previous {
                 throw .invalid("OBJ-23", "workout event \(index) (\(event.type)) is out of date order")
@@ -471,18 +486,23 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             }
             return explicit
         }
+        // Paused time within [start, end]: an activity's events may lie
+        // outside it (see `checkEvents(_:start:end:overlapping:)`).
+        func within(_ from: Date, _ to: Date) -> TimeInterval {
+            max(0, min(to, end).timeIntervalSince(max(from, start)))
+        }
         var paused: TimeInterval = 0
         var pausedAt: Date?
         for event in events {
             switch event.type {
             case .pause: pausedAt = event.dateInterval.start
             case .resume:
-                if let since = pausedAt { paused += event.dateInterval.start.timeIntervalSince(since) }
+                if let since = pausedAt { paused += within(since, event.dateInterval.start) }
                 pausedAt = nil
             default: break
             }
         }
-        if let since = pausedAt { paused += end.timeIntervalSince(since) }
+        if let since = pausedAt { paused += within(since, end) }
         return total - paused
     }
 }

@@ -205,7 +205,7 @@ public final class HKWorkoutActivity: Hashable, @unchecked Sendable {
         guard events.count <= HKWorkout.maximumEvents else {
             throw .invalid("OBJ-23", "an activity may have at most \(HKWorkout.maximumEvents) events")
         }
-        try HKWorkout.checkEvents(events, start: start, end: end ?? .distantFuture)
+        try HKWorkout.checkEvents(events, start: start, end: end ?? .distantFuture, overlapping: true)
         let active: TimeInterval
         if let end {
             active = try HKWorkout.activeDuration(start: start, end: end, events: events, explicit: duration)

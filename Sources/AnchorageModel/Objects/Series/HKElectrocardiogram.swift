@@ -134,6 +134,9 @@ public final class HKElectrocardiogram: HKSample, SeriesCarrying, @unchecked Sen
         }
     }
 
+    package override var seriesPoints: SeriesPoints? { points }
+    package override var lacksSeriesPoints: Bool { points == nil }
+
     /// The sampling frequency in hertz, as stored.
     private let samplingHertz: Double?
 

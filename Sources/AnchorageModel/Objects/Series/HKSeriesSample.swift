@@ -18,6 +18,9 @@ public class HKSeriesSample: HKSample, @unchecked Sendable {
     /// whose points stay in the store until a series query asks.
     package let points: SeriesPoints?
 
+    package override var seriesPoints: SeriesPoints? { points }
+    package override var lacksSeriesPoints: Bool { points == nil }
+
     package init(sampleType: HKSampleType, count: Int, points: SeriesPoints?, fields: consuming SampleFields) {
         self.count = count
         self.points = points
