@@ -51,6 +51,8 @@ public enum TextForms {
             ("heartbeatSeries", HKSeriesType.heartbeat()),
             ("electrocardiogram", HKObjectType.electrocardiogramType()),
             ("audiogram", HKObjectType.audiogramSampleType()),
+            ("stateOfMind", HKObjectType.stateOfMindType()),
+            ("gad7", TypeCatalog.scoredAssessmentTypes[.GAD7]!), ("phq9", TypeCatalog.scoredAssessmentTypes[.PHQ9]!),
         ] {
             types[name] = type
             types[type.identifier] = type

@@ -264,7 +264,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...13) {
+        switch int(0...15) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -272,7 +272,9 @@ public struct ObjectGenerator {
         case 10: route()
         case 11: heartbeatSeries()
         case 12: electrocardiogram()
-        default: audiogram()
+        case 13: audiogram()
+        case 14: stateOfMind()
+        default: assessment()
         }
     }
 
@@ -328,6 +330,36 @@ public struct ObjectGenerator {
             device: fields.device,
             metadata: fields.metadata.values
         )
+    }
+
+    /// A state of mind with up to five labels and three associations.
+    public mutating func stateOfMind() -> HKStateOfMind {
+        let start = date()
+        var labels: [HKStateOfMind.Label] = []
+        for _ in 0..<int(0...5) {
+            let label = HKStateOfMind.Label.allCases[int(0...HKStateOfMind.Label.allCases.count - 1)]
+            if !labels.contains(label) { labels.append(label) }
+        }
+        var associations: [HKStateOfMind.Association] = []
+        for _ in 0..<int(0...3) {
+            let association = HKStateOfMind.Association.allCases[int(0...HKStateOfMind.Association.allCases.count - 1)]
+            if !associations.contains(association) { associations.append(association) }
+        }
+        return try! HKStateOfMind.make(
+            kind: bool() ? .dailyMood : .momentaryEmotion,
+            valence: double(-1...1),
+            labels: labels,
+            associations: associations,
+            fields(start, 0)
+        )
+    }
+
+    /// A GAD-7 or a PHQ-9 with random answers.
+    public mutating func assessment() -> HKScoredAssessment {
+        let gad = bool()
+        let answers = (0..<(gad ? 7 : 9)).map { index in int(0...(gad ? 3 : (index == 8 ? 4 : 3))) }
+        let type = TypeCatalog.scoredAssessmentTypes[gad ? .GAD7 : .PHQ9]!
+        return try! HKScoredAssessment.make(type: type, answers: answers, fields(date(), 0))
     }
 
     /// An audiogram of 1–30 frequencies, each with one to four tests.

@@ -32,6 +32,11 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     case let (a as HKSeriesSample, b as HKSeriesSample):
         return a.count == b.count && a.points == b.points
+    case let (a as HKStateOfMind, b as HKStateOfMind):
+        return a.kind == b.kind && a.valence.bitPattern == b.valence.bitPattern && a.labels == b.labels
+            && a.associations == b.associations
+    case let (a as HKScoredAssessment, b as HKScoredAssessment):
+        return a.answerValues == b.answerValues && a.score == b.score
     case let (a as HKAudiogramSample, b as HKAudiogramSample):
         return a.sensitivityPoints == b.sensitivityPoints
     case let (a as HKElectrocardiogram, b as HKElectrocardiogram):

@@ -168,6 +168,33 @@ extension HKQuery {
         HKQueryPredicate(.inWorkout(workout.uuid))
     }
 
+    /// States of mind whose valence compares so with `valence`.
+    ///
+    /// ```swift
+    /// let unpleasant = HKQuery.predicateForStatesOfMind(withValence: 0, operatorType: .lessThan)
+    /// ```
+    public static func predicateForStatesOfMind(
+        withValence valence: Double,
+        operatorType: ComparisonOperator
+    ) -> NSPredicate {
+        HKQueryPredicate(.stateOfMindValence(operator: operatorType, value: valence))
+    }
+
+    /// States of mind of `kind`.
+    public static func predicateForStatesOfMind(with kind: HKStateOfMind.Kind) -> NSPredicate {
+        HKQueryPredicate(.stateOfMindKind(kind))
+    }
+
+    /// States of mind with `label`.
+    public static func predicateForStatesOfMind(with label: HKStateOfMind.Label) -> NSPredicate {
+        HKQueryPredicate(.stateOfMindLabel(label))
+    }
+
+    /// States of mind with `association`.
+    public static func predicateForStatesOfMind(with association: HKStateOfMind.Association) -> NSPredicate {
+        HKQueryPredicate(.stateOfMindAssociation(association))
+    }
+
     /// Electrocardiograms with `classification`.
     ///
     /// ```swift

@@ -72,6 +72,21 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
         HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
     }
 
+    /// States of mind.
+    public static func stateOfMind(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKStateOfMind> {
+        HKSamplePredicate<HKStateOfMind>(sampleType: TypeCatalog.stateOfMind, predicate: predicate)
+    }
+
+    /// GAD-7 anxiety assessments.
+    public static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment> {
+        HKSamplePredicate<HKGAD7Assessment>(sampleType: TypeCatalog.scoredAssessmentTypes[.GAD7]!, predicate: predicate)
+    }
+
+    /// PHQ-9 depression assessments.
+    public static func phq9Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKPHQ9Assessment> {
+        HKSamplePredicate<HKPHQ9Assessment>(sampleType: TypeCatalog.scoredAssessmentTypes[.PHQ9]!, predicate: predicate)
+    }
+
     /// Audiograms.
     public static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
         HKSamplePredicate<HKAudiogramSample>(sampleType: TypeCatalog.audiogram, predicate: predicate)

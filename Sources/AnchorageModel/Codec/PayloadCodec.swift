@@ -26,6 +26,8 @@ public enum PayloadCodec {
         case heartbeatSeries = 6
         case electrocardiogram = 7
         case audiogram = 8
+        case stateOfMind = 9
+        case scoredAssessment = 10
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -96,6 +98,8 @@ public enum PayloadCodec {
         case is HKHeartbeatSeriesSample: writer.byte(Kind.heartbeatSeries.rawValue)
         case is HKElectrocardiogram: writer.byte(Kind.electrocardiogram.rawValue)
         case is HKAudiogramSample: writer.byte(Kind.audiogram.rawValue)
+        case is HKStateOfMind: writer.byte(Kind.stateOfMind.rawValue)
+        case is HKScoredAssessment: writer.byte(Kind.scoredAssessment.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -130,6 +134,16 @@ public enum PayloadCodec {
             writeElectrocardiogram(ecg, into: &writer)
         case let audiogram as HKAudiogramSample:
             writeAudiogram(audiogram, into: &writer)
+        case let mind as HKStateOfMind:
+            writer.varint(UInt64(mind.kind.rawValue))
+            writer.double(mind.valence)
+            writer.varint(UInt64(mind.labels.count))
+            for label in mind.labels { writer.varint(UInt64(label.rawValue)) }
+            writer.varint(UInt64(mind.associations.count))
+            for association in mind.associations { writer.varint(UInt64(association.rawValue)) }
+        case let assessment as HKScoredAssessment:
+            writer.varint(UInt64(assessment.answerValues.count))
+            for answer in assessment.answerValues { writer.varint(UInt64(answer)) }
         default:
             preconditionFailure("only samples have payloads")
         }

@@ -177,6 +177,19 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "an audiogram's type \(type) is not the audiogram type")
             }
             return try readAudiogram(&reader, fields)
+        case .stateOfMind:
+            guard type == TypeCatalog.stateOfMind else {
+                throw .invalid("PAYLOAD-2", "a state of mind's type \(type) is not the state of mind type")
+            }
+            return try readStateOfMind(&reader, fields)
+        case .scoredAssessment:
+            guard let assessmentType = type as? HKScoredAssessmentType else {
+                throw .invalid("PAYLOAD-2", "a scored assessment's type \(type) is not a scored assessment type")
+            }
+            let count = try reader.count("the number of answers", limit: 16)
+            var answers: [Int] = []
+            for _ in 0..<count { answers.append(Int(try reader.count("an answer", limit: 100))) }
+            return try HKScoredAssessment.make(type: assessmentType, answers: answers, fields)
         }
     }
 

@@ -20,7 +20,7 @@ public struct HealthObject: Codable, Sendable {
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
-        case audiogram
+        case audiogram, stateOfMind, scoredAssessment
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -48,6 +48,7 @@ public struct HealthObject: Codable, Sendable {
         case count, locations, heartbeats
         case classification, symptomsStatus, averageHeartRate, samplingFrequency, voltages
         case sensitivityPoints
+        case stateOfMindKind, valence, labels, associations, answers, score
         case sourceRevision, device, metadata
     }
 
@@ -105,6 +106,16 @@ public struct HealthObject: Codable, Sendable {
         case let audiogram as HKAudiogramSample:
             try container.encode(Kind.audiogram, forKey: .kind)
             try container.encode(audiogram.sensitivityPoints.map(SensitivityPointJSON.init), forKey: .sensitivityPoints)
+        case let mind as HKStateOfMind:
+            try container.encode(Kind.stateOfMind, forKey: .kind)
+            try container.encode(mind.kind.rawValue, forKey: .stateOfMindKind)
+            try container.encode(mind.valence, forKey: .valence)
+            try container.encode(mind.labels.map(\.rawValue), forKey: .labels)
+            try container.encode(mind.associations.map(\.rawValue), forKey: .associations)
+        case let assessment as HKScoredAssessment:
+            try container.encode(Kind.scoredAssessment, forKey: .kind)
+            try container.encode(assessment.answerValues, forKey: .answers)
+            try container.encode(assessment.score, forKey: .score)
         default:
             break
         }
@@ -220,6 +231,18 @@ public struct HealthObject: Codable, Sendable {
                 )
             }
             return try HKAudiogramSample.make(points: try points.map { try $0.point() }, fields)
+        case .stateOfMind:
+            guard identifier == TypeCatalog.stateOfMind.identifier else {
+                throw HKError.invalid("OBJ-11", "a state of mind's type is \(TypeCatalog.stateOfMind.identifier)")
+            }
+            return try decodeStateOfMind(container, fields)
+        case .scoredAssessment:
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKScoredAssessmentType else {
+                throw HKError.invalid("OBJ-11", "'\(identifier.prefix(120))' is not a scored assessment type")
+            }
+            let answers = try container.decode([Int].self, forKey: .answers)
+            guard answers.count <= 16 else { throw HKError.invalid("ASSESS-1", "an assessment has at most 16 answers") }
+            return try HKScoredAssessment.make(type: type, answers: answers, fields)
         }
     }
 }

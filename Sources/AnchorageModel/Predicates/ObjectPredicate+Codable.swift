@@ -12,6 +12,12 @@ extension ObjectPredicate: Codable {
         case dateRange, workoutActivityType, workoutCompare, inWorkout, noCorrelation
         case workoutStatistic, anyActivity, activityType, activityDuration, activityDateRange, activityStatistic
         case effortRelated, electrocardiogramClassification, electrocardiogramSymptoms
+        case stateOfMindValence, stateOfMindKind, stateOfMindLabel, stateOfMindAssociation
+    }
+
+    private struct ValenceComparison: Codable {
+        var `operator`: ComparisonOperator
+        var value: Double
     }
 
     private struct StatisticComparison: Codable {
@@ -168,6 +174,28 @@ extension ObjectPredicate: Codable {
                 throw HKError.invalid("PRED-14", "\(raw) is not an electrocardiogram classification")
             }
             self = .electrocardiogramClassification(value)
+        case .stateOfMindValence:
+            let comparison = try container.decode(ValenceComparison.self, forKey: key)
+            guard comparison.value.isFinite else { throw HKError.invalid("PRED-14", "a valence is a finite number") }
+            self = .stateOfMindValence(operator: comparison.operator, value: comparison.value)
+        case .stateOfMindKind:
+            let raw = try container.decode(Int.self, forKey: key)
+            guard let value = HKStateOfMind.Kind(rawValue: raw) else {
+                throw HKError.invalid("PRED-14", "\(raw) is not a state of mind kind")
+            }
+            self = .stateOfMindKind(value)
+        case .stateOfMindLabel:
+            let raw = try container.decode(Int.self, forKey: key)
+            guard let value = HKStateOfMind.Label(rawValue: raw) else {
+                throw HKError.invalid("PRED-14", "\(raw) is not a state of mind label")
+            }
+            self = .stateOfMindLabel(value)
+        case .stateOfMindAssociation:
+            let raw = try container.decode(Int.self, forKey: key)
+            guard let value = HKStateOfMind.Association(rawValue: raw) else {
+                throw HKError.invalid("PRED-14", "\(raw) is not a state of mind association")
+            }
+            self = .stateOfMindAssociation(value)
         case .electrocardiogramSymptoms:
             let raw = try container.decode(Int.self, forKey: key)
             guard let value = HKElectrocardiogram.SymptomsStatus(rawValue: raw) else {
@@ -247,6 +275,11 @@ extension ObjectPredicate: Codable {
             try container.encode(value.rawValue, forKey: .electrocardiogramClassification)
         case .electrocardiogramSymptoms(let value):
             try container.encode(value.rawValue, forKey: .electrocardiogramSymptoms)
+        case .stateOfMindValence(let op, let value):
+            try container.encode(ValenceComparison(operator: op, value: value), forKey: .stateOfMindValence)
+        case .stateOfMindKind(let value): try container.encode(value.rawValue, forKey: .stateOfMindKind)
+        case .stateOfMindLabel(let value): try container.encode(value.rawValue, forKey: .stateOfMindLabel)
+        case .stateOfMindAssociation(let value): try container.encode(value.rawValue, forKey: .stateOfMindAssociation)
         case .workoutCompare(let property, let op, let value):
             try container.encode(
                 WorkoutComparison(property: property, operator: op, value: value),

@@ -82,6 +82,15 @@ extension ObjectPredicate {
             return (object as? HKElectrocardiogram)?.classification == value
         case .electrocardiogramSymptoms(let value):
             return (object as? HKElectrocardiogram)?.symptomsStatus == value
+        case .stateOfMindValence(let op, let value):
+            guard let mind = object as? HKStateOfMind else { return false }
+            return op.holds(mind.valence, value)
+        case .stateOfMindKind(let value):
+            return (object as? HKStateOfMind)?.kind == value
+        case .stateOfMindLabel(let value):
+            return (object as? HKStateOfMind)?.labels.contains(value) ?? false
+        case .stateOfMindAssociation(let value):
+            return (object as? HKStateOfMind)?.associations.contains(value) ?? false
         case .workoutCompare(let property, let op, let value):
             guard let workout = object as? HKWorkout, let measured = workout.quantity(of: property),
                 let converted = measured.unit.convert(measured.value, to: value.unit)

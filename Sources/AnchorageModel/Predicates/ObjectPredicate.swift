@@ -51,6 +51,14 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     case electrocardiogramClassification(HKElectrocardiogram.Classification)
     /// Electrocardiograms of this symptoms status (raw value).
     case electrocardiogramSymptoms(HKElectrocardiogram.SymptomsStatus)
+    /// States of mind whose valence compares so with the value.
+    case stateOfMindValence(operator: ComparisonOperator, value: Double)
+    /// States of mind of this kind.
+    case stateOfMindKind(HKStateOfMind.Kind)
+    /// States of mind with this label.
+    case stateOfMindLabel(HKStateOfMind.Label)
+    /// States of mind with this association.
+    case stateOfMindAssociation(HKStateOfMind.Association)
     /// Workouts whose property compares so with `value`; durations in seconds (PRED-13).
     case workoutCompare(property: WorkoutProperty, operator: ComparisonOperator, value: HKQuantity)
     /// Samples associated with the workout `uuid` (PRED-13, OBJ-24).

@@ -1056,4 +1056,322 @@ struct ObjectsConformance {
         // init?(rawValue: Int)
         same(exactType(HKAudiogramSensitivityTestSide.init(rawValue:)), ((Int) -> HKAudiogramSensitivityTestSide?).self)
     }
+
+    @Test("HKStateOfMind: 6 of 6 members as HealthKit declares them")
+    func hkStateOfMind() {
+        // class HKStateOfMind : HKSample, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKStateOfMind.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKStateOfMind.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKStateOfMind.self) }
+        // var kind: HKStateOfMind.Kind { get }
+        let _: KeyPath<HKStateOfMind, HKStateOfMind.Kind> = \HKStateOfMind.kind
+        // var valence: Double { get }
+        let _: KeyPath<HKStateOfMind, Double> = \HKStateOfMind.valence
+        // var valenceClassification: HKStateOfMind.ValenceClassification { get }
+        let _: KeyPath<HKStateOfMind, HKStateOfMind.ValenceClassification> = \HKStateOfMind.valenceClassification
+        // var labels: [HKStateOfMind.Label] { get }
+        let _: KeyPath<HKStateOfMind, [HKStateOfMind.Label]> = \HKStateOfMind.labels
+        // var associations: [HKStateOfMind.Association] { get }
+        let _: KeyPath<HKStateOfMind, [HKStateOfMind.Association]> = \HKStateOfMind.associations
+        // convenience init(date: Date, kind: HKStateOfMind.Kind, valence: Double, labels: [HKStateOfMind.Label], associations: [HKStateOfMind.Association], metadata: [String : Any]? = [:])
+        same(exactType(HKStateOfMind.init(date:kind:valence:labels:associations:metadata:)), ((Date, HKStateOfMind.Kind, Double, [HKStateOfMind.Label], [HKStateOfMind.Association], [String : Any]?) -> HKStateOfMind).self)
+        // Called without their default arguments, in a closure that never runs.
+        _ = { () async throws -> Void in
+            let _: HKStateOfMind = HKStateOfMind(date: placeholder(), kind: placeholder(), valence: placeholder(), labels: placeholder(), associations: placeholder())
+        }
+    }
+
+    @Test("HKStateOfMind.Kind: 3 of 3 members as HealthKit declares them")
+    func hkStateOfMindKind() {
+        // enum HKStateOfMind.Kind : Int, Hashable, Sendable
+        same(HKStateOfMind.Kind.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKStateOfMind.Kind.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKStateOfMind.Kind.self) }
+        // case momentaryEmotion
+        let _: HKStateOfMind.Kind = HKStateOfMind.Kind.momentaryEmotion
+        // case dailyMood
+        let _: HKStateOfMind.Kind = HKStateOfMind.Kind.dailyMood
+        // init?(rawValue: Int)
+        same(exactType(HKStateOfMind.Kind.init(rawValue:)), ((Int) -> HKStateOfMind.Kind?).self)
+    }
+
+    @Test("HKStateOfMind.ValenceClassification: 9 of 9 members as HealthKit declares them")
+    func hkStateOfMindValenceClassification() {
+        // enum HKStateOfMind.ValenceClassification : Int, Hashable, Sendable
+        same(HKStateOfMind.ValenceClassification.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKStateOfMind.ValenceClassification.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKStateOfMind.ValenceClassification.self) }
+        // case veryUnpleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.veryUnpleasant
+        // case unpleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.unpleasant
+        // case slightlyUnpleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.slightlyUnpleasant
+        // case neutral
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.neutral
+        // case slightlyPleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.slightlyPleasant
+        // case pleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.pleasant
+        // case veryPleasant
+        let _: HKStateOfMind.ValenceClassification = HKStateOfMind.ValenceClassification.veryPleasant
+        // init?(rawValue: Int)
+        same(exactType(HKStateOfMind.ValenceClassification.init(rawValue:)), ((Int) -> HKStateOfMind.ValenceClassification?).self)
+        // init?(valence: Double)
+        same(exactType(HKStateOfMind.ValenceClassification.init(valence:)), ((Double) -> HKStateOfMind.ValenceClassification?).self)
+    }
+
+    @Test("HKStateOfMind.Label: 39 of 39 members as HealthKit declares them")
+    func hkStateOfMindLabel() {
+        // enum HKStateOfMind.Label : Int, Hashable, Sendable
+        same(HKStateOfMind.Label.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKStateOfMind.Label.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKStateOfMind.Label.self) }
+        // case amazed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.amazed
+        // case amused
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.amused
+        // case angry
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.angry
+        // case anxious
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.anxious
+        // case ashamed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.ashamed
+        // case brave
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.brave
+        // case calm
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.calm
+        // case content
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.content
+        // case disappointed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.disappointed
+        // case discouraged
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.discouraged
+        // case disgusted
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.disgusted
+        // case embarrassed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.embarrassed
+        // case excited
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.excited
+        // case frustrated
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.frustrated
+        // case grateful
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.grateful
+        // case guilty
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.guilty
+        // case happy
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.happy
+        // case hopeless
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.hopeless
+        // case irritated
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.irritated
+        // case jealous
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.jealous
+        // case joyful
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.joyful
+        // case lonely
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.lonely
+        // case passionate
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.passionate
+        // case peaceful
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.peaceful
+        // case proud
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.proud
+        // case relieved
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.relieved
+        // case sad
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.sad
+        // case scared
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.scared
+        // case stressed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.stressed
+        // case surprised
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.surprised
+        // case worried
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.worried
+        // case annoyed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.annoyed
+        // case confident
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.confident
+        // case drained
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.drained
+        // case hopeful
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.hopeful
+        // case indifferent
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.indifferent
+        // case overwhelmed
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.overwhelmed
+        // case satisfied
+        let _: HKStateOfMind.Label = HKStateOfMind.Label.satisfied
+        // init?(rawValue: Int)
+        same(exactType(HKStateOfMind.Label.init(rawValue:)), ((Int) -> HKStateOfMind.Label?).self)
+    }
+
+    @Test("HKStateOfMind.Association: 19 of 19 members as HealthKit declares them")
+    func hkStateOfMindAssociation() {
+        // enum HKStateOfMind.Association : Int, Hashable, Sendable
+        same(HKStateOfMind.Association.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKStateOfMind.Association.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKStateOfMind.Association.self) }
+        // case community
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.community
+        // case currentEvents
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.currentEvents
+        // case dating
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.dating
+        // case education
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.education
+        // case family
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.family
+        // case fitness
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.fitness
+        // case friends
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.friends
+        // case health
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.health
+        // case hobbies
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.hobbies
+        // case identity
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.identity
+        // case money
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.money
+        // case partner
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.partner
+        // case selfCare
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.selfCare
+        // case spirituality
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.spirituality
+        // case tasks
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.tasks
+        // case travel
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.travel
+        // case work
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.work
+        // case weather
+        let _: HKStateOfMind.Association = HKStateOfMind.Association.weather
+        // init?(rawValue: Int)
+        same(exactType(HKStateOfMind.Association.init(rawValue:)), ((Int) -> HKStateOfMind.Association?).self)
+    }
+
+    @Test("HKScoredAssessment: 1 of 1 members as HealthKit declares them")
+    func hkScoredAssessment() {
+        // class HKScoredAssessment : HKSample, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKScoredAssessment.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKScoredAssessment.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKScoredAssessment.self) }
+        // var score: Int { get }
+        let _: KeyPath<HKScoredAssessment, Int> = \HKScoredAssessment.score
+    }
+
+    @Test("HKGAD7Assessment: 3 of 3 members as HealthKit declares them")
+    func hkgaD7Assessment() {
+        // class HKGAD7Assessment : HKScoredAssessment, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKScoredAssessment>(_: T.Type) {}; conforms(HKGAD7Assessment.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKGAD7Assessment.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKGAD7Assessment.self) }
+        // var answers: [HKGAD7Assessment.Answer] { get }
+        let _: KeyPath<HKGAD7Assessment, [HKGAD7Assessment.Answer]> = \HKGAD7Assessment.answers
+        // var risk: HKGAD7Assessment.Risk { get }
+        let _: KeyPath<HKGAD7Assessment, HKGAD7Assessment.Risk> = \HKGAD7Assessment.risk
+        // convenience init(date: Date, answers: [HKGAD7Assessment.Answer], metadata: [String : Any]? = [:])
+        same(exactType(HKGAD7Assessment.init(date:answers:metadata:)), ((Date, [HKGAD7Assessment.Answer], [String : Any]?) -> HKGAD7Assessment).self)
+        // Called without their default arguments, in a closure that never runs.
+        _ = { () async throws -> Void in
+            let _: HKGAD7Assessment = HKGAD7Assessment(date: placeholder(), answers: placeholder())
+        }
+    }
+
+    @Test("HKGAD7Assessment.Answer: 5 of 5 members as HealthKit declares them")
+    func hkgaD7AssessmentAnswer() {
+        // enum HKGAD7Assessment.Answer : Int, Hashable, Sendable
+        same(HKGAD7Assessment.Answer.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKGAD7Assessment.Answer.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKGAD7Assessment.Answer.self) }
+        // case notAtAll
+        let _: HKGAD7Assessment.Answer = HKGAD7Assessment.Answer.notAtAll
+        // case severalDays
+        let _: HKGAD7Assessment.Answer = HKGAD7Assessment.Answer.severalDays
+        // case moreThanHalfTheDays
+        let _: HKGAD7Assessment.Answer = HKGAD7Assessment.Answer.moreThanHalfTheDays
+        // case nearlyEveryDay
+        let _: HKGAD7Assessment.Answer = HKGAD7Assessment.Answer.nearlyEveryDay
+        // init?(rawValue: Int)
+        same(exactType(HKGAD7Assessment.Answer.init(rawValue:)), ((Int) -> HKGAD7Assessment.Answer?).self)
+    }
+
+    @Test("HKGAD7Assessment.Risk: 5 of 5 members as HealthKit declares them")
+    func hkgaD7AssessmentRisk() {
+        // enum HKGAD7Assessment.Risk : Int, Hashable, Sendable
+        same(HKGAD7Assessment.Risk.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKGAD7Assessment.Risk.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKGAD7Assessment.Risk.self) }
+        // case noneToMinimal
+        let _: HKGAD7Assessment.Risk = HKGAD7Assessment.Risk.noneToMinimal
+        // case mild
+        let _: HKGAD7Assessment.Risk = HKGAD7Assessment.Risk.mild
+        // case moderate
+        let _: HKGAD7Assessment.Risk = HKGAD7Assessment.Risk.moderate
+        // case severe
+        let _: HKGAD7Assessment.Risk = HKGAD7Assessment.Risk.severe
+        // init?(rawValue: Int)
+        same(exactType(HKGAD7Assessment.Risk.init(rawValue:)), ((Int) -> HKGAD7Assessment.Risk?).self)
+    }
+
+    @Test("HKPHQ9Assessment: 3 of 3 members as HealthKit declares them")
+    func hkphQ9Assessment() {
+        // class HKPHQ9Assessment : HKScoredAssessment, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKScoredAssessment>(_: T.Type) {}; conforms(HKPHQ9Assessment.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKPHQ9Assessment.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKPHQ9Assessment.self) }
+        // var answers: [HKPHQ9Assessment.Answer] { get }
+        let _: KeyPath<HKPHQ9Assessment, [HKPHQ9Assessment.Answer]> = \HKPHQ9Assessment.answers
+        // var risk: HKPHQ9Assessment.Risk { get }
+        let _: KeyPath<HKPHQ9Assessment, HKPHQ9Assessment.Risk> = \HKPHQ9Assessment.risk
+        // convenience init(date: Date, answers: [HKPHQ9Assessment.Answer], metadata: [String : Any]? = [:])
+        same(exactType(HKPHQ9Assessment.init(date:answers:metadata:)), ((Date, [HKPHQ9Assessment.Answer], [String : Any]?) -> HKPHQ9Assessment).self)
+        // Called without their default arguments, in a closure that never runs.
+        _ = { () async throws -> Void in
+            let _: HKPHQ9Assessment = HKPHQ9Assessment(date: placeholder(), answers: placeholder())
+        }
+    }
+
+    @Test("HKPHQ9Assessment.Answer: 6 of 6 members as HealthKit declares them")
+    func hkphQ9AssessmentAnswer() {
+        // enum HKPHQ9Assessment.Answer : Int, Hashable, Sendable
+        same(HKPHQ9Assessment.Answer.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKPHQ9Assessment.Answer.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKPHQ9Assessment.Answer.self) }
+        // case notAtAll
+        let _: HKPHQ9Assessment.Answer = HKPHQ9Assessment.Answer.notAtAll
+        // case severalDays
+        let _: HKPHQ9Assessment.Answer = HKPHQ9Assessment.Answer.severalDays
+        // case moreThanHalfTheDays
+        let _: HKPHQ9Assessment.Answer = HKPHQ9Assessment.Answer.moreThanHalfTheDays
+        // case nearlyEveryDay
+        let _: HKPHQ9Assessment.Answer = HKPHQ9Assessment.Answer.nearlyEveryDay
+        // case preferNotToAnswer
+        let _: HKPHQ9Assessment.Answer = HKPHQ9Assessment.Answer.preferNotToAnswer
+        // init?(rawValue: Int)
+        same(exactType(HKPHQ9Assessment.Answer.init(rawValue:)), ((Int) -> HKPHQ9Assessment.Answer?).self)
+    }
+
+    @Test("HKPHQ9Assessment.Risk: 6 of 6 members as HealthKit declares them")
+    func hkphQ9AssessmentRisk() {
+        // enum HKPHQ9Assessment.Risk : Int, Hashable, Sendable
+        same(HKPHQ9Assessment.Risk.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKPHQ9Assessment.Risk.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKPHQ9Assessment.Risk.self) }
+        // case noneToMinimal
+        let _: HKPHQ9Assessment.Risk = HKPHQ9Assessment.Risk.noneToMinimal
+        // case mild
+        let _: HKPHQ9Assessment.Risk = HKPHQ9Assessment.Risk.mild
+        // case moderate
+        let _: HKPHQ9Assessment.Risk = HKPHQ9Assessment.Risk.moderate
+        // case moderatelySevere
+        let _: HKPHQ9Assessment.Risk = HKPHQ9Assessment.Risk.moderatelySevere
+        // case severe
+        let _: HKPHQ9Assessment.Risk = HKPHQ9Assessment.Risk.severe
+        // init?(rawValue: Int)
+        same(exactType(HKPHQ9Assessment.Risk.init(rawValue:)), ((Int) -> HKPHQ9Assessment.Risk?).self)
+    }
 }

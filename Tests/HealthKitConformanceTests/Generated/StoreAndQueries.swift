@@ -167,7 +167,7 @@ struct StoreAndQueriesConformance {
         same(exactType(HKAuthorizationRequestStatus.init(rawValue:)), ((Int) -> HKAuthorizationRequestStatus?).self)
     }
 
-    @Test("HKQuery: 42 of 58 members, 17 of them in Anchorage's documented form")
+    @Test("HKQuery: 46 of 58 members, 18 of them in Anchorage's documented form")
     func hkQuery() {
         // class HKQuery : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuery.self) }
@@ -256,6 +256,14 @@ struct StoreAndQueriesConformance {
         same(exactType(HKQuery.predicateForElectrocardiograms(symptomsStatus:)), ((HKElectrocardiogram.SymptomsStatus) -> NSPredicate).self)
         // class func predicateForObjectsAssociated(electrocardiogram: HKElectrocardiogram) -> NSPredicate
         same(exactType(HKQuery.predicateForObjectsAssociated(electrocardiogram:)), ((HKElectrocardiogram) -> NSPredicate).self)
+        // class func predicateForStatesOfMind(withValence valence: Double, operatorType: NSComparisonPredicate.Operator) -> NSPredicate
+        same(exactType(HKQuery.predicateForStatesOfMind(withValence:operatorType:)), ((Double, ComparisonOperator) -> NSPredicate).self)
+        // class func predicateForStatesOfMind(with kind: HKStateOfMind.Kind) -> NSPredicate
+        let _: (HKStateOfMind.Kind) -> NSPredicate = HKQuery.predicateForStatesOfMind(with:)
+        // class func predicateForStatesOfMind(with label: HKStateOfMind.Label) -> NSPredicate
+        let _: (HKStateOfMind.Label) -> NSPredicate = HKQuery.predicateForStatesOfMind(with:)
+        // class func predicateForStatesOfMind(with association: HKStateOfMind.Association) -> NSPredicate
+        let _: (HKStateOfMind.Association) -> NSPredicate = HKQuery.predicateForStatesOfMind(with:)
         // Called without their default arguments, in a closure that never runs.
         _ = { () async throws -> Void in
             let _: NSPredicate = HKQuery.predicateForSamples(withStart: placeholder(), end: placeholder())
@@ -510,7 +518,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 11 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 14 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -538,6 +546,12 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.workout(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkout>).self)
             // static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute>
             same(exactType(HKSamplePredicate<Sample>.workoutRoute(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkoutRoute>).self)
+            // static func stateOfMind(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKStateOfMind>
+            same(exactType(HKSamplePredicate<Sample>.stateOfMind(_:)), ((NSPredicate?) -> HKSamplePredicate<HKStateOfMind>).self)
+            // static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment>
+            same(exactType(HKSamplePredicate<Sample>.gad7Assessment(_:)), ((NSPredicate?) -> HKSamplePredicate<HKGAD7Assessment>).self)
+            // static func phq9Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKPHQ9Assessment>
+            same(exactType(HKSamplePredicate<Sample>.phq9Assessment(_:)), ((NSPredicate?) -> HKSamplePredicate<HKPHQ9Assessment>).self)
             // Called without their default arguments, in a closure that never runs.
             _ = { () async throws -> Void in
                 let _: HKSamplePredicate<HKAudiogramSample> = HKSamplePredicate<Sample>.audiogram()
@@ -549,6 +563,9 @@ struct StoreAndQueriesConformance {
                 let _: HKSamplePredicate<HKSample> = HKSamplePredicate<Sample>.sample(type: placeholder())
                 let _: HKSamplePredicate<HKWorkout> = HKSamplePredicate<Sample>.workout()
                 let _: HKSamplePredicate<HKWorkoutRoute> = HKSamplePredicate<Sample>.workoutRoute()
+                let _: HKSamplePredicate<HKStateOfMind> = HKSamplePredicate<Sample>.stateOfMind()
+                let _: HKSamplePredicate<HKGAD7Assessment> = HKSamplePredicate<Sample>.gad7Assessment()
+                let _: HKSamplePredicate<HKPHQ9Assessment> = HKSamplePredicate<Sample>.phq9Assessment()
             }
         }
         check(HKSample.self)
