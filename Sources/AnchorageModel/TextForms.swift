@@ -52,6 +52,7 @@ public enum TextForms {
             ("electrocardiogram", HKObjectType.electrocardiogramType()),
             ("audiogram", HKObjectType.audiogramSampleType()),
             ("stateOfMind", HKObjectType.stateOfMindType()),
+            ("visionPrescription", HKObjectType.visionPrescriptionType()),
             ("gad7", TypeCatalog.scoredAssessmentTypes[.GAD7]!), ("phq9", TypeCatalog.scoredAssessmentTypes[.PHQ9]!),
         ] {
             types[name] = type

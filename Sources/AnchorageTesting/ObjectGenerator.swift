@@ -264,7 +264,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...15) {
+        switch int(0...16) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -274,7 +274,8 @@ public struct ObjectGenerator {
         case 12: electrocardiogram()
         case 13: audiogram()
         case 14: stateOfMind()
-        default: assessment()
+        case 15: assessment()
+        default: visionPrescription()
         }
     }
 
@@ -351,6 +352,53 @@ public struct ObjectGenerator {
             labels: labels,
             associations: associations,
             fields(start, 0)
+        )
+    }
+
+    /// A vision prescription: image-only, glasses (some with a prism) or contacts.
+    public mutating func visionPrescription() -> HKVisionPrescription {
+        let start = date()
+        let expiration: Date? = bool() ? start.addingTimeInterval(double(86_400...800 * 86_400)) : nil
+        let form = UInt8(int(0...2))
+        func lens(_ contacts: Bool) -> LensValues? {
+            guard bool() else { return nil }
+            var lens = LensValues(sphere: (double(-20...20) * 4).rounded() / 4)
+            if bool() {
+                lens.cylinder = (double(-6...0) * 4).rounded() / 4
+                lens.axis = Double(int(0...180))
+            }
+            if bool() { lens.addPower = double(0...3) }
+            if contacts {
+                lens.baseCurve = bool() ? double(8...9) : nil
+                lens.diameter = bool() ? double(13...15) : nil
+            } else {
+                lens.vertexDistance = bool() ? double(12...14) : nil
+                lens.farPupillaryDistance = bool() ? double(28...36) : nil
+                lens.nearPupillaryDistance = bool() ? double(26...34) : nil
+                if bool() {
+                    lens.prism = HKVisionPrism(
+                        magnitude: double(0...5),
+                        degrees: double(0...360),
+                        vertical: double(0...3),
+                        horizontal: double(0...4),
+                        verticalBase: bool() ? .up : .down,
+                        horizontalBase: bool() ? .in : .out,
+                        eye: bool() ? .left : .right
+                    )
+                }
+            }
+            return lens
+        }
+        var fields = fields(start, 0)
+        fields.end = expiration ?? start
+        return try! HKVisionPrescription.make(
+            class: form,
+            type: form == 2 ? .contacts : form == 1 ? .glasses : (bool() ? .glasses : .contacts),
+            expiration: expiration,
+            right: form == 0 ? nil : lens(form == 2),
+            left: form == 0 ? nil : lens(form == 2),
+            brand: form == 2 ? text() : nil,
+            fields
         )
     }
 

@@ -32,6 +32,10 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     case let (a as HKSeriesSample, b as HKSeriesSample):
         return a.count == b.count && a.points == b.points
+    case let (a as HKVisionPrescription, b as HKVisionPrescription):
+        let (x, y) = (a.lenses, b.lenses)
+        return a.storedClass == b.storedClass && a.prescriptionType == b.prescriptionType
+            && a.expirationDate == b.expirationDate && x.right == y.right && x.left == y.left && x.brand == y.brand
     case let (a as HKStateOfMind, b as HKStateOfMind):
         return a.kind == b.kind && a.valence.bitPattern == b.valence.bitPattern && a.labels == b.labels
             && a.associations == b.associations

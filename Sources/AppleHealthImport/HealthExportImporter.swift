@@ -301,6 +301,8 @@ public struct HealthExportImporter: Sendable {
                 return
             case .audiogram:
                 object = try builder.audiogram(element)
+            case .visionPrescription:
+                object = try builder.visionPrescription(element)
             case .activitySummary:
                 let activity = try builder.activitySummary(element)
                 summary.read[element.nameText, default: 0] += 1

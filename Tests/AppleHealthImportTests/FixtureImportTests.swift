@@ -19,14 +19,20 @@ struct FixtureImportTests {
             #expect(
                 summary.read == [
                     "Record": 25, "Correlation": 2, "Workout": 3, "ActivitySummary": 3,
-                    "HeartRateVariabilityMetadataList": 1, "Audiogram": 1,
+                    "HeartRateVariabilityMetadataList": 1, "Audiogram": 1, "VisionPrescription": 1,
                 ]
             )
             #expect(
-                summary.saved == 35,
-                "the correlations' records are their top-level twins; a heartbeat series, an audiogram"
+                summary.saved == 36,
+                "the correlations' records are their top-level twins; a heartbeat series, an audiogram, a prescription"
             )
             #expect(summary.missingFiles == 1, "the route file is not beside this XML file")
+            let glasses = try #require(
+                try await samples(store, HKObjectType.visionPrescriptionType()).first as? HKGlassesPrescription
+            )
+            #expect(glasses.rightEye?.sphere.doubleValue(for: .diopter()) == -1.25)
+            #expect(glasses.leftEye?.sphere.doubleValue(for: .diopter()) == -1)
+            #expect(glasses.expirationDate != nil && glasses.dateIssued < glasses.expirationDate!)
             let audiogram = try #require(
                 try await samples(store, HKObjectType.audiogramSampleType()).first as? HKAudiogramSample
             )
@@ -41,7 +47,7 @@ struct FixtureImportTests {
             #expect(summary.characteristicsImported)
             #expect(
                 summary.unknown == [
-                    "ClinicalRecord": 1, "VisionPrescription": 1,
+                    "ClinicalRecord": 1,
                     "Record HKDataTypeSleepDurationGoal": 1, "Record HKQuantityTypeIdentifierTimeInDaylightZone": 1,
                     "WorkoutStatistics HKQuantityTypeIdentifierWorkoutEffortScoreEstimate": 1,
                 ]
@@ -144,7 +150,7 @@ struct FixtureImportTests {
             #expect(beats == [1.12, 2.05, 3.03, 4.04])
 
             let again = try await expectImportAddsNothing(fixtureFile("export-v14.xml"), into: store)
-            #expect(again.alreadyPresent == 35)
+            #expect(again.alreadyPresent == 36)
             try await expectAuditPasses(store)
         }
     }
@@ -245,7 +251,7 @@ struct FixtureImportTests {
                 let summary = try await HealthExportImporter(store: store).importExport(at: zip) { progress in
                     seen.add(progress.bytesRead, of: progress.totalBytes)
                 }
-                #expect(summary.saved == 35)
+                #expect(summary.saved == 36)
                 #expect(summary.exportVersion == 14)
                 #expect(seen.finalFraction == 1, "progress counts the inflated bytes against the entry's size")
                 try await expectAuditPasses(store)
@@ -258,7 +264,7 @@ struct FixtureImportTests {
             for place in [unpacked, unpacked.deletingLastPathComponent()] {
                 try await withImportStore { store in
                     let summary = try await HealthExportImporter(store: store).importExport(at: place)
-                    #expect(summary.saved == 35, "\(place.path)")
+                    #expect(summary.saved == 36, "\(place.path)")
                 }
             }
             // export_cda.xml alone says what to give instead.

@@ -72,6 +72,11 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
         HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
     }
 
+    /// Vision prescriptions.
+    public static func visionPrescription(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKVisionPrescription> {
+        HKSamplePredicate<HKVisionPrescription>(sampleType: TypeCatalog.visionPrescription, predicate: predicate)
+    }
+
     /// States of mind.
     public static func stateOfMind(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKStateOfMind> {
         HKSamplePredicate<HKStateOfMind>(sampleType: TypeCatalog.stateOfMind, predicate: predicate)

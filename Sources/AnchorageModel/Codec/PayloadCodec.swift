@@ -28,6 +28,7 @@ public enum PayloadCodec {
         case audiogram = 8
         case stateOfMind = 9
         case scoredAssessment = 10
+        case visionPrescription = 11
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -100,6 +101,7 @@ public enum PayloadCodec {
         case is HKAudiogramSample: writer.byte(Kind.audiogram.rawValue)
         case is HKStateOfMind: writer.byte(Kind.stateOfMind.rawValue)
         case is HKScoredAssessment: writer.byte(Kind.scoredAssessment.rawValue)
+        case is HKVisionPrescription: writer.byte(Kind.visionPrescription.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -144,6 +146,8 @@ public enum PayloadCodec {
         case let assessment as HKScoredAssessment:
             writer.varint(UInt64(assessment.answerValues.count))
             for answer in assessment.answerValues { writer.varint(UInt64(answer)) }
+        case let prescription as HKVisionPrescription:
+            writeVision(prescription, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }

@@ -190,6 +190,11 @@ public struct PayloadDecoder {
             var answers: [Int] = []
             for _ in 0..<count { answers.append(Int(try reader.count("an answer", limit: 100))) }
             return try HKScoredAssessment.make(type: assessmentType, answers: answers, fields)
+        case .visionPrescription:
+            guard type == TypeCatalog.visionPrescription else {
+                throw .invalid("PAYLOAD-2", "a vision prescription's type \(type) is not the vision prescription type")
+            }
+            return try readVision(&reader, fields)
         }
     }
 

@@ -20,7 +20,7 @@ public struct HealthObject: Codable, Sendable {
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
-        case audiogram, stateOfMind, scoredAssessment
+        case audiogram, stateOfMind, scoredAssessment, visionPrescription
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -49,6 +49,7 @@ public struct HealthObject: Codable, Sendable {
         case classification, symptomsStatus, averageHeartRate, samplingFrequency, voltages
         case sensitivityPoints
         case stateOfMindKind, valence, labels, associations, answers, score
+        case prescriptionType, form, expirationDate, rightEye, leftEye, brand
         case sourceRevision, device, metadata
     }
 
@@ -112,6 +113,9 @@ public struct HealthObject: Codable, Sendable {
             try container.encode(mind.valence, forKey: .valence)
             try container.encode(mind.labels.map(\.rawValue), forKey: .labels)
             try container.encode(mind.associations.map(\.rawValue), forKey: .associations)
+        case let prescription as HKVisionPrescription:
+            try container.encode(Kind.visionPrescription, forKey: .kind)
+            try Self.encodeVision(prescription, into: &container)
         case let assessment as HKScoredAssessment:
             try container.encode(Kind.scoredAssessment, forKey: .kind)
             try container.encode(assessment.answerValues, forKey: .answers)
@@ -243,6 +247,11 @@ public struct HealthObject: Codable, Sendable {
             let answers = try container.decode([Int].self, forKey: .answers)
             guard answers.count <= 16 else { throw HKError.invalid("ASSESS-1", "an assessment has at most 16 answers") }
             return try HKScoredAssessment.make(type: type, answers: answers, fields)
+        case .visionPrescription:
+            guard identifier == HKVisionPrescriptionTypeIdentifier else {
+                throw HKError.invalid("OBJ-11", "a vision prescription's type is \(HKVisionPrescriptionTypeIdentifier)")
+            }
+            return try decodeVision(container, fields)
         }
     }
 }

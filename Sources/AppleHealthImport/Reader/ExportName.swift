@@ -81,6 +81,13 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let leftEarUnit = ExportName(rawValue: 67)
     static let rightEarValue = ExportName(rawValue: 68)
     static let rightEarUnit = ExportName(rawValue: 69)
+    // Vision prescriptions.
+    static let visionPrescription = ExportName(rawValue: 70)
+    static let rightEye = ExportName(rawValue: 71)
+    static let leftEye = ExportName(rawValue: 72)
+    static let dateIssued = ExportName(rawValue: 73)
+    static let expirationDate = ExportName(rawValue: 74)
+    static let brand = ExportName(rawValue: 75)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -94,7 +101,8 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "appleStandHours", "appleStandHoursGoal", "bpm", "time", "uuid", "source", "recordCount",
         "HKWasUserEntered", "Location", "FileReference", "path", "latitude", "longitude", "altitude",
         "horizontalAccuracy", "verticalAccuracy", "course", "speed", "Audiogram", "SensitivityPoint", "frequencyValue",
-        "frequencyUnit", "leftEarValue", "leftEarUnit", "rightEarValue", "rightEarUnit",
+        "frequencyUnit", "leftEarValue", "leftEarUnit", "rightEarValue", "rightEarUnit", "VisionPrescription",
+        "RightEye", "LeftEye", "dateIssued", "expirationDate", "brand",
     ]
 }
 

@@ -1374,4 +1374,170 @@ struct ObjectsConformance {
         // init?(rawValue: Int)
         same(exactType(HKPHQ9Assessment.Risk.init(rawValue:)), ((Int) -> HKPHQ9Assessment.Risk?).self)
     }
+
+    @Test("HKVisionPrescription: 4 of 4 members as HealthKit declares them")
+    func hkVisionPrescription() {
+        // class HKVisionPrescription : HKSample, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKVisionPrescription.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKVisionPrescription.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKVisionPrescription.self) }
+        // var prescriptionType: HKVisionPrescriptionType { get }
+        let _: KeyPath<HKVisionPrescription, HKVisionPrescriptionType> = \HKVisionPrescription.prescriptionType
+        // var dateIssued: Date { get }
+        let _: KeyPath<HKVisionPrescription, Date> = \HKVisionPrescription.dateIssued
+        // var expirationDate: Date? { get }
+        let _: KeyPath<HKVisionPrescription, Date?> = \HKVisionPrescription.expirationDate
+        // convenience init(type: HKVisionPrescriptionType, dateIssued: Date, expirationDate: Date?, device: HKDevice?, metadata: [String : Any]?)
+        same(exactType(HKVisionPrescription.init(type:dateIssued:expirationDate:device:metadata:)), ((HKVisionPrescriptionType, Date, Date?, HKDevice?, [String : Any]?) -> HKVisionPrescription).self)
+    }
+
+    @Test("HKVisionPrescriptionType: 3 of 3 members as HealthKit declares them")
+    func hkVisionPrescriptionType() {
+        // enum HKVisionPrescriptionType : UInt, Hashable, Sendable
+        same(HKVisionPrescriptionType.RawValue.self, UInt.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKVisionPrescriptionType.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKVisionPrescriptionType.self) }
+        // case glasses
+        let _: HKVisionPrescriptionType = HKVisionPrescriptionType.glasses
+        // case contacts
+        let _: HKVisionPrescriptionType = HKVisionPrescriptionType.contacts
+        // init?(rawValue: UInt)
+        same(exactType(HKVisionPrescriptionType.init(rawValue:)), ((UInt) -> HKVisionPrescriptionType?).self)
+    }
+
+    @Test("HKGlassesPrescription: 3 of 3 members as HealthKit declares them")
+    func hkGlassesPrescription() {
+        // class HKGlassesPrescription : HKVisionPrescription, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKVisionPrescription>(_: T.Type) {}; conforms(HKGlassesPrescription.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKGlassesPrescription.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKGlassesPrescription.self) }
+        // var rightEye: HKGlassesLensSpecification? { get }
+        let _: KeyPath<HKGlassesPrescription, HKGlassesLensSpecification?> = \HKGlassesPrescription.rightEye
+        // var leftEye: HKGlassesLensSpecification? { get }
+        let _: KeyPath<HKGlassesPrescription, HKGlassesLensSpecification?> = \HKGlassesPrescription.leftEye
+        // convenience init(rightEyeSpecification: HKGlassesLensSpecification?, leftEyeSpecification: HKGlassesLensSpecification?, dateIssued: Date, expirationDate: Date?, device: HKDevice?, metadata: [String : Any]?)
+        same(exactType(HKGlassesPrescription.init(rightEyeSpecification:leftEyeSpecification:dateIssued:expirationDate:device:metadata:)), ((HKGlassesLensSpecification?, HKGlassesLensSpecification?, Date, Date?, HKDevice?, [String : Any]?) -> HKGlassesPrescription).self)
+    }
+
+    @Test("HKContactsPrescription: 4 of 4 members as HealthKit declares them")
+    func hkContactsPrescription() {
+        // class HKContactsPrescription : HKVisionPrescription, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKVisionPrescription>(_: T.Type) {}; conforms(HKContactsPrescription.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKContactsPrescription.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKContactsPrescription.self) }
+        // var rightEye: HKContactsLensSpecification? { get }
+        let _: KeyPath<HKContactsPrescription, HKContactsLensSpecification?> = \HKContactsPrescription.rightEye
+        // var leftEye: HKContactsLensSpecification? { get }
+        let _: KeyPath<HKContactsPrescription, HKContactsLensSpecification?> = \HKContactsPrescription.leftEye
+        // var brand: String { get }
+        let _: KeyPath<HKContactsPrescription, String> = \HKContactsPrescription.brand
+        // convenience init(rightEyeSpecification: HKContactsLensSpecification?, leftEyeSpecification: HKContactsLensSpecification?, brand: String, dateIssued: Date, expirationDate: Date?, device: HKDevice?, metadata: [String : Any]?)
+        same(exactType(HKContactsPrescription.init(rightEyeSpecification:leftEyeSpecification:brand:dateIssued:expirationDate:device:metadata:)), ((HKContactsLensSpecification?, HKContactsLensSpecification?, String, Date, Date?, HKDevice?, [String : Any]?) -> HKContactsPrescription).self)
+    }
+
+    @Test("HKLensSpecification: 4 of 4 members as HealthKit declares them")
+    func hkLensSpecification() {
+        // class HKLensSpecification : NSObject, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKLensSpecification.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKLensSpecification.self) }
+        // var sphere: HKQuantity { get }
+        let _: KeyPath<HKLensSpecification, HKQuantity> = \HKLensSpecification.sphere
+        // var cylinder: HKQuantity? { get }
+        let _: KeyPath<HKLensSpecification, HKQuantity?> = \HKLensSpecification.cylinder
+        // var axis: HKQuantity? { get }
+        let _: KeyPath<HKLensSpecification, HKQuantity?> = \HKLensSpecification.axis
+        // var addPower: HKQuantity? { get }
+        let _: KeyPath<HKLensSpecification, HKQuantity?> = \HKLensSpecification.addPower
+    }
+
+    @Test("HKGlassesLensSpecification: 5 of 5 members as HealthKit declares them")
+    func hkGlassesLensSpecification() {
+        // class HKGlassesLensSpecification : HKLensSpecification, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKLensSpecification>(_: T.Type) {}; conforms(HKGlassesLensSpecification.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKGlassesLensSpecification.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKGlassesLensSpecification.self) }
+        // init(sphere: HKQuantity, cylinder: HKQuantity?, axis: HKQuantity?, addPower: HKQuantity?, vertexDistance: HKQuantity?, prism: HKVisionPrism?, farPupillaryDistance: HKQuantity?, nearPupillaryDistance: HKQuantity?)
+        same(exactType(HKGlassesLensSpecification.init(sphere:cylinder:axis:addPower:vertexDistance:prism:farPupillaryDistance:nearPupillaryDistance:)), ((HKQuantity, HKQuantity?, HKQuantity?, HKQuantity?, HKQuantity?, HKVisionPrism?, HKQuantity?, HKQuantity?) -> HKGlassesLensSpecification).self)
+        // var vertexDistance: HKQuantity? { get }
+        let _: KeyPath<HKGlassesLensSpecification, HKQuantity?> = \HKGlassesLensSpecification.vertexDistance
+        // var prism: HKVisionPrism? { get }
+        let _: KeyPath<HKGlassesLensSpecification, HKVisionPrism?> = \HKGlassesLensSpecification.prism
+        // var farPupillaryDistance: HKQuantity? { get }
+        let _: KeyPath<HKGlassesLensSpecification, HKQuantity?> = \HKGlassesLensSpecification.farPupillaryDistance
+        // var nearPupillaryDistance: HKQuantity? { get }
+        let _: KeyPath<HKGlassesLensSpecification, HKQuantity?> = \HKGlassesLensSpecification.nearPupillaryDistance
+    }
+
+    @Test("HKContactsLensSpecification: 3 of 3 members as HealthKit declares them")
+    func hkContactsLensSpecification() {
+        // class HKContactsLensSpecification : HKLensSpecification, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKLensSpecification>(_: T.Type) {}; conforms(HKContactsLensSpecification.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKContactsLensSpecification.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKContactsLensSpecification.self) }
+        // init(sphere: HKQuantity, cylinder: HKQuantity?, axis: HKQuantity?, addPower: HKQuantity?, baseCurve: HKQuantity?, diameter: HKQuantity?)
+        same(exactType(HKContactsLensSpecification.init(sphere:cylinder:axis:addPower:baseCurve:diameter:)), ((HKQuantity, HKQuantity?, HKQuantity?, HKQuantity?, HKQuantity?, HKQuantity?) -> HKContactsLensSpecification).self)
+        // var baseCurve: HKQuantity? { get }
+        let _: KeyPath<HKContactsLensSpecification, HKQuantity?> = \HKContactsLensSpecification.baseCurve
+        // var diameter: HKQuantity? { get }
+        let _: KeyPath<HKContactsLensSpecification, HKQuantity?> = \HKContactsLensSpecification.diameter
+    }
+
+    @Test("HKVisionPrism: 9 of 9 members as HealthKit declares them")
+    func hkVisionPrism() {
+        // class HKVisionPrism : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKVisionPrism.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKVisionPrism.self) }
+        // init(amount: HKQuantity, angle: HKQuantity, eye: HKVisionEye)
+        same(exactType(HKVisionPrism.init(amount:angle:eye:)), ((HKQuantity, HKQuantity, HKVisionEye) -> HKVisionPrism).self)
+        // init(verticalAmount: HKQuantity, verticalBase: HKPrismBase, horizontalAmount: HKQuantity, horizontalBase: HKPrismBase, eye: HKVisionEye)
+        same(exactType(HKVisionPrism.init(verticalAmount:verticalBase:horizontalAmount:horizontalBase:eye:)), ((HKQuantity, HKPrismBase, HKQuantity, HKPrismBase, HKVisionEye) -> HKVisionPrism).self)
+        // var amount: HKQuantity { get }
+        let _: KeyPath<HKVisionPrism, HKQuantity> = \HKVisionPrism.amount
+        // var angle: HKQuantity { get }
+        let _: KeyPath<HKVisionPrism, HKQuantity> = \HKVisionPrism.angle
+        // var verticalAmount: HKQuantity { get }
+        let _: KeyPath<HKVisionPrism, HKQuantity> = \HKVisionPrism.verticalAmount
+        // var horizontalAmount: HKQuantity { get }
+        let _: KeyPath<HKVisionPrism, HKQuantity> = \HKVisionPrism.horizontalAmount
+        // var verticalBase: HKPrismBase { get }
+        let _: KeyPath<HKVisionPrism, HKPrismBase> = \HKVisionPrism.verticalBase
+        // var horizontalBase: HKPrismBase { get }
+        let _: KeyPath<HKVisionPrism, HKPrismBase> = \HKVisionPrism.horizontalBase
+        // var eye: HKVisionEye { get }
+        let _: KeyPath<HKVisionPrism, HKVisionEye> = \HKVisionPrism.eye
+    }
+
+    @Test("HKPrismBase: 6 of 6 members as HealthKit declares them")
+    func hkPrismBase() {
+        // enum HKPrismBase : Int, Hashable, Sendable
+        same(HKPrismBase.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKPrismBase.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKPrismBase.self) }
+        // case none
+        let _: HKPrismBase = HKPrismBase.none
+        // case up
+        let _: HKPrismBase = HKPrismBase.up
+        // case down
+        let _: HKPrismBase = HKPrismBase.down
+        // case `in`
+        let _: HKPrismBase = HKPrismBase.`in`
+        // case out
+        let _: HKPrismBase = HKPrismBase.out
+        // init?(rawValue: Int)
+        same(exactType(HKPrismBase.init(rawValue:)), ((Int) -> HKPrismBase?).self)
+    }
+
+    @Test("HKVisionEye: 3 of 3 members as HealthKit declares them")
+    func hkVisionEye() {
+        // enum HKVisionEye : Int, Hashable, Sendable
+        same(HKVisionEye.RawValue.self, Int.self)
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKVisionEye.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKVisionEye.self) }
+        // case left
+        let _: HKVisionEye = HKVisionEye.left
+        // case right
+        let _: HKVisionEye = HKVisionEye.right
+        // init?(rawValue: Int)
+        same(exactType(HKVisionEye.init(rawValue:)), ((Int) -> HKVisionEye?).self)
+    }
 }

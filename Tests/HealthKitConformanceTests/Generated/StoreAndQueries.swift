@@ -9,7 +9,7 @@ import Testing
 @Suite("HealthKit's interface, as declared: StoreAndQueries")
 struct StoreAndQueriesConformance {
 
-    @Test("HKHealthStore: 47 of 60 members, 2 of them in Anchorage's documented form")
+    @Test("HKHealthStore: 49 of 60 members, 2 of them in Anchorage's documented form")
     func hkHealthStore() {
         // class HKHealthStore : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHealthStore.self) }
@@ -30,6 +30,10 @@ struct StoreAndQueriesConformance {
         same(exactType(HKHealthStore.getRequestStatusForAuthorization(toShare:read:completion:)), ((HKHealthStore) -> (Set<HKSampleType>, Set<HKObjectType>, @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) -> Void).self)
         // func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus
         same(exactType(HKHealthStore.statusForAuthorizationRequest(toShare:read:)), ((HKHealthStore) -> (Set<HKSampleType>, Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus).self)
+        // func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+        same(exactType(HKHealthStore.requestPerObjectReadAuthorization(for:predicate:completion:)), ((HKHealthStore) -> (HKObjectType, NSPredicate?, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
+        // func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws
+        same(exactType(HKHealthStore.requestPerObjectReadAuthorization(for:predicate:)), ((HKHealthStore) -> (HKObjectType, NSPredicate?) async throws -> Void).self)
         // func getEarliestAuthorizedSampleDate(for types: Set<HKObjectType>, completion: @escaping @Sendable ([HKObjectType : Date]?, (any Error)?) -> Void)
         same(exactType(HKHealthStore.getEarliestAuthorizedSampleDate(for:completion:)), ((HKHealthStore) -> (Set<HKObjectType>, @escaping @Sendable ([HKObjectType : Date]?, (any Error)?) -> Void) -> Void).self)
         // func earliestAuthorizedSampleDate(for types: Set<HKObjectType>) async throws -> [HKObjectType : Date]
@@ -518,7 +522,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 14 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 15 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -542,6 +546,8 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.quantitySample(type:predicate:)), ((HKQuantityType, NSPredicate?) -> HKSamplePredicate<HKQuantitySample>).self)
             // static func sample(type sampleType: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample>
             same(exactType(HKSamplePredicate<Sample>.sample(type:predicate:)), ((HKSampleType, NSPredicate?) -> HKSamplePredicate<HKSample>).self)
+            // static func visionPrescription(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKVisionPrescription>
+            same(exactType(HKSamplePredicate<Sample>.visionPrescription(_:)), ((NSPredicate?) -> HKSamplePredicate<HKVisionPrescription>).self)
             // static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout>
             same(exactType(HKSamplePredicate<Sample>.workout(_:)), ((NSPredicate?) -> HKSamplePredicate<HKWorkout>).self)
             // static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute>
@@ -561,6 +567,7 @@ struct StoreAndQueriesConformance {
                 let _: HKSamplePredicate<HKHeartbeatSeriesSample> = HKSamplePredicate<Sample>.heartbeatSeries()
                 let _: HKSamplePredicate<HKQuantitySample> = HKSamplePredicate<Sample>.quantitySample(type: placeholder())
                 let _: HKSamplePredicate<HKSample> = HKSamplePredicate<Sample>.sample(type: placeholder())
+                let _: HKSamplePredicate<HKVisionPrescription> = HKSamplePredicate<Sample>.visionPrescription()
                 let _: HKSamplePredicate<HKWorkout> = HKSamplePredicate<Sample>.workout()
                 let _: HKSamplePredicate<HKWorkoutRoute> = HKSamplePredicate<Sample>.workoutRoute()
                 let _: HKSamplePredicate<HKStateOfMind> = HKSamplePredicate<Sample>.stateOfMind()

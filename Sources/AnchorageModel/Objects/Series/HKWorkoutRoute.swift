@@ -108,19 +108,7 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
 
     /// The stored form of `locations`, in the order given.
     package static func points(_ locations: [CLLocation]) -> SeriesPoints {
-        SeriesPoints(stride: stride, count: locations.count) { writer, index in
-            let location = locations[index]
-            writer.double(location.timestamp.timeIntervalSinceReferenceDate)
-            writer.double(location.coordinate.latitude)
-            writer.double(location.coordinate.longitude)
-            writer.double(location.altitude)
-            writer.double(location.horizontalAccuracy)
-            writer.double(location.verticalAccuracy)
-            writer.double(location.course)
-            writer.double(location.courseAccuracy)
-            writer.double(location.speed)
-            writer.double(location.speedAccuracy)
-        }
+        points(locations.map(Location.init))
     }
 
     /// The location at `index` of `points`.
