@@ -264,7 +264,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...16) {
+        switch int(0...17) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -275,7 +275,8 @@ public struct ObjectGenerator {
         case 13: audiogram()
         case 14: stateOfMind()
         case 15: assessment()
-        default: visionPrescription()
+        case 16: visionPrescription()
+        default: clinicalRecord()
         }
     }
 
@@ -353,6 +354,23 @@ public struct ObjectGenerator {
             associations: associations,
             fields(start, 0)
         )
+    }
+
+    /// A clinical record of any clinical type, most with a FHIR resource.
+    public mutating func clinicalRecord() -> HKClinicalRecord {
+        let types = TypeCatalog.clinicalTypes.values.sorted { $0.kindCode < $1.kindCode }
+        let type = types[int(0...types.count - 1)]
+        let resource: HKFHIRResource? =
+            int(0...4) == 0
+            ? nil
+            : try! HKFHIRResource(
+                resourceType: [.immunization, .condition, .observation, .procedure][int(0...3)],
+                identifier: "r" + String(int(1...999_999)),
+                data: Data(#"{"resourceType":"Observation","id":"\#(int(1...99))","status":"final"}"#.utf8),
+                sourceURL: bool() ? URL(string: "https://fhir.example.org/r/\(int(1...999))") : nil,
+                fhirVersion: bool() ? .primaryR4() : .primaryDSTU2()
+            )
+        return try! HKClinicalRecord.make(type: type, displayName: text(), resource: resource, fields(date(), 0))
     }
 
     /// A vision prescription: image-only, glasses (some with a prism) or contacts.

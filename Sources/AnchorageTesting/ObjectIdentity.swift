@@ -32,6 +32,8 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     case let (a as HKSeriesSample, b as HKSeriesSample):
         return a.count == b.count && a.points == b.points
+    case let (a as HKClinicalRecord, b as HKClinicalRecord):
+        return a.displayName == b.displayName && a.fhirResource == b.fhirResource
     case let (a as HKVisionPrescription, b as HKVisionPrescription):
         let (x, y) = (a.lenses, b.lenses)
         return a.storedClass == b.storedClass && a.prescriptionType == b.prescriptionType

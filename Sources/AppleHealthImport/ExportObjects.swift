@@ -470,6 +470,7 @@ struct ExportObjects {
         "OBJ-18": "a record a correlation cannot hold",
         "AUD-1": "an audiogram point out of range or out of order",
         "VISION-1": "a vision prescription value out of range",
+        "CLIN-1": "a clinical record out of its limits",
         "ECG-1": "an electrocardiogram that breaks its rules",
         "SERIES-1": "a route location that is not a place and time",
         "OBJ-19": "a record a correlation cannot hold",

@@ -303,6 +303,17 @@ public struct HealthExportImporter: Sendable {
                 object = try builder.audiogram(element)
             case .visionPrescription:
                 object = try builder.visionPrescription(element)
+            case .clinicalRecord:
+                switch try builder.clinicalRecord(element, read: files.read) {
+                case .record(let record): object = record
+                case .missingFile(let path):
+                    summary.missingFiles += 1
+                    summary.firstMissingFile = summary.firstMissingFile ?? String(path.prefix(300))
+                    return
+                case .rejected(let reason):
+                    summary.rejected[reason, default: 0] += 1
+                    return
+                }
             case .activitySummary:
                 let activity = try builder.activitySummary(element)
                 summary.read[element.nameText, default: 0] += 1

@@ -23,8 +23,8 @@ struct SeriesImportTests {
             try await Self.expectContents(summary, store)
             try await expectAuditPasses(store)
             let again = try await expectImportAddsNothing(Self.folder, into: store, batchSize: 2)
-            #expect(again.alreadyPresent == 12)
-            #expect(again.missingFiles == 1)
+            #expect(again.alreadyPresent == 14)
+            #expect(again.missingFiles == 2)
         }
     }
 
@@ -52,13 +52,16 @@ struct SeriesImportTests {
         #expect(
             summary.read == [
                 "Record": 2, "HeartRateVariabilityMetadataList": 2, "Workout": 3, "WorkoutRoute": 2,
-                "Electrocardiogram": 2, "Audiogram": 1,
+                "Electrocardiogram": 2, "Audiogram": 1, "ClinicalRecord": 2,
             ]
         )
-        #expect(summary.saved == 12, "2 records, their heartbeats, 3 workouts, 2 routes, 2 ECGs, an audiogram")
+        #expect(
+            summary.saved == 14,
+            "2 records, their heartbeats, 3 workouts, 2 routes, 2 ECGs, an audiogram, 2 clinical records"
+        )
         #expect(summary.shiftedHeartbeatLists == 1, "the list an hour behind its record")
         #expect(summary.rejected.isEmpty, "\(summary.rejected)")
-        #expect(summary.missingFiles == 1)
+        #expect(summary.missingFiles == 2, "a route file and a clinical record's FHIR file")
         #expect(summary.firstMissingFile == "/workout-routes/route_2025-09-17_7.20am.gpx")
         #expect(summary.skippedHeartbeats == 1, "the repeated last beat")
 
@@ -111,6 +114,28 @@ struct SeriesImportTests {
         let behind = try await HKHeartbeatSeriesQueryDescriptor(allSeries[1]).results(for: store)
             .reduce(into: [Double]()) { $0.append($1.timeIntervalSinceStart) }
         #expect(behind == [8.8, 9.94, 11.04])
+
+        // CLIN-1: clinical records with their FHIR files, typed by their FHIR type and category.
+        let immunizations = try await HKSampleQueryDescriptor(
+            predicates: [.clinicalRecord(type: HKClinicalType(.immunizationRecord))],
+            sortDescriptors: []
+        ).result(for: store)
+        let flu = try #require(immunizations.first)
+        #expect(flu.displayName == "Influenza, seasonal, injectable")
+        #expect(flu.fhirResource?.fhirVersion.fhirRelease == .dstu2)
+        #expect(flu.fhirResource?.identifier == "imm-5521")
+        let fhirText = String(decoding: flu.fhirResource?.data ?? Data(), as: UTF8.self)
+        #expect(fhirText.hasPrefix(#"{"resourceType":"Immunization""#))
+        let vitals = try await HKSampleQueryDescriptor(
+            predicates: [
+                .clinicalRecord(
+                    type: HKClinicalType(.vitalSignRecord),
+                    predicate: HKQuery.predicateForClinicalRecords(withFHIRResourceType: .observation)
+                )
+            ],
+            sortDescriptors: []
+        ).result(for: store)
+        #expect(vitals.map(\.displayName) == ["Blood pressure"])
 
         // AUD-1: the audiogram, each ear an unmasked air-conduction test; the right ear not measured at 8 kHz.
         let audiogram = try #require(

@@ -17,19 +17,36 @@ struct RecordingsPortTests {
                 end: start.addingTimeInterval(30),
                 classification: .sinusRhythm,
                 symptomsStatus: .none,
-                averageHeartRate: HealthKit.HKQuantity(unit: HKUnit.count().unitDivided(by: .minute()), doubleValue: 61),
+                averageHeartRate: HealthKit.HKQuantity(
+                    unit: HKUnit.count().unitDivided(by: .minute()),
+                    doubleValue: 61
+                ),
                 samplingFrequency: HKQuantity(unit: .hertz(), doubleValue: 512),
                 voltages: [.appleWatchSimilarToLeadI: (0..<1_024).map { Double($0 % 64) * 1e-5 }],
                 uuid: UUID(),
-                sourceRevision: HKSourceRevision(source: HKSource(name: "ECG", bundleIdentifier: "com.example.ecg"), version: nil)
+                sourceRevision: HKSourceRevision(
+                    source: HKSource(name: "ECG", bundleIdentifier: "com.example.ecg"),
+                    version: nil
+                )
             )
             try await healthStore.save(ecg)
 
             let ecgType = HKObjectType.electrocardiogramType()
             let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
-                let query = HKSampleQuery(sampleType: ecgType, predicate: nil, limit: HKObjectQueryNoLimit, sortDescriptors: nil) {
-                    _, samples, error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+                let query = HKSampleQuery(
+                    sampleType: ecgType,
+                    predicate: nil,
+                    limit: HKObjectQueryNoLimit,
+                    sortDescriptors: nil
+                ) {
+                    _,
+                    samples,
+                    error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: samples ?? [])
+                    }
                 }
                 healthStore.execute(query)
             }
@@ -58,7 +75,9 @@ struct RecordingsPortTests {
         }
     }
 
-    @Test("AUD-1, MIND-1, ASSESS-1, VISION-1: saving an audiogram, a state of mind, a PHQ-9 and glasses as apps do, and reading them back")
+    @Test(
+        "AUD-1, MIND-1, ASSESS-1, VISION-1: saving an audiogram, a state of mind, a PHQ-9 and glasses as apps do, and reading them back"
+    )
     func samples() async throws {
         try await withTemporaryStore { healthStore, _ in
             let now = Date(timeIntervalSince1970: 1_790_000_000)
@@ -69,8 +88,17 @@ struct RecordingsPortTests {
                 side: .left,
                 clampingRange: nil
             )
-            let point = try HKAudiogramSensitivityPoint(frequency: HKQuantity(unit: .hertz(), doubleValue: 1_000), tests: [test])
-            let audiogram = HKAudiogramSample(sensitivityPoints: [point], start: now, end: now.addingTimeInterval(300), device: nil, metadata: nil)
+            let point = try HKAudiogramSensitivityPoint(
+                frequency: HKQuantity(unit: .hertz(), doubleValue: 1_000),
+                tests: [test]
+            )
+            let audiogram = HKAudiogramSample(
+                sensitivityPoints: [point],
+                start: now,
+                end: now.addingTimeInterval(300),
+                device: nil,
+                metadata: nil
+            )
             let mood = HKStateOfMind(
                 date: now,
                 kind: .dailyMood,
@@ -78,7 +106,13 @@ struct RecordingsPortTests {
                 labels: [.content],
                 associations: [.fitness]
             )
-            let phq9 = HKPHQ9Assessment(date: now, answers: [.notAtAll, .severalDays, .notAtAll, .notAtAll, .severalDays, .notAtAll, .notAtAll, .notAtAll, .notAtAll])
+            let phq9 = HKPHQ9Assessment(
+                date: now,
+                answers: [
+                    .notAtAll, .severalDays, .notAtAll, .notAtAll, .severalDays, .notAtAll, .notAtAll, .notAtAll,
+                    .notAtAll,
+                ]
+            )
             let glasses = HKGlassesPrescription(
                 rightEyeSpecification: HKGlassesLensSpecification(
                     sphere: HKQuantity(unit: .diopter(), doubleValue: -2.25),
@@ -102,13 +136,24 @@ struct RecordingsPortTests {
                 sortDescriptors: []
             ).result(for: healthStore)
             #expect(moods.first?.valenceClassification == .slightlyPleasant)
-            let assessments = try await HKSampleQueryDescriptor(predicates: [.phq9Assessment()], sortDescriptors: []).result(for: healthStore)
+            let assessments = try await HKSampleQueryDescriptor(predicates: [.phq9Assessment()], sortDescriptors: [])
+                .result(for: healthStore)
             #expect(assessments.first?.risk == .noneToMinimal && assessments.first?.score == 2)
-            let audiograms = try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(for: healthStore)
+            let audiograms = try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(
+                for: healthStore
+            )
             #expect(audiograms.first?.sensitivityPoints.first?.tests.first?.side == .left)
-            try await healthStore.requestPerObjectReadAuthorization(for: HKObjectType.visionPrescriptionType(), predicate: nil)
-            let prescriptions = try await HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: []).result(for: healthStore)
-            #expect((prescriptions.first as? HKGlassesPrescription)?.rightEye?.sphere.doubleValue(for: .diopter()) == -2.25)
+            try await healthStore.requestPerObjectReadAuthorization(
+                for: HKObjectType.visionPrescriptionType(),
+                predicate: nil
+            )
+            let prescriptions = try await HKSampleQueryDescriptor(
+                predicates: [.visionPrescription()],
+                sortDescriptors: []
+            ).result(for: healthStore)
+            #expect(
+                (prescriptions.first as? HKGlassesPrescription)?.rightEye?.sphere.doubleValue(for: .diopter()) == -2.25
+            )
             #expect(prescriptions.first?.isKind(of: HKVisionPrescription.self) == true)
         }
     }

@@ -168,6 +168,25 @@ extension HKQuery {
         HKQueryPredicate(.inWorkout(workout.uuid))
     }
 
+    /// Clinical records whose FHIR resource is of `resourceType`.
+    public static func predicateForClinicalRecords(withFHIRResourceType resourceType: HKFHIRResourceType) -> NSPredicate
+    {
+        HKQueryPredicate(.fhirResource(type: resourceType.rawValue, source: nil, identifier: nil))
+    }
+
+    /// The clinical record whose FHIR resource is `identifier` of
+    /// `resourceType` from `source`: how an app finds one record again
+    /// (its uuid may change when Health Records downloads it anew).
+    public static func predicateForClinicalRecords(
+        from source: HKSource,
+        fhirResourceType resourceType: HKFHIRResourceType,
+        identifier: String
+    ) -> NSPredicate {
+        HKQueryPredicate(
+            .fhirResource(type: resourceType.rawValue, source: source.bundleIdentifier, identifier: identifier)
+        )
+    }
+
     /// States of mind whose valence compares so with `valence`.
     ///
     /// ```swift

@@ -72,6 +72,14 @@ public struct HKSamplePredicate<Sample: HKSample>: Sendable, Hashable {
         HKSamplePredicate<HKWorkoutRoute>(sampleType: TypeCatalog.workoutRoute, predicate: predicate)
     }
 
+    /// Clinical records of `clinicalType`.
+    public static func clinicalRecord(
+        type clinicalType: HKClinicalType,
+        predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKClinicalRecord> {
+        HKSamplePredicate<HKClinicalRecord>(sampleType: clinicalType, predicate: predicate)
+    }
+
     /// Vision prescriptions.
     public static func visionPrescription(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKVisionPrescription> {
         HKSamplePredicate<HKVisionPrescription>(sampleType: TypeCatalog.visionPrescription, predicate: predicate)

@@ -55,6 +55,13 @@ extension HKHealthStore {
         if let readOnly = share.first(where: { Self.readOnlyTypes.contains($0.identifier) }) {
             throw HKError(.errorInvalidArgument, rule: "AUTH-8", "\(readOnly.identifier) cannot be shared by apps")
         }
+        if let clinical = share.first(where: { $0 is HKClinicalType }) {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AUTH-9",
+                "\(clinical.identifier) cannot be shared by apps: clinical records come from health institutions"
+            )
+        }
         let engine = try await openEngine()
         guard let revision = caller.revision else { return }
         let principal = revision.source.bundleIdentifier
@@ -65,10 +72,18 @@ extension HKHealthStore {
             case .denyAll: .denied
             }
         let wanted = share.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) } + read.map { ($0, .read) }
+        // AUTH-9: reading clinical records is decided by the owner, one
+        // request at a time, whatever the policy grants other types.
         let decisions = try engine.read { txn in
             try wanted.filter { type, access in
                 try engine.grant(principal, kind: EntryKind(rawValue: type.kindCode), access: access, in: txn) == nil
-            }.map { AuthorizationRecord.Decision(type: $0.0.identifier, access: $0.1, status: decided) }
+            }.map {
+                AuthorizationRecord.Decision(
+                    type: $0.0.identifier,
+                    access: $0.1,
+                    status: $0.0 is HKClinicalType && decided == .granted ? .requested : decided
+                )
+            }
         }
         guard !decisions.isEmpty else { return }
         try await engine.appendAuthorization(

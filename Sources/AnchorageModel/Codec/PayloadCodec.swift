@@ -29,6 +29,7 @@ public enum PayloadCodec {
         case stateOfMind = 9
         case scoredAssessment = 10
         case visionPrescription = 11
+        case clinicalRecord = 12
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -102,6 +103,7 @@ public enum PayloadCodec {
         case is HKStateOfMind: writer.byte(Kind.stateOfMind.rawValue)
         case is HKScoredAssessment: writer.byte(Kind.scoredAssessment.rawValue)
         case is HKVisionPrescription: writer.byte(Kind.visionPrescription.rawValue)
+        case is HKClinicalRecord: writer.byte(Kind.clinicalRecord.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -148,6 +150,8 @@ public enum PayloadCodec {
             for answer in assessment.answerValues { writer.varint(UInt64(answer)) }
         case let prescription as HKVisionPrescription:
             writeVision(prescription, into: &writer)
+        case let record as HKClinicalRecord:
+            writeClinical(record, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }

@@ -195,6 +195,11 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "a vision prescription's type \(type) is not the vision prescription type")
             }
             return try readVision(&reader, fields)
+        case .clinicalRecord:
+            guard let clinicalType = type as? HKClinicalType else {
+                throw .invalid("PAYLOAD-2", "a clinical record's type \(type) is not a clinical type")
+            }
+            return try readClinical(&reader, type: clinicalType, fields)
         }
     }
 

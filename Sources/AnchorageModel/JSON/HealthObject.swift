@@ -20,7 +20,7 @@ public struct HealthObject: Codable, Sendable {
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
-        case audiogram, stateOfMind, scoredAssessment, visionPrescription
+        case audiogram, stateOfMind, scoredAssessment, visionPrescription, clinicalRecord
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -50,6 +50,7 @@ public struct HealthObject: Codable, Sendable {
         case sensitivityPoints
         case stateOfMindKind, valence, labels, associations, answers, score
         case prescriptionType, form, expirationDate, rightEye, leftEye, brand
+        case displayName, fhirResource
         case sourceRevision, device, metadata
     }
 
@@ -113,6 +114,10 @@ public struct HealthObject: Codable, Sendable {
             try container.encode(mind.valence, forKey: .valence)
             try container.encode(mind.labels.map(\.rawValue), forKey: .labels)
             try container.encode(mind.associations.map(\.rawValue), forKey: .associations)
+        case let record as HKClinicalRecord:
+            try container.encode(Kind.clinicalRecord, forKey: .kind)
+            try container.encode(record.displayName, forKey: .displayName)
+            try container.encodeIfPresent(record.fhirResource.map(FHIRResourceJSON.init), forKey: .fhirResource)
         case let prescription as HKVisionPrescription:
             try container.encode(Kind.visionPrescription, forKey: .kind)
             try Self.encodeVision(prescription, into: &container)
@@ -252,6 +257,16 @@ public struct HealthObject: Codable, Sendable {
                 throw HKError.invalid("OBJ-11", "a vision prescription's type is \(HKVisionPrescriptionTypeIdentifier)")
             }
             return try decodeVision(container, fields)
+        case .clinicalRecord:
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKClinicalType else {
+                throw HKError.invalid("OBJ-11", "'\(identifier.prefix(120))' is not a clinical type identifier")
+            }
+            return try HKClinicalRecord.make(
+                type: type,
+                displayName: try container.decode(String.self, forKey: .displayName),
+                resource: try container.decodeIfPresent(FHIRResourceJSON.self, forKey: .fhirResource)?.resource(),
+                fields
+            )
         }
     }
 }

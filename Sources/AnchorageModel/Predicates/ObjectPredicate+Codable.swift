@@ -12,7 +12,13 @@ extension ObjectPredicate: Codable {
         case dateRange, workoutActivityType, workoutCompare, inWorkout, noCorrelation
         case workoutStatistic, anyActivity, activityType, activityDuration, activityDateRange, activityStatistic
         case effortRelated, electrocardiogramClassification, electrocardiogramSymptoms
-        case stateOfMindValence, stateOfMindKind, stateOfMindLabel, stateOfMindAssociation
+        case stateOfMindValence, stateOfMindKind, stateOfMindLabel, stateOfMindAssociation, fhirResource
+    }
+
+    private struct FHIRMatch: Codable {
+        var type: String
+        var source: String?
+        var identifier: String?
     }
 
     private struct ValenceComparison: Codable {
@@ -174,6 +180,9 @@ extension ObjectPredicate: Codable {
                 throw HKError.invalid("PRED-14", "\(raw) is not an electrocardiogram classification")
             }
             self = .electrocardiogramClassification(value)
+        case .fhirResource:
+            let match = try container.decode(FHIRMatch.self, forKey: key)
+            self = .fhirResource(type: match.type, source: match.source, identifier: match.identifier)
         case .stateOfMindValence:
             let comparison = try container.decode(ValenceComparison.self, forKey: key)
             guard comparison.value.isFinite else { throw HKError.invalid("PRED-14", "a valence is a finite number") }
@@ -275,6 +284,8 @@ extension ObjectPredicate: Codable {
             try container.encode(value.rawValue, forKey: .electrocardiogramClassification)
         case .electrocardiogramSymptoms(let value):
             try container.encode(value.rawValue, forKey: .electrocardiogramSymptoms)
+        case .fhirResource(let type, let source, let identifier):
+            try container.encode(FHIRMatch(type: type, source: source, identifier: identifier), forKey: .fhirResource)
         case .stateOfMindValence(let op, let value):
             try container.encode(ValenceComparison(operator: op, value: value), forKey: .stateOfMindValence)
         case .stateOfMindKind(let value): try container.encode(value.rawValue, forKey: .stateOfMindKind)

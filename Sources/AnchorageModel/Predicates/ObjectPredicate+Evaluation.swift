@@ -82,6 +82,13 @@ extension ObjectPredicate {
             return (object as? HKElectrocardiogram)?.classification == value
         case .electrocardiogramSymptoms(let value):
             return (object as? HKElectrocardiogram)?.symptomsStatus == value
+        case .fhirResource(let type, let source, let identifier):
+            guard let record = object as? HKClinicalRecord, let resource = record.fhirResource,
+                resource.resourceType.rawValue == type
+            else { return false }
+            if let source, record.sourceRevision.source.bundleIdentifier != source { return false }
+            if let identifier, resource.identifier != identifier { return false }
+            return true
         case .stateOfMindValence(let op, let value):
             guard let mind = object as? HKStateOfMind else { return false }
             return op.holds(mind.valence, value)

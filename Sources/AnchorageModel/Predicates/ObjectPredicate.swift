@@ -51,6 +51,9 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     case electrocardiogramClassification(HKElectrocardiogram.Classification)
     /// Electrocardiograms of this symptoms status (raw value).
     case electrocardiogramSymptoms(HKElectrocardiogram.SymptomsStatus)
+    /// Clinical records whose FHIR resource is of this type (and, when
+    /// given, from this source with this identifier).
+    case fhirResource(type: String, source: String?, identifier: String?)
     /// States of mind whose valence compares so with the value.
     case stateOfMindValence(operator: ComparisonOperator, value: Double)
     /// States of mind of this kind.

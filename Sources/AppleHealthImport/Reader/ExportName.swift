@@ -88,6 +88,13 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let dateIssued = ExportName(rawValue: 73)
     static let expirationDate = ExportName(rawValue: 74)
     static let brand = ExportName(rawValue: 75)
+    // Clinical records.
+    static let clinicalRecord = ExportName(rawValue: 76)
+    static let identifier = ExportName(rawValue: 77)
+    static let sourceURL = ExportName(rawValue: 78)
+    static let fhirVersion = ExportName(rawValue: 79)
+    static let receivedDate = ExportName(rawValue: 80)
+    static let resourceFilePath = ExportName(rawValue: 81)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -102,7 +109,8 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "HKWasUserEntered", "Location", "FileReference", "path", "latitude", "longitude", "altitude",
         "horizontalAccuracy", "verticalAccuracy", "course", "speed", "Audiogram", "SensitivityPoint", "frequencyValue",
         "frequencyUnit", "leftEarValue", "leftEarUnit", "rightEarValue", "rightEarUnit", "VisionPrescription",
-        "RightEye", "LeftEye", "dateIssued", "expirationDate", "brand",
+        "RightEye", "LeftEye", "dateIssued", "expirationDate", "brand", "ClinicalRecord", "identifier", "sourceURL",
+        "fhirVersion", "receivedDate", "resourceFilePath",
     ]
 }
 

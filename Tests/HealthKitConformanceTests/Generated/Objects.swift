@@ -1540,4 +1540,108 @@ struct ObjectsConformance {
         // init?(rawValue: Int)
         same(exactType(HKVisionEye.init(rawValue:)), ((Int) -> HKVisionEye?).self)
     }
+
+    @Test("HKClinicalRecord: 3 of 3 members as HealthKit declares them")
+    func hkClinicalRecord() {
+        // class HKClinicalRecord : HKSample, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKSample>(_: T.Type) {}; conforms(HKClinicalRecord.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKClinicalRecord.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKClinicalRecord.self) }
+        // var clinicalType: HKClinicalType { get }
+        let _: KeyPath<HKClinicalRecord, HKClinicalType> = \HKClinicalRecord.clinicalType
+        // var displayName: String { get }
+        let _: KeyPath<HKClinicalRecord, String> = \HKClinicalRecord.displayName
+        // var fhirResource: HKFHIRResource? { get }
+        let _: KeyPath<HKClinicalRecord, HKFHIRResource?> = \HKClinicalRecord.fhirResource
+    }
+
+    @Test("HKFHIRResource: 5 of 5 members as HealthKit declares them")
+    func hkfhirResource() {
+        // class HKFHIRResource : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKFHIRResource.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKFHIRResource.self) }
+        // var resourceType: HKFHIRResourceType { get }
+        let _: KeyPath<HKFHIRResource, HKFHIRResourceType> = \HKFHIRResource.resourceType
+        // var identifier: String { get }
+        let _: KeyPath<HKFHIRResource, String> = \HKFHIRResource.identifier
+        // var data: Data { get }
+        let _: KeyPath<HKFHIRResource, Data> = \HKFHIRResource.data
+        // var sourceURL: URL? { get }
+        let _: KeyPath<HKFHIRResource, URL?> = \HKFHIRResource.sourceURL
+        // var fhirVersion: HKFHIRVersion { get }
+        let _: KeyPath<HKFHIRResource, HKFHIRVersion> = \HKFHIRResource.fhirVersion
+    }
+
+    @Test("HKFHIRResourceType: 13 of 13 members as HealthKit declares them")
+    func hkfhirResourceType() {
+        // struct HKFHIRResourceType : Hashable, RawRepresentable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKFHIRResourceType.self) }
+        do { func conforms<T: RawRepresentable>(_: T.Type) {}; conforms(HKFHIRResourceType.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKFHIRResourceType.self) }
+        // init(rawValue: String)
+        same(exactType(HKFHIRResourceType.init(rawValue:)), ((String) -> HKFHIRResourceType).self)
+        // static let allergyIntolerance: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.allergyIntolerance), (HKFHIRResourceType).self)
+        // static let condition: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.condition), (HKFHIRResourceType).self)
+        // static let coverage: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.coverage), (HKFHIRResourceType).self)
+        // static let diagnosticReport: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.diagnosticReport), (HKFHIRResourceType).self)
+        // static let documentReference: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.documentReference), (HKFHIRResourceType).self)
+        // static let immunization: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.immunization), (HKFHIRResourceType).self)
+        // static let medicationDispense: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.medicationDispense), (HKFHIRResourceType).self)
+        // static let medicationOrder: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.medicationOrder), (HKFHIRResourceType).self)
+        // static let medicationRequest: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.medicationRequest), (HKFHIRResourceType).self)
+        // static let medicationStatement: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.medicationStatement), (HKFHIRResourceType).self)
+        // static let observation: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.observation), (HKFHIRResourceType).self)
+        // static let procedure: HKFHIRResourceType
+        same(exactType(HKFHIRResourceType.procedure), (HKFHIRResourceType).self)
+    }
+
+    @Test("HKFHIRVersion: 8 of 8 members as HealthKit declares them")
+    func hkfhirVersion() {
+        // class HKFHIRVersion : NSObject, NSCopying, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKFHIRVersion.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKFHIRVersion.self) }
+        // var majorVersion: Int { get }
+        let _: KeyPath<HKFHIRVersion, Int> = \HKFHIRVersion.majorVersion
+        // var minorVersion: Int { get }
+        let _: KeyPath<HKFHIRVersion, Int> = \HKFHIRVersion.minorVersion
+        // var patchVersion: Int { get }
+        let _: KeyPath<HKFHIRVersion, Int> = \HKFHIRVersion.patchVersion
+        // var fhirRelease: HKFHIRRelease { get }
+        let _: KeyPath<HKFHIRVersion, HKFHIRRelease> = \HKFHIRVersion.fhirRelease
+        // var stringRepresentation: String { get }
+        let _: KeyPath<HKFHIRVersion, String> = \HKFHIRVersion.stringRepresentation
+        // convenience init(fromVersionString versionString: String) throws
+        same(exactType(HKFHIRVersion.init(fromVersionString:)), ((String) throws -> HKFHIRVersion).self)
+        // class func primaryDSTU2() -> Self
+        same(exactType(HKFHIRVersion.primaryDSTU2), (() -> HKFHIRVersion).self)
+        // class func primaryR4() -> Self
+        same(exactType(HKFHIRVersion.primaryR4), (() -> HKFHIRVersion).self)
+    }
+
+    @Test("HKFHIRRelease: 4 of 4 members as HealthKit declares them")
+    func hkfhirRelease() {
+        // struct HKFHIRRelease : Hashable, RawRepresentable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKFHIRRelease.self) }
+        do { func conforms<T: RawRepresentable>(_: T.Type) {}; conforms(HKFHIRRelease.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKFHIRRelease.self) }
+        // init(rawValue: String)
+        same(exactType(HKFHIRRelease.init(rawValue:)), ((String) -> HKFHIRRelease).self)
+        // static let dstu2: HKFHIRRelease
+        same(exactType(HKFHIRRelease.dstu2), (HKFHIRRelease).self)
+        // static let r4: HKFHIRRelease
+        same(exactType(HKFHIRRelease.r4), (HKFHIRRelease).self)
+        // static let unknown: HKFHIRRelease
+        same(exactType(HKFHIRRelease.unknown), (HKFHIRRelease).self)
+    }
 }

@@ -171,7 +171,7 @@ struct StoreAndQueriesConformance {
         same(exactType(HKAuthorizationRequestStatus.init(rawValue:)), ((Int) -> HKAuthorizationRequestStatus?).self)
     }
 
-    @Test("HKQuery: 46 of 58 members, 18 of them in Anchorage's documented form")
+    @Test("HKQuery: 48 of 58 members, 18 of them in Anchorage's documented form")
     func hkQuery() {
         // class HKQuery : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuery.self) }
@@ -210,6 +210,10 @@ struct StoreAndQueriesConformance {
         same(exactType(HKQuery.predicateForQuantitySamples(with:quantity:)), ((ComparisonOperator, HKQuantity) -> NSPredicate).self)
         // class func predicateForCategorySamples(with operatorType: NSComparisonPredicate.Operator, value: Int) -> NSPredicate
         same(exactType(HKQuery.predicateForCategorySamples(with:value:)), ((ComparisonOperator, Int) -> NSPredicate).self)
+        // class func predicateForClinicalRecords(from source: HKSource, fhirResourceType resourceType: HKFHIRResourceType, identifier: String) -> NSPredicate
+        same(exactType(HKQuery.predicateForClinicalRecords(from:fhirResourceType:identifier:)), ((HKSource, HKFHIRResourceType, String) -> NSPredicate).self)
+        // class func predicateForClinicalRecords(withFHIRResourceType resourceType: HKFHIRResourceType) -> NSPredicate
+        same(exactType(HKQuery.predicateForClinicalRecords(withFHIRResourceType:)), ((HKFHIRResourceType) -> NSPredicate).self)
         // class func predicateForObjects(from workout: HKWorkout) -> NSPredicate
         let _: (HKWorkout) -> NSPredicate = HKQuery.predicateForObjects(from:)
         // class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate
@@ -522,7 +526,7 @@ struct StoreAndQueriesConformance {
         }
     }
 
-    @Test("HKSamplePredicate: 15 of 16 members as HealthKit declares them")
+    @Test("HKSamplePredicate: 16 of 16 members as HealthKit declares them")
     func hkSamplePredicate() {
         func check<Sample: HKSample>(_: Sample.Type) {
             // struct HKSamplePredicate<Sample: HKSample> : Equatable, Hashable
@@ -536,6 +540,8 @@ struct StoreAndQueriesConformance {
             same(exactType(HKSamplePredicate<Sample>.audiogram(_:)), ((NSPredicate?) -> HKSamplePredicate<HKAudiogramSample>).self)
             // static func categorySample(type categoryType: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample>
             same(exactType(HKSamplePredicate<Sample>.categorySample(type:predicate:)), ((HKCategoryType, NSPredicate?) -> HKSamplePredicate<HKCategorySample>).self)
+            // static func clinicalRecord(type clinicalType: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord>
+            same(exactType(HKSamplePredicate<Sample>.clinicalRecord(type:predicate:)), ((HKClinicalType, NSPredicate?) -> HKSamplePredicate<HKClinicalRecord>).self)
             // static func correlation(type correlationType: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation>
             same(exactType(HKSamplePredicate<Sample>.correlation(type:predicate:)), ((HKCorrelationType, NSPredicate?) -> HKSamplePredicate<HKCorrelation>).self)
             // static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram>
@@ -562,6 +568,7 @@ struct StoreAndQueriesConformance {
             _ = { () async throws -> Void in
                 let _: HKSamplePredicate<HKAudiogramSample> = HKSamplePredicate<Sample>.audiogram()
                 let _: HKSamplePredicate<HKCategorySample> = HKSamplePredicate<Sample>.categorySample(type: placeholder())
+                let _: HKSamplePredicate<HKClinicalRecord> = HKSamplePredicate<Sample>.clinicalRecord(type: placeholder())
                 let _: HKSamplePredicate<HKCorrelation> = HKSamplePredicate<Sample>.correlation(type: placeholder())
                 let _: HKSamplePredicate<HKElectrocardiogram> = HKSamplePredicate<Sample>.electrocardiogram()
                 let _: HKSamplePredicate<HKHeartbeatSeriesSample> = HKSamplePredicate<Sample>.heartbeatSeries()
