@@ -23,7 +23,9 @@ public struct TextFormError: Error, CustomStringConvertible, Sendable {
 public enum TextForms {
     /// The sample type `text` names: `stepCount`, `sleepAnalysis`,
     /// `bloodPressure`, `workout`, `workoutRoute`, `heartbeatSeries`,
-    /// `electrocardiogram`, or a full HealthKit identifier.
+    /// `electrocardiogram`, `audiogram`, `stateOfMind`, `gad7`, `phq9`,
+    /// `visionPrescription`, `immunizationRecord` (and the other clinical
+    /// types), or a full HealthKit identifier.
     public static func sampleType(_ text: String) throws(TextFormError) -> HKSampleType {
         if text == "workout" || text == "HKWorkoutTypeIdentifier" { return HKWorkoutType.workoutType() }
         if let type = storedOtherTypes[text] { return type }
@@ -57,6 +59,12 @@ public enum TextForms {
         ] {
             types[name] = type
             types[type.identifier] = type
+        }
+        // Clinical types by identifier and by name (`immunizationRecord`).
+        for type in TypeCatalog.clinicalTypes.values {
+            types[type.identifier] = type
+            let name = type.identifier.dropFirst("HKClinicalTypeIdentifier".count)
+            types[name.prefix(1).lowercased() + name.dropFirst()] = type
         }
         return types
     }()
