@@ -251,7 +251,7 @@ extension StatisticsViews {
 /// changes what is decoded).
 final class ViewsWriterContext: @unchecked Sendable {
     // @unchecked: used only on the log's writer thread.
-    private var decoder = PayloadDecoder()
+    private var decoder = IndexWriterContext.countingDecoder()
 
     func decode(_ bytes: UnsafeRawBufferPointer) -> HKQuantitySample? {
         (try? decoder.decode(bytes)) as? HKQuantitySample

@@ -106,7 +106,16 @@ struct HealthIndex: Sendable {
 final class IndexWriterContext: @unchecked Sendable {
     // @unchecked: `decoder` is used only on the log's writer thread;
     // `localOrigin` is set once, before the first append.
-    private var decoder = PayloadDecoder()
+    private var decoder = IndexWriterContext.countingDecoder()
+
+    /// A decoder that reads a series' count and skips its points: the
+    /// index never needs them, and a query checks them when it reads them
+    /// (SERIES-1, SERIES-2, ECG-1).
+    static func countingDecoder() -> PayloadDecoder {
+        var decoder = PayloadDecoder()
+        decoder.readsSeriesPoints = false
+        return decoder
+    }
 
     /// The origin of entries this store creates.
     var localOrigin: StoreID?
