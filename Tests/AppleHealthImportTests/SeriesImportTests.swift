@@ -265,3 +265,44 @@ struct IntervalWorkoutImportTests {
         }
     }
 }
+
+@Suite("Hostile side files")
+struct HostileSideFileTests {
+    @Test("GPX and ECG readers: 20,000 random and mutated files give points or a refusal, never a crash or a read past the bytes", arguments: testSeeds([3, 11]))
+    func fuzz(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let gpx = Array(
+            #"<gpx><trk><trkseg><trkpt lat="47.6" lon="-122.3"><ele>12.5</ele><time>2025-09-17T01:15:00Z</time><extensions><speed>1</speed><course>2</course><hAcc>3</hAcc><vAcc>4</vAcc></extensions></trkpt><trkpt lat='1' lon='2'/></trkseg></trk></gpx>"#
+                .utf8
+        )
+        let ecg = Array(
+            "Name,x\nDate of Birth,\nRecorded Date,2024-09-03 22:05:56 +0200\nClassification,Sinus Rhythm\nSymptoms,\nSoftware Version,2\nDevice,\"Watch6,1\"\nSample Rate,512 hertz\n\n\nLead,Lead I\nUnit,µV\n1,5\n-2\n3\n"
+                .utf8
+        )
+        #expect(GPXTrack.locations(gpx) == nil, "the self-closing point has no time: the file is refused whole")
+        for round in 0..<10_000 {
+            for base in [gpx, ecg] {
+                var bytes = base
+                if round % 4 == 0 {
+                    bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                } else {
+                    for _ in 0..<Int.random(in: 1...6, using: &random) {
+                        guard !bytes.isEmpty else { break }
+                        let index = Int.random(in: 0..<bytes.count, using: &random)
+                        switch Int.random(in: 0...2, using: &random) {
+                        case 0: bytes[index] = UInt8.random(in: 0...255, using: &random)
+                        case 1: bytes.remove(at: index)
+                        default: bytes = Array(bytes[..<index])
+                        }
+                    }
+                }
+                if let points = GPXTrack.locations(bytes) {
+                    #expect(points.allSatisfy { $0.timestamp.isFinite && $0.latitude.isFinite })
+                }
+                if case .electrocardiogram(let recording) = ExportElectrocardiogram.parse(bytes) {
+                    #expect(recording.numberOfVoltageMeasurements >= 0)
+                }
+            }
+        }
+    }
+}
