@@ -196,16 +196,6 @@ enum ExportElectrocardiogram {
 
     /// A uuid from the file's bytes, time-prefixed with its recording date.
     private static func identifier(_ bytes: [UInt8], recorded: Date) -> UUID {
-        var digest = Array(SHA256.hash(data: bytes))
-        let milliseconds = UInt64(max(0, min(recorded.timeIntervalSince1970 * 1_000, Double(UInt64(1) << 47))))
-        for index in 0..<6 { digest[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-        digest[6] = (digest[6] & 0x0F) | 0x80
-        digest[8] = (digest[8] & 0x3F) | 0x80
-        return UUID(
-            uuid: (
-                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7], digest[8],
-                digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
-            )
-        )
+        ExportObjects.versionEight(Array(SHA256.hash(data: bytes)), at: recorded)
     }
 }

@@ -36,9 +36,24 @@ extension ExportObjects {
                 numberedOccurrences += 1
             }
         }
-        let start = element.bytes(.startDate).flatMap(ExportDate.parse)?.timeIntervalSince1970 ?? 0
-        let milliseconds = UInt64(max(0, min(start * 1_000, Double(UInt64(1) << 47))))
+        let start = element.bytes(.startDate).flatMap(ExportDate.parse) ?? Date(timeIntervalSince1970: 0)
+        return Self.versionEight(bytes, at: start)
+    }
+
+    /// A version 8 uuid of a digest's first 16 bytes, its first 48 bits the
+    /// milliseconds of `date` since 1970 (as in a version 7 uuid), so ids
+    /// sort in time order in the store's index.
+    static func versionEight(_ digest: [UInt8], at date: Date) -> UUID {
+        var bytes = digest
+        let milliseconds = UInt64(max(0, min(date.timeIntervalSince1970 * 1_000, Double(UInt64(1) << 47))))
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+        return versionEight(bytes)
+    }
+
+    /// A version 8 uuid of the first 16 of `bytes`, as they are but for the
+    /// version and variant bits.
+    static func versionEight(_ bytes: [UInt8]) -> UUID {
+        var bytes = bytes
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(

@@ -75,7 +75,7 @@ struct SeriesReplicationTests {
                 found.formUnion(listed.map(\.uuid))
                 for sample in listed {
                     let original = try #require(saved[sample.uuid])
-                    #expect(try Self.points(of: sample, in: store) == (original as? any SeriesCarrying)?.points)
+                    #expect(try Self.points(of: sample, in: store) == original.seriesPoints)
                 }
             }
             #expect(found == expected, "peer \(peer)")
@@ -85,7 +85,7 @@ struct SeriesReplicationTests {
     }
 
     /// The points the store holds for `sample`, read as series queries do.
-    static func points(of sample: HKSample, in store: HKHealthStore) throws -> SeriesPoints? {
+    static func points(of sample: HKSample, in store: HKHealthStore) throws -> SeriesPoints {
         try store.engine().seriesSample(sample.uuid, type: sample.sampleType, caller: store.caller).points
     }
 }

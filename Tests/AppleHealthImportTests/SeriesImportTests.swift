@@ -268,7 +268,10 @@ struct IntervalWorkoutImportTests {
 
 @Suite("Hostile side files")
 struct HostileSideFileTests {
-    @Test("GPX and ECG readers: 20,000 random and mutated files give points or a refusal, never a crash or a read past the bytes", arguments: testSeeds([3, 11]))
+    @Test(
+        "GPX and ECG readers: 20,000 random and mutated files give points or a refusal, never a crash or a read past the bytes",
+        arguments: testSeeds([3, 11])
+    )
     func fuzz(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let gpx = Array(
@@ -284,7 +287,9 @@ struct HostileSideFileTests {
             for base in [gpx, ecg] {
                 var bytes = base
                 if round % 4 == 0 {
-                    bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                    bytes = (0..<Int.random(in: 0...300, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }
                 } else {
                     for _ in 0..<Int.random(in: 1...6, using: &random) {
                         guard !bytes.isEmpty else { break }

@@ -8,7 +8,7 @@ import LMDB
 ///
 /// The decoder leaves series samples' points in the store: a query lists
 /// a route or heartbeat series with its count, and a series query reads
-/// its points (``StoreEngine/seriesSample(_:caller:)``).
+/// its points (``StoreEngine/seriesSample(_:type:caller:)``).
 struct ReadSession {
     let caller: Caller
     var decoder = PayloadDecoder()

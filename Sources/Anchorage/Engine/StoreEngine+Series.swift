@@ -11,8 +11,12 @@ extension StoreEngine {
     ///   no such live sample the caller may read — never saved, deleted, of
     ///   another type, or hidden from the caller — and the read scope's
     ///   authorization errors.
-    func seriesSample(_ id: UUID, type: HKSampleType, caller: Caller) throws(HKError) -> any SeriesCarrying {
-        let found: (any SeriesCarrying)? = try read(as: caller) { txn, session in
+    func seriesSample(
+        _ id: UUID,
+        type: HKSampleType,
+        caller: Caller
+    ) throws(HKError) -> (sample: HKSample, points: SeriesPoints) {
+        let found: HKSample? = try read(as: caller) { txn, session in
             let scope = try scope(for: type, in: txn, session: &session)
             guard let record = try index.record(id, in: txn), record.isLive, record.kind.rawValue == type.kindCode,
                 scope.admits(source: record.source)
@@ -20,16 +24,16 @@ extension StoreEngine {
             return try log.withEntry(at: record.saveSeq, in: txn) { _, payload in
                 guard let payload else { return nil }
                 var decoder = PayloadDecoder()
-                return try decoder.decode(payload) as? any SeriesCarrying
+                return try decoder.decode(payload) as? HKSample
             } ?? nil
         }
-        guard let found, found.points != nil else {
+        guard let found, let points = found.seriesPoints else {
             throw HKError(
                 .errorNoData,
                 rule: "SERIES-4",
                 "the store holds no \(type.identifier) sample \(id) that this app may read"
             )
         }
-        return found
+        return (found, points)
     }
 }

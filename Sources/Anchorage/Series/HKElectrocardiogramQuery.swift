@@ -81,8 +81,8 @@ public final class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
                 type: TypeCatalog.electrocardiogram,
                 caller: store.caller
             )
-            ecg = stored as! HKElectrocardiogram
-            points = stored.points!
+            ecg = stored.sample as! HKElectrocardiogram
+            points = stored.points
         } catch {
             deliver { fail(error) }
             return
@@ -125,8 +125,8 @@ public struct HKElectrocardiogramQueryDescriptor: HKAsyncSequenceQuery, Sendable
                 type: TypeCatalog.electrocardiogram,
                 caller: healthStore.caller
             )
-            let ecg = stored as! HKElectrocardiogram
-            let points = stored.points!
+            let ecg = stored.sample as! HKElectrocardiogram
+            let points = stored.points
             return (0..<points.count, { ecg.measurement(points, at: $0) })
         }
     }

@@ -37,7 +37,7 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
         let points: SeriesPoints
         do {
             let stored = try engine.seriesSample(series.uuid, type: TypeCatalog.heartbeatSeries, caller: store.caller)
-            points = stored.points!
+            points = stored.points
         } catch {
             deliver { fail(error) }
             return
@@ -87,7 +87,7 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
                 type: TypeCatalog.heartbeatSeries,
                 caller: healthStore.caller
             )
-            let points = stored.points!
+            let points = stored.points
             return (
                 0..<points.count,
                 { index in

@@ -52,7 +52,7 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
         let points: SeriesPoints
         do {
             let stored = try engine.seriesSample(route.uuid, type: TypeCatalog.workoutRoute, caller: store.caller)
-            points = stored.points!
+            points = stored.points
         } catch {
             deliver { fail(error) }
             return
@@ -107,7 +107,7 @@ public struct HKWorkoutRouteQueryDescriptor: HKAsyncSequenceQuery, Sendable {
                 type: TypeCatalog.workoutRoute,
                 caller: healthStore.caller
             )
-            let points = stored.points!
+            let points = stored.points
             let range = descriptor.dateInterval.map { HKWorkoutRoute.range(of: points, within: $0) } ?? 0..<points.count
             return (range, { HKWorkoutRoute.location(points, at: $0) })
         }

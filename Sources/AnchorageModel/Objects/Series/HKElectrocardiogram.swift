@@ -16,7 +16,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public final class HKElectrocardiogram: HKSample, SeriesCarrying, @unchecked Sendable {
+public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     /// What the recording shows.
     public enum Classification: Int, Hashable, Sendable {
         case notSet = 0

@@ -13,7 +13,8 @@
 public class HKSeriesSample: HKSample, @unchecked Sendable {
     /// How many points the series holds.
     public let count: Int
-    /// The points, when this object carries them: made by a builder or
+    /// The points, when this object carries them (also as
+    /// ``HKSample/seriesPoints``): made by a builder or
     /// decoded for replication and export. `nil` on samples a query read,
     /// whose points stay in the store until a series query asks.
     package let points: SeriesPoints?
