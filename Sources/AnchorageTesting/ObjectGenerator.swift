@@ -94,6 +94,40 @@ public struct ObjectGenerator {
         return try! HKQuantitySample.make(type: type, quantity: quantity, fields(start, double(0...86_400)))
     }
 
+    /// A sample of 1–`quantities` quantities (SERIES-6) of a cumulative or
+    /// discrete type, each inside the sample's interval, some instants,
+    /// some with gaps between them.
+    public mutating func quantitySeries(
+        type identifier: HKQuantityTypeIdentifier? = nil,
+        quantities: ClosedRange<Int> = 1...40
+    ) -> HKQuantitySample {
+        let identifiers: [HKQuantityTypeIdentifier] = [
+            .stepCount, .activeEnergyBurned, .heartRate, .distanceWalkingRunning,
+        ]
+        let type = HKQuantityType(identifier ?? identifiers[int(0...identifiers.count - 1)])
+        let start = date()
+        var time = start.timeIntervalSinceReferenceDate + (bool() ? 0 : double(0...60))
+        var parts: [QuantitySeries.Quantity] = []
+        for _ in 0..<int(quantities) {
+            let length = int(0...4) == 0 ? 0 : double(0.5...600)
+            parts.append(QuantitySeries.Quantity(start: time, end: time + length, value: double(1...200)))
+            time += length + (bool() ? 0.001 : double(0.001...300))
+        }
+        let end = parts.map(\.end).max()! + (bool() ? 0 : double(0...60))
+        return try! HKQuantitySample.makeSeries(
+            type: type,
+            points: QuantitySeries(quantities: parts).points!,
+            SampleFields(
+                start: start,
+                end: Date(timeIntervalSinceReferenceDate: end),
+                uuid: uuid(),
+                sourceRevision: revision(),
+                device: device(),
+                metadata: metadata()
+            )
+        )
+    }
+
     public mutating func categorySample() -> HKCategorySample {
         let types = TypeCatalog.categoryTypes.values.filter {
             $0.identifier != HKCategoryTypeIdentifier.menstrualFlow.rawValue
@@ -264,7 +298,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...17) {
+        switch int(0...18) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -276,6 +310,7 @@ public struct ObjectGenerator {
         case 14: stateOfMind()
         case 15: assessment()
         case 16: visionPrescription()
+        case 17: quantitySeries()
         default: clinicalRecord()
         }
     }

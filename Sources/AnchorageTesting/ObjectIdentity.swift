@@ -17,7 +17,7 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
     switch (a, b) {
     case let (a as HKQuantitySample, b as HKQuantitySample):
         return a.quantity.unit == b.quantity.unit && a.quantity.value.bitPattern == b.quantity.value.bitPattern
-            && a.count == b.count
+            && a.count == b.count && a.series == b.series
     case let (a as HKCategorySample, b as HKCategorySample):
         return a.value == b.value
     case let (a as HKCorrelation, b as HKCorrelation):

@@ -53,6 +53,9 @@ struct StatisticsSingleViewTests {
     func viewsMatchOracle(seed: UInt64) async throws {
         try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
             var random = SeededGenerator(seed: seed)
+            // Every other seed saves samples of several quantities too
+            // (SERIES-6): the reference evaluator answers those types.
+            let withSeries = seed % 2 == 0
             var apps: [HKHealthStore] = []
             for bundle in StatisticsPropertyTests.bundles { apps.append(try await appStore(directory, bundle)) }
             let engine = try await owner.engine()
@@ -65,7 +68,8 @@ struct StatisticsSingleViewTests {
                     apps: apps,
                     count: 30,
                     random: &random,
-                    sources: &sources
+                    sources: &sources,
+                    series: withSeries
                 )
                 for _ in 0..<40 {
                     let query = Query(&random)
@@ -107,7 +111,7 @@ struct StatisticsSingleViewTests {
             // the samples; these histories have a few, so the views answer 39
             // to 68 % of the queries with these seeds.
             let served = engine.counters.statisticsFromViews - servedBefore
-            #expect(served * 3 >= asked, "the views answered \(served) of \(asked) queries")
+            #expect(withSeries || served * 3 >= asked, "the views answered \(served) of \(asked) queries")
             for app in apps { await app.close() }
         }
     }

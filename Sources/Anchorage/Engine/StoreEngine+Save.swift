@@ -185,6 +185,14 @@ extension StoreEngine {
                     quantitySample.quantity,
                     duration: quantitySample.endDate.timeIntervalSince(quantitySample.startDate)
                 )
+                let canonical = quantitySample.quantityType.canonicalUnit
+                for part in quantitySample.series?.quantities ?? [] {
+                    try ValueRanges.check(
+                        quantitySample.quantityType,
+                        HKQuantity(unit: canonical, doubleValue: part.value),
+                        duration: part.end - part.start
+                    )
+                }
             }
             guard sample.endDate >= earliest else {
                 throw HKError(

@@ -37,3 +37,40 @@ extension StoreEngine {
         return (found, points)
     }
 }
+
+extension StoreEngine {
+    /// Every quantity of the quantity samples matching `target` that the
+    /// caller may read, with its sample (read with its series' quantities),
+    /// in the type's canonical unit: by the quantities' start dates, or
+    /// grouped by sample in start-date order with `bySample`.
+    func quantities(
+        of target: QueryTarget,
+        bySample: Bool,
+        caller: Caller
+    ) throws(HKError) -> [(quantity: QuantitySeries.Quantity, sample: HKQuantitySample)] {
+        let samples: [HKQuantitySample] = try read(as: caller) { txn, session in
+            session.decoder.readsSeriesPoints = true
+            return try matchingSamplesWithSeqs(of: target.type, predicate: target.predicate, in: txn, session: &session)
+                .compactMap { $0.sample as? HKQuantitySample }
+        }
+        var found: [(quantity: QuantitySeries.Quantity, sample: HKQuantitySample)] = []
+        found.reserveCapacity(samples.count)
+        let ordered =
+            bySample
+            ? samples.enumerated().sorted { a, b in
+                a.element.startDate != b.element.startDate
+                    ? a.element.startDate < b.element.startDate : a.offset < b.offset
+            }.map(\.element) : samples
+        for sample in ordered {
+            for part in sample.canonicalQuantities { found.append((part, sample)) }
+        }
+        if !bySample {
+            // A stable sort: equal starts keep the samples' anchor order.
+            found = found.enumerated().sorted { a, b in
+                a.element.quantity.start != b.element.quantity.start
+                    ? a.element.quantity.start < b.element.quantity.start : a.offset < b.offset
+            }.map(\.element)
+        }
+        return found
+    }
+}

@@ -42,7 +42,9 @@ extension StoreEngine {
     ///
     /// Eligible as collection queries are (``ViewEligibility``), for the
     /// ``combinableOptions``, unless a sample longer than a day reaches
-    /// `[a, b)` (the views keep those out of their rows). The cost is that
+    /// `[a, b)` (the views keep those out of their rows) or the type has a
+    /// sample of several quantities (SERIES-6: the reference evaluator
+    /// answers, from the matching samples' quantities). The cost is that
     /// of the view rows covering the range, the samples in the slivers and
     /// across the ends, and a few index rows per duration tier.
     func viewStatistics(
@@ -56,7 +58,11 @@ extension StoreEngine {
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             let kind = EntryKind(rawValue: type.kindCode)
-            guard eligibility.viewable, let extent = try views.extent(of: kind, in: txn) else { return nil }
+            // A sample of several quantities counts in full as its quantities,
+            // which the stretches below, cut by sample, do not see whole.
+            guard eligibility.viewable, try !views.hasSeries(of: kind, in: txn),
+                let extent = try views.extent(of: kind, in: txn)
+            else { return nil }
             let fine = 900.0
             let lower = eligibility.start?.timeIntervalSinceReferenceDate
             let upper = eligibility.end?.timeIntervalSinceReferenceDate
@@ -157,6 +163,8 @@ extension StoreEngine {
         session: inout ReadSession
     ) throws -> StatisticsSamples {
         var samples = StatisticsSamplesBuilder(ranking: ranking)
+        // Statistics split a quantity series into its quantities (SERIES-6).
+        session.decoder.readsSeriesPoints = true
         for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session) {
             if let sample = sample as? HKQuantitySample { samples.append(sample, seq: seq, unit: type.canonicalUnit) }
         }

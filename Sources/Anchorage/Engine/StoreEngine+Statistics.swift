@@ -15,6 +15,8 @@ extension StoreEngine {
         try read(as: caller) { txn, session in
             let head = try head(in: txn)
             let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
+            // Statistics split a quantity series into its quantities (SERIES-6).
+            session.decoder.readsSeriesPoints = true
             let found = try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
             var samples = StatisticsSamplesBuilder(ranking: ranking)
             for (seq, sample) in found {

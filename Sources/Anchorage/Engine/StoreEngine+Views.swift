@@ -216,6 +216,8 @@ extension StoreEngine {
         let ranking = try views.ranking(of: EntryKind(rawValue: type.kindCode), in: txn)
         var seen = Set<UInt64>()
         var samples = StatisticsSamplesBuilder(ranking: ranking)
+        // Statistics split a quantity series into its quantities (SERIES-6).
+        session.decoder.readsSeriesPoints = true
         for predicate in predicates {
             for (seq, sample) in try matchingSamplesWithSeqs(of: type, predicate: predicate, in: txn, session: &session)
             {

@@ -1,9 +1,12 @@
 public import AnchorageModel
 import Foundation
 
-/// The quantities of quantity samples, one by one. A sample here holds one
-/// quantity over its interval (its ``HKQuantitySample/count`` is 1), so each
-/// matching sample gives one result.
+/// The quantities of quantity samples, one by one: a sample built with
+/// ``HKQuantitySeriesSampleBuilder`` gives each of its quantities, any other
+/// its one quantity over its interval. Results come in the order of their
+/// start dates, or grouped by sample with
+/// ``Options/orderByQuantitySampleStartDate``; values are in the type's
+/// canonical unit (SERIES-6).
 ///
 /// ```swift
 /// let descriptor = HKQuantitySeriesSampleQueryDescriptor(predicate: .quantitySample(type: heartRate))
@@ -53,18 +56,24 @@ public struct HKQuantitySeriesSampleQueryDescriptor: Sendable, HKAsyncSequenceQu
                     type: descriptor.predicate.sampleType,
                     predicate: try descriptor.predicate.typed.get()
                 )
-                var samples = try engine.sortedSamples(of: [target], sorts: [], limit: nil, caller: healthStore.caller)
-                    .compactMap { $0 as? HKQuantitySample }
-                if descriptor.options.contains(.orderByQuantitySampleStartDate) {
-                    samples.sort { $0.startDate < $1.startDate }
-                }
-                for sample in samples {
-                    try Task.checkCancellation()
+                let found = try engine.quantities(
+                    of: target,
+                    bySample: descriptor.options.contains(.orderByQuantitySampleStartDate),
+                    caller: healthStore.caller
+                )
+                for (index, item) in found.enumerated() {
+                    if index % 1_024 == 0 { try Task.checkCancellation() }
                     continuation.yield(
                         Result(
-                            quantity: sample.quantity,
-                            dateInterval: DateInterval(start: sample.startDate, end: sample.endDate),
-                            sample: descriptor.options.contains(.includeSample) ? sample : nil
+                            quantity: HKQuantity(
+                                unit: item.sample.quantityType.canonicalUnit,
+                                doubleValue: item.quantity.value
+                            ),
+                            dateInterval: DateInterval(
+                                start: Date(timeIntervalSinceReferenceDate: item.quantity.start),
+                                end: Date(timeIntervalSinceReferenceDate: item.quantity.end)
+                            ),
+                            sample: descriptor.options.contains(.includeSample) ? item.sample : nil
                         )
                     )
                 }

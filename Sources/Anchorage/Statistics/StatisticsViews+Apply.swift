@@ -103,7 +103,8 @@ extension StatisticsViews: Projection {
         batch.remerge.insert(EntryKind(rawValue: record.type))
     }
 
-    /// Adds a visible sample to the views.
+    /// Adds a visible sample to the views: one row, or one per quantity of
+    /// a series (listed in `st.series`).
     private func add(
         _ sample: ViewSample,
         kind: EntryKind,
@@ -112,21 +113,68 @@ extension StatisticsViews: Projection {
         in txn: borrowing WriteTransaction
     ) throws {
         let number = try batch.number(of: sample.source, kind: kind, views: self, in: txn)
-        let row = ViewSampleRow(end: sample.end, value: sample.value, source: number, userEntered: sample.userEntered)
-        let isLong = Self.isLong(start: sample.start, end: sample.end)
+        guard let parts = sample.parts else {
+            try addRow(
+                start: sample.start,
+                end: sample.end,
+                value: sample.value,
+                source: number,
+                userEntered: sample.userEntered,
+                kind: kind,
+                saveSeq: saveSeq,
+                batch: &batch,
+                in: txn
+            )
+            return
+        }
+        var starts: [UInt8] = []
+        starts.reserveCapacity(parts.count * 8)
+        for part in parts {
+            try addRow(
+                start: part.start,
+                end: part.end,
+                value: part.value,
+                source: number,
+                userEntered: sample.userEntered,
+                kind: kind,
+                saveSeq: saveSeq,
+                batch: &batch,
+                in: txn
+            )
+            starts += part.start.bitPattern.bigEndianBytes
+        }
+        try txn.put(starts, forKey: Self.sampleKey(kind: kind, start: sample.start, seq: saveSeq), in: series)
+    }
+
+    /// Stores one row of a sample (or of one quantity of a series) and
+    /// notes the fine buckets it touches.
+    private func addRow(
+        start: Double,
+        end: Double,
+        value: Double,
+        source number: UInt32,
+        userEntered: Bool,
+        kind: EntryKind,
+        saveSeq: UInt64,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
+        let row = ViewSampleRow(end: end, value: value, source: number, userEntered: userEntered)
+        let isLong = Self.isLong(start: start, end: end)
         try row.withBytes { value in
-            try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: sample.start)), saveSeq) {
+            try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: start)), saveSeq) {
                 key in
                 try txn.put(value, forKey: key, in: isLong ? long : samples)
             }
         }
         // A long sample touches no bucket row: its cost does not grow with its span.
         guard !isLong else { return }
-        batch.noteDuration(sample.end - sample.start, kind: kind)
-        batch.touch(kind, source: number, ViewLevel.fineBuckets(start: sample.start, end: sample.end))
+        batch.noteDuration(end - start, kind: kind)
+        batch.touch(kind, source: number, ViewLevel.fineBuckets(start: start, end: end))
     }
 
-    /// Removes a sample that stopped being visible, if the views hold it.
+    /// Removes a sample that stopped being visible, if the views hold it:
+    /// its row, or each of its quantities' rows.
     private func remove(
         kind: EntryKind,
         saveSeq: UInt64,
@@ -135,6 +183,27 @@ extension StatisticsViews: Projection {
         in txn: borrowing WriteTransaction
     ) throws {
         let start = IndexKey.seconds(fromDateKey: startKey)
+        let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
+        let parts = try txn.withValue(forKey: key, in: series) { bytes in
+            (0..<bytes.count / 8).map { Double(bitPattern: bytes.uint64(at: $0 * 8)) }
+        }
+        guard let parts else {
+            try removeRow(kind: kind, start: start, saveSeq: saveSeq, batch: &batch, in: txn)
+            return
+        }
+        _ = try txn.removeValue(forKey: key, in: series)
+        for part in parts {
+            try removeRow(kind: kind, start: part, saveSeq: saveSeq, batch: &batch, in: txn)
+        }
+    }
+
+    private func removeRow(
+        kind: EntryKind,
+        start: Double,
+        saveSeq: UInt64,
+        batch: inout ViewBatch,
+        in txn: borrowing WriteTransaction
+    ) throws {
         let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
         guard let row = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0) }) ?? nil else {
             _ = try txn.removeValue(forKey: key, in: long)

@@ -95,6 +95,19 @@ extension StatisticsViews {
         return answer
     }
 
+    /// Whether `kind` has a visible sample of several quantities
+    /// (SERIES-6): one `st.series` row is enough.
+    func hasSeries(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> Bool {
+        var found = false
+        try txn.withCursor(on: series) { cursor in
+            try cursor.scan(from: kind.rawValue.bigEndianBytes) { key, _ in
+                found = key.count == 20 && key.uint32(at: 0) == kind.rawValue
+                return false
+            }
+        }
+        return found
+    }
+
     /// The spans of `kind`'s long samples (those in `st.long`) that start
     /// before `before` and end after `from`, in seconds since the reference
     /// date. Long samples are rare, so their rows are read from the first.

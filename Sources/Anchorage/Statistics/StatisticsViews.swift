@@ -19,6 +19,12 @@ import LMDB
 /// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
 /// | `st.priorities` | kind | seq of the entry holding the priority list ‖ its payload |
 /// | `st.first-seen` | kind ‖ bundle id | origin time (ns since 1970) of the earliest save |
+/// | `st.series` | kind ‖ start ‖ seq of a sample of several quantities | the start of each of its quantities |
+///
+/// A sample of several quantities (SERIES-6) is kept as its quantities: one
+/// `st.samples` (or `st.long`) row for each, keyed by the quantity's start
+/// and the sample's seq, as HealthKit's statistics split a series into its
+/// quantities. `st.series` lists them, so hiding the sample removes each.
 ///
 /// A sample longer than ``longSample`` is kept in `st.long` and out of the
 /// bucket rows, so that what a sample costs to write and to store does not
@@ -41,6 +47,7 @@ struct StatisticsViews: Sendable {
     let buckets: Database
     let priorities: Database
     let firstSeen: Database
+    let series: Database
     /// The log's entries, for the rule deciding between priority lists.
     let lookup: EntryLookup
     let writer = ViewsWriterContext()
@@ -56,11 +63,12 @@ struct StatisticsViews: Sendable {
         buckets = try txn.openStoreDatabase("st.buckets")
         priorities = try txn.openStoreDatabase("st.priorities")
         firstSeen = try txn.openStoreDatabase("st.first-seen")
+        series = try txn.openStoreDatabase("st.series")
         lookup = try EntryLookup(in: txn)
     }
 
     /// Every database, in a fixed order.
-    var all: [Database] { [samples, long, sources, kinds, buckets, priorities, firstSeen] }
+    var all: [Database] { [samples, long, sources, kinds, buckets, priorities, firstSeen, series] }
 
     /// The longest span, in seconds, of a sample kept in the bucket rows (a
     /// day: 96 fine buckets); longer ones go to `st.long`.

@@ -277,7 +277,13 @@ extension HealthIndex {
             try txn.put(id.indexBytes + sync.version.bitPattern.bigEndianBytes, forKey: record.syncKey, in: syncIDs)
         }
         if let quantity = sample.quantity {
-            let shown = ViewSample(source: source, start: start, end: end, quantity: quantity)
+            let shown = ViewSample(
+                source: source,
+                start: start,
+                end: end,
+                quantity: quantity,
+                parts: sample.seriesQuantities
+            )
             aggregates.output.changes.append(.shown(kind: record.kind, saveSeq: record.saveSeq, sample: shown))
         } else {
             for member in sample.members {

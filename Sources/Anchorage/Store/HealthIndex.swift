@@ -148,14 +148,24 @@ struct ViewSample {
     /// In the type's canonical unit.
     var value: Double
     var userEntered: Bool
+    /// The quantities of a sample built as a series (SERIES-6): the views
+    /// keep each of them in place of the sample's aggregate.
+    var parts: [QuantitySeries.Quantity]?
 
     /// A quantity sample's, with the bounds its caller has read already.
-    init(source: HKSource, start: Double, end: Double, quantity: (value: Double, userEntered: Bool)) {
+    init(
+        source: HKSource,
+        start: Double,
+        end: Double,
+        quantity: (value: Double, userEntered: Bool),
+        parts: [QuantitySeries.Quantity]? = nil
+    ) {
         self.source = source
         self.start = start
         self.end = end
         value = quantity.value
         userEntered = quantity.userEntered
+        self.parts = parts
     }
 }
 

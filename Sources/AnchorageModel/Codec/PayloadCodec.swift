@@ -30,14 +30,17 @@ public enum PayloadCodec {
         case scoredAssessment = 10
         case visionPrescription = 11
         case clinicalRecord = 12
+        case quantitySeries = 13
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
-        var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
+        var isMemberKind: Bool { self == .quantitySample || self == .categorySample || self == .quantitySeries }
     }
 
     /// The bytes of `object`.
     public static func encode(_ object: HKObject) -> [UInt8] {
-        if let sample = object as? HKQuantitySample, sample.device == nil, sample.typedMetadata.isEmpty {
+        if let sample = object as? HKQuantitySample, sample.series == nil, sample.device == nil,
+            sample.typedMetadata.isEmpty
+        {
             // The common case, written straight into an array of its exact size.
             let size = plainQuantitySampleSize(sample)
             return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
@@ -92,7 +95,8 @@ public enum PayloadCodec {
     package static func write(_ object: HKObject, into writer: inout PayloadWriter) {
         writer.byte(formatVersion)
         switch object {
-        case is HKQuantitySample: writer.byte(Kind.quantitySample.rawValue)
+        case let sample as HKQuantitySample:
+            writer.byte(sample.series == nil ? Kind.quantitySample.rawValue : Kind.quantitySeries.rawValue)
         case is HKCategorySample: writer.byte(Kind.categorySample.rawValue)
         case is HKCorrelation: writer.byte(Kind.correlation.rawValue)
         case is HKWorkout: writer.byte(Kind.workout.rawValue)
@@ -122,6 +126,7 @@ public enum PayloadCodec {
         case let quantitySample as HKQuantitySample:
             writer.double(quantitySample.quantity.value)
             writer.block(quantitySample.quantity.unit.storage.utf8)
+            if let series = quantitySample.series { writeQuantitySeries(series, into: &writer) }
         case let categorySample as HKCategorySample:
             writer.signed(Int64(categorySample.value))
         case let correlation as HKCorrelation:
@@ -155,6 +160,22 @@ public enum PayloadCodec {
         default:
             preconditionFailure("only samples have payloads")
         }
+    }
+
+    /// A quantity series after its quantity (kind 13): the count, the
+    /// minimum and maximum, the most recent quantity's start, end and value,
+    /// then the quantities as they are in memory (SERIES-6).
+    package static func writeQuantitySeries(_ series: QuantitySeries, into writer: inout PayloadWriter) {
+        guard let points = series.points else {
+            preconditionFailure("a quantity series read without its quantities has no payload")
+        }
+        writer.varint(UInt64(series.count))
+        writer.double(series.minimum)
+        writer.double(series.maximum)
+        writer.double(series.mostRecent.start)
+        writer.double(series.mostRecent.end)
+        writer.double(series.mostRecent.value)
+        points.bytes.withUnsafeBytes { writer.raw($0) }
     }
 
     /// A series sample's points after its common fields (kinds 5 and 6):

@@ -89,6 +89,46 @@ extension PayloadDecoder {
         return try HKElectrocardiogram.make(recording, points: points, fields)
     }
 
+    /// A quantity sample of several quantities after its common fields
+    /// (kind 13). With its quantities, the stored quantity and aggregates
+    /// must be theirs (SERIES-6).
+    mutating func readQuantitySeries(
+        _ reader: inout PayloadReader,
+        type: HKQuantityType,
+        _ fields: consuming SampleFields
+    ) throws(HKError) -> HKQuantitySample {
+        let value = try reader.double("the quantity's value")
+        let unit = try readUnit(&reader)
+        let count = try reader.count("the number of quantities", limit: QuantitySeries.maximumQuantities)
+        let minimum = try reader.double("the series' minimum")
+        let maximum = try reader.double("the series' maximum")
+        let latest = QuantitySeries.Quantity(
+            start: try reader.double("the latest quantity's start"),
+            end: try reader.double("the latest quantity's end"),
+            value: try reader.double("the latest quantity's value")
+        )
+        let length = count * QuantitySeries.stride
+        guard length <= reader.remaining else { throw PayloadReader.truncated("the series' quantities") }
+        defer { reader.offset += length }
+        let stored = QuantitySeries(count: count, minimum: minimum, maximum: maximum, mostRecent: latest, points: nil)
+        let quantity = HKQuantity(unit: unit, doubleValue: value)
+        guard readsSeriesPoints else {
+            return try HKQuantitySample.makeSeries(type: type, quantity: quantity, series: stored, fields)
+        }
+        let bytes = Array(UnsafeRawBufferPointer(rebasing: reader.buffer[reader.offset..<reader.offset + length]))
+        let sample = try HKQuantitySample.makeSeries(
+            type: type,
+            points: SeriesPoints(bytes: bytes, stride: QuantitySeries.stride),
+            fields
+        )
+        guard let series = sample.series, series.count == count, series.minimum == minimum,
+            series.maximum == maximum, series.mostRecent == latest, sample.quantity == quantity
+        else {
+            throw .invalid("SERIES-6", "the quantity series' stored summary does not match its quantities")
+        }
+        return sample
+    }
+
     /// A count and that many records of `stride` bytes: copied when the
     /// decoder reads points, else skipped.
     private func readPoints(

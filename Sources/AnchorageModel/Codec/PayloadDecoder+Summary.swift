@@ -24,6 +24,9 @@ package struct SampleSummary {
     /// A quantity sample's value in its type's canonical unit, and whether
     /// it was entered by hand; `nil` for other samples.
     package let quantity: (value: Double, userEntered: Bool)?
+    /// The quantities of a sample built as a series (SERIES-6), in the
+    /// type's canonical unit; `nil` for a sample of one quantity.
+    package let seriesQuantities: [QuantitySeries.Quantity]?
     /// A correlation's members; empty for other samples.
     package let members: [UUID]
 
@@ -40,8 +43,10 @@ package struct SampleSummary {
                 quantitySample.quantity.doubleValue(for: quantitySample.quantityType.canonicalUnit),
                 quantitySample.wasUserEntered
             )
+            seriesQuantities = quantitySample.series?.quantities
         } else {
             quantity = nil
+            seriesQuantities = nil
         }
         members = (sample as? HKCorrelation)?.objects.map(\.uuid) ?? []
     }
@@ -58,6 +63,7 @@ package struct SampleSummary {
         quantity = (
             HKQuantity(unit: plain.unit, doubleValue: plain.value).doubleValue(for: plain.type.canonicalUnit), false
         )
+        seriesQuantities = nil
         members = []
     }
 }
@@ -68,6 +74,12 @@ extension PayloadDecoder {
     /// - Throws: what ``decode(_:)-(UnsafeRawBufferPointer)`` throws for the
     ///   same bytes, and `PAYLOAD-2` for an object that is not a sample.
     package mutating func summary(_ buffer: UnsafeRawBufferPointer) throws(HKError) -> SampleSummary {
+        if !readsSeriesPoints, buffer.count > 1, buffer[1] == PayloadCodec.Kind.quantitySeries.rawValue {
+            // The statistics views keep each quantity of a series.
+            var reading = self
+            reading.readsSeriesPoints = true
+            return try reading.summary(buffer)
+        }
         var reader = PayloadReader(buffer)
         if let plain = try readPlainQuantity(&reader, SampleSummary.init) { return plain }
         guard let sample = try readWholeObject(&reader) as? HKSample else {

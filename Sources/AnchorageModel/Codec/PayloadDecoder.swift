@@ -127,6 +127,11 @@ public struct PayloadDecoder {
             }
             try HKQuantitySample.checkRequiredMetadata(type: quantityType, metadata: metadata)
             return HKQuantitySample.concrete(type: quantityType, quantity: quantity, fields)
+        case .quantitySeries:
+            guard let quantityType = type as? HKQuantityType else {
+                throw .invalid("PAYLOAD-2", "a quantity series' type \(type) is not a quantity type")
+            }
+            return try readQuantitySeries(&reader, type: quantityType, fields)
         case .categorySample:
             guard let categoryType = type as? HKCategoryType else {
                 throw .invalid("PAYLOAD-2", "a category sample's type \(type) is not a category type")

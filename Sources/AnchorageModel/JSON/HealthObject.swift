@@ -45,7 +45,7 @@ public struct HealthObject: Codable, Sendable {
         case workoutActivityType, duration, workoutEvents
         case totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, statistics
         case workoutActivities
-        case count, locations, heartbeats
+        case count, locations, heartbeats, quantities
         case classification, symptomsStatus, averageHeartRate, samplingFrequency, voltages
         case sensitivityPoints
         case stateOfMindKind, valence, labels, associations, answers, score
@@ -74,6 +74,7 @@ public struct HealthObject: Codable, Sendable {
         case let quantitySample as HKQuantitySample:
             try container.encode(Kind.quantitySample, forKey: .kind)
             try container.encode(quantitySample.quantity, forKey: .quantity)
+            try Self.encodeQuantitySeries(quantitySample, into: &container)
         case let categorySample as HKCategorySample:
             try container.encode(Kind.categorySample, forKey: .kind)
             try container.encode(categorySample.value, forKey: .value)
@@ -156,6 +157,7 @@ public struct HealthObject: Codable, Sendable {
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType else {
                 throw HKError.invalid("OBJ-11", "'\(identifier.prefix(120))' is not a quantity type identifier")
             }
+            if container.contains(.quantities) { return try Self.decodeQuantitySeries(container, type: type, fields) }
             return try HKQuantitySample.make(
                 type: type,
                 quantity: container.decode(HKQuantity.self, forKey: .quantity),

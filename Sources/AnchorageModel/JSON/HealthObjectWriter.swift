@@ -29,7 +29,7 @@ public struct HealthObjectWriter {
     public mutating func append(_ object: HKObject, to bytes: inout [UInt8]) throws {
         switch object {
         case let sample as HKQuantitySample:
-            guard let number = Self.number(sample.quantity.value) else { break }
+            guard sample.series == nil, let number = Self.number(sample.quantity.value) else { break }
             try appendHead(sample, kind: "quantitySample", to: &bytes)
             bytes.append(contentsOf: #","quantity":{"unit":"#.utf8)
             bytes += unit(sample.quantity.unit)

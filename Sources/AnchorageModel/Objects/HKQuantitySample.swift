@@ -13,17 +13,34 @@
 /// ``HKDiscreteQuantitySample`` according to the type's aggregation style
 /// (OBJ-12).
 public class HKQuantitySample: HKSample, @unchecked Sendable {
-    /// The amount.
+    /// The amount: for a sample of several quantities (``count`` above 1),
+    /// their sum for a cumulative type and their average for a discrete one.
     public let quantity: HKQuantity
-    /// The number of values the sample stands for; always 1 (OBJ-12).
-    public let count: Int
+    /// The quantities of a sample built as a series
+    /// (`HKQuantitySeriesSampleBuilder`, SERIES-6); `nil` for a sample of
+    /// one quantity over its whole interval.
+    package let series: QuantitySeries?
+
+    /// The number of quantities the sample stands for: 1, or more for one
+    /// built with `HKQuantitySeriesSampleBuilder` (read them with
+    /// `HKQuantitySeriesSampleQuery`).
+    public var count: Int { series?.count ?? 1 }
 
     @inline(__always)
     package init(type: HKQuantityType, quantity: HKQuantity, fields: consuming SampleFields) {
         self.quantity = quantity
-        self.count = 1
+        self.series = nil
         super.init(sampleType: type, fields: fields)
     }
+
+    package init(type: HKQuantityType, quantity: HKQuantity, series: QuantitySeries?, fields: consuming SampleFields) {
+        self.quantity = quantity
+        self.series = series
+        super.init(sampleType: type, fields: fields)
+    }
+
+    package override var seriesPoints: SeriesPoints? { series?.points }
+    package override var lacksSeriesPoints: Bool { series != nil && series?.points == nil }
 
     /// The sample's quantity type.
     public var quantityType: HKQuantityType { sampleType as! HKQuantityType }
@@ -117,7 +134,21 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     }
 
     package override func with(_ fields: consuming SampleFields) -> HKSample {
-        Self.concrete(type: quantityType, quantity: quantity, fields)
+        guard let series else { return Self.concrete(type: quantityType, quantity: quantity, fields) }
+        return Self.concrete(type: quantityType, quantity: quantity, series: series, fields)
+    }
+
+    /// The sample of the concrete class for `type` holding `series`.
+    package static func concrete(
+        type: HKQuantityType,
+        quantity: HKQuantity,
+        series: QuantitySeries,
+        _ fields: consuming SampleFields
+    ) -> HKQuantitySample {
+        if type.aggregationStyle == .cumulative {
+            return HKCumulativeQuantitySample(type: type, quantity: quantity, series: series, fields: fields)
+        }
+        return HKDiscreteQuantitySample(type: type, quantity: quantity, series: series, fields: fields)
     }
 
     /// The quantity's unit must suit the type and its value be finite (OBJ-10, UNIT-19).
@@ -147,9 +178,19 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
 }
 
 /// A quantity sample of a cumulative type (OBJ-12).
-public final class HKCumulativeQuantitySample: HKQuantitySample, @unchecked Sendable {
+public class HKCumulativeQuantitySample: HKQuantitySample, @unchecked Sendable {
     /// The sum of the sample's values.
     public var sumQuantity: HKQuantity { quantity }
+}
+
+/// HealthKit's iOS 12 class for cumulative samples of several quantities,
+/// declared so that code naming it compiles. Anchorage never makes one: as
+/// on iOS 13 and later, such a sample is an ``HKCumulativeQuantitySample``
+/// whose ``HKQuantitySample/count`` is above 1.
+public final class HKCumulativeQuantitySeriesSample: HKCumulativeQuantitySample, @unchecked Sendable {
+    /// The sum of the sample's quantities.
+    @available(*, deprecated, message: "use sumQuantity")
+    public var sum: HKQuantity { sumQuantity }
 }
 
 /// A quantity sample of a discrete type (OBJ-12).
@@ -157,11 +198,21 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
     /// The average of the sample's values.
     public var averageQuantity: HKQuantity { quantity }
     /// The smallest value.
-    public var minimumQuantity: HKQuantity { quantity }
+    public var minimumQuantity: HKQuantity { series.map { canonical($0.minimum) } ?? quantity }
     /// The largest value.
-    public var maximumQuantity: HKQuantity { quantity }
-    /// The latest value.
-    public var mostRecentQuantity: HKQuantity { quantity }
-    /// The interval of the latest value.
-    public var mostRecentQuantityDateInterval: DateInterval { DateInterval(start: startDate, end: endDate) }
+    public var maximumQuantity: HKQuantity { series.map { canonical($0.maximum) } ?? quantity }
+    /// The value that starts last.
+    public var mostRecentQuantity: HKQuantity { series.map { canonical($0.mostRecent.value) } ?? quantity }
+    /// The interval of the value that starts last.
+    public var mostRecentQuantityDateInterval: DateInterval {
+        guard let latest = series?.mostRecent else { return DateInterval(start: startDate, end: endDate) }
+        return DateInterval(
+            start: Date(timeIntervalSinceReferenceDate: latest.start),
+            end: Date(timeIntervalSinceReferenceDate: latest.end)
+        )
+    }
+
+    private func canonical(_ value: Double) -> HKQuantity {
+        HKQuantity(unit: quantityType.canonicalUnit, doubleValue: value)
+    }
 }

@@ -88,6 +88,22 @@ package struct StatisticsSamplesBuilder {
 
     /// Adds a quantity sample at log position `seq`, its value in `unit`.
     package mutating func append(_ sample: HKQuantitySample, seq: UInt64, unit: HKUnit) {
+        if let series = sample.series, series.points != nil {
+            // HealthKit's statistics split a series into its quantities.
+            let canonical = sample.quantityType.canonicalUnit
+            for part in series.quantities {
+                append(
+                    start: part.start,
+                    end: part.end,
+                    value: unit == canonical
+                        ? part.value : HKQuantity(unit: canonical, doubleValue: part.value).doubleValue(for: unit),
+                    seq: seq,
+                    source: sample.sourceRevision.source,
+                    userEntered: sample.wasUserEntered
+                )
+            }
+            return
+        }
         append(
             start: sample.startDate.timeIntervalSinceReferenceDate,
             end: sample.endDate.timeIntervalSinceReferenceDate,

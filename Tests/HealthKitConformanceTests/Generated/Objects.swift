@@ -79,6 +79,19 @@ struct ObjectsConformance {
         let _: KeyPath<HKCumulativeQuantitySample, HKQuantity> = \HKCumulativeQuantitySample.sumQuantity
     }
 
+    @Test("HKCumulativeQuantitySeriesSample: 1 of 1 members as HealthKit declares them")
+    func hkCumulativeQuantitySeriesSample() {
+        // class HKCumulativeQuantitySeriesSample : HKCumulativeQuantitySample, NSSecureCoding, Hashable, Sendable
+        do { func conforms<T: HKCumulativeQuantitySample>(_: T.Type) {}; conforms(HKCumulativeQuantitySeriesSample.self) }
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKCumulativeQuantitySeriesSample.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKCumulativeQuantitySeriesSample.self) }
+        @available(*, deprecated, message: "uses members HealthKit deprecates")
+        func deprecatedMembers() {
+            // @available(*, deprecated) @NSCopying var sum: HKQuantity { get }
+            let _: KeyPath<HKCumulativeQuantitySeriesSample, HKQuantity> = \HKCumulativeQuantitySeriesSample.sum
+        }
+    }
+
     @Test("HKDiscreteQuantitySample: 5 of 5 members as HealthKit declares them")
     func hkDiscreteQuantitySample() {
         // class HKDiscreteQuantitySample : HKQuantitySample, NSSecureCoding, Hashable, Sendable

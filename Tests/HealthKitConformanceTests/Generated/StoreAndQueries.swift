@@ -892,9 +892,10 @@ struct StoreAndQueriesConformance {
 
     @Test("HKQuantitySeriesSampleQueryDescriptor.Result: 3 of 3 members as HealthKit declares them")
     func hkQuantitySeriesSampleQueryDescriptorResult() {
-        // struct HKQuantitySeriesSampleQueryDescriptor.Result : Equatable, Hashable
+        // struct HKQuantitySeriesSampleQueryDescriptor.Result : Equatable, Hashable, Sendable
         do { func conforms<T: Equatable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleQueryDescriptor.Result.self) }
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleQueryDescriptor.Result.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleQueryDescriptor.Result.self) }
         // let quantity: HKQuantity
         let _: KeyPath<HKQuantitySeriesSampleQueryDescriptor.Result, HKQuantity> = \HKQuantitySeriesSampleQueryDescriptor.Result.quantity
         // let dateInterval: DateInterval
@@ -1032,6 +1033,53 @@ struct StoreAndQueriesConformance {
         do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKHeartbeatSeriesQuery.self) }
         // init(heartbeatSeries: HKHeartbeatSeriesSample, dataHandler: @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void)
         same(exactType(HKHeartbeatSeriesQuery.init(heartbeatSeries:dataHandler:)), ((HKHeartbeatSeriesSample, @escaping @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void) -> HKHeartbeatSeriesQuery).self)
+    }
+
+    @Test("HKQuantitySeriesSampleBuilder: 11 of 11 members as HealthKit declares them")
+    func hkQuantitySeriesSampleBuilder() {
+        // class HKQuantitySeriesSampleBuilder : NSObject, Hashable, Sendable
+        do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleBuilder.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleBuilder.self) }
+        // init(healthStore: HKHealthStore, quantityType: HKQuantityType, startDate: Date, device: HKDevice?)
+        same(exactType(HKQuantitySeriesSampleBuilder.init(healthStore:quantityType:startDate:device:)), ((HKHealthStore, HKQuantityType, Date, HKDevice?) -> HKQuantitySeriesSampleBuilder).self)
+        // @NSCopying var quantityType: HKQuantityType { get }
+        let _: KeyPath<HKQuantitySeriesSampleBuilder, HKQuantityType> = \HKQuantitySeriesSampleBuilder.quantityType
+        // var startDate: Date { get }
+        let _: KeyPath<HKQuantitySeriesSampleBuilder, Date> = \HKQuantitySeriesSampleBuilder.startDate
+        // @NSCopying var device: HKDevice? { get }
+        let _: KeyPath<HKQuantitySeriesSampleBuilder, HKDevice?> = \HKQuantitySeriesSampleBuilder.device
+        // func insert(_ quantity: HKQuantity, for dateInterval: DateInterval) throws
+        same(exactType(HKQuantitySeriesSampleBuilder.insert(_:for:)), ((HKQuantitySeriesSampleBuilder) -> (HKQuantity, DateInterval) throws -> Void).self)
+        // func insert(_ quantity: HKQuantity, at date: Date) throws
+        same(exactType(HKQuantitySeriesSampleBuilder.insert(_:at:)), ((HKQuantitySeriesSampleBuilder) -> (HKQuantity, Date) throws -> Void).self)
+        // func finishSeries(metadata: [String : Any]?, endDate: Date?, completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void)
+        same(exactType(HKQuantitySeriesSampleBuilder.finishSeries(metadata:endDate:completion:)), ((HKQuantitySeriesSampleBuilder) -> ([String : Any]?, Date?, @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void) -> Void).self)
+        // func finishSeries(metadata: [String : Any]?, endDate: Date?) async throws -> [HKQuantitySample]
+        same(exactType(HKQuantitySeriesSampleBuilder.finishSeries(metadata:endDate:)), ((HKQuantitySeriesSampleBuilder) -> ([String : Any]?, Date?) async throws -> [HKQuantitySample]).self)
+        // func finishSeries(metadata: [String : Any]?, completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void)
+        same(exactType(HKQuantitySeriesSampleBuilder.finishSeries(metadata:completion:)), ((HKQuantitySeriesSampleBuilder) -> ([String : Any]?, @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void) -> Void).self)
+        // func finishSeries(metadata: [String : Any]?) async throws -> [HKQuantitySample]
+        same(exactType(HKQuantitySeriesSampleBuilder.finishSeries(metadata:)), ((HKQuantitySeriesSampleBuilder) -> ([String : Any]?) async throws -> [HKQuantitySample]).self)
+        // func discard()
+        same(exactType(HKQuantitySeriesSampleBuilder.discard), ((HKQuantitySeriesSampleBuilder) -> () -> Void).self)
+    }
+
+    @Test("HKQuantitySeriesSampleQuery: 4 of 4 members as HealthKit declares them")
+    func hkQuantitySeriesSampleQuery() {
+        // class HKQuantitySeriesSampleQuery : HKQuery, Sendable
+        do { func conforms<T: HKQuery>(_: T.Type) {}; conforms(HKQuantitySeriesSampleQuery.self) }
+        do { func conforms<T: Sendable>(_: T.Type) {}; conforms(HKQuantitySeriesSampleQuery.self) }
+        // init(quantityType: HKQuantityType, predicate: NSPredicate?, quantityHandler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?, Bool, (any Error)?) -> Void)
+        same(exactType(HKQuantitySeriesSampleQuery.init(quantityType:predicate:quantityHandler:)), ((HKQuantityType, NSPredicate?, @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?, Bool, (any Error)?) -> Void) -> HKQuantitySeriesSampleQuery).self)
+        // var includeSample: Bool { get set }
+        let _: ReferenceWritableKeyPath<HKQuantitySeriesSampleQuery, Bool> = \HKQuantitySeriesSampleQuery.includeSample
+        // var orderByQuantitySampleStartDate: Bool { get set }
+        let _: ReferenceWritableKeyPath<HKQuantitySeriesSampleQuery, Bool> = \HKQuantitySeriesSampleQuery.orderByQuantitySampleStartDate
+        @available(*, deprecated, message: "uses members HealthKit deprecates")
+        func deprecatedMembers() {
+            // @available(*, deprecated) init(sample quantitySample: HKQuantitySample, quantityHandler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void)
+            same(exactType(HKQuantitySeriesSampleQuery.init(sample:quantityHandler:)), ((HKQuantitySample, @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void) -> HKQuantitySeriesSampleQuery).self)
+        }
     }
 
     @Test("HKElectrocardiogramQuery: 2 of 2 members as HealthKit declares them")
