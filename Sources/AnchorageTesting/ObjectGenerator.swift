@@ -264,7 +264,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...17) {
+        switch int(0...18) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -276,7 +276,8 @@ public struct ObjectGenerator {
         case 14: stateOfMind()
         case 15: assessment()
         case 16: visionPrescription()
-        default: clinicalRecord()
+        case 17: clinicalRecord()
+        default: medicationDoseEvent()
         }
     }
 

@@ -30,6 +30,8 @@ public enum PayloadCodec {
         case scoredAssessment = 10
         case visionPrescription = 11
         case clinicalRecord = 12
+        // 13: quantity series (another branch).
+        case medicationDoseEvent = 14
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -104,6 +106,7 @@ public enum PayloadCodec {
         case is HKScoredAssessment: writer.byte(Kind.scoredAssessment.rawValue)
         case is HKVisionPrescription: writer.byte(Kind.visionPrescription.rawValue)
         case is HKClinicalRecord: writer.byte(Kind.clinicalRecord.rawValue)
+        case is HKMedicationDoseEvent: writer.byte(Kind.medicationDoseEvent.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -152,6 +155,8 @@ public enum PayloadCodec {
             writeVision(prescription, into: &writer)
         case let record as HKClinicalRecord:
             writeClinical(record, into: &writer)
+        case let event as HKMedicationDoseEvent:
+            writeDoseEvent(event, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }
