@@ -18,7 +18,7 @@ public import Foundation
 /// ```
 ///
 /// Reading medications needs the owner's decision even under `grantAll`
-/// (AUTH-10); an app that was not granted gets no medications, only `done`.
+/// (AUTH-12); an app that was not granted gets no medications, only `done`.
 public final class HKUserAnnotatedMedicationQuery: HKQuery, @unchecked Sendable {
     // @unchecked: immutable; the handler is called one call at a time.
 

@@ -28,7 +28,7 @@ extension HKHealthStore {
 
     /// Whether reading `type` waits for the owner even under `grantAll`:
     /// clinical records (AUTH-9), medication dose events and medications
-    /// (AUTH-10).
+    /// (AUTH-12).
     static func ownerDecides(_ type: HKObjectType) -> Bool {
         type is HKClinicalType || type is HKMedicationDoseEventType || type is HKUserAnnotatedMedicationType
     }
@@ -41,7 +41,7 @@ extension HKHealthStore {
     ///
     /// - Throws: `errorInvalidArgument` for no types at all, a correlation
     ///   type (CQ-6), or sharing a read-only type (AUTH-8), clinical records
-    ///   (AUTH-9) or medication dose events (AUTH-10).
+    ///   (AUTH-9) or medication dose events (AUTH-12).
     public func requestAuthorization(
         toShare typesToShare: Set<HKSampleType>?,
         read typesToRead: Set<HKObjectType>?
@@ -73,7 +73,7 @@ extension HKHealthStore {
         if let medication = share.first(where: { $0 is HKMedicationDoseEventType }) {
             throw HKError(
                 .errorInvalidArgument,
-                rule: "AUTH-10",
+                rule: "AUTH-12",
                 "\(medication.identifier) cannot be shared by apps: dose events are logged in the person's Medications"
             )
         }
@@ -87,7 +87,7 @@ extension HKHealthStore {
             case .denyAll: .denied
             }
         let wanted = share.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) } + read.map { ($0, .read) }
-        // AUTH-9, AUTH-10: reading clinical records and medications is
+        // AUTH-9, AUTH-12: reading clinical records and medications is
         // decided by the owner, one request at a time, whatever the policy
         // grants other types.
         let decisions = try engine.read { txn in
@@ -172,7 +172,8 @@ extension HKHealthStore {
 
     /// The owner's decision on an app's access: grants (or denies) sharing
     /// and reading of types, recorded in the log so it replicates and can be
-    /// audited. Only the owner may call it (`errorAuthorizationDenied`).
+    /// audited. Only the owner may call it (`errorAuthorizationDenied`); no
+    /// app may be granted sharing of medication dose events (AUTH-12).
     ///
     /// ```swift
     /// try await owner.setAuthorization(for: app, toShare: [steps], read: [steps, heartRate], granted: true)
@@ -188,6 +189,13 @@ extension HKHealthStore {
         }
         guard source.bundleIdentifier.utf8.count <= 255, !source.bundleIdentifier.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "AUTH-11", "a bundle identifier has 1 to 255 bytes")
+        }
+        if granted, let medication = typesToShare.first(where: { $0 is HKMedicationDoseEventType }) {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AUTH-12",
+                "\(medication.identifier) cannot be shared by apps: dose events are logged in the person's Medications"
+            )
         }
         let status: AuthorizationRecord.Status = granted ? .granted : .denied
         let decisions =

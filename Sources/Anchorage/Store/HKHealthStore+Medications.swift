@@ -79,7 +79,7 @@ extension HKHealthStore {
                 case nil:
                     throw HKError(
                         .errorAuthorizationNotDetermined,
-                        rule: "AUTH-10",
+                        rule: "AUTH-12",
                         "\(principal) has not requested authorization to read medications"
                     )
                 }

@@ -16,7 +16,7 @@ import Foundation
 /// ).result(for: store)
 /// ```
 ///
-/// Apps may read dose events but never share them (AUTH-10).
+/// Apps may read dose events but never share them (AUTH-12).
 public final class HKMedicationDoseEvent: HKSample, @unchecked Sendable {
     /// What the person did about the dose.
     public enum LogStatus: Int, Hashable, Sendable, CaseIterable {
