@@ -113,17 +113,20 @@ extension AnchorageBench {
                 let directory = work.appendingPathComponent("series-saves-\(run)-\(withSeries)")
                 let store = HKHealthStore(directory: directory)
                 var generator = ObjectGeneratorLite(start: Date(timeIntervalSince1970: 1_700_000_000))
+                // The extra saves: series, or as many step samples (the baseline).
                 var series: [HKSample] = []
-                if withSeries {
-                    for index in 0..<350 {
-                        series.append(
-                            index < 300
-                                ? try generator.route()
-                                : try Self.recording(
-                                    at: Date(timeIntervalSince1970: 1_690_000_000 + Double(index) * 60)
-                                )
-                        )
+                for index in 0..<350 {
+                    guard withSeries else {
+                        series.append(generator.steps(index))
+                        continue
                     }
+                    series.append(
+                        index < 300
+                            ? try generator.route()
+                            : try Self.recording(
+                                at: Date(timeIntervalSince1970: 1_690_000_000 + Double(index) * 60)
+                            )
+                    )
                 }
                 let batches = stride(from: 0, to: count, by: 1_000).map {
                     StoreBenchmarks.makeSamples(min(1_000, count - $0), first: $0)

@@ -33,6 +33,8 @@ struct SampleRow {
             value = (NumberText.exact(workout.duration), "s")
         case let correlation as HKCorrelation:
             value = (String(correlation.objects.count), "samples")
+        case let dose as HKMedicationDoseEvent:
+            value = (NumberText.exact(dose.doseQuantity), dose.unit.unitString)
         default:
             value = ("", "")
         }

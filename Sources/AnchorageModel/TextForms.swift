@@ -24,8 +24,8 @@ public enum TextForms {
     /// The sample type `text` names: `stepCount`, `sleepAnalysis`,
     /// `bloodPressure`, `workout`, `workoutRoute`, `heartbeatSeries`,
     /// `electrocardiogram`, `audiogram`, `stateOfMind`, `gad7`, `phq9`,
-    /// `visionPrescription`, `immunizationRecord` (and the other clinical
-    /// types), or a full HealthKit identifier.
+    /// `visionPrescription`, `medicationDoseEvent`, `immunizationRecord`
+    /// (and the other clinical types), or a full HealthKit identifier.
     public static func sampleType(_ text: String) throws(TextFormError) -> HKSampleType {
         if text == "workout" || text == "HKWorkoutTypeIdentifier" { return HKWorkoutType.workoutType() }
         if let type = storedOtherTypes[text] { return type }
@@ -55,6 +55,7 @@ public enum TextForms {
             ("audiogram", HKObjectType.audiogramSampleType()),
             ("stateOfMind", HKObjectType.stateOfMindType()),
             ("visionPrescription", HKObjectType.visionPrescriptionType()),
+            ("medicationDoseEvent", HKObjectType.medicationDoseEventType()),
             ("gad7", TypeCatalog.scoredAssessmentTypes[.GAD7]!), ("phq9", TypeCatalog.scoredAssessmentTypes[.PHQ9]!),
         ] {
             types[name] = type

@@ -298,7 +298,7 @@ public struct ObjectGenerator {
     }
 
     public mutating func object() -> HKSample {
-        switch int(0...18) {
+        switch int(0...19) {
         case 0...4: quantitySample()
         case 5...6: categorySample()
         case 7: correlation()
@@ -311,7 +311,8 @@ public struct ObjectGenerator {
         case 15: assessment()
         case 16: visionPrescription()
         case 17: quantitySeries()
-        default: clinicalRecord()
+        case 18: clinicalRecord()
+        default: medicationDoseEvent()
         }
     }
 

@@ -32,6 +32,14 @@ public func identical(_ a: HKObject, _ b: HKObject) -> Bool {
             && zip(a.workoutActivities, b.workoutActivities).allSatisfy(identical)
     case let (a as HKSeriesSample, b as HKSeriesSample):
         return a.count == b.count && a.points == b.points
+    case let (a as HKMedicationDoseEvent, b as HKMedicationDoseEvent):
+        let (x, y) = (a.dose, b.dose)
+        return x.concept == y.concept && x.scheduleType == y.scheduleType && x.logStatus == y.logStatus
+            && x.unit == y.unit
+            && x.scheduledDate?.timeIntervalSinceReferenceDate.bitPattern
+                == y.scheduledDate?.timeIntervalSinceReferenceDate.bitPattern
+            && x.scheduledDoseQuantity?.bitPattern == y.scheduledDoseQuantity?.bitPattern
+            && x.doseQuantity?.bitPattern == y.doseQuantity?.bitPattern
     case let (a as HKClinicalRecord, b as HKClinicalRecord):
         return a.displayName == b.displayName && a.fhirResource == b.fhirResource
     case let (a as HKVisionPrescription, b as HKVisionPrescription):

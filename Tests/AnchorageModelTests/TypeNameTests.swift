@@ -16,6 +16,7 @@ struct TypeNameTests {
             ("visionPrescription", HKVisionPrescriptionTypeIdentifier),
             ("immunizationRecord", HKClinicalTypeIdentifier.immunizationRecord.rawValue),
             ("labResultRecord", HKClinicalTypeIdentifier.labResultRecord.rawValue),
+            ("medicationDoseEvent", HKMedicationDoseEventTypeIdentifierMedicationDoseEvent),
         ]
     )
     func names(name: String, identifier: String) throws {

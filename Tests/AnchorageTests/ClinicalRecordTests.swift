@@ -68,7 +68,7 @@ struct ClinicalRecordTests {
     }
 
     @Test(
-        "AUTH-9: apps cannot share clinical types; reading them waits for the owner even when the policy grants everything else"
+        "AUTH-13: apps cannot share clinical types; reading them waits for the owner even when the policy grants everything else"
     )
     func ownAuthorization() async throws {
         var configuration = HKHealthStore.Configuration.forTests
@@ -81,7 +81,7 @@ struct ClinicalRecordTests {
                 configuration: configuration
             )
             let immunizations = HKClinicalType(.immunizationRecord)
-            await expectCode(.errorInvalidArgument, rule: "AUTH-9") {
+            await expectCode(.errorInvalidArgument, rule: "AUTH-13") {
                 try await app.requestAuthorization(toShare: [immunizations], read: [])
             }
             try await app.requestAuthorization(toShare: [], read: [immunizations, HKQuantityType(.stepCount)])

@@ -26,6 +26,13 @@ extension HKHealthStore {
         HKCategoryTypeIdentifier.appleStandHour.rawValue,
     ]
 
+    /// Whether reading `type` waits for the owner even under `grantAll`:
+    /// clinical records (AUTH-13), medication dose events and medications
+    /// (AUTH-12).
+    static func ownerDecides(_ type: HKObjectType) -> Bool {
+        type is HKClinicalType || type is HKMedicationDoseEventType || type is HKUserAnnotatedMedicationType
+    }
+
     /// Asks for access to share and read types (AUTH-1). The request is
     /// recorded in the log; the store's owner decides it (or the store's
     /// ``Configuration/authorizationPolicy`` does at once). Success means the
@@ -33,7 +40,8 @@ extension HKHealthStore {
     /// no authorization; its requests succeed and record nothing.
     ///
     /// - Throws: `errorInvalidArgument` for no types at all, a correlation
-    ///   type (CQ-6), or sharing a read-only type (AUTH-8).
+    ///   type (CQ-6), or sharing a read-only type (AUTH-8), clinical records
+    ///   (AUTH-13) or medication dose events (AUTH-12).
     public func requestAuthorization(
         toShare typesToShare: Set<HKSampleType>?,
         read typesToRead: Set<HKObjectType>?
@@ -58,8 +66,15 @@ extension HKHealthStore {
         if let clinical = share.first(where: { $0 is HKClinicalType }) {
             throw HKError(
                 .errorInvalidArgument,
-                rule: "AUTH-9",
+                rule: "AUTH-13",
                 "\(clinical.identifier) cannot be shared by apps: clinical records come from health institutions"
+            )
+        }
+        if let medication = share.first(where: { $0 is HKMedicationDoseEventType }) {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AUTH-12",
+                "\(medication.identifier) cannot be shared by apps: dose events are logged in the person's Medications"
             )
         }
         let engine = try await openEngine()
@@ -72,8 +87,9 @@ extension HKHealthStore {
             case .denyAll: .denied
             }
         let wanted = share.map { ($0 as HKObjectType, AuthorizationRecord.Access.share) } + read.map { ($0, .read) }
-        // AUTH-9: reading clinical records is decided by the owner, one
-        // request at a time, whatever the policy grants other types.
+        // AUTH-13, AUTH-12: reading clinical records and medications is
+        // decided by the owner, one request at a time, whatever the policy
+        // grants other types.
         let decisions = try engine.read { txn in
             try wanted.filter { type, access in
                 try engine.grant(principal, kind: EntryKind(rawValue: type.kindCode), access: access, in: txn) == nil
@@ -81,7 +97,7 @@ extension HKHealthStore {
                 AuthorizationRecord.Decision(
                     type: $0.0.identifier,
                     access: $0.1,
-                    status: $0.0 is HKClinicalType && decided == .granted ? .requested : decided
+                    status: Self.ownerDecides($0.0) && decided == .granted ? .requested : decided
                 )
             }
         }
@@ -156,7 +172,8 @@ extension HKHealthStore {
 
     /// The owner's decision on an app's access: grants (or denies) sharing
     /// and reading of types, recorded in the log so it replicates and can be
-    /// audited. Only the owner may call it (`errorAuthorizationDenied`).
+    /// audited. Only the owner may call it (`errorAuthorizationDenied`); no
+    /// app may be granted sharing of medication dose events (AUTH-12).
     ///
     /// ```swift
     /// try await owner.setAuthorization(for: app, toShare: [steps], read: [steps, heartRate], granted: true)
@@ -172,6 +189,13 @@ extension HKHealthStore {
         }
         guard source.bundleIdentifier.utf8.count <= 255, !source.bundleIdentifier.isEmpty else {
             throw HKError(.errorInvalidArgument, rule: "AUTH-11", "a bundle identifier has 1 to 255 bytes")
+        }
+        if granted, let medication = typesToShare.first(where: { $0 is HKMedicationDoseEventType }) {
+            throw HKError(
+                .errorInvalidArgument,
+                rule: "AUTH-12",
+                "\(medication.identifier) cannot be shared by apps: dose events are logged in the person's Medications"
+            )
         }
         let status: AuthorizationRecord.Status = granted ? .granted : .denied
         let decisions =

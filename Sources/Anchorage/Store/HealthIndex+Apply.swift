@@ -53,6 +53,8 @@ extension HealthIndex: Projection {
             try applyEffort(entry, in: txn)
         case StoreKind.activitySummary:
             try applyActivitySummary(entry, in: txn)
+        case StoreKind.userAnnotatedMedication:
+            try applyMedication(entry, in: txn)
         case StoreKind.fleetEpoch:
             try applyEpoch(entry, in: txn)
         default:

@@ -24,10 +24,14 @@ enum StoreKind {
     static let fleetEpoch: EntryKind = 9007
     /// A day's activity summary (the activity summary type's code).
     static let activitySummary = EntryKind(rawValue: TypeCatalog.activitySummary.kindCode)
+    /// A person's medication (the user-annotated medication type's code):
+    /// not a sample, one visible per medication concept.
+    static let userAnnotatedMedication = EntryKind(rawValue: TypeCatalog.userAnnotatedMedication.kindCode)
 
     /// Whether `kind` is a sample type's kind.
     static func isSample(_ kind: EntryKind) -> Bool {
-        kind.rawValue >= 1000 && kind.rawValue < 5000 || kind.rawValue > 7000 && kind.rawValue < 8000
+        kind.rawValue >= 1000 && kind.rawValue < 5000
+            || kind.rawValue > 7000 && kind.rawValue < 8000 && kind != userAnnotatedMedication
     }
 }
 

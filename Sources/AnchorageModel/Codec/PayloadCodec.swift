@@ -31,6 +31,7 @@ public enum PayloadCodec {
         case visionPrescription = 11
         case clinicalRecord = 12
         case quantitySeries = 13
+        case medicationDoseEvent = 14
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample || self == .quantitySeries }
@@ -108,6 +109,7 @@ public enum PayloadCodec {
         case is HKScoredAssessment: writer.byte(Kind.scoredAssessment.rawValue)
         case is HKVisionPrescription: writer.byte(Kind.visionPrescription.rawValue)
         case is HKClinicalRecord: writer.byte(Kind.clinicalRecord.rawValue)
+        case is HKMedicationDoseEvent: writer.byte(Kind.medicationDoseEvent.rawValue)
         default: preconditionFailure("only samples have payloads")
         }
         writer.uuid(object.uuid)
@@ -157,6 +159,8 @@ public enum PayloadCodec {
             writeVision(prescription, into: &writer)
         case let record as HKClinicalRecord:
             writeClinical(record, into: &writer)
+        case let event as HKMedicationDoseEvent:
+            writeDoseEvent(event, into: &writer)
         default:
             preconditionFailure("only samples have payloads")
         }

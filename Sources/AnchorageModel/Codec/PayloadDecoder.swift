@@ -205,6 +205,11 @@ public struct PayloadDecoder {
                 throw .invalid("PAYLOAD-2", "a clinical record's type \(type) is not a clinical type")
             }
             return try readClinical(&reader, type: clinicalType, fields)
+        case .medicationDoseEvent:
+            guard type == TypeCatalog.medicationDoseEvent else {
+                throw .invalid("PAYLOAD-2", "a dose event's type \(type) is not the medication dose event type")
+            }
+            return try readDoseEvent(&reader, fields)
         }
     }
 

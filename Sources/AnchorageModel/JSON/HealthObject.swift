@@ -20,7 +20,7 @@ public struct HealthObject: Codable, Sendable {
     /// The object kinds the JSON names.
     package enum Kind: String, Codable, CaseIterable {
         case quantitySample, categorySample, correlation, workout, workoutRoute, heartbeatSeries, electrocardiogram
-        case audiogram, stateOfMind, scoredAssessment, visionPrescription, clinicalRecord
+        case audiogram, stateOfMind, scoredAssessment, visionPrescription, clinicalRecord, medicationDoseEvent
 
         /// Whether objects of the kind may be a correlation's members (OBJ-18).
         var isMemberKind: Bool { self == .quantitySample || self == .categorySample }
@@ -51,6 +51,7 @@ public struct HealthObject: Codable, Sendable {
         case stateOfMindKind, valence, labels, associations, answers, score
         case prescriptionType, form, expirationDate, rightEye, leftEye, brand
         case displayName, fhirResource
+        case medicationConcept, scheduleType, scheduledDate, scheduledDoseQuantity, doseQuantity, logStatus, unit
         case sourceRevision, device, metadata
     }
 
@@ -119,6 +120,9 @@ public struct HealthObject: Codable, Sendable {
             try container.encode(Kind.clinicalRecord, forKey: .kind)
             try container.encode(record.displayName, forKey: .displayName)
             try container.encodeIfPresent(record.fhirResource.map(FHIRResourceJSON.init), forKey: .fhirResource)
+        case let event as HKMedicationDoseEvent:
+            try container.encode(Kind.medicationDoseEvent, forKey: .kind)
+            try Self.encodeDoseEvent(event, into: &container)
         case let prescription as HKVisionPrescription:
             try container.encode(Kind.visionPrescription, forKey: .kind)
             try Self.encodeVision(prescription, into: &container)
@@ -269,6 +273,14 @@ public struct HealthObject: Codable, Sendable {
                 resource: try container.decodeIfPresent(FHIRResourceJSON.self, forKey: .fhirResource)?.resource(),
                 fields
             )
+        case .medicationDoseEvent:
+            guard identifier == HKMedicationDoseEventTypeIdentifierMedicationDoseEvent else {
+                throw HKError.invalid(
+                    "OBJ-11",
+                    "a medication dose event's type is \(HKMedicationDoseEventTypeIdentifierMedicationDoseEvent)"
+                )
+            }
+            return try decodeDoseEvent(container, fields)
         }
     }
 }

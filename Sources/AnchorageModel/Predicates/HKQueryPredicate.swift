@@ -17,6 +17,7 @@ public final class HKQueryPredicate: NSPredicate {
 
     public override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
         if let activity = object as? HKWorkoutActivity { return objectPredicate.evaluate(activity) }
+        if let medication = object as? HKUserAnnotatedMedication { return objectPredicate.evaluate(medication) }
         guard let object = object as? HKObject else { return false }
         return objectPredicate.evaluate(object)
     }

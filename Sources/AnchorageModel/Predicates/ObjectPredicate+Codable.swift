@@ -13,6 +13,7 @@ extension ObjectPredicate: Codable {
         case workoutStatistic, anyActivity, activityType, activityDuration, activityDateRange, activityStatistic
         case effortRelated, electrocardiogramClassification, electrocardiogramSymptoms
         case stateOfMindValence, stateOfMindKind, stateOfMindLabel, stateOfMindAssociation, fhirResource
+        case medication
     }
 
     private struct FHIRMatch: Codable {
@@ -180,6 +181,8 @@ extension ObjectPredicate: Codable {
                 throw HKError.invalid("PRED-14", "\(raw) is not an electrocardiogram classification")
             }
             self = .electrocardiogramClassification(value)
+        case .medication:
+            self = .medication(try container.decode(MedicationCondition.self, forKey: key))
         case .fhirResource:
             let match = try container.decode(FHIRMatch.self, forKey: key)
             self = .fhirResource(type: match.type, source: match.source, identifier: match.identifier)
@@ -284,6 +287,7 @@ extension ObjectPredicate: Codable {
             try container.encode(value.rawValue, forKey: .electrocardiogramClassification)
         case .electrocardiogramSymptoms(let value):
             try container.encode(value.rawValue, forKey: .electrocardiogramSymptoms)
+        case .medication(let condition): try container.encode(condition, forKey: .medication)
         case .fhirResource(let type, let source, let identifier):
             try container.encode(FHIRMatch(type: type, source: source, identifier: identifier), forKey: .fhirResource)
         case .stateOfMindValence(let op, let value):

@@ -89,6 +89,9 @@ extension ObjectPredicate {
             if let source, record.sourceRevision.source.bundleIdentifier != source { return false }
             if let identifier, resource.identifier != identifier { return false }
             return true
+        case .medication(let condition):
+            guard let event = object as? HKMedicationDoseEvent else { return false }
+            return condition.evaluate(event)
         case .stateOfMindValence(let op, let value):
             guard let mind = object as? HKStateOfMind else { return false }
             return op.holds(mind.valence, value)

@@ -54,6 +54,9 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
     /// Clinical records whose FHIR resource is of this type (and, when
     /// given, from this source with this identifier).
     case fhirResource(type: String, source: String?, identifier: String?)
+    /// Medication dose events, or a person's medications, that meet a
+    /// medication condition.
+    case medication(MedicationCondition)
     /// States of mind whose valence compares so with the value.
     case stateOfMindValence(operator: ComparisonOperator, value: Double)
     /// States of mind of this kind.

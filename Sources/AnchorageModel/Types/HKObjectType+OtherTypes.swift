@@ -1,10 +1,11 @@
-// HealthKit's types for data Anchorage does not store: electrocardiograms,
-// audiograms, heartbeat series and workout routes, clinical and CDA
-// records, vision prescriptions, states of mind, medications and scored
-// assessments. The type objects exist, so that code naming them compiles,
-// asks for authorization and queries as it does on a phone: a query finds no
-// samples of them, because no sample class of them exists here to save.
-// Their kind codes (7001…) are assigned like every other type's, once.
+// HealthKit's types beyond quantities, categories, correlations and
+// workouts: electrocardiograms, audiograms, heartbeat series and workout
+// routes, clinical and CDA records, vision prescriptions, states of mind,
+// medication dose events, a person's medications and scored assessments.
+// Each has its sample class (or, for medications, its own entries) except
+// CDA documents, whose type exists so that code naming it compiles, asks
+// for authorization and queries as it does on a phone. Their kind codes
+// (7001…) are assigned like every other type's, once.
 
 /// The type of series samples: workout routes and heartbeat series.
 ///
@@ -153,7 +154,7 @@ extension TypeCatalog {
         ].map { identifier, code in (identifier, HKClinicalType(identifier: identifier.rawValue, kindCode: code)) }
     )
 
-    /// The types of data Anchorage does not store.
+    /// The types beyond quantities, categories, correlations and workouts.
     package static let otherTypes: [HKObjectType] =
         [
             workoutRoute, heartbeatSeries, audiogram, electrocardiogram, visionPrescription, stateOfMind,

@@ -9,7 +9,7 @@ import Testing
 @Suite("HealthKit's interface, as declared: StoreAndQueries")
 struct StoreAndQueriesConformance {
 
-    @Test("HKHealthStore: 49 of 60 members, 2 of them in Anchorage's documented form")
+    @Test("HKHealthStore: 50 of 60 members, 2 of them in Anchorage's documented form")
     func hkHealthStore() {
         // class HKHealthStore : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKHealthStore.self) }
@@ -80,6 +80,8 @@ struct StoreAndQueriesConformance {
         same(exactType(HKHealthStore.preferredUnits(for:completion:)), ((HKHealthStore) -> (Set<HKQuantityType>, @escaping @Sendable ([HKQuantityType : HKUnit], (any Error)?) -> Void) -> Void).self)
         // func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType : HKUnit]
         same(exactType(HKHealthStore.preferredUnits(for:)), ((HKHealthStore) -> (Set<HKQuantityType>) async throws -> [HKQuantityType : HKUnit]).self)
+        // func preferredWorkoutZoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration?
+        same(exactType(HKHealthStore.preferredWorkoutZoneConfiguration(for:)), ((HKHealthStore) -> (HKQuantityType) async throws -> HKWorkoutZoneConfiguration?).self)
         // func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
         same(exactType(HKHealthStore.enableBackgroundDelivery(for:frequency:withCompletion:)), ((HKHealthStore) -> (HKObjectType, HKUpdateFrequency, @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void).self)
         // func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws
@@ -171,7 +173,7 @@ struct StoreAndQueriesConformance {
         same(exactType(HKAuthorizationRequestStatus.init(rawValue:)), ((Int) -> HKAuthorizationRequestStatus?).self)
     }
 
-    @Test("HKQuery: 48 of 58 members, 18 of them in Anchorage's documented form")
+    @Test("HKQuery: 57 of 58 members, 18 of them in Anchorage's documented form")
     func hkQuery() {
         // class HKQuery : NSObject, Hashable, Sendable
         do { func conforms<T: Hashable>(_: T.Type) {}; conforms(HKQuery.self) }
@@ -272,6 +274,24 @@ struct StoreAndQueriesConformance {
         let _: (HKStateOfMind.Label) -> NSPredicate = HKQuery.predicateForStatesOfMind(with:)
         // class func predicateForStatesOfMind(with association: HKStateOfMind.Association) -> NSPredicate
         let _: (HKStateOfMind.Association) -> NSPredicate = HKQuery.predicateForStatesOfMind(with:)
+        // class func predicateForMedicationDoseEvent(medicationConceptIdentifier: HKHealthConceptIdentifier) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifier:)), ((HKHealthConceptIdentifier) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(medicationConceptIdentifiers: Set<HKHealthConceptIdentifier>) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(medicationConceptIdentifiers:)), ((Set<HKHealthConceptIdentifier>) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(scheduledDate: Date) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(scheduledDate:)), ((Date) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(scheduledDates: Set<Date>) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(scheduledDates:)), ((Set<Date>) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(scheduledStart startDate: Date?, end endDate: Date?) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(scheduledStart:end:)), ((Date?, Date?) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(status: HKMedicationDoseEvent.LogStatus) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(status:)), ((HKMedicationDoseEvent.LogStatus) -> NSPredicate).self)
+        // class func predicateForMedicationDoseEvent(statuses: Set<NSNumber>) -> NSPredicate
+        same(exactType(HKQuery.predicateForMedicationDoseEvent(statuses:)), ((Set<NSNumber>) -> NSPredicate).self)
+        // class func predicateForUserAnnotatedMedications(hasSchedule: Bool) -> NSPredicate
+        same(exactType(HKQuery.predicateForUserAnnotatedMedications(hasSchedule:)), ((Bool) -> NSPredicate).self)
+        // class func predicateForUserAnnotatedMedications(isArchived: Bool) -> NSPredicate
+        same(exactType(HKQuery.predicateForUserAnnotatedMedications(isArchived:)), ((Bool) -> NSPredicate).self)
         // Called without their default arguments, in a closure that never runs.
         _ = { () async throws -> Void in
             let _: NSPredicate = HKQuery.predicateForSamples(withStart: placeholder(), end: placeholder())

@@ -7,7 +7,7 @@ import Foundation
 /// them); here importers and services make them with
 /// ``stored(type:displayName:fhirResource:start:end:uuid:sourceRevision:device:metadata:)``.
 /// Reading them needs their own authorization: a store's `grantAll` policy
-/// does not grant them (AUTH-9).
+/// does not grant them (AUTH-13).
 ///
 /// ```swift
 /// let records = try await HKSampleQueryDescriptor(
