@@ -100,51 +100,72 @@ extension AnchorageBench {
         await store.close()
     }
 
-    /// Plain saves with one more save before each batch, not timed: a step
-    /// sample (baseline) or a 1-hour route or an ECG (anchorage), 350 of
-    /// them. The same commits either way, so the row shows what storing
-    /// series costs the plain saves, not what an extra commit costs.
+    /// What is saved, not timed, before each batch of plain step samples.
+    private enum BetweenBatches: CaseIterable {
+        /// A step sample: the plain saves' own type only.
+        case sameType
+        /// A small sample of another type (a mindful session).
+        case otherType
+        /// A 1-hour route (300 of them) or a 30 s ECG (50).
+        case series
+    }
+
+    /// Plain saves with one more save before each batch, not timed, 350 of
+    /// them: the same commits in each variant. Two rows: a series against
+    /// a small sample of another type shows what storing series costs the
+    /// plain saves; another type against the same type shows what any
+    /// second type costs them (its keys sort after the step samples' in
+    /// the index, so their rows are no longer appended at the end of the
+    /// B-trees: LMDB's `MDB_APPEND` gives way to an ordinary insert).
     private func runPlainSavesBesideSeries(work: URL, report: inout Report) async throws {
         let count = min(samples, 200_000)
         let measured = try await eachRun { run in
             progress("plain saves beside series, run \(run)/\(runs)")
-            var rates: [Double] = []
-            for withSeries in [false, true] {
-                let directory = work.appendingPathComponent("series-saves-\(run)-\(withSeries)")
+            var rates: [BetweenBatches: Double] = [:]
+            for variant in BetweenBatches.allCases {
+                let directory = work.appendingPathComponent("series-saves-\(run)-\(variant)")
                 let store = HKHealthStore(directory: directory)
                 var generator = ObjectGeneratorLite(start: Date(timeIntervalSince1970: 1_700_000_000))
-                // The extra saves: series, or as many step samples (the baseline).
-                var series: [HKSample] = []
+                var extra: [HKSample] = []
                 for index in 0..<350 {
-                    guard withSeries else {
-                        series.append(generator.steps(index))
-                        continue
+                    switch variant {
+                    case .sameType: extra.append(generator.steps(index))
+                    case .otherType: extra.append(generator.session(index))
+                    case .series:
+                        extra.append(
+                            index < 300
+                                ? try generator.route()
+                                : try Self.recording(
+                                    at: Date(timeIntervalSince1970: 1_690_000_000 + Double(index) * 60)
+                                )
+                        )
                     }
-                    series.append(
-                        index < 300
-                            ? try generator.route()
-                            : try Self.recording(
-                                at: Date(timeIntervalSince1970: 1_690_000_000 + Double(index) * 60)
-                            )
-                    )
                 }
                 let batches = stride(from: 0, to: count, by: 1_000).map {
                     StoreBenchmarks.makeSamples(min(1_000, count - $0), first: $0)
                 }
                 var seconds = 0.0
                 for (index, batch) in batches.enumerated() {
-                    // One series sample saved between plain batches, not timed.
-                    if index < series.count { try await store.save(series[index]) }
+                    if index < extra.count { try await store.save(extra[index]) }
                     seconds += try await timed { try await store.save(batch) }.seconds
                 }
-                if batches.count < series.count { try await store.save(Array(series[batches.count...])) }
-                rates.append(Double(count) / seconds)
+                if batches.count < extra.count { try await store.save(Array(extra[batches.count...])) }
+                rates[variant] = Double(count) / seconds
                 await store.close()
                 try? FileManager.default.removeItem(at: directory)
             }
-            return (plain: rates[0], beside: rates[1])
+            return rates
         }
-        report.add(.plainSavesBesideSeries, anchorage: measured.map(\.beside), baseline: measured.map(\.plain))
+        report.add(
+            .plainSavesBesideSeries,
+            anchorage: measured.map { $0[.series]! },
+            baseline: measured.map { $0[.otherType]! }
+        )
+        report.add(
+            .plainSavesBesideOtherType,
+            anchorage: measured.map { $0[.otherType]! },
+            baseline: measured.map { $0[.sameType]! }
+        )
     }
 
     static func hourOfLocations(from start: Date) -> [CLLocation] {
@@ -255,6 +276,18 @@ struct ObjectGeneratorLite {
                 device: nil,
                 metadata: .empty
             )
+        )
+    }
+
+    /// A 10-minute mindful session every two hours: a small sample of
+    /// another type than the plain saves'.
+    func session(_ index: Int) -> HKCategorySample {
+        let at = start.addingTimeInterval(Double(index) * 7_200)
+        return HKCategorySample(
+            type: HKCategoryType(.mindfulSession),
+            value: 0,
+            start: at,
+            end: at.addingTimeInterval(600)
         )
     }
 

@@ -187,9 +187,13 @@ extension Workload {
         goal: .valueAtMost(4_000_000)
     )
     static let plainSavesBesideSeries = Workload(
-        "series: plain saves, batches of 1,000, durable, a route or an ECG saved before each (vs a step sample saved before each)",
+        "series: plain saves, batches of 1,000, durable, a route or an ECG saved before each (vs a small sample of another type saved before each)",
         "samples/s",
         goal: .ratioAtLeast(0.9)
+    )
+    static let plainSavesBesideOtherType = Workload(
+        "series: plain saves, batches of 1,000, durable, a small sample of another type saved before each (vs one of the same type): what a second type costs",
+        "samples/s"
     )
 }
 

@@ -110,7 +110,10 @@ public struct ObjectGenerator {
         var parts: [QuantitySeries.Quantity] = []
         for _ in 0..<int(quantities) {
             let length = int(0...4) == 0 ? 0 : double(0.5...600)
-            parts.append(QuantitySeries.Quantity(start: time, end: time + length, value: double(1...200)))
+            // Canonical units: heart rate in count/s (42 to 180 a minute).
+            let value =
+                type.identifier == HKQuantityTypeIdentifier.heartRate.rawValue ? double(0.7...3) : double(1...200)
+            parts.append(QuantitySeries.Quantity(start: time, end: time + length, value: value))
             time += length + (bool() ? 0.001 : double(0.001...300))
         }
         let end = parts.map(\.end).max()! + (bool() ? 0 : double(0...60))

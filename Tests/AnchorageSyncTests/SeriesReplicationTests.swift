@@ -6,14 +6,16 @@ import Testing
 
 @testable import Anchorage
 
-/// Routes, heartbeat series and electrocardiograms saved and deleted on
-/// several peers, replicated in random pulls: after the peers converge,
-/// every peer holds exactly the series a model of the history keeps, each
-/// with the very points saved, and every peer passes audit.
-@Suite("Series samples across peers")
+/// Routes, heartbeat and quantity series, electrocardiograms, audiograms,
+/// states of mind, assessments, vision prescriptions and clinical records
+/// saved and deleted on several peers, replicated in random pulls: after the
+/// peers converge, every peer holds exactly the objects a model of the
+/// history keeps, series with the very points saved, and every peer passes
+/// audit.
+@Suite("Series and the other new kinds across peers")
 struct SeriesReplicationTests {
     @Test(
-        "SERIES-1, SERIES-2, ECG-1: series saved and deleted on three peers converge, points intact, audit passes",
+        "SERIES-1, SERIES-2, SERIES-6, ECG-1, AUD-1, MIND-1, ASSESS-1, VISION-1, CLIN-1: every new kind saved and deleted on three peers converges, points intact, audit passes",
         arguments: testSeeds([5, 41])
     )
     func convergence(seed: UInt64) async throws {
@@ -41,10 +43,16 @@ struct SeriesReplicationTests {
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
                 let sample: HKSample =
-                    switch Int.random(in: 0..<3, using: &random) {
+                    switch Int.random(in: 0..<9, using: &random) {
                     case 0: generator.route(locations: 1...400)
                     case 1: generator.heartbeatSeries()
-                    default: generator.electrocardiogram(measurements: 0...3_000)
+                    case 2: generator.electrocardiogram(measurements: 0...3_000)
+                    case 3: generator.quantitySeries()
+                    case 4: generator.audiogram()
+                    case 5: generator.stateOfMind()
+                    case 6: generator.assessment()
+                    case 7: generator.visionPrescription()
+                    default: generator.clinicalRecord()
                     }
                 try await store.save(sample)
                 saved[sample.uuid] = sample
@@ -66,16 +74,19 @@ struct SeriesReplicationTests {
         #expect(Set(digests).count == 1, "every peer shows the same state")
         for (peer, store) in cluster.owners.enumerated() {
             var found = Set<UUID>()
-            for predicate in [
-                HKSamplePredicate<HKSample>.sample(type: HKSeriesType.workoutRoute()),
-                .sample(type: HKSeriesType.heartbeat()), .sample(type: HKObjectType.electrocardiogramType()),
-            ] {
-                let listed = try await HKSampleQueryDescriptor(predicates: [predicate], sortDescriptors: [])
-                    .result(for: store)
+            for type in Set(saved.values.map(\.sampleType)).sorted(by: { $0.identifier < $1.identifier }) {
+                let listed = try await HKSampleQueryDescriptor(
+                    predicates: [HKSamplePredicate<HKSample>.sample(type: type)],
+                    sortDescriptors: []
+                ).result(for: store)
                 found.formUnion(listed.map(\.uuid))
                 for sample in listed {
                     let original = try #require(saved[sample.uuid])
-                    #expect(try Self.points(of: sample, in: store) == original.seriesPoints)
+                    #expect(sample.sampleType == original.sampleType && sample.startDate == original.startDate)
+                    #expect(sample.endDate == original.endDate && sample.metadata?.count == original.metadata?.count)
+                    if let points = original.seriesPoints {
+                        #expect(try Self.points(of: sample, in: store) == points)
+                    }
                 }
             }
             #expect(found == expected, "peer \(peer)")

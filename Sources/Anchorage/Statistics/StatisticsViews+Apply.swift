@@ -143,6 +143,7 @@ extension StatisticsViews: Projection {
             )
             starts += part.start.bitPattern.bigEndianBytes
         }
+        guard let series else { preconditionFailure("a writer opens every database of the views") }
         try txn.put(starts, forKey: Self.sampleKey(kind: kind, start: sample.start, seq: saveSeq), in: series)
     }
 
@@ -184,10 +185,12 @@ extension StatisticsViews: Projection {
     ) throws {
         let start = IndexKey.seconds(fromDateKey: startKey)
         let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
-        let parts = try txn.withValue(forKey: key, in: series) { bytes in
-            (0..<bytes.count / 8).map { Double(bitPattern: bytes.uint64(at: $0 * 8)) }
+        let parts = try series.flatMap { series in
+            try txn.withValue(forKey: key, in: series) { bytes in
+                (0..<bytes.count / 8).map { Double(bitPattern: bytes.uint64(at: $0 * 8)) }
+            }
         }
-        guard let parts else {
+        guard let parts, let series else {
             try removeRow(kind: kind, start: start, saveSeq: saveSeq, batch: &batch, in: txn)
             return
         }

@@ -98,6 +98,7 @@ extension StatisticsViews {
     /// Whether `kind` has a visible sample of several quantities
     /// (SERIES-6): one `st.series` row is enough.
     func hasSeries(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> Bool {
+        guard let series else { return false }
         var found = false
         try txn.withCursor(on: series) { cursor in
             try cursor.scan(from: kind.rawValue.bigEndianBytes) { key, _ in

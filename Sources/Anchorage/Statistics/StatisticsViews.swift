@@ -47,7 +47,9 @@ struct StatisticsViews: Sendable {
     let buckets: Database
     let priorities: Database
     let firstSeen: Database
-    let series: Database
+    /// `nil` only to a reader of a store no writer of this version has
+    /// opened yet: it holds no sample of several quantities.
+    let series: Database?
     /// The log's entries, for the rule deciding between priority lists.
     let lookup: EntryLookup
     let writer = ViewsWriterContext()
@@ -63,12 +65,14 @@ struct StatisticsViews: Sendable {
         buckets = try txn.openStoreDatabase("st.buckets")
         priorities = try txn.openStoreDatabase("st.priorities")
         firstSeen = try txn.openStoreDatabase("st.first-seen")
-        series = try txn.openStoreDatabase("st.series")
+        series = try txn.database(named: "st.series")
         lookup = try EntryLookup(in: txn)
     }
 
     /// Every database, in a fixed order.
-    var all: [Database] { [samples, long, sources, kinds, buckets, priorities, firstSeen, series] }
+    var all: [Database] {
+        [samples, long, sources, kinds, buckets, priorities, firstSeen] + (series.map { [$0] } ?? [])
+    }
 
     /// The longest span, in seconds, of a sample kept in the bucket rows (a
     /// day: 96 fine buckets); longer ones go to `st.long`.
