@@ -59,15 +59,9 @@ struct SampleRow {
         cells = ["deleted", object.uuid.uuidString, "", "", "", "", "", ""]
     }
 
-    /// `HKQuantityTypeIdentifierStepCount` → `stepCount`.
+    /// `HKQuantityTypeIdentifierStepCount` → `stepCount` (``TextForms/shortName(of:)``).
     static func shortName(_ identifier: String) -> String {
-        if identifier == HKWorkoutTypeIdentifier { return "workout" }
-        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier"]
-        where identifier.hasPrefix(prefix) {
-            let rest = identifier.dropFirst(prefix.count)
-            return rest.prefix(1).lowercased() + rest.dropFirst()
-        }
-        return identifier
+        TextForms.shortName(of: identifier)
     }
 
     /// Writes rows as CSV (quoting cells that need it) or as a table.

@@ -70,6 +70,30 @@ public enum TextForms {
         return types
     }()
 
+    /// The short name of a sample type's identifier, the one the CLI and
+    /// token files accept: `HKQuantityTypeIdentifierStepCount` →
+    /// `stepCount`, `HKWorkoutRouteTypeIdentifier` → `workoutRoute`,
+    /// `HKClinicalTypeIdentifierImmunizationRecord` → `immunizationRecord`.
+    public static func shortName(of identifier: String) -> String {
+        if identifier == HKWorkoutTypeIdentifier { return "workout" }
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier"]
+        where identifier.hasPrefix(prefix) {
+            let rest = identifier.dropFirst(prefix.count)
+            return rest.prefix(1).lowercased() + rest.dropFirst()
+        }
+        return shortNames[identifier] ?? identifier
+    }
+
+    /// The other stored types' short names, by identifier.
+    private static let shortNames: [String: String] = {
+        var names: [String: String] = [:]
+        for (name, type) in storedOtherTypes where !name.hasPrefix("HK") {
+            // Clinical types have two keys; the short one is not an identifier.
+            names[type.identifier] = name
+        }
+        return names
+    }()
+
     /// Whether `text` names the activity summary type: `activitySummary`
     /// or `HKActivitySummaryTypeIdentifier`, as change feeds and token
     /// files accept it beside sample types.

@@ -22,6 +22,15 @@ struct TypeNameTests {
     func names(name: String, identifier: String) throws {
         #expect(try TextForms.sampleType(name).identifier == identifier)
         #expect(try TextForms.sampleType(identifier).identifier == identifier)
+        #expect(TextForms.shortName(of: identifier) == name, "listings name the type as people type it")
+    }
+
+    @Test("quantity, category, correlation and workout identifiers shorten to the names people type")
+    func shortNames() throws {
+        for name in ["stepCount", "sleepAnalysis", "bloodPressure", "workout"] {
+            #expect(TextForms.shortName(of: try TextForms.sampleType(name).identifier) == name)
+        }
+        #expect(TextForms.shortName(of: "HKSomethingNew") == "HKSomethingNew")
     }
 
     @Test("a name that is no type says what to write instead")
