@@ -28,12 +28,13 @@ struct RouteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = UUID(uuidString: uuid)!
-        let text = try await storeOptions.withStoreForReading(failure: "cannot read the routes") { store in
-            let tracks = try await SeriesCommandReads.found { try await SeriesReads.routes(ofWorkout: id, in: store) }
-            return format == "gpx"
-                ? RouteDocument.gpx(tracks) : String(decoding: try RouteDocument.geoJSON(tracks), as: UTF8.self)
+        let format = RouteDocument.Format(rawValue: format)!
+        try await storeOptions.withStoreForReading(failure: "cannot read the routes") { store in
+            let routes = try await SeriesCommandReads.found { try await SeriesReads.routes(ofWorkout: id, in: store) }
+            try await RouteDocument.write(routes, as: format, from: store) { CLIOutput.current.write($0) }
         }
-        CLIOutput.current.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        // GeoJSON is one line; GPX ends with its newline.
+        if format == .geojson { CLIOutput.current.line("") }
     }
 }
 
@@ -55,13 +56,10 @@ struct ElectrocardiogramCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = UUID(uuidString: uuid)!
-        let text = try await storeOptions.withStoreForReading(failure: "cannot read the electrocardiogram") { store in
-            let (ecg, measurements) = try await SeriesCommandReads.found {
-                try await SeriesReads.electrocardiogram(id, in: store)
-            }
-            return ElectrocardiogramCSV.csv(ecg, measurements)
+        try await storeOptions.withStoreForReading(failure: "cannot read the electrocardiogram") { store in
+            let ecg = try await SeriesCommandReads.found { try await SeriesReads.electrocardiogram(id, in: store) }
+            try await ElectrocardiogramCSV.write(ecg, from: store) { CLIOutput.current.write($0) }
         }
-        CLIOutput.current.line(String(text.dropLast()))
     }
 }
 
@@ -83,11 +81,11 @@ struct HeartbeatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = UUID(uuidString: uuid)!
-        let bytes = try await storeOptions.withStoreForReading(failure: "cannot read the heartbeat series") { store in
-            let (series, beats) = try await SeriesCommandReads.found { try await SeriesReads.heartbeats(id, in: store) }
-            return try HeartbeatDocument.json(series, beats)
+        try await storeOptions.withStoreForReading(failure: "cannot read the heartbeat series") { store in
+            let series = try await SeriesCommandReads.found { try await SeriesReads.heartbeats(id, in: store) }
+            try await HeartbeatDocument.write(series, from: store) { CLIOutput.current.write($0) }
         }
-        CLIOutput.current.line(String(decoding: bytes, as: UTF8.self))
+        CLIOutput.current.line("")
     }
 }
 

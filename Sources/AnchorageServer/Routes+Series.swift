@@ -21,23 +21,18 @@ struct SeriesRoutes: Sendable {
     func routes(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let workout = try Self.uuid(context)
-        let format = QueryParameters(request).string("format") ?? "geojson"
-        guard format == "geojson" || format == "gpx" else {
+        let text = QueryParameters(request).string("format") ?? "geojson"
+        guard let format = RouteDocument.Format(rawValue: text) else {
             throw APIError.badRequest("'format' is geojson or gpx")
         }
-        let tracks =
+        let routes =
             context.mayRead(HKSeriesType.workoutRoute()) && context.mayRead(HKObjectType.workoutType())
             ? try await Self.found { try await SeriesReads.routes(ofWorkout: workout, in: store) } : nil
-        try await record(context, "GET /v1/workouts/{uuid}/routes", HKSeriesType.workoutRoute(), tracks?.count ?? 0)
-        guard let tracks else { throw APIError(.notFound, .notFound, "no workout \(workout.uuidString)") }
-        if format == "gpx" {
-            return Self.response(RouteDocument.gpx(tracks), type: "application/gpx+xml")
+        try await record(context, "GET /v1/workouts/{uuid}/routes", HKSeriesType.workoutRoute(), routes?.count ?? 0)
+        guard let routes else { throw APIError(.notFound, .notFound, "no workout \(workout.uuidString)") }
+        return Self.streamed(type: format == .gpx ? "application/gpx+xml" : "application/geo+json") { emit in
+            try await RouteDocument.write(routes, as: format, from: store, to: emit)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "application/geo+json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try RouteDocument.geoJSON(tracks)))
-        )
     }
 
     func voltages(_ request: Request, context: NodeContext) async throws -> Response {
@@ -48,10 +43,12 @@ struct SeriesRoutes: Sendable {
             context.mayRead(type)
             ? try await Self.found { try await SeriesReads.electrocardiogram(id, in: store) } : nil
         try await record(context, "GET /v1/electrocardiograms/{uuid}/voltages", type, found == nil ? 0 : 1)
-        guard let (ecg, measurements) = found else {
+        guard let ecg = found else {
             throw APIError(.notFound, .notFound, "no electrocardiogram \(id.uuidString)")
         }
-        return Self.response(ElectrocardiogramCSV.csv(ecg, measurements), type: "text/csv; charset=utf-8")
+        return Self.streamed(type: "text/csv; charset=utf-8") { emit in
+            try await ElectrocardiogramCSV.write(ecg, from: store, to: emit)
+        }
     }
 
     func heartbeats(_ request: Request, context: NodeContext) async throws -> Response {
@@ -61,10 +58,30 @@ struct SeriesRoutes: Sendable {
         let found =
             context.mayRead(type) ? try await Self.found { try await SeriesReads.heartbeats(id, in: store) } : nil
         try await record(context, "GET /v1/heartbeat-series/{uuid}/heartbeats", type, found == nil ? 0 : 1)
-        guard let (series, beats) = found else {
+        guard let series = found else {
             throw APIError(.notFound, .notFound, "no heartbeat series \(id.uuidString)")
         }
-        return JSONBodies.response(ByteBuffer(bytes: try HeartbeatDocument.json(series, beats)))
+        return Self.streamed(type: "application/json") { emit in
+            try await HeartbeatDocument.write(series, from: store, to: emit)
+        }
+    }
+
+    /// A response whose body `write` makes as the client reads it, one
+    /// series at a time: a workout with many long routes costs the node one
+    /// route and one chunk at once, not the whole document. A store error
+    /// after the first chunk ends the response early.
+    private static func streamed(
+        type: String,
+        _ write: @escaping @Sendable (SeriesDocumentWriter.Emit) async throws -> Void
+    ) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: type],
+            body: ResponseBody { writer in
+                try await write { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+                try await writer.finish(nil)
+            }
+        )
     }
 
     /// What `read` finds; `nil` when it finds nothing the caller may read.
@@ -85,14 +102,6 @@ struct SeriesRoutes: Sendable {
             throw APIError(.badRequest, .invalidArgument, "'\(text.prefix(60))' is not a uuid")
         }
         return uuid
-    }
-
-    private static func response(_ text: String, type: String) -> Response {
-        Response(
-            status: .ok,
-            headers: [.contentType: type],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text))
-        )
     }
 
     private func record(_ context: NodeContext, _ action: String, _ type: HKObjectType, _ count: Int) async throws {

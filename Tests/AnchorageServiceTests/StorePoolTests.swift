@@ -32,6 +32,10 @@ final class PoolWatch: Sendable {
         var opens = 0
         var closes = 0
         var closedWhileHeld = 0
+        /// Opens of a store whose previous handle was not closed yet: a real
+        /// store would refuse them as in use.
+        var openedBeforeClosed = 0
+        var live: [String: Int] = [:]
     }
     let counts = Mutex(Counts())
     let held = Mutex<[ObjectIdentifier: Int]>([:])
@@ -52,6 +56,8 @@ final class PoolWatch: Sendable {
             clock: clock,
             open: { [self] name in
                 counts.withLock {
+                    if $0.live[name.rawValue, default: 0] > 0 { $0.openedBeforeClosed += 1 }
+                    $0.live[name.rawValue, default: 0] += 1
                     $0.opening += 1
                     $0.open += 1
                     $0.opens += 1
@@ -61,7 +67,10 @@ final class PoolWatch: Sendable {
                 await Task.yield()
                 counts.withLock { $0.opening -= 1 }
                 if failing.contains(name.rawValue) {
-                    counts.withLock { $0.open -= 1 }
+                    counts.withLock {
+                        $0.open -= 1
+                        $0.live[name.rawValue, default: 0] -= 1
+                    }
                     throw ServiceError(.storageFailed, "cannot open \(name)")
                 }
                 return FakeStore(name: name.rawValue)
@@ -72,6 +81,7 @@ final class PoolWatch: Sendable {
                 let wasHeld = held.withLock { ($0[ObjectIdentifier(store)] ?? 0) > 0 }
                 store.closed.withLock { $0 = true }
                 counts.withLock {
+                    $0.live[store.name, default: 0] -= 1
                     $0.open -= 1
                     $0.closes += 1
                     if wasHeld { $0.closedWhileHeld += 1 }
@@ -117,6 +127,7 @@ struct StorePoolTests {
         let counts = watch.counts.withLock { $0 }
         #expect(counts.mostOpen <= 40 && counts.mostOpening <= 4, "\(counts)")
         #expect(counts.closedWhileHeld == 0)
+        #expect(counts.openedBeforeClosed == 0, "a store opened again before its old handle closed")
         #expect(counts.opens >= Set(names).count)
         #expect(pool.openCount == counts.open && counts.open <= 40)
         await pool.closeAll()
@@ -125,7 +136,7 @@ struct StorePoolTests {
     }
 
     @Test(
-        "idle sweeps during a flood of cold stores: the stores still closing count, so open ones never exceed the capacity",
+        "idle sweeps during a flood of cold stores: the stores still closing count, so open ones never exceed the capacity, and none opens again before its old handle is closed",
         arguments: testSeeds([5, 29])
     )
     func sweepsDuringFlood(seed: UInt64) async throws {
@@ -155,6 +166,7 @@ struct StorePoolTests {
         let counts = watch.counts.withLock { $0 }
         #expect(counts.mostOpen <= 24, "\(counts)")
         #expect(counts.closedWhileHeld == 0)
+        #expect(counts.openedBeforeClosed == 0, "a store opened again before its old handle closed")
         await pool.closeAll()
         #expect(watch.counts.withLock { $0.open } == 0)
     }

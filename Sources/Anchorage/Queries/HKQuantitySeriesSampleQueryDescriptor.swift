@@ -45,44 +45,39 @@ public struct HKQuantitySeriesSampleQueryDescriptor: Sendable, HKAsyncSequenceQu
     /// The quantities, as a sequence that ends after the last.
     public typealias Results = QueryResultSequence<Result>
 
-    /// Starts the query.
+    /// Starts the query: the quantities are read at the first `next()`
+    /// and each result is made when it is asked for.
     public func results(for healthStore: HKHealthStore) -> Results {
         let descriptor = self
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
-        let task = Task {
-            do {
-                let engine = try healthStore.openEngine()
-                let target = QueryTarget(
-                    type: descriptor.predicate.sampleType,
-                    predicate: try descriptor.predicate.typed.get()
-                )
-                let found = try engine.quantities(
-                    of: target,
-                    bySample: descriptor.options.contains(.orderByQuantitySampleStartDate),
-                    caller: healthStore.caller
-                )
-                for (index, item) in found.enumerated() {
-                    if index % 1_024 == 0 { try Task.checkCancellation() }
-                    continuation.yield(
-                        Result(
-                            quantity: HKQuantity(
-                                unit: item.sample.quantityType.canonicalUnit,
-                                doubleValue: item.quantity.value
-                            ),
-                            dateInterval: DateInterval(
-                                start: Date(timeIntervalSinceReferenceDate: item.quantity.start),
-                                end: Date(timeIntervalSinceReferenceDate: item.quantity.end)
-                            ),
-                            sample: descriptor.options.contains(.includeSample) ? item.sample : nil
-                        )
+        return QueryResultSequence(pulling: {
+            let engine = try healthStore.openEngine()
+            let target = QueryTarget(
+                type: descriptor.predicate.sampleType,
+                predicate: try descriptor.predicate.typed.get()
+            )
+            let found = try engine.quantities(
+                of: target,
+                bySample: descriptor.options.contains(.orderByQuantitySampleStartDate),
+                caller: healthStore.caller
+            )
+            let includeSample = descriptor.options.contains(.includeSample)
+            return (
+                found.indices,
+                { index in
+                    let item = found[index]
+                    return Result(
+                        quantity: HKQuantity(
+                            unit: item.sample.quantityType.canonicalUnit,
+                            doubleValue: item.quantity.value
+                        ),
+                        dateInterval: DateInterval(
+                            start: Date(timeIntervalSinceReferenceDate: item.quantity.start),
+                            end: Date(timeIntervalSinceReferenceDate: item.quantity.end)
+                        ),
+                        sample: includeSample ? item.sample : nil
                     )
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return Results(stream)
+            )
+        })
     }
 }

@@ -119,7 +119,7 @@ public struct HKElectrocardiogramQueryDescriptor: HKAsyncSequenceQuery, Sendable
     /// Starts reading.
     public func results(for healthStore: HKHealthStore) -> Results {
         let id = electrocardiogram.uuid
-        return SeriesStream.make { () throws(HKError) in
+        return SeriesStream.make { () throws in
             let stored = try healthStore.openEngine().seriesSample(
                 id,
                 type: TypeCatalog.electrocardiogram,

@@ -81,7 +81,7 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     /// Starts reading.
     public func results(for healthStore: HKHealthStore) -> Results {
         let id = sample.uuid
-        return SeriesStream.make { () throws(HKError) in
+        return SeriesStream.make { () throws in
             let stored = try healthStore.openEngine().seriesSample(
                 id,
                 type: TypeCatalog.heartbeatSeries,

@@ -101,7 +101,7 @@ public struct HKWorkoutRouteQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     /// Starts reading.
     public func results(for healthStore: HKHealthStore) -> Results {
         let descriptor = self
-        return SeriesStream.make { () throws(HKError) in
+        return SeriesStream.make { () throws in
             let stored = try healthStore.openEngine().seriesSample(
                 descriptor.workoutRoute.uuid,
                 type: TypeCatalog.workoutRoute,

@@ -12,79 +12,114 @@ import Foundation
 /// document has the very values stored.
 ///
 /// ```swift
-/// let gpx = RouteDocument.gpx(try await SeriesReads.routes(ofWorkout: id, in: store))
+/// let routes = try await SeriesReads.routes(ofWorkout: id, in: store)
+/// try await RouteDocument.write(routes, as: .gpx, from: store) { chunk in try await body.write(chunk) }
 /// ```
 public enum RouteDocument {
-    /// The routes as one GPX document.
-    public static func gpx(_ tracks: [SeriesReads.Track]) -> String {
-        var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        text += #"<gpx version="1.1" creator="Anchorage" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
-        for track in tracks {
-            text += " <trk>\n  <name>\(track.route.uuid.uuidString)</name>\n  <trkseg>\n"
-            for location in track.locations {
-                text += "   <trkpt lat=\"\(location.coordinate.latitude)\" lon=\"\(location.coordinate.longitude)\">"
+    /// A document's format.
+    public enum Format: String, Sendable {
+        case gpx, geojson
+    }
+
+    /// Writes the routes, read one at a time from `store`, as one document,
+    /// in chunks through `emit`.
+    public static func write(
+        _ routes: [HKWorkoutRoute],
+        as format: Format,
+        from store: HKHealthStore,
+        to emit: SeriesDocumentWriter.Emit
+    ) async throws {
+        var out = SeriesDocumentWriter()
+        switch format {
+        case .gpx: try await gpx(routes, store, &out, emit)
+        case .geojson: try await geoJSON(routes, store, &out, emit)
+        }
+        try await out.finish(emit)
+    }
+
+    /// One route's locations, in time order: the most a document holds at once.
+    private static func locations(_ route: HKWorkoutRoute, _ store: HKHealthStore) async throws -> [CLLocation] {
+        var locations: [CLLocation] = []
+        locations.reserveCapacity(route.count)
+        for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: store) {
+            locations.append(location)
+        }
+        return locations
+    }
+
+    private static func gpx(
+        _ routes: [HKWorkoutRoute],
+        _ store: HKHealthStore,
+        _ out: inout SeriesDocumentWriter,
+        _ emit: SeriesDocumentWriter.Emit
+    ) async throws {
+        try await out.append(#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n", emit)
+        try await out.append(
+            #"<gpx version="1.1" creator="Anchorage" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n",
+            emit
+        )
+        for route in routes {
+            try await out.append(" <trk>\n  <name>\(route.uuid.uuidString)</name>\n  <trkseg>\n", emit)
+            for location in try await locations(route, store) {
+                var text = "   <trkpt lat=\"\(location.coordinate.latitude)\" lon=\"\(location.coordinate.longitude)\">"
                 text += "<ele>\(location.altitude)</ele><time>\(ISO8601.format(location.timestamp))</time>"
                 text += "<extensions><speed>\(location.speed)</speed><course>\(location.course)</course>"
                 text += "<hAcc>\(location.horizontalAccuracy)</hAcc><vAcc>\(location.verticalAccuracy)</vAcc>"
                 text += "</extensions></trkpt>\n"
+                try await out.append(text, emit)
             }
-            text += "  </trkseg>\n </trk>\n"
+            try await out.append("  </trkseg>\n </trk>\n", emit)
         }
-        text += "</gpx>\n"
-        return text
+        try await out.append("</gpx>\n", emit)
     }
 
-    /// The routes as one GeoJSON `FeatureCollection`.
-    public static func geoJSON(_ tracks: [SeriesReads.Track]) throws -> [UInt8] {
-        let collection = FeatureCollection(
-            features: tracks.map { track in
-                Feature(
-                    id: track.route.uuid.uuidString,
-                    geometry: LineString(
-                        coordinates: track.locations.map {
-                            [$0.coordinate.longitude, $0.coordinate.latitude, $0.altitude]
-                        }
-                    ),
-                    properties: Properties(
-                        startDate: ISO8601.format(track.route.startDate),
-                        endDate: ISO8601.format(track.route.endDate),
-                        times: track.locations.map { ISO8601.format($0.timestamp) },
-                        speeds: track.locations.map(\.speed),
-                        courses: track.locations.map(\.course),
-                        horizontalAccuracies: track.locations.map(\.horizontalAccuracy),
-                        verticalAccuracies: track.locations.map(\.verticalAccuracy)
-                    )
-                )
+    /// A `FeatureCollection` with its keys in sorted order, as the API's
+    /// canonical JSON writes objects; each array is written in pieces.
+    private static func geoJSON(
+        _ routes: [HKWorkoutRoute],
+        _ store: HKHealthStore,
+        _ out: inout SeriesDocumentWriter,
+        _ emit: SeriesDocumentWriter.Emit
+    ) async throws {
+        let encoder = CanonicalJSON.encoder()
+        func json(_ value: some Encodable) throws -> Data { try encoder.encode(value) }
+        /// `values` as a JSON array, encoded 4,096 at a time.
+        func array<T: Encodable>(_ values: [T], _ out: inout SeriesDocumentWriter) async throws {
+            try await out.append("[", emit)
+            var start = 0
+            while start < values.count {
+                let end = min(start + 4_096, values.count)
+                let piece = try json(Array(values[start..<end]))
+                if start > 0 { try await out.append(",", emit) }
+                try await out.append(piece.dropFirst().dropLast(), emit)
+                start = end
             }
-        )
-        return Array(try CanonicalJSON.encoder().encode(collection))
-    }
-
-    struct FeatureCollection: Encodable {
-        var type = "FeatureCollection"
-        var features: [Feature]
-    }
-
-    struct Feature: Encodable {
-        var type = "Feature"
-        var id: String
-        var geometry: LineString
-        var properties: Properties
-    }
-
-    struct LineString: Encodable {
-        var type = "LineString"
-        var coordinates: [[Double]]
-    }
-
-    struct Properties: Encodable {
-        var startDate: String
-        var endDate: String
-        var times: [String]
-        var speeds: [Double]
-        var courses: [Double]
-        var horizontalAccuracies: [Double]
-        var verticalAccuracies: [Double]
+            try await out.append("]", emit)
+        }
+        try await out.append(#"{"features":["#, emit)
+        for (index, route) in routes.enumerated() {
+            let locations = try await locations(route, store)
+            try await out.append((index > 0 ? "," : "") + #"{"geometry":{"coordinates":"#, emit)
+            try await array(locations.map { [$0.coordinate.longitude, $0.coordinate.latitude, $0.altitude] }, &out)
+            try await out.append(#","type":"LineString"},"id":"#, emit)
+            try await out.append(try json(route.uuid.uuidString), emit)
+            try await out.append(#","properties":{"courses":"#, emit)
+            try await array(locations.map(\.course), &out)
+            try await out.append(#","endDate":"#, emit)
+            try await out.append(try json(ISO8601.format(route.endDate)), emit)
+            try await out.append(#","horizontalAccuracies":"#, emit)
+            try await array(locations.map(\.horizontalAccuracy), &out)
+            try await out.append(#","speeds":"#, emit)
+            try await array(locations.map(\.speed), &out)
+            try await out.append(#","startDate":"#, emit)
+            try await out.append(try json(ISO8601.format(route.startDate)), emit)
+            try await out.append(#","times":"#, emit)
+            try await array(locations.map { ISO8601.format($0.timestamp) }, &out)
+            try await out.append(#","verticalAccuracies":"#, emit)
+            try await array(locations.map(\.verticalAccuracy), &out)
+            try await out.append(#"},"type":"Feature"}"#, emit)
+        }
+        try await out.append(#"],"type":"FeatureCollection"}"#, emit)
     }
 }
 
@@ -98,24 +133,27 @@ public enum RouteDocument {
 /// 0.001953125,-9.94
 /// ```
 public enum ElectrocardiogramCSV {
-    /// The document.
-    public static func csv(
+    /// Writes the document, reading the voltages as it goes, in chunks
+    /// through `emit`.
+    public static func write(
         _ ecg: HKElectrocardiogram,
-        _ measurements: [HKElectrocardiogram.VoltageMeasurement]
-    ) -> String {
+        from store: HKHealthStore,
+        to emit: SeriesDocumentWriter.Emit
+    ) async throws {
+        var out = SeriesDocumentWriter()
         let leads: [HKElectrocardiogram.Lead] = [.appleWatchSimilarToLeadI]
-        var text = "seconds," + leads.map { "\(name($0)) µV" }.joined(separator: ",") + "\n"
-        for measurement in measurements {
-            text += "\(measurement.timeSinceSampleStart)"
+        try await out.append("seconds," + leads.map { "\(name($0)) µV" }.joined(separator: ",") + "\n", emit)
+        for try await measurement in HKElectrocardiogramQueryDescriptor(ecg).results(for: store) {
+            var text = "\(measurement.timeSinceSampleStart)"
             for lead in leads {
                 text += ","
                 if let volts = measurement.quantity(for: lead) {
                     text += "\(volts.doubleValue(for: .voltUnit(with: .micro)))"
                 }
             }
-            text += "\n"
+            try await out.append(text + "\n", emit)
         }
-        return text
+        try await out.finish(emit)
     }
 
     static func name(_ lead: HKElectrocardiogram.Lead) -> String {
@@ -131,34 +169,37 @@ public enum ElectrocardiogramCSV {
 /// {"uuid":"…","startDate":"2026-01-09T12:20:29Z","heartbeats":[{"timeSinceSeriesStart":1.12,"precededByGap":false}]}
 /// ```
 public enum HeartbeatDocument {
-    struct Document: Encodable {
-        var uuid: String
-        var startDate: String
-        var endDate: String
-        var heartbeats: [Beat]
-    }
-
     struct Beat: Encodable {
-        var timeSinceSeriesStart: Double
         var precededByGap: Bool
+        var timeSinceSeriesStart: Double
     }
 
-    /// The document.
-    public static func json(
+    /// Writes the document, reading the beats as it goes, in chunks
+    /// through `emit`; keys in sorted order, as the API's canonical JSON.
+    public static func write(
         _ series: HKHeartbeatSeriesSample,
-        _ beats: [HKHeartbeatSeriesQueryDescriptor.Heartbeat]
-    ) throws -> [UInt8] {
-        Array(
-            try CanonicalJSON.encoder().encode(
-                Document(
-                    uuid: series.uuid.uuidString,
-                    startDate: ISO8601.format(series.startDate),
-                    endDate: ISO8601.format(series.endDate),
-                    heartbeats: beats.map {
-                        Beat(timeSinceSeriesStart: $0.timeIntervalSinceStart, precededByGap: $0.precededByGap)
-                    }
-                )
+        from store: HKHealthStore,
+        to emit: SeriesDocumentWriter.Emit
+    ) async throws {
+        let encoder = CanonicalJSON.encoder()
+        var out = SeriesDocumentWriter()
+        try await out.append(#"{"endDate":"#, emit)
+        try await out.append(try encoder.encode(ISO8601.format(series.endDate)), emit)
+        try await out.append(#","heartbeats":["#, emit)
+        var first = true
+        for try await beat in HKHeartbeatSeriesQueryDescriptor(series).results(for: store) {
+            if !first { try await out.append(",", emit) }
+            first = false
+            let encoded = try encoder.encode(
+                Beat(precededByGap: beat.precededByGap, timeSinceSeriesStart: beat.timeIntervalSinceStart)
             )
-        )
+            try await out.append(encoded, emit)
+        }
+        try await out.append(#"],"startDate":"#, emit)
+        try await out.append(try encoder.encode(ISO8601.format(series.startDate)), emit)
+        try await out.append(#","uuid":"#, emit)
+        try await out.append(try encoder.encode(series.uuid.uuidString), emit)
+        try await out.append("}", emit)
+        try await out.finish(emit)
     }
 }

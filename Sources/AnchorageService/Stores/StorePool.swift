@@ -49,7 +49,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     /// What a request does after waiting.
     private enum Step: Sendable {
         case use(Resource)
-        case open(closing: [Resource])
+        case open(closing: [StorePoolState<Duration, Resource>.Closing])
         case retry
         case gone
     }
@@ -168,7 +168,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
             case .retry:
                 continue
             case .open(let closing):
-                for resource in closing { await closeCounted(resource) }
+                for item in closing { await closeCounted(item) }
                 do {
                     let resource = try await open(name)
                     let (waiters, removing) = state.withLock {
@@ -184,7 +184,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
                 } catch {
                     let waiters = state.withLock { $0.machine.failedToOpen(name.rawValue) }
                     resume(waiters, with: .retry)
-                    finishRemoval(name)
+                    finishRemoval(name.rawValue)
                     await admit()
                     throw error
                 }
@@ -194,10 +194,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
 
     private func release(_ name: StoreName) async {
         let doomed = state.withLock { $0.machine.release(name.rawValue, now: clock.now()) }
-        if let doomed {
-            await closeCounted(doomed)
-            finishRemoval(name)
-        }
+        if let doomed { await closeCounted(doomed) }
         await admit()
     }
 
@@ -215,11 +212,13 @@ public final class StorePool<Resource: Sendable>: Sendable {
         }
     }
 
-    /// Closes a resource the state handed out to be closed, then frees its
-    /// room (the caller admits waiters afterwards).
-    private func closeCounted(_ resource: Resource) async {
-        await close(resource)
-        state.withLock { $0.machine.closed() }
+    /// Closes a store the state handed out to be closed, then frees its
+    /// room and its name (the caller admits waiters afterwards), and ends a
+    /// removal that waited for it.
+    private func closeCounted(_ item: StorePoolState<Duration, Resource>.Closing) async {
+        await close(item.resource)
+        state.withLock { $0.machine.closed(item.name) }
+        finishRemoval(item.name)
     }
 
     private func resume(_ tickets: [Int], with step: Step) {
@@ -241,7 +240,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     public func closeIdle() async -> Int {
         let deadline = clock.now() - configuration.idle
         let closing = state.withLock { $0.machine.closeIdle(before: deadline) }
-        for resource in closing { await closeCounted(resource) }
+        for item in closing { await closeCounted(item) }
         await admit()
         return closing.count
     }
@@ -260,7 +259,7 @@ public final class StorePool<Resource: Sendable>: Sendable {
     /// the store is closed. Then ``endRemoval(_:)`` lets a new store of that
     /// id open.
     public func remove(_ name: StoreName) async {
-        let now = state.withLock { inner -> Resource? in inner.machine.beginRemoval(name.rawValue) }
+        let now = state.withLock { inner in inner.machine.beginRemoval(name.rawValue) }
         if let now {
             await closeCounted(now)
             await admit()
@@ -295,8 +294,8 @@ public final class StorePool<Resource: Sendable>: Sendable {
         state.withLock { $0.machine.endRemoval(name.rawValue) }
     }
 
-    private func finishRemoval(_ name: StoreName) {
-        let waiting = state.withLock { $0.removals.removeValue(forKey: name.rawValue) ?? [] }
+    private func finishRemoval(_ name: String) {
+        let waiting = state.withLock { $0.removals.removeValue(forKey: name) ?? [] }
         for continuation in waiting { continuation.resume() }
     }
 
@@ -304,6 +303,6 @@ public final class StorePool<Resource: Sendable>: Sendable {
     /// keep it until they end.
     public func closeAll() async {
         let closing = state.withLock { $0.machine.closeIdle(before: .seconds(Int64.max)) }
-        for resource in closing { await closeCounted(resource) }
+        for item in closing { await closeCounted(item) }
     }
 }

@@ -3,8 +3,10 @@
 /// who waits. Times are the pool clock's instants, given by the caller.
 ///
 /// A store is *open* (with its resource), *opening* (one caller opens it,
-/// the others wait for it), *closing* (handed out to be closed, counted
-/// until the caller reports ``closed()``), or absent. At most `capacity`
+/// the others wait for it), *closing* (handed out to be closed, until the
+/// caller reports ``closed(_:)``: a request for it waits, since opening the
+/// store again before its old handle is closed would find it in use), or
+/// absent. At most `capacity`
 /// stores are open, opening or closing together (so the descriptors a
 /// closing store still holds count too), and at most `maximumOpening` are
 /// opening; past
@@ -21,7 +23,12 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     enum Slot: Sendable {
         case opening(waiters: [Int])
         case open(Resource, holders: Int, lastUsed: Instant)
+        case closing
     }
+
+    /// A store handed out to be closed: close `resource`, then report
+    /// ``closed(_:)`` with `name`.
+    typealias Closing = (name: String, resource: Resource)
 
     /// What the caller of ``acquire(_:ticket:now:)`` does next.
     enum Acquired: Sendable {
@@ -29,7 +36,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         case use(Resource)
         /// Open the store, then report with ``opened(_:_:now:)`` or
         /// ``failedToOpen(_:)``; close these first to make room.
-        case open(closing: [Resource])
+        case open(closing: [Closing])
         /// Wait: the ticket is resumed by a later decision.
         case wait
         /// The store is being removed: refuse the request.
@@ -42,8 +49,6 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     private(set) var queue: [(ticket: Int, name: String)] = []
     /// Stores being removed: no new holders.
     private(set) var removing: Set<String> = []
-    /// Resources handed out to be closed whose close has not been reported.
-    private(set) var closing = 0
 
     init(limits: Limits) {
         precondition(limits.capacity >= 1 && limits.maximumOpening >= 1)
@@ -68,6 +73,10 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         case .opening(let waiters):
             slots[name] = .opening(waiters: waiters + [ticket])
             return .wait
+        case .closing:
+            // Its old handle first: ``closed(_:)`` admits this request.
+            queue.append((ticket, name))
+            return .wait
         case nil:
             // Earlier arrivals waiting for room go first.
             guard queue.isEmpty, let closing = makeRoom() else {
@@ -83,9 +92,9 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     /// The idle stores to close so that one more fits (least recently
     /// used first), or `nil` when it cannot fit yet: too many opening, or
     /// not enough stores nobody holds. Takes nothing out when it returns nil.
-    private mutating func makeRoom() -> [Resource]? {
+    private mutating func makeRoom() -> [Closing]? {
         guard openingCount < limits.maximumOpening else { return nil }
-        let needed = slots.count + closing - limits.capacity + 1
+        let needed = slots.count - limits.capacity + 1
         guard needed > 0 else { return [] }
         let idle = slots.compactMap { name, slot -> (name: String, resource: Resource, lastUsed: Instant)? in
             guard case .open(let resource, 0, let lastUsed) = slot else { return nil }
@@ -93,15 +102,15 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         }
         guard idle.count >= needed else { return nil }
         let oldest = idle.sorted { ($0.lastUsed, $0.name) < ($1.lastUsed, $1.name) }.prefix(needed)
-        for entry in oldest { slots[entry.name] = nil }
-        closing += oldest.count
-        return oldest.map(\.resource)
+        for entry in oldest { slots[entry.name] = .closing }
+        return oldest.map { ($0.name, $0.resource) }
     }
 
-    /// A resource handed out to be closed is closed: its room is free.
-    mutating func closed() {
-        precondition(closing > 0, "more closes reported than handed out")
-        closing -= 1
+    /// The store `name` handed out to be closed is closed: its room is
+    /// free, and it may be opened again.
+    mutating func closed(_ name: String) {
+        guard case .closing = slots[name] else { preconditionFailure("\(name) was not closing") }
+        slots[name] = nil
     }
 
     /// The store opened: the opener holds it, and so does everyone who
@@ -124,13 +133,12 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
 
     /// A holder is done with `name`. Returns the resource to close when
     /// the store is being removed and this was its last holder.
-    mutating func release(_ name: String, now: Instant) -> Resource? {
+    mutating func release(_ name: String, now: Instant) -> Closing? {
         guard case .open(let resource, let holders, _) = slots[name] else { preconditionFailure("\(name) is not open") }
         slots[name] = .open(resource, holders: holders - 1, lastUsed: now)
         if holders == 1 && removing.contains(name) {
-            slots[name] = nil
-            closing += 1
-            return resource
+            slots[name] = .closing
+            return (name, resource)
         }
         return nil
     }
@@ -147,6 +155,9 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         case .open, .opening:
             queue.removeFirst()
             return (first.ticket, first.name, acquire(first.name, ticket: first.ticket, now: now))
+        case .closing:
+            // First come, first served: the queue waits for this close.
+            return nil
         case nil:
             guard let closing = makeRoom() else { return nil }
             queue.removeFirst()
@@ -158,29 +169,27 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
 
     /// The open stores nobody holds that have been idle since `deadline`
     /// or longer: they close now.
-    mutating func closeIdle(before deadline: Instant) -> [Resource] {
-        var closing: [Resource] = []
+    mutating func closeIdle(before deadline: Instant) -> [Closing] {
+        var closing: [Closing] = []
         for (name, slot) in slots {
             guard case .open(let resource, 0, let lastUsed) = slot, lastUsed <= deadline else { continue }
-            slots[name] = nil
-            closing.append(resource)
+            slots[name] = .closing
+            closing.append((name, resource))
         }
-        self.closing += closing.count
         return closing
     }
 
     /// Starts removing `name`: it takes no new holder; returns its
     /// resource when nobody holds it (close it now), else `nil` (the last
     /// ``release(_:now:)`` returns it).
-    mutating func beginRemoval(_ name: String) -> Resource? {
+    mutating func beginRemoval(_ name: String) -> Closing? {
         removing.insert(name)
         guard case .open(let resource, 0, _) = slots[name] else { return nil }
-        slots[name] = nil
-        closing += 1
-        return resource
+        slots[name] = .closing
+        return (name, resource)
     }
 
-    /// Whether `name` is open, opening or held.
+    /// Whether `name` is open, opening, held or closing.
     func isPresent(_ name: String) -> Bool { slots[name] != nil }
 
     /// The resource of `name` while it is open (held or not).
