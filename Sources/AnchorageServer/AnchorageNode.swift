@@ -238,7 +238,14 @@ public final class AnchorageNode: Sendable {
 
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
-        router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog, followers: followers))
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Every route of a single-store node (docs/openapi.yaml, `single`).
+    func addRoutes(to router: some RouterMethods<NodeContext>) {
+        StoreRoutes.addPublicRoutes(to: router, kind: .single)
+        _ = router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog, followers: followers))
         router.get("/metrics") { [metrics] _, _ in metrics.response() }
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: router.group("/v1"))
@@ -257,6 +264,5 @@ public final class AnchorageNode: Sendable {
         router.post("/v1/sync/push", use: sync.push)
         router.get("/v1/sync/wait", use: sync.wait)
         router.get("/v1/peers", use: sync.peers)
-        return router
     }
 }

@@ -52,9 +52,16 @@ struct StoreRoutes: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
+        return router
+    }
+
+    /// The routes every kind of node answers without a token: `/healthz`
+    /// and `/openapi.json` (docs/openapi.yaml, the paths this kind serves).
+    static func addPublicRoutes(to router: some RouterMethods<NodeContext>, kind: OpenAPIDocument.NodeKind) {
         router.get("/healthz") { _, _ in
             JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
         }
-        return router
+        let document = OpenAPIDocument.json(for: kind)
+        router.get("/openapi.json") { _, _ in JSONBodies.response(ByteBuffer(bytes: document)) }
     }
 }

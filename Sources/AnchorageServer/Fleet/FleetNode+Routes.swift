@@ -12,6 +12,13 @@ extension FleetNode {
     /// secret (docs/http-api.md, "A fleet").
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics)
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Every route of a fleet node (docs/openapi.yaml, `fleet`).
+    func addRoutes(to router: some RouterMethods<NodeContext>) {
+        StoreRoutes.addPublicRoutes(to: router, kind: .fleet)
         let secret = FleetSecret(fleet.secret)
         let admin = router.group().add(middleware: FleetAdminMiddleware(secret: secret))
         admin.get("/metrics") { [self] _, _ in await metricsResponse() }
@@ -90,7 +97,6 @@ extension FleetNode {
         store.post("sync/pull", use: sync.pull)
         store.post("sync/push", use: sync.push)
         store.get("sync/wait", use: sync.wait)
-        return router
     }
 
     /// A store's placement as the admin routes answer it.

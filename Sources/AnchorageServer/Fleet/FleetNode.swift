@@ -179,7 +179,7 @@ public final class FleetNode: Sendable {
         await runner.stop()
     }
 
-    private func close() async {
+    func close() async {
         await node.close()
         try? await client.shutdown()
         await etcd.shutdown()

@@ -25,7 +25,7 @@ struct AdminRoutes: Sendable {
     static let maximumCreated = 1_000
 
     /// Adds the routes to `router`, behind the administrator's token.
-    func register(on router: Router<NodeContext>) {
+    func register(on router: some RouterMethods<NodeContext>) {
         let admin = router.group().add(middleware: AdminMiddleware(registry: registry))
         admin.get("/v1/stores", use: list)
         admin.post("/v1/stores", use: create)

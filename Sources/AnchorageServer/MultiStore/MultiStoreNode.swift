@@ -218,6 +218,13 @@ public final class MultiStoreNode: Sendable {
 
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Every route of a multi-store node (docs/openapi.yaml, `multi`).
+    func addRoutes(to router: some RouterMethods<NodeContext>) {
+        StoreRoutes.addPublicRoutes(to: router, kind: .multi)
         AdminRoutes(
             registry: registry,
             deleteStore: { [self] name in try await deleteStore(name) },
@@ -238,7 +245,6 @@ public final class MultiStoreNode: Sendable {
         store.post("sync/pull", use: sync.pull)
         store.post("sync/push", use: sync.push)
         store.get("sync/wait", use: sync.wait)
-        return router
     }
 }
 
