@@ -237,7 +237,7 @@ public final class AnchorageNode: Sendable {
     }
 
     func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
+        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics, kind: .single)
         addRoutes(to: router)
         return router
     }

@@ -10,6 +10,9 @@ import Logging
 /// logs server-side failures without request data.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = NodeContext
+    /// The node's kind: which operations docs/openapi.yaml gives it, so
+    /// that a method a path does not take is `405` with `Allow`, not `404`.
+    let kind: OpenAPIDocument.NodeKind
 
     func handle(
         _ request: Request,
@@ -20,6 +23,18 @@ struct ErrorMiddleware: RouterMiddleware {
     {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // No route: a path this node serves with other methods is 405.
+            guard let allowed = OpenAPIDocument.methods(ofPath: request.uri.path, for: kind) else {
+                return try APIError.from(error).response(from: request, context: context)
+            }
+            var response = try APIError(
+                .methodNotAllowed,
+                .methodNotAllowed,
+                "\(request.method.rawValue) is not a method of this path; it takes \(allowed.joined(separator: ", "))"
+            ).response(from: request, context: context)
+            response.headers[.allow] = allowed.joined(separator: ", ")
+            return response
         } catch {
             let apiError = APIError.from(error)
             if apiError.status == .serviceUnavailable {

@@ -32,6 +32,30 @@ enum OpenAPIDocument {
         return found
     }
 
+    /// The methods `path` (a request's path) takes on a node of `kind`,
+    /// uppercased and sorted; `nil` when no described path matches it.
+    static func methods(ofPath path: String, for kind: NodeKind) -> [String]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for (template, methods) in templates[kind]! where template.count == segments.count {
+            let matches = zip(template, segments).allSatisfy { pattern, segment in
+                pattern.hasPrefix("{") ? !segment.isEmpty : pattern == segment
+            }
+            if matches { return methods.map { $0.uppercased() }.sorted() }
+        }
+        return nil
+    }
+
+    /// Each kind's described paths, split into segments, with their methods.
+    private static let templates: [NodeKind: [(segments: [Substring], methods: Set<String>)]] = {
+        var templates: [NodeKind: [(segments: [Substring], methods: Set<String>)]] = [:]
+        for kind in NodeKind.allCases {
+            templates[kind] = operations(for: kind).map { path, methods in
+                (Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()), methods)
+            }
+        }
+        return templates
+    }()
+
     private static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options"]
 
     private static let documents: [NodeKind: [UInt8]] = {

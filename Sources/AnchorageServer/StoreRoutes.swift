@@ -47,10 +47,14 @@ struct StoreRoutes: Sendable {
 
     /// A node's router with what every node has before its routes: metrics,
     /// errors as JSON, body limits, and `GET /healthz` (no token).
-    static func baseRouter(configuration: NodeConfiguration, metrics: NodeMetrics) -> Router<NodeContext> {
+    static func baseRouter(
+        configuration: NodeConfiguration,
+        metrics: NodeMetrics,
+        kind: OpenAPIDocument.NodeKind
+    ) -> Router<NodeContext> {
         let router = Router(context: NodeContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(kind: kind))
         router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
         return router
     }

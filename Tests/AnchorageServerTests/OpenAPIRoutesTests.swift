@@ -115,3 +115,24 @@ extension OpenAPIRoutesTests {
         #expect(published != nil && published == served, "run Scripts/generate-openapi")
     }
 }
+
+extension OpenAPIRoutesTests {
+    @Test("a described path asked with a method it does not take is 405 with Allow; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        try await MultiStoreFixture.with { fixture in
+            try await fixture.node.application().test(.router) { client in
+                let trace = HTTPRequest.Method("TRACE")!
+                let health = try await client.execute(uri: "/healthz", method: trace)
+                #expect(health.status == .methodNotAllowed && health.headers[.allow] == "GET")
+                let changes = try await client.execute(uri: "/v1/stores/alice/changes", method: .delete)
+                #expect(changes.status == .methodNotAllowed && changes.headers[.allow] == "GET")
+                let samples = try await client.execute(uri: "/v1/stores/alice/samples", method: .put)
+                #expect(samples.status == .methodNotAllowed && samples.headers[.allow] == "GET, POST")
+                let body = String(buffer: samples.body)
+                #expect(body.contains("\"code\":\"methodNotAllowed\""))
+                let unknown = try await client.execute(uri: "/v1/stores/alice/nothing", method: .get)
+                #expect(unknown.status == .notFound)
+            }
+        }
+    }
+}

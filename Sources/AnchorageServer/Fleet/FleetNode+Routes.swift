@@ -11,7 +11,7 @@ extension FleetNode {
     /// ``FleetRouteMiddleware``), and the fleet's administration behind its
     /// secret (docs/http-api.md, "A fleet").
     func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics)
+        let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics, kind: .fleet)
         addRoutes(to: router)
         return router
     }

@@ -217,7 +217,7 @@ public final class MultiStoreNode: Sendable {
     }
 
     func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics)
+        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics, kind: .multi)
         addRoutes(to: router)
         return router
     }
