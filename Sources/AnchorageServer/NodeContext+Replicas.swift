@@ -48,6 +48,18 @@ extension NodeContext {
                 retryAfter: bound
             )
         }
+        // The wait may outlast this node's lease (a pause, a slow replica):
+        // it acknowledges only while it still leads the store.
+        do {
+            try checkFleetEpoch()
+        } catch let refused as APIError {
+            throw APIError(
+                refused.status,
+                refused.code,
+                "the write is stored on this node, but this node stopped leading the store before it could acknowledge "
+                    + "it: read it back before sending it again (objects that exist are refused as duplicates)"
+            ).retrying(after: .seconds(1))
+        }
     }
 
     /// In a fleet: refuses when this node may no longer lead the store (its
