@@ -428,7 +428,7 @@ let package = Package(
         // HealthKit` and `import CoreLocation`, compiled and run.
         .testTarget(
             name: "HealthKitPortTests",
-            dependencies: ["HealthKit", "CoreLocation", "AnchorageStoreTesting"],
+            dependencies: ["HealthKit", "CoreLocation", "AnchorageStoreTesting", "AnchorageTesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import AnchorageTesting
 import Foundation
 import Testing
 
@@ -7,24 +8,15 @@ import Testing
 /// a consumer that stops early, or reads slowly, holds no points made ahead.
 @Suite("Pulled query results")
 struct PulledSequenceTests {
-    final class Counter: @unchecked Sendable {
-        // @unchecked: every access holds `lock`.
-        private let lock = NSLock()
-        private var stored = (loads: 0, made: 0)
-        var value: (loads: Int, made: Int) { lock.withLock { stored } }
-        func load() { lock.withLock { stored.loads += 1 } }
-        func make() { lock.withLock { stored.made += 1 } }
-    }
-
     @Test("SERIES-1: the store is read once, at the first next(), and only the points asked for are made")
     func madeOnDemand() async throws {
-        let counter = Counter()
+        let counter = LockedBox((loads: 0, made: 0))
         let sequence = QueryResultSequence<Int>(pulling: {
-            counter.load()
+            counter.mutate { $0.loads += 1 }
             return (
                 0..<1_000_000,
                 { index in
-                    counter.make()
+                    counter.mutate { $0.made += 1 }
                     return index * 2
                 }
             )

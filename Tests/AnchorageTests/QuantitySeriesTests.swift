@@ -291,16 +291,3 @@ struct QuantitySeriesTests {
         #expect((computed.object as! HKQuantitySample).quantity == sample.quantity)
     }
 }
-
-/// A value shared with a query's handler.
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-
-    func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
-}

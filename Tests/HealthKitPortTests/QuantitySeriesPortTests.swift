@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTesting
 import Foundation
 import HealthKit
 import Testing
@@ -36,7 +37,7 @@ struct QuantitySeriesPortTests {
             #expect(abs((average ?? 0) - 75.75) < 1e-9)
 
             let values: [Double] = try await withCheckedThrowingContinuation { continuation in
-                let found = LockedValues()
+                let found = LockedBox<[Double]>([])
                 let query = HKQuantitySeriesSampleQuery(quantityType: heartRateType, predicate: nil) {
                     query,
                     quantity,
@@ -48,20 +49,12 @@ struct QuantitySeriesPortTests {
                         continuation.resume(throwing: error)
                         return
                     }
-                    if let quantity { found.append(quantity.doubleValue(for: unit)) }
-                    if done { continuation.resume(returning: found.values) }
+                    if let quantity { found.mutate { $0.append(quantity.doubleValue(for: unit)) } }
+                    if done { continuation.resume(returning: found.value) }
                 }
                 healthStore.execute(query)
             }
             #expect(values.map { $0.rounded() } == [71, 74, 78, 80])
         }
-    }
-
-    final class LockedValues: @unchecked Sendable {
-        // @unchecked: every access holds `lock`.
-        private let lock = NSLock()
-        private var stored: [Double] = []
-        var values: [Double] { lock.withLock { stored } }
-        func append(_ value: Double) { lock.withLock { stored.append(value) } }
     }
 }

@@ -16,6 +16,33 @@ extension StoreEngine {
         } ?? nil
     }
 
+    /// Whether `caller` may read the objects of `kind` that are not samples
+    /// (activity summaries, a person's medications): the owner always, an
+    /// app when granted; an app denied, or still waiting for the owner's
+    /// decision, reads none.
+    ///
+    /// - Throws: `errorAuthorizationNotDetermined` under `rule` when the app
+    ///   never asked to read `what`.
+    func mayRead(
+        _ kind: EntryKind,
+        caller: Caller,
+        rule: String,
+        what: String,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> Bool {
+        guard let principal = caller.bundleIdentifier else { return true }
+        switch try grant(principal, kind: kind, access: .read, in: txn) {
+        case .granted: return true
+        case .denied, .requested: return false
+        case nil:
+            throw HKError(
+                .errorAuthorizationNotDetermined,
+                rule: rule,
+                "\(principal) has not requested authorization to read \(what)"
+            )
+        }
+    }
+
     /// What `caller` may read of `type` (AUTH-4, AUTH-5, AUTH-7).
     ///
     /// - Throws: `errorAuthorizationNotDetermined` when the app never asked

@@ -185,13 +185,15 @@ extension StoreEngine {
                     quantitySample.quantity,
                     duration: quantitySample.endDate.timeIntervalSince(quantitySample.startDate)
                 )
-                let canonical = quantitySample.quantityType.canonicalUnit
-                for part in quantitySample.series?.quantities ?? [] {
-                    try ValueRanges.check(
-                        quantitySample.quantityType,
-                        HKQuantity(unit: canonical, doubleValue: part.value),
-                        duration: part.end - part.start
-                    )
+                if let series = quantitySample.series {
+                    let canonical = quantitySample.quantityType.canonicalUnit
+                    for part in series.quantities {
+                        try ValueRanges.check(
+                            quantitySample.quantityType,
+                            HKQuantity(unit: canonical, doubleValue: part.value),
+                            duration: part.end - part.start
+                        )
+                    }
                 }
             }
             guard sample.endDate >= earliest else {

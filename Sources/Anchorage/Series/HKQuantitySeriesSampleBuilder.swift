@@ -116,7 +116,8 @@ public final class HKQuantitySeriesSampleBuilder: Hashable, @unchecked Sendable 
             state.withLock { $0 = State(phase: .finished) }
             return samples
         } catch {
-            state.withLock { $0.phase = .collecting }
+            // Collecting again, with what it had, unless discarded meanwhile.
+            state.withLock { if $0.phase == .finishing { $0.phase = .collecting } }
             throw error
         }
     }

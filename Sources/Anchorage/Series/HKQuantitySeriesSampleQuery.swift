@@ -1,5 +1,6 @@
 public import AnchorageModel
 public import Foundation
+import Synchronization
 
 /// Reads the individual quantities of quantity samples, one handler call
 /// per quantity, including those of samples built with
@@ -109,22 +110,20 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
 }
 
 /// The options of a quantity series query, fixed when it starts.
-final class QueryOptionsBox: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    struct Options { var includeSample = false, bySample = false, frozen = false }
-    private let lock = NSLock()
-    private var options = Options()
+final class QueryOptionsBox: Sendable {
+    struct Options: Sendable { var includeSample = false, bySample = false, frozen = false }
+    private let options = Mutex(Options())
 
-    var value: Options { lock.withLock { options } }
+    var value: Options { options.withLock { $0 } }
 
     func set(_ change: (inout Options) -> Void) {
-        lock.withLock { if !options.frozen { change(&options) } }
+        options.withLock { if !$0.frozen { change(&$0) } }
     }
 
     func freeze() -> Options {
-        lock.withLock {
-            options.frozen = true
-            return options
+        options.withLock {
+            $0.frozen = true
+            return $0
         }
     }
 }

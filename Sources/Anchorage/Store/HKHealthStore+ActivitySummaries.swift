@@ -61,18 +61,9 @@ extension HKHealthStore {
     {
         let engine = try openEngine()
         return try engine.read { txn -> [HKActivitySummary] in
-            if let principal = caller.bundleIdentifier {
-                let kind = StoreKind.activitySummary
-                switch try engine.grant(principal, kind: kind, access: .read, in: txn) {
-                case .granted: break
-                case .denied, .requested: return []
-                case nil:
-                    throw HKError(
-                        .errorAuthorizationNotDetermined,
-                        rule: "ACT-3",
-                        "\(principal) has not requested authorization to read activity summaries"
-                    )
-                }
+            let kind = StoreKind.activitySummary
+            guard try engine.mayRead(kind, caller: caller, rule: "ACT-3", what: "activity summaries", in: txn) else {
+                return []
             }
             return try engine.activitySummaries(from: first, through: last, in: txn).map(\.summary)
         }

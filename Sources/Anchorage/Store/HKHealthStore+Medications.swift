@@ -71,18 +71,9 @@ extension HKHealthStore {
         }
         let engine = try openEngine()
         let all = try engine.read { txn -> [HKUserAnnotatedMedication] in
-            if let principal = caller.bundleIdentifier {
-                let kind = StoreKind.userAnnotatedMedication
-                switch try engine.grant(principal, kind: kind, access: .read, in: txn) {
-                case .granted: break
-                case .denied, .requested: return []
-                case nil:
-                    throw HKError(
-                        .errorAuthorizationNotDetermined,
-                        rule: "AUTH-12",
-                        "\(principal) has not requested authorization to read medications"
-                    )
-                }
+            let kind = StoreKind.userAnnotatedMedication
+            guard try engine.mayRead(kind, caller: caller, rule: "AUTH-12", what: "medications", in: txn) else {
+                return []
             }
             return try engine.userAnnotatedMedications(in: txn)
         }

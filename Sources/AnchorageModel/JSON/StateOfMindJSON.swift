@@ -16,16 +16,19 @@ extension HealthObject {
             throw HKError.invalid("MIND-1", "a state of mind lists a label or an association twice")
         }
         var labels: [HKStateOfMind.Label] = []
-        for value in labelValues {
+        for (index, value) in labelValues.enumerated() {
             guard let label = HKStateOfMind.Label(rawValue: value) else {
-                throw HKError.invalid("MIND-1", "\(value) is not a state of mind label")
+                throw HKError.invalid("MIND-1", "label \(index + 1) is not a state of mind label HealthKit knows")
             }
             labels.append(label)
         }
         var associations: [HKStateOfMind.Association] = []
-        for value in associationValues {
+        for (index, value) in associationValues.enumerated() {
             guard let association = HKStateOfMind.Association(rawValue: value) else {
-                throw HKError.invalid("MIND-1", "\(value) is not a state of mind association")
+                throw HKError.invalid(
+                    "MIND-1",
+                    "association \(index + 1) is not a state of mind association HealthKit knows"
+                )
             }
             associations.append(association)
         }

@@ -93,9 +93,9 @@ public final class HKGAD7Assessment: HKScoredAssessment, @unchecked Sendable {
     package static func parse(_ values: [Int]) throws(HKError) -> [Answer] {
         guard values.count == 7 else { throw .invalid("ASSESS-1", "a GAD-7 assessment has exactly 7 answers") }
         var answers: [Answer] = []
-        for value in values {
+        for (index, value) in values.enumerated() {
             guard let answer = Answer(rawValue: value) else {
-                throw .invalid("ASSESS-1", "\(value) is not a GAD-7 answer; answers are 0…3")
+                throw .invalid("ASSESS-1", "answer \(index + 1) is not a GAD-7 answer; answers are 0…3")
             }
             answers.append(answer)
         }
@@ -169,7 +169,7 @@ public final class HKPHQ9Assessment: HKScoredAssessment, @unchecked Sendable {
         var answers: [Answer] = []
         for (index, value) in values.enumerated() {
             guard let answer = Answer(rawValue: value) else {
-                throw .invalid("ASSESS-1", "\(value) is not a PHQ-9 answer; answers are 0…4")
+                throw .invalid("ASSESS-1", "answer \(index + 1) is not a PHQ-9 answer; answers are 0…4")
             }
             guard answer != .preferNotToAnswer || index == 8 else {
                 throw .invalid("ASSESS-1", "only the ninth PHQ-9 question may be declined")
