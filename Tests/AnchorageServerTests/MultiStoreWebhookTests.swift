@@ -38,7 +38,7 @@ struct MultiStoreWebhookTests {
             json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
         )
         #expect(registered.status == .created, "\(registered.text)")
-        receiver.secret.withLock { $0 = (try? registered.object["secret"] as? String) ?? "" }
+        receiver.setSecret((try? registered.object["secret"] as? String) ?? "")
         return try #require(try registered.object["id"] as? String)
     }
 
@@ -64,8 +64,8 @@ struct MultiStoreWebhookTests {
         "an app's webhook on one store gets that store's changes only, signed, each once; a change made while its receiver was down goes out when the store next opens"
     )
     func perStoreDelivery() async throws {
-        let receiver = try WebhookReceiver()
-        try await receiver.start()
+        let receiver = try await WebhookReceiver()
+        receiver.start()
         let clock = TestClock()
         let configuration = Self.configuration(clock: clock, timeout: .seconds(5))
         try await MultiStoreFixture.with(configuration: configuration) { fixture in
@@ -87,7 +87,7 @@ struct MultiStoreWebhookTests {
                 // Alice's store closes once idle; its deliveries end with it.
                 clock.advance(by: .seconds(60))
                 #expect(await fixture.node.pool.closeIdle() == 2)
-                await receiver.stop()
+                receiver.stop()
                 let second = try await client.send(
                     .post,
                     "/v1/stores/alice/samples",
@@ -106,7 +106,7 @@ struct MultiStoreWebhookTests {
                 #expect(await fixture.node.pool.closeIdle() == 1, "alice closes with her delivery undone")
                 #expect(fixture.node.pool.openCount == 0)
 
-                try await receiver.start()
+                receiver.start()
                 let reopen = try await client.send(
                     .get,
                     "/v1/stores/alice/changes?types=stepCount",
@@ -116,7 +116,7 @@ struct MultiStoreWebhookTests {
                 try await waitUntil("the change made while the receiver was down goes out once alice opens") {
                     receiver.added == firstUUIDs + secondUUIDs
                 }
-                #expect(receiver.deliveries.withLock { $0.allSatisfy(\.signed) })
+                #expect(receiver.deliveries.allSatisfy { $0.signed })
                 let bobUUID = try ServerWebhookTests.uuids(other.text)[0]
                 #expect(!receiver.added.contains(bobUUID), "bob's change stays bob's")
 
@@ -131,7 +131,7 @@ struct MultiStoreWebhookTests {
                 let deleted = try await client.send(.delete, "/v1/stores/alice/webhooks/\(id)", token: app)
                 #expect(deleted.status == .noContent)
             }
-            await receiver.stop()
+            await receiver.close()
             try await fixture.expectAudits()
         }
     }
@@ -140,7 +140,7 @@ struct MultiStoreWebhookTests {
         "a store that closed with undelivered changes is opened again by the node to retry them, with no request; delivered once"
     )
     func quietStoreRetried() async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver()
         let clock = TestClock()
         let configuration = Self.configuration(clock: clock, timeout: .seconds(2))
         try await MultiStoreFixture.with(configuration: configuration) { fixture in
@@ -159,22 +159,22 @@ struct MultiStoreWebhookTests {
                 try await waitUntil("alice closed, waiting for a retry") {
                     fixture.node.pool.openCount == 0 && fixture.node.webhookRetrier.waiting.contains(alice)
                 }
-                try await receiver.start()
+                receiver.start()
                 try await waitUntil("the node opens alice again by itself and delivers") {
                     clock.advance(by: .seconds(1))
                     return receiver.added == uuids
                 }
-                #expect(receiver.deliveries.withLock { $0.allSatisfy(\.signed) })
+                #expect(receiver.deliveries.allSatisfy { $0.signed })
             }
-            await receiver.stop()
+            await receiver.close()
             try await fixture.expectAudits()
         }
     }
 
     @Test("revoking an app's last token ends its webhook's deliveries at once, the store still open")
     func revocationEndsDeliveries() async throws {
-        let receiver = try WebhookReceiver()
-        try await receiver.start()
+        let receiver = try await WebhookReceiver()
+        receiver.start()
         let configuration = nodeConfiguration {
             $0.webhookHosts = ["127.0.0.1"]
             $0.webhookTimeout = .seconds(5)
@@ -204,7 +204,7 @@ struct MultiStoreWebhookTests {
                 }
                 #expect(receiver.added == delivered, "nothing more went to the revoked app")
             }
-            await receiver.stop()
+            await receiver.close()
             try await fixture.expectAudits()
         }
     }

@@ -11,8 +11,11 @@ import NIOPosix
 import Synchronization
 import Testing
 
-/// A webhook receiver on loopback that can be down and come back on the
-/// same port: it checks each delivery's signature and keeps what it got.
+/// A webhook receiver on loopback that can be down and come back: it holds
+/// its port (bound to port 0) from creation to ``close()``, so no other test
+/// can take it in between, and while down it answers every delivery 503
+/// without keeping it. Up, it checks each delivery's signature and keeps
+/// what it got.
 final class WebhookReceiver: Sendable {
     struct Delivery: Sendable {
         let added: [String]
@@ -21,31 +24,27 @@ final class WebhookReceiver: Sendable {
         let signed: Bool
     }
 
-    let port: Int
-    let secret = Mutex<String>("")
-    let deliveries = Mutex<[Delivery]>([])
-    private let running = Mutex<Task<Void, Never>?>(nil)
-
-    init() throws {
-        // A free port: bound, then released for the receiver to take later.
-        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0).wait()
-        port = channel.localAddress!.port!
-        try channel.close().wait()
+    /// What the receiver's handler and the test share.
+    private final class State: Sendable {
+        let secret = Mutex<String>("")
+        let deliveries = Mutex<[Delivery]>([])
+        let up = Mutex<Bool>(false)
     }
 
-    var url: String { "http://127.0.0.1:\(port)/hook" }
+    let port: Int
+    private let state = State()
+    private let running: Task<Void, any Error>
 
-    /// Every uuid added, in delivery order.
-    var added: [String] { deliveries.withLock { $0.flatMap(\.added) } }
-
-    func start() async throws {
+    /// Starts listening (down until ``start()``), waiting at most 30 s for the
+    /// listener.
+    init() async throws {
         let router = Router()
-        router.post("/hook") { [self] request, _ -> HTTPResponse.Status in
+        let state = self.state
+        router.post("/hook") { request, _ -> HTTPResponse.Status in
             let body = try await request.body.collect(upTo: 1 << 20)
+            guard state.up.withLock({ $0 }) else { return .serviceUnavailable }
             let bytes = Array(body.readableBytesView)
-            let key = SymmetricKey(data: Data(secret.withLock { $0 }.utf8))
+            let key = SymmetricKey(data: Data(state.secret.withLock { $0 }.utf8))
             let expected =
                 "sha256="
                 + HMAC<SHA256>.authenticationCode(for: bytes, using: key)
@@ -55,27 +54,63 @@ final class WebhookReceiver: Sendable {
             let added = (page["added"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
             let deleted = (page["deleted"] as? [[String: Any]] ?? []).compactMap { $0["uuid"] as? String }
             let since = request.headers[HTTPField.Name("Anchorage-Delivery")!] ?? ""
-            deliveries.withLock { $0.append(Delivery(added: added, deleted: deleted, since: since, signed: signed)) }
+            state.deliveries.withLock {
+                $0.append(Delivery(added: added, deleted: deleted, since: since, signed: signed))
+            }
             return .ok
         }
-        let started = AsyncStream<Void>.makeStream()
+        let bound = AsyncStream<Int>.makeStream()
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { _ in started.continuation.yield() }
-        )
-        running.withLock {
-            $0 = Task {
-                try? await application.runService()
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                bound.continuation.yield(channel.localAddress?.port ?? 0)
+                bound.continuation.finish()
             }
+        )
+        running = Task {
+            defer { bound.continuation.finish() }
+            try await application.runService()
         }
-        for await _ in started.stream { break }
+        let listening = Task {
+            for await port in bound.stream { return port }
+            return 0
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            bound.continuation.finish()
+        }
+        let port = await listening.value
+        deadline.cancel()
+        guard port > 0 else {
+            running.cancel()
+            _ = await running.result
+            throw WaitTimeout(description: "the webhook receiver did not start listening")
+        }
+        self.port = port
     }
 
-    func stop() async {
-        let task = running.withLock { $0 }
-        task?.cancel()
-        await task?.value
+    var url: String { "http://127.0.0.1:\(port)/hook" }
+
+    /// Every delivery taken, in order.
+    var deliveries: [Delivery] { state.deliveries.withLock { $0 } }
+
+    /// Every uuid added, in delivery order.
+    var added: [String] { deliveries.flatMap(\.added) }
+
+    /// Sets the secret deliveries are checked against.
+    func setSecret(_ secret: String) { state.secret.withLock { $0 = secret } }
+
+    /// Takes deliveries from now on.
+    func start() { state.up.withLock { $0 = true } }
+
+    /// Answers every delivery 503 from now on.
+    func stop() { state.up.withLock { $0 = false } }
+
+    /// Stops listening.
+    func close() async {
+        running.cancel()
+        _ = await running.result
     }
 }
 
@@ -94,7 +129,7 @@ struct ServerWebhookTests {
         "a receiver that is down while changes happen gets every change once when it comes back, signed; audit verify passes"
     )
     func downThenBack() async throws {
-        let receiver = try WebhookReceiver()
+        let receiver = try await WebhookReceiver()
         try await withNode(policy: Tokens.policy, configuration: Self.configuration()) { node, directory in
             try await node.application().test(.live) { client in
                 let registered = try await client.send(
@@ -108,7 +143,7 @@ struct ServerWebhookTests {
                     try JSONSerialization.jsonObject(with: Data(registered.text.utf8)) as? [String: Any]
                 )
                 let id = try #require(answer["id"] as? String)
-                receiver.secret.withLock { $0 = answer["secret"] as? String ?? "" }
+                receiver.setSecret(answer["secret"] as? String ?? "")
 
                 // Three saves while the receiver is down; the node keeps trying.
                 var expected: [String] = []
@@ -137,7 +172,7 @@ struct ServerWebhookTests {
                     return status.text.contains(#""failures":"#) && !status.text.contains(#""failures":0"#)
                 }
 
-                try await receiver.start()
+                receiver.start()
                 try await waitUntil("3 changes delivered") { receiver.added.count >= 3 }
                 let later = try await client.send(
                     .post,
@@ -151,7 +186,7 @@ struct ServerWebhookTests {
                 let listed = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
                 #expect(listed.text.contains(#""failures":0"#), "\(listed.text)")
                 #expect(receiver.added == expected, "each change once, in order")
-                #expect(receiver.deliveries.withLock { $0.allSatisfy(\.signed) })
+                #expect(receiver.deliveries.allSatisfy { $0.signed })
 
                 // Another app does not see it; its owner deletes it.
                 let others = try await client.send(.get, "/v1/webhooks", token: Tokens.scale)
@@ -163,7 +198,7 @@ struct ServerWebhookTests {
                 let empty = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
                 #expect(empty.text == #"{"webhooks":[]}"#)
             }
-            await receiver.stop()
+            await receiver.close()
             try await expectAuditPasses(directory)
         }
     }
