@@ -35,15 +35,26 @@ struct QueryParameters {
             .filter { !$0.isEmpty }
     }
 
-    /// A whole number in `range`, or `defaultValue` when absent.
+    /// A whole number in `range`, or `defaultValue` when absent. Given
+    /// empty (`limit=`), it is no number: a 400, as the document's integer
+    /// schema says.
     func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
-        guard let text = string(name) else { return defaultValue }
+        guard let text = values[name]?.last else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw APIError(
-                .badRequest,
-                .invalidArgument,
-                "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)"
-            )
+            let bounds =
+                range.upperBound == .max
+                ? "of at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw APIError(.badRequest, .invalidArgument, "'\(name)' must be a whole number \(bounds)")
+        }
+        return value
+    }
+
+    /// A whole number from 0 (a log position, an epoch), or nil when
+    /// absent; anything else given is a 400.
+    func position(_ name: String) throws -> UInt64? {
+        guard let text = values[name]?.last else { return nil }
+        guard let value = UInt64(text) else {
+            throw APIError(.badRequest, .invalidArgument, "'\(name)' must be a whole number of at least 0")
         }
         return value
     }

@@ -72,18 +72,16 @@ struct SyncRoutes: Sendable {
 
     func wait(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
-        guard let after = request.uri.queryParameters.get("after", as: UInt64.self) else {
+        let query = QueryParameters(request)
+        guard let after = try query.position("after") else {
             throw APIError.badRequest("give after=<position>: the head the peer already knows")
         }
-        let epoch = request.uri.queryParameters.get("epoch", as: UInt64.self)
+        let epoch = try query.position("epoch")
         context.followers?.saw(epoch: epoch)
         try endpoint.checkEpoch(of: epoch)
         // A replica waits after what it has applied: its acknowledgement.
         context.followers?.heard(position: after)
-        let seconds = min(
-            max(request.uri.queryParameters.get("timeout", as: Int.self) ?? 25, 0),
-            configuration.maximumWaitSeconds
-        )
+        let seconds = min(try query.integer("timeout", in: 0...Int.max, default: 25), configuration.maximumWaitSeconds)
         let head = await waitForChange(endpoint, after: after, timeout: .seconds(seconds), context: context)
         struct Head: Encodable { var head: UInt64 }
         return try JSONBodies.response(encoding: Head(head: head))

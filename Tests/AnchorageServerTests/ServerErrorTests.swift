@@ -86,7 +86,7 @@ struct ServerErrorTests {
         }
     }
 
-    @Test("unknown types, incompatible units, bad options and dates in queries are 400s that say why")
+    @Test("unknown types, incompatible units, bad options, dates and numbers in queries are 400s that say why")
     func badQueries() async throws {
         try await withNode { node, _ in
             try await node.application().test(.router) { client in
@@ -106,6 +106,14 @@ struct ServerErrorTests {
                     ("/v1/changes?limit=0", "invalidArgument"),
                     ("/v1/changes?limit=1000000", "invalidArgument"),
                     ("/v1/changes?wait=3600", "invalidArgument"),
+                    // Given empty, a number is no number (schemathesis found `limit=` read as absent).
+                    ("/v1/changes?limit=", "invalidArgument"),
+                    ("/v1/samples?type=stepCount&limit=", "invalidArgument"),
+                    ("/v1/access-log?limit=", "invalidArgument"),
+                    ("/v1/sync/wait?after=0&timeout=soon", "invalidArgument"),
+                    ("/v1/sync/wait?after=0&timeout=", "invalidArgument"),
+                    ("/v1/sync/wait?after=0&epoch=-1", "invalidArgument"),
+                    ("/v1/sync/wait?after=minus", "invalidArgument"),
                     ("/v1/nowhere", "notFound"),
                 ]
                 for (uri, code) in cases {
