@@ -209,12 +209,16 @@ async function loadRoute(workout) {
   try {
     const collection = await api.get(`workouts/${encodeURIComponent(workout.uuid)}/routes`, { format: "geojson" });
     const points = (collection.features || []).reduce((n, f) => n + ((f.geometry && f.geometry.coordinates) || []).length, 0);
+    if (!points) {
+      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "This workout has no route." }));
+      return;
+    }
     const map = routeMap(collection);
     map.setAttribute("data-workout", workout.uuid);
     show(body, el("p", { class: "summary", text: `${collection.features.length} route(s), ${points} locations` }), map);
   } catch (error) {
     if (error instanceof APIFailure && error.status === 404) {
-      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "This workout has no route this token may read." }));
+      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "No route this token may read." }));
     } else if (!(error instanceof APIFailure && error.status === 401)) {
       show(body, failureNote(error));
     }
@@ -339,7 +343,7 @@ function startFeed() {
       stopped: error ? `Stopped: ${error.message}` : "Stopped.",
     };
     status.lastChild.textContent = words[phase] || phase;
-    body.setAttribute("data-phase", phase);
+    $("panel-feed").setAttribute("data-phase", phase);
   });
   state.feed = feed;
   feed.start();
@@ -565,5 +569,10 @@ async function boot() {
   }
   askForSignIn();
 }
+
+// A sign-in link opened in a tab that shows the page already.
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#sign-in=")) location.reload();
+});
 
 boot().catch((error) => askForSignIn(`The page could not start: ${error.message}`));

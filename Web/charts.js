@@ -6,10 +6,10 @@ import { svg, formatDay, formatNumber } from "./dom.js";
 
 const WIDTH = 640;
 const HEIGHT = 220;
-const LEFT = 44;
+const LEFT = 56;
 const RIGHT = 8;
-const TOP = 10;
-const BOTTOM = 24;
+const TOP = 12;
+const BOTTOM = 28;
 
 /// A "nice" top for an axis holding `maximum`.
 function niceTop(maximum) {
@@ -41,7 +41,7 @@ function frame(buckets, bottom, top, timeZone, unit) {
       svg("text", { x: LEFT - 4, y: y(value) + 3, "text-anchor": "end", text: formatNumber(value, 1) }),
     );
   }
-  const every = Math.ceil(buckets.length / 10);
+  const every = Math.ceil(buckets.length / 8);
   buckets.forEach((bucket, index) => {
     if (index % every !== 0) return;
     root.append(

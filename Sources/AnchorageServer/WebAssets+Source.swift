@@ -95,7 +95,7 @@ export class API {
         ),
         "app.css": WebAsset(
             contentType: "text/css; charset=utf-8",
-            etag: "\"a268321e4e89a458c969219779a2e0f6\"",
+            etag: "\"ec75bb89347403f2d1d3a118ef49fd67\"",
             text: #"""
 :root {
   --ink: #1d2733;
@@ -139,13 +139,14 @@ main section { display: grid; grid-template-columns: repeat(auto-fit, minmax(380
 .message { color: var(--heart); min-height: 1.4em; }
 .not-shared { color: var(--muted); font-style: italic; }
 svg.chart { width: 100%; height: auto; display: block; }
-svg.chart text { font-size: 10px; fill: var(--muted); }
+svg.chart text { font-size: 14px; fill: var(--muted); }
 svg.chart .grid { stroke: var(--line); stroke-width: 1; }
 #panel-steps rect.bar { fill: var(--steps); }
 #panel-energy rect.bar { fill: var(--energy); }
 #panel-heart .range { stroke: var(--heart); stroke-width: 3; stroke-linecap: round; opacity: .35; }
 #panel-heart circle.point { fill: var(--heart); }
 #panel-sleep rect.bar { fill: var(--sleep); }
+svg.route { max-width: 420px; margin: 0 auto; }
 svg.route polyline { fill: none; stroke: var(--energy); stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; }
 svg.route circle.start { fill: #2e9d58; }
 svg.route circle.end { fill: var(--heart); }
@@ -169,7 +170,7 @@ ol.feed .deleted .kind { color: var(--heart); }
         ),
         "app.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
-            etag: "\"b2d974e3edb24ce53157534a027d9630\"",
+            etag: "\"5a0a76738af71f307b728a5818dc3d4b\"",
             text: ##"""
 // The node's web page: signs in with a token or a one-time link, then shows
 // a store's activity, sleep, workouts, sources, live changes, peers and
@@ -382,12 +383,16 @@ async function loadRoute(workout) {
   try {
     const collection = await api.get(`workouts/${encodeURIComponent(workout.uuid)}/routes`, { format: "geojson" });
     const points = (collection.features || []).reduce((n, f) => n + ((f.geometry && f.geometry.coordinates) || []).length, 0);
+    if (!points) {
+      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "This workout has no route." }));
+      return;
+    }
     const map = routeMap(collection);
     map.setAttribute("data-workout", workout.uuid);
     show(body, el("p", { class: "summary", text: `${collection.features.length} route(s), ${points} locations` }), map);
   } catch (error) {
     if (error instanceof APIFailure && error.status === 404) {
-      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "This workout has no route this token may read." }));
+      show(body, el("p", { class: "muted", "data-workout": workout.uuid, text: "No route this token may read." }));
     } else if (!(error instanceof APIFailure && error.status === 401)) {
       show(body, failureNote(error));
     }
@@ -512,7 +517,7 @@ function startFeed() {
       stopped: error ? `Stopped: ${error.message}` : "Stopped.",
     };
     status.lastChild.textContent = words[phase] || phase;
-    body.setAttribute("data-phase", phase);
+    $("panel-feed").setAttribute("data-phase", phase);
   });
   state.feed = feed;
   feed.start();
@@ -739,13 +744,18 @@ async function boot() {
   askForSignIn();
 }
 
+// A sign-in link opened in a tab that shows the page already.
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#sign-in=")) location.reload();
+});
+
 boot().catch((error) => askForSignIn(`The page could not start: ${error.message}`));
 
 """##
         ),
         "charts.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
-            etag: "\"8c4ba724896ce5271934be2a389305cc\"",
+            etag: "\"85e9a24260f6f8c57ef9b09cbd735d48\"",
             text: #"""
 // Charts drawn as SVG by hand. Every mark carries the number it draws in
 // `data-value` (and its bucket's start in `data-start`), so a test can
@@ -755,10 +765,10 @@ import { svg, formatDay, formatNumber } from "./dom.js";
 
 const WIDTH = 640;
 const HEIGHT = 220;
-const LEFT = 44;
+const LEFT = 56;
 const RIGHT = 8;
-const TOP = 10;
-const BOTTOM = 24;
+const TOP = 12;
+const BOTTOM = 28;
 
 /// A "nice" top for an axis holding `maximum`.
 function niceTop(maximum) {
@@ -790,7 +800,7 @@ function frame(buckets, bottom, top, timeZone, unit) {
       svg("text", { x: LEFT - 4, y: y(value) + 3, "text-anchor": "end", text: formatNumber(value, 1) }),
     );
   }
-  const every = Math.ceil(buckets.length / 10);
+  const every = Math.ceil(buckets.length / 8);
   buckets.forEach((bucket, index) => {
     if (index % every !== 0) return;
     root.append(

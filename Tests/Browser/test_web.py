@@ -198,7 +198,9 @@ def browser():
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(WAIT)
     driver.set_script_timeout(WAIT)
-    driver.set_window_size(1280, 800)
+    # Screenshots of exactly 1280×800 CSS pixels.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
     return driver
 
 
@@ -311,7 +313,7 @@ def owner_session(driver, node, shots, sleep_id, workout_id):
     with_route = None
     for workout in answer["samples"]:
         route_status, _, collection = node.call("GET", f"/v1/workouts/{workout['uuid']}/routes")
-        if route_status == 200:
+        if route_status == 200 and collection["features"]:
             with_route = (workout["uuid"], sum(len(f["geometry"]["coordinates"]) for f in collection["features"]))
     check(with_route, "the imported export holds a workout with a route in the range")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'tr[data-uuid="{workout_id}"]'),
@@ -351,6 +353,7 @@ def owner_session(driver, node, shots, sleep_id, workout_id):
 def link_session(driver, node, shots):
     driver.execute_script("sessionStorage.clear()")
     link = f"{node.url}/?from={RANGE[0]}&to={RANGE[1]}#sign-in={node.code}"
+    driver.get("about:blank")
     driver.get(link)
     ready(driver, "true")
     check("signed in as owner" in driver.find_element(By.ID, "who").text, "the link signs in as the owner")
@@ -440,6 +443,13 @@ def main():
         return 0
     except Failure as failure:
         print(f"browser-test: FAILED: {failure}", file=sys.stderr)
+        if driver:
+            try:
+                text = driver.execute_script("return document.body.innerText")
+                print(f"browser-test: the page said:\n{text[:3000]}", file=sys.stderr)
+                print(f"browser-test: the console: {driver.get_log('browser')}", file=sys.stderr)
+            except Exception:
+                pass
         if node:
             print(f"browser-test: the node's output:\n{node.log_path.read_text()[-4000:]}", file=sys.stderr)
         return 1
