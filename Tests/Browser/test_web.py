@@ -405,6 +405,49 @@ def app_session(driver, node, shots):
     check(not problems, f"the console of the app's session: {problems}")
 
 
+def multi_store_session(driver, binary, work, shots):
+    """A multi-store node: no sign-in link; the page signs in with a store's
+    id and a token of it, and calls /v1/stores/{store}/...; the store's
+    peers are the administrator's, so its owner sees them as not shared."""
+    root = work / "stores"
+    run([binary, "stores", "create", "alice", "--stores", str(root)])
+    token = run([binary, "tokens", "issue", "--stores", str(root), "--store", "alice", "--owner"]).strip()
+    log_path = work / "serve-stores.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen([binary, "serve", "--stores", str(root), "--port", "0"],
+                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + WAIT
+        port = None
+        while port is None and time.monotonic() < deadline and process.poll() is None:
+            found = re.search(r"on http://127\.0\.0\.1:(\d+)", log_path.read_text())
+            port = found and int(found.group(1))
+            time.sleep(0.05)
+        check(port, f"the multi-store node did not start: {log_path.read_text()}")
+        check("#sign-in=" not in log_path.read_text(), "a multi-store node prints no sign-in code")
+        driver.get("about:blank")
+        driver.get(f"http://127.0.0.1:{port}/")
+        ready(driver, "sign-in")
+        check(driver.find_element(By.ID, "store-input").is_displayed(), "the page asks for the store")
+        driver.find_element(By.ID, "store-input").send_keys("alice")
+        driver.find_element(By.ID, "token-input").send_keys(token)
+        driver.find_element(By.CSS_SELECTOR, "#sign-in-form button[type=submit]").click()
+        ready(driver, "true")
+        check("store alice" in driver.find_element(By.ID, "who").text, "the page names the store")
+        wait_for(driver, lambda d: "No data" in d.find_element(By.ID, "panel-steps").text, "alice's empty steps")
+        open_screen(driver, "peers")
+        wait_for(driver, lambda d: "Not shared" in d.find_element(By.ID, "panel-peers").text, "alice's peers")
+        problems = console_problems(driver)
+        check(not problems, f"the console of the multi-store session: {problems}")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(WAIT)
+
+
 def expect_headers(node):
     for path, kind in (("/", "text/html"), ("/web/app.js", "text/javascript"), ("/web/app.css", "text/css")):
         status, headers, _ = node.call("GET", path, token=None)
@@ -434,6 +477,7 @@ def main():
         owner_session(driver, node, options.screenshots, sleep_id, workout_id)
         link_session(driver, node, options.screenshots)
         app_session(driver, node, options.screenshots)
+        multi_store_session(driver, options.binary, work, options.screenshots)
         driver.quit()
         driver = None
         node.stop()
