@@ -225,11 +225,31 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await node.run { port in
                 output.status("anchorage: serving \(storeOptions.directory.path) on \(scheme)://\(host):\(port)\n")
+                let page = "\(scheme)://\(Self.browserHost(host)):\(port)/"
+                if let code = node.issueSignInCode() {
+                    // The code is in the fragment: browsers send it to no server and no referrer.
+                    output.status(
+                        "anchorage: the web page, signed in as the owner: \(page)#sign-in=\(code) "
+                            + "(the link works once, within 10 minutes)\n"
+                    )
+                } else {
+                    output.status("anchorage: the web page: \(page)\n")
+                }
             }
         } catch {
             throw CommandFailure(description: "the node stopped: \(ErrorWords.describe(error))")
         }
         output.status("anchorage: stopped\n")
+    }
+
+    /// The host a browser on this machine opens for `host`: loopback for
+    /// the wildcard addresses, IPv6 addresses in brackets.
+    static func browserHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0": return "127.0.0.1"
+        case "::": return "[::1]"
+        default: return host.contains(":") ? "[\(host)]" : host
+        }
     }
 
     /// `--stores DIR`: a multi-store node.
@@ -250,6 +270,10 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await node.run { port in
                 output.status("anchorage: serving the stores of \(root) on \(scheme)://\(host):\(port)\n")
+                output.status(
+                    "anchorage: the web page (sign in with a store's token): "
+                        + "\(scheme)://\(Self.browserHost(host)):\(port)/\n"
+                )
             }
         } catch {
             throw CommandFailure(description: "the node stopped: \(ErrorWords.describe(error))")

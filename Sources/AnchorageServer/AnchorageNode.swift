@@ -46,6 +46,8 @@ public final class AnchorageNode: Sendable {
     private let server: HTTPServerBuilder
     /// Posts the changes registered webhooks ask for.
     let webhooks: WebhookDeliverer
+    /// The web page's one-time codes and sessions.
+    let signIn: WebSignIn
 
     /// Opens the store in `directory` and prepares to serve it.
     /// `storeConfiguration` applies when this opens the store first in the
@@ -96,7 +98,12 @@ public final class AnchorageNode: Sendable {
         self.transports = transports
         let owner = HKHealthStore(directory: directory, configuration: storeConfiguration)
         try await owner.opened()
-        access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy)
+        signIn = WebSignIn(
+            clock: configuration.clock,
+            codeLifetime: configuration.signInCodeLifetime,
+            sessionLifetime: configuration.webSessionLifetime
+        )
+        access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy, signIn: signIn)
         let log = try owner.eventLog()
         accessLog = AccessLog(log: log, retention: configuration.accessLogRetention)
         followers = ReplicaFollowers(clock: configuration.clock)
@@ -216,14 +223,23 @@ public final class AnchorageNode: Sendable {
         }
     }
 
-    /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does:
-    /// gracefully.
+    /// A new one-time code for the web page's sign-in link
+    /// (`http://host:port/#sign-in=CODE`): exchanged once, within
+    /// ``NodeConfiguration/signInCodeLifetime``, for a session with the
+    /// owner's rights. `nil` when the node takes no tokens: then every
+    /// request, the page's included, already acts as the owner.
+    public func issueSignInCode() -> String? {
+        access.requiresTokens ? signIn.issueCode() : nil
+    }
+
     /// The state of replication with each configured peer (what
     /// `GET /v1/peers` answers).
     public var peerStatuses: [PeerStatus] {
         replicators.map(\.status)
     }
 
+    /// Stops a node started with ``run(onServerRunning:)`` as SIGTERM does:
+    /// gracefully.
     public func stop() async {
         await runner.stop()
     }
@@ -245,7 +261,10 @@ public final class AnchorageNode: Sendable {
     /// Every route of a single-store node (docs/openapi.yaml, `single`).
     func addRoutes(to router: some RouterMethods<NodeContext>) {
         StoreRoutes.addPublicRoutes(to: router, kind: .single)
+        let signInRoutes = SignInRoutes(signIn: signIn)
+        router.post("/v1/sign-in", use: signInRoutes.exchange)
         _ = router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog, followers: followers))
+        router.delete("/v1/sign-in", use: signInRoutes.end)
         router.get("/metrics") { [metrics] _, _ in metrics.response() }
         StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
             .register(on: router.group("/v1"))

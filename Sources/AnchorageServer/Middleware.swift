@@ -96,9 +96,12 @@ final class NodeAccess: Sendable {
     let owner: HKHealthStore
     /// Token digests and their stores; empty when the node has no tokens.
     private let stores: [(digest: [UInt8], store: HKHealthStore, token: AccessPolicy.Token)]
+    /// The web page's sessions: each acts as the owner, without replication.
+    let signIn: WebSignIn?
 
-    init(owner: HKHealthStore, directory: URL, policy: AccessPolicy) {
+    init(owner: HKHealthStore, directory: URL, policy: AccessPolicy, signIn: WebSignIn? = nil) {
         self.owner = owner
+        self.signIn = signIn
         var stores: [(digest: [UInt8], store: HKHealthStore, token: AccessPolicy.Token)] = []
         var byPrincipal: [String: HKHealthStore] = [:]
         for token in policy.tokens {
@@ -138,6 +141,10 @@ final class NodeAccess: Sendable {
         var found: (HKHealthStore, AccessPolicy.Token?)?
         for (digest, store, token) in stores where Self.equalInConstantTime(digest, presented) {
             found = (store, token)
+        }
+        if found == nil, let signIn, signIn.isSession(digest: presented) {
+            // A web page's session: the owner's rights, nothing more.
+            found = (owner, .owner(""))
         }
         guard let found else { throw APIError(.unauthorized, .unauthenticated, "the token is not valid") }
         return found

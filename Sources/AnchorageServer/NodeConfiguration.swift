@@ -152,6 +152,12 @@ public struct NodeConfiguration: Sendable {
     public var webhookPageSize = 500
     /// The most webhooks one principal may register.
     public var maximumWebhooksPerPrincipal = 16
+    /// How long a web page sign-in code (the link `serve` prints) may be
+    /// exchanged, once, for a session.
+    public var signInCodeLifetime: Duration = .seconds(600)
+    /// How long a web page session (the owner's rights, in the node's
+    /// memory only) lasts.
+    public var webSessionLifetime: Duration = .seconds(43_200)
 
     /// The defaults: loopback port 8080, no tokens, 8 MiB bodies arriving
     /// within 30 s and at 1 KiB/s after 10 s, pages of at most 10,000, waits
@@ -159,11 +165,12 @@ public struct NodeConfiguration: Sendable {
     public init() {}
 
     /// The largest body a request to `path` may send: a sync batch for a
-    /// push, ``maximumBodyBytes`` for everything else.
+    /// push, 1 KiB for a sign-in code, ``maximumBodyBytes`` for everything else.
     func maximumBodyBytes(forPath path: String) -> Int {
         if path == "/v1/sync/push" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/sync/push")) {
             return syncLimits.maximumBatchBytes
         }
+        if path == "/v1/sign-in" { return 1_024 }
         let webhooks = path == "/v1/webhooks" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/webhooks"))
         return webhooks ? 16_384 : maximumBodyBytes
     }

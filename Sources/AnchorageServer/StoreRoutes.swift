@@ -59,13 +59,15 @@ struct StoreRoutes: Sendable {
         return router
     }
 
-    /// The routes every kind of node answers without a token: `/healthz`
-    /// and `/openapi.json` (docs/openapi.yaml, the paths this kind serves).
+    /// The routes every kind of node answers without a token: `/healthz`,
+    /// `/openapi.json` (docs/openapi.yaml, the paths this kind serves), and
+    /// the web page (`/` and `/web/{asset}`).
     static func addPublicRoutes(to router: some RouterMethods<NodeContext>, kind: OpenAPIDocument.NodeKind) {
         router.get("/healthz") { _, _ in
             JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
         }
         let document = OpenAPIDocument.json(for: kind)
         router.get("/openapi.json") { _, _ in JSONBodies.response(ByteBuffer(bytes: document)) }
+        WebAssets.addRoutes(to: router)
     }
 }
