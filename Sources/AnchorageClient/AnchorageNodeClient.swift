@@ -45,7 +45,8 @@ public struct AnchorageNodeClient: Sendable {
     /// - Parameters:
     ///   - store: one store of a multi-store node; `nil` for a single-store node.
     ///   - httpClient: the connection pool to send through (one with your
-    ///     TLS trust roots, say); it stays yours to shut down.
+    ///     TLS trust roots, say); it stays yours to shut down. The shared
+    ///     pool tries again to connect to a node that refuses, until `timeout`.
     ///   - timeout: the longest a request may take, long-polls included
     ///     (their `wait` must be shorter).
     public init(
