@@ -20,6 +20,17 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The AnchorageClient target's settings: the strict ones but
+/// InternalImportsByDefault. Its generated files import Foundation's types
+/// and OpenAPIRuntime in every file, used there or not; as `public import`s
+/// each unused one would warn before Swift 6.4, so Scripts/generate-client
+/// writes plain imports, which are public without that feature.
+let generatedClientSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 /// `ANCHORAGE_LMDB_FAULTS` compiles a fault-injection hook into the one
 /// function every `mdb_*` return code passes through, so tests can force
 /// `ENOSPC`, `EIO`, `MDB_MAP_FULL`… at a named C function. Debug builds only:
@@ -41,6 +52,7 @@ let package = Package(
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
         .library(name: "AnchorageService", targets: ["AnchorageService"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
+        .library(name: "AnchorageClient", targets: ["AnchorageClient"]),
         .library(name: "Etcd", targets: ["Etcd"]),
         .library(name: "AnchorageFleet", targets: ["AnchorageFleet"]),
         .library(name: "AnchorageTesting", targets: ["AnchorageTesting"]),
@@ -64,6 +76,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
@@ -230,11 +244,29 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // A client of a node's HTTP API, generated from docs/openapi.json by
+        // Scripts/generate-client (Generated/, committed), with a small
+        // hand-written layer: pulling and following changes by anchor, typed
+        // errors. Imports nothing of the project, so any Swift service can
+        // depend on it without LMDB or the store.
+        .target(
+            name: "AnchorageClient",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            exclude: ["Generated/openapi.json.sha256"],
+            swiftSettings: generatedClientSettings
+        ),
         // The command line's commands, a library so that tests can run them.
         .target(
             name: "AnchorageCLI",
             dependencies: [
                 "Anchorage",
+                "AnchorageClient",
                 "AnchorageLog",
                 "AnchorageServer",
                 "AnchorageService",
@@ -362,6 +394,7 @@ let package = Package(
             name: "AnchorageServerTests",
             dependencies: [
                 "anchorage",
+                "AnchorageClient",
                 "AnchorageCLI",
                 "AnchorageService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -407,8 +440,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // README's module table against this manifest and the sources' imports.
+        // And the generated client against docs/openapi.json's digest.
         .testTarget(
             name: "RepositoryTests",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,12 +1,11 @@
 import Anchorage
+import AnchorageClient
 import AnchorageFleet
 import AnchorageService
 import ArgumentParser
 import AsyncHTTPClient
 import Etcd
 import Foundation
-import NIOCore
-import NIOHTTP1
 
 /// `anchorage fleet`: a fleet's state, read from etcd and its nodes.
 struct FleetCommand: AsyncParsableCommand {
@@ -148,22 +147,31 @@ struct FleetStatusCommand: AsyncParsableCommand {
         )
     }
 
-    struct NodeCopy: Decodable {
+    struct NodeCopy {
         var store: String
         var heldEpoch: UInt64?
         var unconfirmed: UInt64?
     }
 
-    /// A node's copies from `GET /v1/fleet/status`; none when it does not answer.
+    /// A node's copies from `GET /v1/fleet/status` (through the generated
+    /// client); none when it does not answer.
     static func copies(of node: FleetNode, secret: String, http: HTTPClient) async -> [String: NodeCopy] {
-        struct Status: Decodable { var copies: [NodeCopy] }
-        var request = HTTPClientRequest(url: node.record.address + "/v1/fleet/status")
-        request.headers.add(name: "Authorization", value: "Bearer \(secret)")
-        guard let response = try? await http.execute(request, timeout: .seconds(5)), response.status.code == 200,
-            let body = try? await response.body.collect(upTo: 64 << 20),
-            let status = try? JSONDecoder().decode(Status.self, from: Data(Array(buffer: body)))
-        else { return [:] }
-        return Dictionary(status.copies.map { ($0.store, $0) }, uniquingKeysWith: { first, _ in first })
+        await copies(at: node.record.address, secret: secret, http: http)
+    }
+
+    /// The copies the fleet node at `address` reports; none when it does not answer.
+    static func copies(at address: String, secret: String, http: HTTPClient) async -> [String: NodeCopy] {
+        guard let url = URL(string: address) else { return [:] }
+        let client = AnchorageNodeClient(serverURL: url, token: secret, httpClient: http, timeout: .seconds(5))
+        guard let status = try? await client.fleetStatus() else { return [:] }
+        let copies = status.copies.map { copy in
+            NodeCopy(
+                store: copy.store,
+                heldEpoch: copy.heldEpoch.flatMap(UInt64.init(exactly:)),
+                unconfirmed: copy.unconfirmed.flatMap(UInt64.init(exactly:))
+            )
+        }
+        return Dictionary(copies.map { ($0.store, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func print(_ report: Report) {
