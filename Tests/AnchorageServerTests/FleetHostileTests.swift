@@ -106,6 +106,16 @@ struct FleetHostileTests {
                 #expect(await client.stepUUIDs(store: "erin", token: token, via: node) == [first, last])
             }
             #expect(await client.placement(of: "mallory", via: 0) == nil)
+            // The stores page as a multi-store node's do (schemathesis found `limit` unchecked).
+            let page = await client.send(.GET, "/v1/stores?limit=1", to: 0, token: fleet.secret)
+            let firstPage = (page.json?["stores"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(firstPage == ["erin"] && page.json?["next"] as? String == "erin", "\(page.body)")
+            let rest = await client.send(.GET, "/v1/stores?limit=1&after=erin", to: 0, token: fleet.secret)
+            #expect((rest.json?["stores"] as? [[String: Any]])?.first?["id"] as? String == "fred", "\(rest.body)")
+            for bad in ["limit=0", "limit=", "limit=null", "after=..%2F"] {
+                let refused = await client.send(.GET, "/v1/stores?\(bad)", to: 0, token: fleet.secret)
+                #expect(refused.status == 400 && refused.json?["code"] as? String == "invalidArgument", "\(bad)")
+            }
             try await client.waitUntilCopiesConverge("erin")
             fleet.killAll()
             _ = try await expectCopiesAgree(fleet, store: "erin")

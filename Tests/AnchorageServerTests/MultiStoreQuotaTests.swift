@@ -145,6 +145,8 @@ struct MultiStoreQuotaTests {
                     (#"{"maximumBytes":0}"#, "invalidArgument"), (#"{"maximumBytes":-5}"#, "invalidArgument"),
                     (#"{"maximumBytes":1048575}"#, "invalidArgument"), (#"{"maximumBytes":"a lot"}"#, "invalidJSON"),
                     (#"{"maximumBytes":1e400}"#, "invalidJSON"), ("[]", "invalidJSON"),
+                    // Without the field, nothing is lifted (schemathesis found `{}` lifting the quota).
+                    ("{}", "invalidJSON"), (#"{"maxBytes":1048576}"#, "invalidJSON"),
                 ] {
                     let response = try await client.send(.put, "/v1/stores/alice/quota", token: admin, json: json)
                     #expect(response.status == .badRequest && response.errorCode == code, "\(json): \(response.text)")

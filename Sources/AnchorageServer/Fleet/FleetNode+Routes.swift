@@ -30,9 +30,20 @@ extension FleetNode {
             }
             return try JSONBodies.response(encoding: copy)
         }
-        admin.get("/v1/stores") { [cache] _, _ in
-            let stores = cache.placements.values.sorted { $0.store < $1.store }.map(StoreBody.init)
-            return try JSONBodies.response(encoding: ["stores": stores])
+        admin.get("/v1/stores") { [cache] request, _ in
+            // Paged as a multi-store node pages its stores (docs/openapi.yaml, listStores).
+            let query = QueryParameters(request)
+            let limit = try query.integer("limit", in: 1...AdminRoutes.maximumPage, default: 1_000)
+            let after = try query.string("after").map { text in
+                do throws(ServiceError) { return try StoreName(text).rawValue } catch {
+                    throw APIError(.badRequest, .invalidArgument, "after: \(error.message)")
+                }
+            }
+            let stores = cache.placements.values.filter { record in after.map { record.store > $0 } ?? true }
+                .sorted { $0.store < $1.store }.prefix(limit).map(StoreBody.init)
+            return try JSONBodies.response(
+                encoding: StorePage(stores: Array(stores), next: stores.count == limit ? stores.last?.id : nil)
+            )
         }
         admin.post("/v1/stores") { [self] request, context in try await createStore(request, context: context) }
         admin.post("/v1/stores/{store}/move") { [self] request, context in
@@ -100,6 +111,12 @@ extension FleetNode {
     }
 
     /// A store's placement as the admin routes answer it.
+    /// A page of `GET /v1/stores`: `next` while there may be more.
+    struct StorePage: Encodable {
+        var stores: [StoreBody]
+        var next: String?
+    }
+
     struct StoreBody: Encodable {
         var id: String
         var primary: String

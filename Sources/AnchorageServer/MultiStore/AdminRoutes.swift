@@ -164,8 +164,23 @@ struct AdminRoutes: Sendable {
     }
 
     /// What `PUT /v1/stores/{store}/quota` takes: bytes, or `null` for none.
+    /// The field must be there: `{}` (or a misspelt field) is refused, not
+    /// read as "no quota" (schemathesis found it lifting the quota).
     struct Quota: Decodable {
         var maximumBytes: Int?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard container.contains(.maximumBytes) else {
+                throw DecodingError.keyNotFound(
+                    CodingKeys.maximumBytes,
+                    .init(codingPath: [], debugDescription: "give maximumBytes: a number of bytes, or null for none")
+                )
+            }
+            maximumBytes = try container.decode(Int?.self, forKey: .maximumBytes)
+        }
+
+        enum CodingKeys: String, CodingKey { case maximumBytes }
     }
 
     func setQuota(_ request: Request, context: NodeContext) async throws -> Response {
