@@ -4407,13 +4407,53 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/next`.
+                        public var next: Swift.String?
+                        /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload`.
+                        public struct StoresPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload/id`.
+                            public var id: Swift.String
+                            /// Creates a new `StoresPayloadPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - id:
+                            public init(id: Swift.String) {
+                                self.id = id
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case id
+                            }
+                        }
+                        /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/stores`.
+                        public typealias StoresPayload = [Operations.ListStores.Output.Ok.Body.JsonPayload.StoresPayloadPayload]
+                        /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/stores`.
+                        public var stores: Operations.ListStores.Output.Ok.Body.JsonPayload.StoresPayload
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - next:
+                        ///   - stores:
+                        public init(
+                            next: Swift.String? = nil,
+                            stores: Operations.ListStores.Output.Ok.Body.JsonPayload.StoresPayload
+                        ) {
+                            self.next = next
+                            self.stores = stores
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case next
+                            case stores
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.ListStores.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.ListStores.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -4432,7 +4472,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// A page of stores; `next` while there may be more
+            /// A page of stores; `next` while there may be more (on a fleet node, each store's placement)
             ///
             /// - Remark: Generated from `#/paths//v1/stores/get(listStores)/responses/200`.
             ///
@@ -4659,6 +4699,57 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/POST/responses/200/content/application\/json`.
+                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.CreateStores.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.CreateStores.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A fleet node, for a store the fleet already holds (creating it again changes nothing) -- its placement
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/post(createStores)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.CreateStores.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.CreateStores.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
             public struct Created: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
@@ -4687,7 +4778,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The stores created
+            /// The stores created (on a fleet node, the store's placement)
             ///
             /// - Remark: Generated from `#/paths//v1/stores/post(createStores)/responses/201`.
             ///
