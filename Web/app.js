@@ -315,16 +315,13 @@ function startFeed() {
   const counts = el("p", { class: "muted" });
   const list = el("ol", { class: "feed", "aria-live": "polite" });
   show(body, status, counts, list);
-  let replayed = 0;
+  // The feed starts at the store's head (since=now): it shows what happens
+  // from the moment the screen opens, never a replay of the log.
   let live = 0;
-  const feed = new Feed(api, (change, isLive) => {
-    if (!isLive) {
-      replayed += 1;
-      counts.textContent = `${formatNumber(replayed)} changes in the log before the page connected; ${live} since.`;
-      return;
-    }
+  counts.textContent = "No change since the page connected.";
+  const feed = new Feed(api, (change) => {
     live += 1;
-    counts.textContent = `${formatNumber(replayed)} changes in the log before the page connected; ${live} since.`;
+    counts.textContent = `${formatNumber(live)} ${live === 1 ? "change" : "changes"} since the page connected.`;
     const item = describeChange(change);
     const row = el("li", { class: `new ${item.kind}`, "data-uuid": item.uuid, "data-kind": item.kind },
       el("span", { class: "kind", text: item.kind }),
@@ -337,7 +334,7 @@ function startFeed() {
     const dot = status.firstChild;
     dot.className = `status ${phase === "live" ? "live" : phase === "retrying" || phase === "stopped" ? "down" : ""}`;
     const words = {
-      "catching-up": "Reading the log…",
+      "catching-up": "Finding the store's head…",
       live: "Live: new changes appear here as they are committed.",
       retrying: `Disconnected (${error ? error.message : ""}); reconnecting…`,
       stopped: error ? `Stopped: ${error.message}` : "Stopped.",

@@ -1,4 +1,4 @@
-// The change feed, live: catches up a page at a time, then follows
+// The change feed, live: starts at the store's head (`since=now`), then follows
 // `GET changes?stream=ndjson` with fetch and a ReadableStream (an
 // EventSource cannot send the Authorization header), resuming from the
 // last anchor line after a disconnect.
@@ -6,7 +6,7 @@
 import { APIFailure } from "./api.js";
 
 export class Feed {
-  /// `onChange(line, live)` gets each `{"added":…}` / `{"deleted":…}` /
+  /// `onChange(line)` gets each `{"added":…}` / `{"deleted":…}` /
   /// `{"activitySummary":…}` line; `onStatus(state, detail)` the
   /// connection's state (`catching-up`, `live`, `retrying`, `stopped`).
   constructor(api, onChange, onStatus) {
@@ -48,19 +48,13 @@ export class Feed {
     if (this.controller) this.controller.abort();
   }
 
-  /// Reads what the log holds now, a page at a time, up to its end.
+  /// Takes the store's head as the anchor to follow from (`since=now`: one
+  /// short read, however much the store holds), so the feed shows what
+  /// happens from the moment the screen opens, never a replay of the log.
   async catchUp() {
     this.onStatus("catching-up");
-    let since = null;
-    for (;;) {
-      const page = await this.api.get("changes", { since, limit: 1000 }, { signal: this.controller.signal });
-      for (const sample of page.added) this.onChange({ added: sample }, false);
-      for (const deleted of page.deleted) this.onChange({ deleted }, false);
-      for (const summary of page.activitySummaries || []) this.onChange({ activitySummary: summary }, false);
-      since = page.newAnchor;
-      if (!page.hasMore) break;
-    }
-    this.anchor = since;
+    const page = await this.api.get("changes", { since: "now" }, { signal: this.controller.signal });
+    this.anchor = page.newAnchor;
   }
 
   /// Follows the NDJSON stream from the anchor until it ends.
@@ -96,7 +90,7 @@ export class Feed {
         const change = JSON.parse(line);
         if (typeof change.anchor === "string") {
           // The lines up to an anchor line are applied together.
-          for (const held of pending) this.onChange(held, true);
+          for (const held of pending) this.onChange(held);
           pending = [];
           this.anchor = change.anchor;
         } else {

@@ -19,6 +19,8 @@ struct ChangeFeed: Sendable {
         /// Whether activity summaries are reported too.
         var summaries: Bool
         var since: HKQueryAnchor?
+        /// `since=now`: from the store's head, so only later changes come.
+        var sinceNow = false
         var limit: Int
         var wait: Int
         var mode: Mode
@@ -29,6 +31,9 @@ struct ChangeFeed: Sendable {
     func handle(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         var query = try parse(request)
+        // `since=now`: the head's anchor, read in one short transaction, so a
+        // consumer that wants only what comes next does not page the log.
+        if query.sinceNow { query.since = try store.currentAnchor() }
         // Types the principal may not read are left out, as if empty (AUTH-4).
         query.types = query.types.filter(context.mayRead)
         query.summaries = query.summaries && context.mayRead(HKObjectType.activitySummaryType())
@@ -110,7 +115,9 @@ struct ChangeFeed: Sendable {
         let resume = parameters.string("since") ?? request.headers[HTTPField.Name("Last-Event-ID")!]
         let since: HKQueryAnchor?
         do {
-            since = try resume.map { text throws(HKError) in try HKQueryAnchor(string: text) }
+            since = try resume.flatMap { text throws(HKError) in
+                text == "now" ? nil : try HKQueryAnchor(string: text)
+            }
         } catch {
             throw APIError(.badRequest, .anchorNotValid, "since: \(error.message); start over without 'since'")
         }
@@ -128,7 +135,15 @@ struct ChangeFeed: Sendable {
         default: throw APIError.badRequest("'stream' is ndjson or sse")
         }
         if mode != .page && wait > 0 { throw APIError.badRequest("a stream waits by itself; leave out 'wait'") }
-        return Query(types: types, summaries: summaries, since: since, limit: limit, wait: wait, mode: mode)
+        return Query(
+            types: types,
+            summaries: summaries,
+            since: since,
+            sinceNow: resume == "now",
+            limit: limit,
+            wait: wait,
+            mode: mode
+        )
     }
 
     /// Everything since the anchor in pages, then each new commit's

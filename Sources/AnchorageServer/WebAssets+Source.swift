@@ -170,7 +170,7 @@ ol.feed .deleted .kind { color: var(--heart); }
         ),
         "app.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
-            etag: "\"5a0a76738af71f307b728a5818dc3d4b\"",
+            etag: "\"44d7dc4f4b4b231f5876495f7550d77e\"",
             text: ##"""
 // The node's web page: signs in with a token or a one-time link, then shows
 // a store's activity, sleep, workouts, sources, live changes, peers and
@@ -489,16 +489,13 @@ function startFeed() {
   const counts = el("p", { class: "muted" });
   const list = el("ol", { class: "feed", "aria-live": "polite" });
   show(body, status, counts, list);
-  let replayed = 0;
+  // The feed starts at the store's head (since=now): it shows what happens
+  // from the moment the screen opens, never a replay of the log.
   let live = 0;
-  const feed = new Feed(api, (change, isLive) => {
-    if (!isLive) {
-      replayed += 1;
-      counts.textContent = `${formatNumber(replayed)} changes in the log before the page connected; ${live} since.`;
-      return;
-    }
+  counts.textContent = "No change since the page connected.";
+  const feed = new Feed(api, (change) => {
     live += 1;
-    counts.textContent = `${formatNumber(replayed)} changes in the log before the page connected; ${live} since.`;
+    counts.textContent = `${formatNumber(live)} ${live === 1 ? "change" : "changes"} since the page connected.`;
     const item = describeChange(change);
     const row = el("li", { class: `new ${item.kind}`, "data-uuid": item.uuid, "data-kind": item.kind },
       el("span", { class: "kind", text: item.kind }),
@@ -511,7 +508,7 @@ function startFeed() {
     const dot = status.firstChild;
     dot.className = `status ${phase === "live" ? "live" : phase === "retrying" || phase === "stopped" ? "down" : ""}`;
     const words = {
-      "catching-up": "Reading the log…",
+      "catching-up": "Finding the store's head…",
       live: "Live: new changes appear here as they are committed.",
       retrying: `Disconnected (${error ? error.message : ""}); reconnecting…`,
       stopped: error ? `Stopped: ${error.message}` : "Stopped.",
@@ -970,9 +967,9 @@ export function formatDay(iso, timeZone) {
         ),
         "feed.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
-            etag: "\"5c8c5b6f38408d9f937f3ba65d1366b1\"",
+            etag: "\"4ce7cce812ce95fab2accb4103a808ef\"",
             text: #"""
-// The change feed, live: catches up a page at a time, then follows
+// The change feed, live: starts at the store's head (`since=now`), then follows
 // `GET changes?stream=ndjson` with fetch and a ReadableStream (an
 // EventSource cannot send the Authorization header), resuming from the
 // last anchor line after a disconnect.
@@ -980,7 +977,7 @@ export function formatDay(iso, timeZone) {
 import { APIFailure } from "./api.js";
 
 export class Feed {
-  /// `onChange(line, live)` gets each `{"added":…}` / `{"deleted":…}` /
+  /// `onChange(line)` gets each `{"added":…}` / `{"deleted":…}` /
   /// `{"activitySummary":…}` line; `onStatus(state, detail)` the
   /// connection's state (`catching-up`, `live`, `retrying`, `stopped`).
   constructor(api, onChange, onStatus) {
@@ -1022,19 +1019,13 @@ export class Feed {
     if (this.controller) this.controller.abort();
   }
 
-  /// Reads what the log holds now, a page at a time, up to its end.
+  /// Takes the store's head as the anchor to follow from (`since=now`: one
+  /// short read, however much the store holds), so the feed shows what
+  /// happens from the moment the screen opens, never a replay of the log.
   async catchUp() {
     this.onStatus("catching-up");
-    let since = null;
-    for (;;) {
-      const page = await this.api.get("changes", { since, limit: 1000 }, { signal: this.controller.signal });
-      for (const sample of page.added) this.onChange({ added: sample }, false);
-      for (const deleted of page.deleted) this.onChange({ deleted }, false);
-      for (const summary of page.activitySummaries || []) this.onChange({ activitySummary: summary }, false);
-      since = page.newAnchor;
-      if (!page.hasMore) break;
-    }
-    this.anchor = since;
+    const page = await this.api.get("changes", { since: "now" }, { signal: this.controller.signal });
+    this.anchor = page.newAnchor;
   }
 
   /// Follows the NDJSON stream from the anchor until it ends.
@@ -1070,7 +1061,7 @@ export class Feed {
         const change = JSON.parse(line);
         if (typeof change.anchor === "string") {
           // The lines up to an anchor line are applied together.
-          for (const held of pending) this.onChange(held, true);
+          for (const held of pending) this.onChange(held);
           pending = [];
           this.anchor = change.anchor;
         } else {

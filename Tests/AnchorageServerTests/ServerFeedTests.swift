@@ -119,6 +119,41 @@ struct ServerFeedTests {
         }
     }
 
+    @Test(
+        "since=now: an empty page at the head's anchor, whatever the store holds; a long-poll from it wakes on the next save only; the same anchor a full catch-up reaches"
+    )
+    func sinceNow() async throws {
+        let clock = HandClock()
+        try await withNode(configuration: nodeConfiguration { $0.clock = clock.store }) { node, directory in
+            try await node.application().test(.router) { client in
+                let history = (0..<5).map { "[\(stepJSON(Double($0 + 1), uuid: UUID()))]" }
+                for batch in history { _ = try await client.send(.post, "/v1/samples", json: batch) }
+                let now = try await client.send(.get, "/v1/changes?types=stepCount&since=now")
+                #expect(now.status == .ok, "\(now.text)")
+                #expect(try #require(try now.object["added"] as? [Any]).isEmpty, "no replay of the history")
+                #expect(try now.object["hasMore"] as? Bool == false)
+                let head = try #require(try now.object["newAnchor"] as? String)
+                // A consumer that paged the whole log ends at the same anchor.
+                let full = try await client.send(.get, "/v1/changes?types=stepCount")
+                #expect(try full.object["newAnchor"] as? String == head)
+                #expect((try full.object["added"] as? [Any])?.count == 5)
+
+                let id = UUID()
+                async let woken = client.send(.get, "/v1/changes?types=stepCount&wait=60&since=now")
+                try await clock.clock.waitForSleepers(remaining: [.seconds(60)])
+                _ = try await client.send(.post, "/v1/samples", json: "[\(stepJSON(9, uuid: id))]")
+                let response = try await woken
+                let added = try #require(try response.object["added"] as? [[String: Any]])
+                #expect(added.map { $0["uuid"] as? String } == [id.uuidString], "only the save after it")
+
+                // `now` is the only word `since` takes besides an anchor.
+                let bad = try await client.send(.get, "/v1/changes?since=later")
+                #expect(bad.status == .badRequest && bad.errorCode == "anchorNotValid", "\(bad.text)")
+            }
+            try await expectAuditPasses(directory)
+        }
+    }
+
     @Test("AQ-15, AQ-16: a streaming consumer sees every change exactly once across a reconnect")
     func streamAcrossReconnect() async throws {
         // The clock never moves: no heartbeat; the anchor lines are the pages' own.

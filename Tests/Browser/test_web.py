@@ -335,6 +335,8 @@ def owner_session(driver, node, shots, sleep_id, workout_id):
     open_screen(driver, "feed")
     wait_for(driver, lambda d: d.find_element(By.ID, "panel-feed").get_attribute("data-phase") == "live",
              "the live feed")
+    check(not driver.find_elements(By.CSS_SELECTOR, "#panel-feed li"),
+          "the live feed starts at the store's head (since=now), not with a replay of the log")
     fresh = str(uuid.uuid4()).upper()
     node.save([quantity("StepCount", "2025-09-17T10:00:00Z", "2025-09-17T10:05:00Z", 432, "count", sample_id=fresh)])
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#panel-feed li[data-uuid="{fresh}"]'),

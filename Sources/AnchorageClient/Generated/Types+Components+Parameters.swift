@@ -12,7 +12,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/SampleType`.
         public typealias SampleType = Swift.String
-        /// The `newAnchor` of the last page applied; absent from the beginning
+        /// The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
         ///
         /// - Remark: Generated from `#/components/parameters/Since`.
         public typealias Since = Swift.String

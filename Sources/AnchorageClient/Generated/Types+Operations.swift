@@ -1075,7 +1075,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/changes/GET/query/types`.
                 public var types: Swift.String?
-                /// The `newAnchor` of the last page applied; absent from the beginning
+                /// The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
                 ///
                 /// - Remark: Generated from `#/paths/v1/changes/GET/query/since`.
                 public var since: Components.Parameters.Since?
@@ -1096,7 +1096,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - types: Comma-separated type names (`stepCount,heartRate`, or identifiers), and `activitySummary`
-                ///   - since: The `newAnchor` of the last page applied; absent from the beginning
+                ///   - since: The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
                 ///   - limit:
                 ///   - wait: Seconds to hold the request while nothing is newer
                 ///   - stream:
@@ -5814,7 +5814,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/changes/GET/query/types`.
                 public var types: Swift.String?
-                /// The `newAnchor` of the last page applied; absent from the beginning
+                /// The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
                 ///
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/changes/GET/query/since`.
                 public var since: Components.Parameters.Since?
@@ -5835,7 +5835,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - types: Comma-separated type names (`stepCount,heartRate`, or identifiers), and `activitySummary`
-                ///   - since: The `newAnchor` of the last page applied; absent from the beginning
+                ///   - since: The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
                 ///   - limit:
                 ///   - wait: Seconds to hold the request while nothing is newer
                 ///   - stream:
