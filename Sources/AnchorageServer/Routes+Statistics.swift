@@ -100,15 +100,25 @@ struct StatisticsRoutes: Sendable {
                 )
             }
         }
+        // The owner's order for merged statistics (PUT /v1/source-priority),
+        // to a token that reads the type: quantity types only.
+        var priority: [String]?
+        if let quantityType = type as? HKQuantityType {
+            priority = context.mayRead(type) ? try store.sourcePriority(for: quantityType) : []
+        }
         struct Source: Encodable {
             let name: String
             let bundleIdentifier: String
+        }
+        struct Answer: Encodable {
+            let sources: [Source]
+            let priority: [String]?
         }
         let list = sources.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
             .map { Source(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
         try await context.recordRead(
             AccessRecord(principal: "", action: "GET /v1/sources", types: [type.identifier], count: list.count)
         )
-        return try JSONBodies.response(wrapping: list, as: "sources")
+        return try JSONBodies.response(encoding: Answer(sources: list, priority: priority))
     }
 }

@@ -37,6 +37,7 @@ struct StoreRoutes: Sendable {
         routes.delete("samples/{uuid}", use: samples.delete)
         routes.get("statistics", use: statistics.statistics)
         routes.get("sources", use: statistics.sources)
+        routes.put("source-priority", use: SourcePriorityRoutes().set)
         routes.get("activity-summaries", use: ActivitySummaryRoutes().list)
         routes.get("access-log", use: AccessLogRoute().list)
         let series = SeriesRoutes()

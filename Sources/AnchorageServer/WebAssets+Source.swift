@@ -170,7 +170,7 @@ ol.feed .deleted .kind { color: var(--heart); }
         ),
         "app.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
-            etag: "\"44d7dc4f4b4b231f5876495f7550d77e\"",
+            etag: "\"4fbf5c4b4bea8a06971352b7bd972d8f\"",
             text: ##"""
 // The node's web page: signs in with a token or a one-time link, then shows
 // a store's activity, sleep, workouts, sources, live changes, peers and
@@ -450,24 +450,35 @@ async function loadSources() {
         }
       }
       const combine = (list) => (spec.key === "sum" ? list.reduce((s, v) => s + v, 0) : list.reduce((s, v) => s + v, 0) / list.length);
-      const rows = answer.sources.map((source) => el("tr", { "data-bundle": source.bundleIdentifier },
+      // The owner's order (PUT /v1/source-priority): listed sources first,
+      // in that order, then the others.
+      const priority = answer.priority || [];
+      const rank = (source) => {
+        const index = priority.indexOf(source.bundleIdentifier);
+        return index < 0 ? priority.length + 1 : index + 1;
+      };
+      const ordered = [...answer.sources].sort((a, b) => rank(a) - rank(b)
+        || a.bundleIdentifier.localeCompare(b.bundleIdentifier));
+      const rows = ordered.map((source) => el("tr", { "data-bundle": source.bundleIdentifier,
+        "data-rank": priority.includes(source.bundleIdentifier) ? String(rank(source)) : "" },
+        el("td", { class: "number", text: priority.includes(source.bundleIdentifier) ? String(rank(source)) : "–" }),
         el("td", { text: source.name }),
         el("td", { text: source.bundleIdentifier }),
         el("td", { class: "number", text: perSource.has(source.bundleIdentifier) ? formatNumber(combine(perSource.get(source.bundleIdentifier)), 1) : "" })));
       if (merged !== null) {
-        rows.push(el("tr", { class: "merged" }, el("td", { text: "Merged" }),
+        rows.push(el("tr", { class: "merged" }, el("td", {}), el("td", { text: "Merged" }),
           el("td", { class: "muted", text: spec.key === "sum" ? "overlaps counted once, by source priority" : "every source's readings" }),
           el("td", { class: "number", text: formatNumber(merged, 1) })));
       }
       sections.push(el("h3", { text: spec.label }));
       sections.push(answer.sources.length
         ? el("table", { "data-type": spec.type }, el("thead", {}, el("tr", {},
-          el("th", { text: "Source" }), el("th", { text: "Bundle identifier" }),
+          el("th", { class: "number", text: "Priority" }), el("th", { text: "Source" }), el("th", { text: "Bundle identifier" }),
           el("th", { class: "number", text: spec.key ? `In range (${spec.key === "sum" ? "total" : "average"})` : "" }))),
         el("tbody", {}, ...rows))
         : emptyNote());
     }
-    show(body, el("p", { class: "muted", text: "When sources overlap, merged sums count each stretch of time once, from the highest-priority source: manually entered samples first, then the others (ST-24)." }), ...sections);
+    show(body, el("p", { class: "muted", text: "When sources overlap, merged sums count each stretch of time once, from the highest-priority source: samples entered by hand first, then the sources in the owner's order (Priority), then the others, newest first (ST-22..24)." }), ...sections);
   });
 }
 

@@ -323,9 +323,17 @@ def owner_session(driver, node, shots, sleep_id, workout_id):
     check(int(line.get_attribute("data-points")) == with_route[1], "the route draws every location of the API's")
     screenshot(driver, shots, "workouts")
 
+    # The owner's order: the phone first, then the watch (PUT /v1/source-priority).
+    status, _, answer = node.call("PUT", "/v1/source-priority",
+                                  body={"type": "stepCount", "sources": ["com.example.phone", "com.example.watch"]})
+    check(status == 200, f"setting the source priority answered {status}: {answer}")
     open_screen(driver, "sources")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#panel-sources tr[data-bundle="com.example.phone"]'),
              "the sources")
+    ranked = [row.get_attribute("data-bundle") for row in driver.find_elements(
+        By.CSS_SELECTOR, '#panel-sources table[data-type="stepCount"] tr[data-rank]')
+        if row.get_attribute("data-rank")]
+    check(ranked == answer["priority"], f"the sources screen shows the owner's order {answer['priority']}: {ranked}")
     screenshot(driver, shots, "sources")
 
     open_screen(driver, "peers")

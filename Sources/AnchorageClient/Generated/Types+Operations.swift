@@ -3770,6 +3770,361 @@ public enum Operations {
             }
         }
     }
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)`.
+    public enum SetSourcePriority {
+        public static let id: Swift.String = "setSourcePriority"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/source-priority/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetSourcePriority.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetSourcePriority.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.SetSourcePriority.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// Bundle identifiers, highest priority first; empty: no order
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json/sources`.
+                    public var sources: [Swift.String]
+                    /// A quantity type
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json/type`.
+                    public var _type: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - sources: Bundle identifiers, highest priority first; empty: no order
+                    ///   - _type: A quantity type
+                    public init(
+                        sources: [Swift.String],
+                        _type: Swift.String
+                    ) {
+                        self.sources = sources
+                        self._type = _type
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case sources
+                        case _type = "type"
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/content/application\/json`.
+                case json(Operations.SetSourcePriority.Input.Body.JsonPayload)
+            }
+            public var body: Operations.SetSourcePriority.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.SetSourcePriority.Input.Headers = .init(),
+                body: Operations.SetSourcePriority.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/source-priority/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/source-priority/PUT/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/source-priority/PUT/responses/200/content/json/priority`.
+                        public var priority: [Swift.String]
+                        /// - Remark: Generated from `#/paths/v1/source-priority/PUT/responses/200/content/json/type`.
+                        public var _type: Swift.String
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - priority:
+                        ///   - _type:
+                        public init(
+                            priority: [Swift.String],
+                            _type: Swift.String
+                        ) {
+                            self.priority = priority
+                            self._type = _type
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case priority
+                            case _type = "type"
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/source-priority/PUT/responses/200/content/application\/json`.
+                    case json(Operations.SetSourcePriority.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.SetSourcePriority.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.SetSourcePriority.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.SetSourcePriority.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The order now in force
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SetSourcePriority.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.SetSourcePriority.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/408`.
+            ///
+            /// HTTP response code: `408 requestTimeout`.
+            case requestTimeout(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.requestTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.requestTimeout`.
+            /// - SeeAlso: `.requestTimeout`.
+            public var requestTimeout: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .requestTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The sources that saved samples of a type
     ///
     /// - Remark: HTTP `GET /v1/sources`.
@@ -3823,16 +4178,27 @@ public enum Operations {
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/sources/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// Quantity types only: the owner's order of sources for merged statistics, highest first (PUT /v1/source-priority); empty when none is set, or to a token that cannot read the type
+                        ///
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/sources/GET/responses/200/content/json/priority`.
+                        public var priority: [Swift.String]?
                         /// - Remark: Generated from `#/paths/v1/sources/GET/responses/200/content/json/sources`.
                         public var sources: [Components.Schemas.Source]
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - priority: Quantity types only: the owner's order of sources for merged statistics, highest first (PUT /v1/source-priority); empty when none is set, or to a token that cannot read the type
                         ///   - sources:
-                        public init(sources: [Components.Schemas.Source]) {
+                        public init(
+                            priority: [Swift.String]? = nil,
+                            sources: [Components.Schemas.Source]
+                        ) {
+                            self.priority = priority
                             self.sources = sources
                         }
                         public enum CodingKeys: String, CodingKey {
+                            case priority
                             case sources
                         }
                     }
@@ -9095,6 +9461,377 @@ public enum Operations {
             }
         }
     }
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/stores/{store}/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)`.
+    public enum StoreSetSourcePriority {
+        public static let id: Swift.String = "storeSetSourcePriority"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/path/store`.
+                public var store: Components.Parameters.Store
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - store:
+                public init(store: Components.Parameters.Store) {
+                    self.store = store
+                }
+            }
+            public var path: Operations.StoreSetSourcePriority.Input.Path
+            /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StoreSetSourcePriority.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StoreSetSourcePriority.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.StoreSetSourcePriority.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/requestBody/json`.
+                public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// Bundle identifiers, highest priority first; empty: no order
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/requestBody/json/sources`.
+                    public var sources: [Swift.String]
+                    /// A quantity type
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/requestBody/json/type`.
+                    public var _type: Swift.String
+                    /// Creates a new `JsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - sources: Bundle identifiers, highest priority first; empty: no order
+                    ///   - _type: A quantity type
+                    public init(
+                        sources: [Swift.String],
+                        _type: Swift.String
+                    ) {
+                        self.sources = sources
+                        self._type = _type
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case sources
+                        case _type = "type"
+                    }
+                }
+                /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/requestBody/content/application\/json`.
+                case json(Operations.StoreSetSourcePriority.Input.Body.JsonPayload)
+            }
+            public var body: Operations.StoreSetSourcePriority.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.StoreSetSourcePriority.Input.Path,
+                headers: Operations.StoreSetSourcePriority.Input.Headers = .init(),
+                body: Operations.StoreSetSourcePriority.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/responses/200/content/json/priority`.
+                        public var priority: [Swift.String]
+                        /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/responses/200/content/json/type`.
+                        public var _type: Swift.String
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - priority:
+                        ///   - _type:
+                        public init(
+                            priority: [Swift.String],
+                            _type: Swift.String
+                        ) {
+                            self.priority = priority
+                            self._type = _type
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case priority
+                            case _type = "type"
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/source-priority/PUT/responses/200/content/application\/json`.
+                    case json(Operations.StoreSetSourcePriority.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.StoreSetSourcePriority.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.StoreSetSourcePriority.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.StoreSetSourcePriority.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The order now in force
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StoreSetSourcePriority.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.StoreSetSourcePriority.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/408`.
+            ///
+            /// HTTP response code: `408 requestTimeout`.
+            case requestTimeout(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.requestTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.requestTimeout`.
+            /// - SeeAlso: `.requestTimeout`.
+            public var requestTimeout: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .requestTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The sources that saved samples of a type
     ///
     /// - Remark: HTTP `GET /v1/stores/{store}/sources`.
@@ -9164,16 +9901,27 @@ public enum Operations {
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/sources/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// Quantity types only: the owner's order of sources for merged statistics, highest first (PUT /v1/source-priority); empty when none is set, or to a token that cannot read the type
+                        ///
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/stores/{store}/sources/GET/responses/200/content/json/priority`.
+                        public var priority: [Swift.String]?
                         /// - Remark: Generated from `#/paths/v1/stores/{store}/sources/GET/responses/200/content/json/sources`.
                         public var sources: [Components.Schemas.Source]
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
+                        ///   - priority: Quantity types only: the owner's order of sources for merged statistics, highest first (PUT /v1/source-priority); empty when none is set, or to a token that cannot read the type
                         ///   - sources:
-                        public init(sources: [Components.Schemas.Source]) {
+                        public init(
+                            priority: [Swift.String]? = nil,
+                            sources: [Components.Schemas.Source]
+                        ) {
+                            self.priority = priority
                             self.sources = sources
                         }
                         public enum CodingKeys: String, CodingKey {
+                            case priority
                             case sources
                         }
                     }

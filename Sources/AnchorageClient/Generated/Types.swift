@@ -95,6 +95,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sign-in`.
     /// - Remark: Generated from `#/paths//v1/sign-in/delete(signOut)`.
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)`.
+    func setSourcePriority(_ input: Operations.SetSourcePriority.Input) async throws -> Operations.SetSourcePriority.Output
     /// The sources that saved samples of a type
     ///
     /// - Remark: HTTP `GET /v1/sources`.
@@ -188,6 +193,11 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/stores/{store}/samples/{uuid}`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/samples/{uuid}/delete(storeDeleteSample)`.
     func storeDeleteSample(_ input: Operations.StoreDeleteSample.Input) async throws -> Operations.StoreDeleteSample.Output
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/stores/{store}/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)`.
+    func storeSetSourcePriority(_ input: Operations.StoreSetSourcePriority.Input) async throws -> Operations.StoreSetSourcePriority.Output
     /// The sources that saved samples of a type
     ///
     /// - Remark: HTTP `GET /v1/stores/{store}/sources`.
@@ -484,6 +494,19 @@ extension APIProtocol {
     public func signOut(headers: Operations.SignOut.Input.Headers = .init()) async throws -> Operations.SignOut.Output {
         try await signOut(Operations.SignOut.Input(headers: headers))
     }
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)`.
+    public func setSourcePriority(
+        headers: Operations.SetSourcePriority.Input.Headers = .init(),
+        body: Operations.SetSourcePriority.Input.Body
+    ) async throws -> Operations.SetSourcePriority.Output {
+        try await setSourcePriority(Operations.SetSourcePriority.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// The sources that saved samples of a type
     ///
     /// - Remark: HTTP `GET /v1/sources`.
@@ -735,6 +758,21 @@ extension APIProtocol {
         try await storeDeleteSample(Operations.StoreDeleteSample.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Sets the order of a quantity type's sources for merged statistics (the owner only; ST-22..27)
+    ///
+    /// - Remark: HTTP `PUT /v1/stores/{store}/source-priority`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/source-priority/put(storeSetSourcePriority)`.
+    public func storeSetSourcePriority(
+        path: Operations.StoreSetSourcePriority.Input.Path,
+        headers: Operations.StoreSetSourcePriority.Input.Headers = .init(),
+        body: Operations.StoreSetSourcePriority.Input.Body
+    ) async throws -> Operations.StoreSetSourcePriority.Output {
+        try await storeSetSourcePriority(Operations.StoreSetSourcePriority.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// The sources that saved samples of a type
