@@ -35,8 +35,9 @@ public struct AnchorageNodeClient: Sendable {
     /// Its errors for answers of 400 or more are `ClientError`s whose
     /// `underlyingError` is an ``AnchorageClientError``.
     public let generated: Client
-    /// The store of a multi-store node (`/v1/stores/{store}/…`); `nil` for
-    /// a single-store node's routes (`/v1/…`).
+    /// The store of a multi-store or fleet node: every store route, the
+    /// generated ones included, goes to `/v1/stores/{store}/…`; `nil` for a
+    /// single-store node's routes (`/v1/…`).
     public let store: String?
 
     /// A client of the node at `serverURL` (`http://127.0.0.1:8080`, with
@@ -60,6 +61,7 @@ public struct AnchorageNodeClient: Sendable {
             configuration: .init(client: httpClient, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
         )
         var middlewares: [any ClientMiddleware] = [NodeErrorMiddleware()]
+        if let store { middlewares.insert(StorePathMiddleware(store: store), at: 0) }
         if let token { middlewares.insert(BearerTokenMiddleware(token: token), at: 0) }
         generated = Client(serverURL: serverURL, transport: transport, middlewares: middlewares)
         self.store = store
@@ -92,23 +94,9 @@ public struct AnchorageNodeClient: Sendable {
     ) async throws -> ChangePage {
         let types = types.isEmpty ? nil : types.joined(separator: ",")
         let seconds = wait.map { Int(min(max($0.components.seconds, 0), 60)) }
+        let query = Operations.Changes.Input.Query(types: types, since: anchor, limit: limit, wait: seconds)
         return try await Self.mappingErrors {
-            if let store {
-                let query = Operations.StoreChanges.Input.Query(
-                    types: types,
-                    since: anchor,
-                    limit: limit,
-                    wait: seconds
-                )
-                return try await generated.storeChanges(
-                    path: .init(store: store),
-                    query: query,
-                    headers: .init(accept: [.init(contentType: .json)])
-                ).ok.body.json
-            }
-            let query = Operations.Changes.Input.Query(types: types, since: anchor, limit: limit, wait: seconds)
-            return try await generated.changes(query: query, headers: .init(accept: [.init(contentType: .json)]))
-                .ok.body.json
+            try await generated.changes(query: query, headers: .init(accept: [.init(contentType: .json)])).ok.body.json
         }
     }
 
@@ -147,11 +135,7 @@ public struct AnchorageNodeClient: Sendable {
     @discardableResult
     public func save(_ objects: [HealthObject]) async throws -> [String] {
         try await Self.mappingErrors {
-            if let store {
-                return try await generated.storeSaveSamples(path: .init(store: store), body: .json(.case1(objects)))
-                    .created.body.json.uuids
-            }
-            return try await generated.saveSamples(body: .json(.case1(objects))).created.body.json.uuids
+            try await generated.saveSamples(body: .json(.case1(objects))).created.body.json.uuids
         }
     }
 

@@ -19,6 +19,40 @@ struct BearerTokenMiddleware: ClientMiddleware {
     }
 }
 
+/// Sends a store's routes to one store of a multi-store or fleet node:
+/// `/v1/changes` becomes `/v1/stores/{store}/changes`. The client is
+/// generated from the single-store routes only (Scripts/generate-client);
+/// the node's own routes (`/v1/stores…`, `/v1/fleet/…`, `/v1/sign-in`, and
+/// those outside `/v1/`) go as they are.
+struct StorePathMiddleware: ClientMiddleware {
+    /// The path prefix of the store's routes, its id percent-encoded.
+    let prefix: String
+
+    init(store: String) {
+        let id = store.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? store
+        prefix = "/v1/stores/\(id)/"
+    }
+
+    /// The node's own routes under `/v1/`, which no store has.
+    static let nodeRoutes = ["stores", "fleet", "sign-in"]
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let path = request.path, path.hasPrefix("/v1/") {
+            let rest = path.dropFirst("/v1/".count)
+            let first = rest.prefix { $0 != "/" && $0 != "?" }
+            if !Self.nodeRoutes.contains(String(first)) { request.path = prefix + rest }
+        }
+        return try await next(request, body, baseURL)
+    }
+}
+
 /// Turns every answer of 400 or more into an ``AnchorageClientError``
 /// carrying the node's code and message (its error body, docs/http-api.md),
 /// whichever operation was called and whether the document lists the status.

@@ -1,6 +1,5 @@
 import Anchorage
 import AnchorageService
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -158,11 +157,11 @@ final class NodeAccess: Sendable {
 
     /// Tokens are compared by their SHA-256 digests, so every comparison
     /// takes the same time whatever the presented token's length.
-    private static func digest(_ secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
-    }
+    private static func digest(_ secret: String) -> [UInt8] { NodeRegistry.secretDigest(secret) }
 
-    private static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    /// Whether two digests are equal, in a time that does not depend on
+    /// where they differ (the web page's sign-in compares with it too).
+    static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

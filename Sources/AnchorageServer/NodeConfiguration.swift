@@ -165,14 +165,19 @@ public struct NodeConfiguration: Sendable {
     public init() {}
 
     /// The largest body a request to `path` may send: a sync batch for a
-    /// push, 1 KiB for a sign-in code, ``maximumBodyBytes`` for everything else.
+    /// push, 1 KiB for a sign-in code, 16 KiB for a webhook, 512 KiB for a
+    /// source order (1,000 identifiers of at most 255 bytes, quoted),
+    /// ``maximumBodyBytes`` for everything else.
     func maximumBodyBytes(forPath path: String) -> Int {
         if path == "/v1/sync/push" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/sync/push")) {
             return syncLimits.maximumBatchBytes
         }
         if path == "/v1/sign-in" { return 1_024 }
         let webhooks = path == "/v1/webhooks" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/webhooks"))
-        return webhooks ? 16_384 : maximumBodyBytes
+        if webhooks { return 16_384 }
+        let order =
+            path == "/v1/source-priority" || (path.hasPrefix("/v1/stores/") && path.hasSuffix("/source-priority"))
+        return order ? min(524_288, maximumBodyBytes) : maximumBodyBytes
     }
 
     /// Whether `host` is a loopback address.

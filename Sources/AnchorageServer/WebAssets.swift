@@ -10,8 +10,14 @@ struct WebAsset: Sendable {
     var contentType: String
     /// A strong validator: a digest of its bytes, quoted.
     var etag: String
-    /// Its bytes, as text.
-    var text: String
+    /// Its bytes, decoded once from the base64 the binary embeds.
+    var bytes: ByteBuffer
+
+    init(contentType: String, etag: String, base64: String) {
+        self.contentType = contentType
+        self.etag = etag
+        bytes = ByteBuffer(bytes: Data(base64Encoded: base64) ?? Data())
+    }
 }
 
 /// The web page: `GET /` (`Web/index.html`) and `GET /web/{asset}` (the
@@ -60,6 +66,6 @@ enum WebAssets {
         if presented.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: asset.text)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.bytes))
     }
 }

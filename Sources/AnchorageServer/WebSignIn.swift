@@ -1,5 +1,5 @@
 import Anchorage
-import Crypto
+import AnchorageService
 import Foundation
 import Synchronization
 
@@ -107,24 +107,11 @@ final class WebSignIn: Sendable {
         }
     }
 
-    /// 32 random bytes (from the system's secure generator) as base64url.
-    static func randomSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    /// 32 random bytes as base64url, as the registry makes token secrets.
+    static func randomSecret() -> String { NodeRegistry.random(bytes: 32) }
 
-    static func digest(_ secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
-    }
+    /// A secret's SHA-256, as the token file's and the registry's are kept.
+    static func digest(_ secret: String) -> [UInt8] { NodeRegistry.secretDigest(secret) }
 
-    static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
-    }
+    static func equalInConstantTime(_ a: [UInt8], _ b: [UInt8]) -> Bool { NodeAccess.equalInConstantTime(a, b) }
 }

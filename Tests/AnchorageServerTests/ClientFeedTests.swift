@@ -218,3 +218,38 @@ struct FleetStatusClientTests {
         }
     }
 }
+
+/// The client against one store of a multi-store node: the generated
+/// operations are the single-store routes, and `store:` sends them to
+/// `/v1/stores/{store}/…` (StorePathMiddleware), the node's own routes as
+/// they are.
+@Suite("Generated client against one store of a multi-store node")
+struct ClientStoreTests {
+    @Test(
+        "with store: alice, saves and pages go to alice's routes, bob never sees them, the node's own routes are untouched; audit verify passes"
+    )
+    func storeRoutes() async throws {
+        try await MultiStoreFixture.with { fixture in
+            let admin = try MultiStoreAdminTests.admin(fixture)
+            try await fixture.node.application().test(.live) { http in
+                let port = try #require(http.port)
+                let url = URL(string: "http://127.0.0.1:\(port)")!
+                let alice = AnchorageNodeClient(serverURL: url, token: fixture.alice, store: "alice")
+                let bob = AnchorageNodeClient(serverURL: url, token: fixture.bob, store: "bob")
+                let saved = try await alice.save([try ClientFeedTests.steps(12), try ClientFeedTests.steps(13)])
+                let page = try await alice.changes(types: ["stepCount"])
+                #expect(page.added.map(\.uuid) == saved)
+                #expect(try await bob.changes(types: ["stepCount"]).added.isEmpty, "alice's saves are alice's")
+                // Alice's token on bob's routes: the node's 404 for a store it does not reach.
+                let astray = AnchorageNodeClient(serverURL: url, token: fixture.alice, store: "bob")
+                let refused = await #expect(throws: AnchorageClientError.self) { try await astray.changes() }
+                #expect(refused?.code == .notFound && refused?.status == 404, "\(String(describing: refused))")
+                // The node's own routes go as they are, with the administrator's token.
+                let node = AnchorageNodeClient(serverURL: url, token: admin, store: "alice")
+                let stores = try await node.generated.listStores().ok.body.json
+                #expect(stores.stores.map(\.id).sorted() == ["alice", "bob"])
+            }
+            try await fixture.expectAudits()
+        }
+    }
+}

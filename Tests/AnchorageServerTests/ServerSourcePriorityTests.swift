@@ -79,6 +79,10 @@ struct ServerSourcePriorityTests {
                     let bad = try await client.send(.put, "/v1/source-priority", token: Tokens.owner, json: json)
                     #expect(bad.status == .badRequest && bad.errorCode == code, "\(json): \(bad.text)")
                 }
+                // A body past what 1,000 identifiers need is refused before it is read.
+                let huge = #"{"type":"stepCount","sources":["# + String(repeating: #""a","#, count: 200_000) + #""a"]}"#
+                let oversized = try await client.send(.put, "/v1/source-priority", token: Tokens.owner, json: huge)
+                #expect(oversized.status == .contentTooLarge && oversized.errorCode == "bodyTooLarge")
                 #expect(try await Self.mergedSum(client) == 300, "nothing refused changed the order")
 
                 // An empty list clears it.

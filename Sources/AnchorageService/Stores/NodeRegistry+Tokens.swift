@@ -207,8 +207,9 @@ extension NodeRegistry {
         Array(SHA256.hash(data: Array(secret.utf8)))
     }
 
-    /// URL-safe base64 of `bytes` random bytes from the system's generator.
-    static func random(bytes: Int) -> String {
+    /// URL-safe base64 of `bytes` random bytes from the system's generator
+    /// (token secrets; the web page's sign-in codes and sessions).
+    package static func random(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Data(random).base64EncodedString()
