@@ -298,6 +298,18 @@ let package = Package(
             dependencies: ["AnchorageModel"],
             swiftSettings: strictSettings
         ),
+        // Starts the test process's pool probe (PoolProbe.swift) from a
+        // constructor, since Swift Testing has no hook around a whole run.
+        .target(name: "CPoolProbe"),
+        // What the test run itself needs, linked only into the tests: the
+        // pool probe, the trait that bounds how many tests that start
+        // processes run at once, and the one that runs a test on a thread of
+        // its own, off Swift's cooperative pool.
+        .target(
+            name: "AnchorageTestRun",
+            dependencies: ["CPoolProbe"],
+            swiftSettings: strictSettings
+        ),
         // Test helpers on a store: temporary stores and generated histories
         // checked against the reference evaluator.
         .target(
@@ -350,34 +362,37 @@ let package = Package(
         ),
         .testTarget(
             name: "LMDBTests",
-            dependencies: ["LMDB"],
+            dependencies: ["AnchorageTestRun", "LMDB"],
             swiftSettings: lmdbSettings
         ),
         // Against a real three-member etcd (Debian's etcd-server), started on free loopback ports.
         .testTarget(
             name: "EtcdTests",
-            dependencies: ["Etcd", "AnchorageTesting"],
+            dependencies: ["AnchorageTestRun", "Etcd", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageFleetTests",
-            dependencies: ["AnchorageFleet", "Etcd", "AnchorageTesting"],
+            dependencies: ["AnchorageTestRun", "AnchorageFleet", "Etcd", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         // The model's tests: no store, so no LMDB in their build.
         .testTarget(
             name: "AnchorageModelTests",
-            dependencies: ["AnchorageModel", "AnchorageTesting"],
+            dependencies: ["AnchorageTestRun", "AnchorageModel", "AnchorageTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageTests",
-            dependencies: ["Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB"],
+            dependencies: [
+                "AnchorageTestRun", "Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageCLITests",
             dependencies: [
+                "AnchorageTestRun",
                 "AnchorageCLI",
                 "Anchorage",
                 "AnchorageService",
@@ -393,6 +408,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageServerTests",
             dependencies: [
+                "AnchorageTestRun",
                 "anchorage",
                 "AnchorageClient",
                 "AnchorageCLI",
@@ -419,18 +435,20 @@ let package = Package(
         .testTarget(
             name: "AnchorageServiceTests",
             dependencies: [
+                "AnchorageTestRun",
                 "AnchorageService", "Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageSyncTests",
-            dependencies: ["AnchorageTesting", "AnchorageSync", "Anchorage", "AnchorageLog"],
+            dependencies: ["AnchorageTestRun", "AnchorageTesting", "AnchorageSync", "Anchorage", "AnchorageLog"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AppleHealthImportTests",
             dependencies: [
+                "AnchorageTestRun",
                 "AnchorageTesting",
                 "AppleHealthImport",
                 "Anchorage",
@@ -469,6 +487,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageLogTests",
             dependencies: [
+                "AnchorageTestRun",
                 "AnchorageTesting",
                 "AnchorageLog",
                 "LogCrashWriter",

@@ -29,13 +29,55 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `executable` with `arguments` and this process's environment
-    /// plus `environment`; its standard output and error go to the file
+    /// plus `environment`, its standard output and error to the file
     /// `output` (appended; created if needed), to `outputDescriptor`, or
     /// nowhere; its standard input is `inputDescriptor`, or empty.
     public static func spawn(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
+        output: URL? = nil,
+        outputDescriptor: Int32? = nil,
+        inputDescriptor: Int32? = nil
+    ) throws -> ChildProcess {
+        try start(
+            executable,
+            arguments,
+            environment: environment,
+            output: output,
+            outputDescriptor: outputDescriptor,
+            inputDescriptor: inputDescriptor
+        )
+    }
+
+    /// Starts `executable` as ``spawn(_:_:environment:output:outputDescriptor:inputDescriptor:)``
+    /// does, its standard output and error read as they come by `watched`
+    /// (which waits for what the child says: that it listens, that it
+    /// printed a line).
+    ///
+    /// ```swift
+    /// let output = try ChildOutput(log: logFile)
+    /// let child = try ChildProcess.spawn(binary, ["serve"], watched: output)
+    /// try await output.wait(for: "the listening line") { $0.contains("serving") }
+    /// ```
+    public static func spawn(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        watched: ChildOutput
+    ) throws -> ChildProcess {
+        guard let descriptor = watched.writeDescriptor.withLock({ $0 }) else {
+            throw ChildProcessError(description: "this ChildOutput already belongs to a child")
+        }
+        let child = try start(executable, arguments, environment: environment, outputDescriptor: descriptor)
+        watched.childStarted()
+        return child
+    }
+
+    private static func start(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String],
         output: URL? = nil,
         outputDescriptor: Int32? = nil,
         inputDescriptor: Int32? = nil

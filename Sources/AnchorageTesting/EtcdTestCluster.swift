@@ -50,7 +50,7 @@ public final class EtcdTestCluster: Sendable {
     /// - Throws: ``EtcdTestClusterError`` when `etcd` is not installed
     ///   (`Scripts/bootstrap` installs Debian's `etcd-server`) or the
     ///   cluster does not come up.
-    public static func start(size: Int = 3, timeout: Double = 30) async throws -> EtcdTestCluster {
+    public static func start(size: Int = 3, timeout: Double = 300) async throws -> EtcdTestCluster {
         guard let binary = executable() else {
             throw EtcdTestClusterError(
                 description: "etcd is not on PATH; Scripts/bootstrap installs it (apt-get install etcd-server)"
@@ -70,6 +70,7 @@ public final class EtcdTestCluster: Sendable {
             let cluster = EtcdTestCluster(members: members, directory: directory)
             do {
                 for index in members.indices { try cluster.launch(index, binary: binary) }
+                try await cluster.waitListening(timeout: timeout)
                 try await cluster.waitHealthy(timeout: timeout)
                 try await cluster.checkOwnMembers()
                 return cluster
@@ -113,10 +114,31 @@ public final class EtcdTestCluster: Sendable {
 
     /// Starts a killed member again on its ports and data, and waits until
     /// it answers healthy.
-    public func restart(_ index: Int, timeout: Double = 30) async throws {
+    public func restart(_ index: Int, timeout: Double = 300) async throws {
         guard let binary = Self.executable() else { throw EtcdTestClusterError(description: "etcd is not on PATH") }
         try launch(index, binary: binary)
+        try await waitListening(members: [index], timeout: timeout)
         try await waitHealthy(members: [index], timeout: timeout)
+    }
+
+    /// Waits until the given members (all by default) say, on their output
+    /// pipes, that they serve client requests: they have joined the
+    /// cluster. A member that exits first (its port taken) fails at once;
+    /// `timeout` only guards against one that hangs.
+    func waitListening(members indices: [Int]? = nil, timeout: Double) async throws {
+        for index in indices ?? Array(members.indices) {
+            guard let output = processes.output(index) else {
+                throw EtcdTestClusterError(description: "member \(index) is not running")
+            }
+            let port = members[index].clientPort
+            do {
+                try await output.wait(for: "member \(index) serving clients", timeout: timeout) {
+                    $0.contains("serving insecure client requests on 127.0.0.1:\(port)")
+                }
+            } catch {
+                throw EtcdTestClusterError(description: "member \(index) did not start: \(error)")
+            }
+        }
     }
 
     /// Kills every member and removes the data.
@@ -126,8 +148,9 @@ public final class EtcdTestCluster: Sendable {
     }
 
     /// Waits until the given members (all by default) answer `/health` with
-    /// `true`: the cluster has a leader they agree on.
-    public func waitHealthy(members indices: [Int]? = nil, timeout: Double = 30) async throws {
+    /// `true`: the cluster has a leader they agree on. Asked every 50 ms:
+    /// the state itself, which a member reaches soon after it serves.
+    public func waitHealthy(members indices: [Int]? = nil, timeout: Double = 300) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         for index in indices ?? Array(members.indices) {
             let port = members[index].clientPort
@@ -167,8 +190,7 @@ public final class EtcdTestCluster: Sendable {
             "--initial-cluster-token", directory.lastPathComponent,
             "--initial-cluster-state", "new",
         ]
-        let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
-        processes[index] = child
+        try processes.launch(index, binary, arguments, log: logFile(index))
     }
 
     private static func executable() -> String? {

@@ -33,8 +33,6 @@ public final class FleetTestHarness: Sendable {
     let binary: String
     let arguments: [String]
     private let processes: ProcessSlots
-    /// How many times each node was started.
-    private let starts: Mutex<[Int]>
 
     private init(etcd: EtcdTestCluster, nodes: [Node], directory: URL, binary: String, arguments: [String]) {
         self.etcd = etcd
@@ -44,7 +42,6 @@ public final class FleetTestHarness: Sendable {
         self.arguments = arguments
         secret = "fleet-secret-" + UUID().uuidString
         processes = ProcessSlots(count: nodes.count)
-        starts = Mutex(Array(repeating: 0, count: nodes.count))
     }
 
     /// Starts etcd and `count` nodes (`n0`, `n1`…, in zones `z0`, `z1`…)
@@ -57,7 +54,7 @@ public final class FleetTestHarness: Sendable {
         nodes count: Int = 3,
         leaseTTL: Int = 3,
         arguments: [String] = [],
-        timeout: Double = 60
+        timeout: Double = 300
     ) async throws -> FleetTestHarness {
         let etcd = try await EtcdTestCluster.start()
         let directory = temporaryPath(prefix: "anchorage-fleet")
@@ -121,7 +118,7 @@ public final class FleetTestHarness: Sendable {
             child.signal(SIGKILL)
             _ = await child.exit(within: 10)
         }
-        processes[index] = nil
+        processes.clear(index)
         return status
     }
 
@@ -138,7 +135,7 @@ public final class FleetTestHarness: Sendable {
 
     /// Starts a stopped node again on its port and data, and waits until it
     /// serves.
-    public func restart(_ index: Int, timeout: Double = 60) async throws {
+    public func restart(_ index: Int, timeout: Double = 300) async throws {
         try launch(index)
         try await waitServing(index, timeout: timeout)
     }
@@ -174,25 +171,19 @@ public final class FleetTestHarness: Sendable {
                 "--node-id", node.id, "--zone", "z\(index)",
                 "--fleet-secret-file", secretFile.path,
             ] + self.arguments
-        let child = try ChildProcess.spawn(binary, arguments, output: logFile(index))
-        processes[index] = child
-        starts.withLock { $0[index] += 1 }
+        try processes.launch(index, binary, arguments, log: logFile(index))
     }
 
-    /// Waits until the node's latest run says it serves.
+    /// Waits until the node's latest run says it serves, on its output
+    /// pipe; `timeout` only guards against a node that hangs.
     private func waitServing(_ index: Int, timeout: Double) async throws {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        let expected = starts.withLock { $0[index] }
-        while log(index).components(separatedBy: "serving the copies").count - 1 < expected {
-            guard let child = processes[index], child.poll() == nil else {
-                throw FleetTestHarnessError(description: "node \(index) exited: \(log(index).suffix(1_500))")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw FleetTestHarnessError(
-                    description: "node \(index) not serving after \(timeout) s: \(log(index).suffix(1_500))"
-                )
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        guard let output = processes.output(index) else {
+            throw FleetTestHarnessError(description: "node \(index) is not running")
+        }
+        do {
+            try await output.wait(for: "node \(index) serving", timeout: timeout) { $0.contains("serving the copies") }
+        } catch {
+            throw FleetTestHarnessError(description: "node \(index) did not start: \(error)")
         }
     }
 }

@@ -113,3 +113,23 @@ private final class Outcome<R: Sendable>: Sendable {
         }
     }
 }
+
+/// Suspends until the task is cancelled, then throws `CancellationError`:
+/// a stand-in for a peer or handler that never answers, without a sleep
+/// whose length a slow machine could reach.
+///
+/// ```swift
+/// func identity(_ mine: PeerIdentity) async throws -> PeerIdentity { try await suspendUntilCancelled() }
+/// ```
+public func suspendUntilCancelled() async throws -> Never {
+    let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+            parked.withLock { $0 = continuation }
+            if Task.isCancelled { parked.withLock { $0.take() }?.resume() }
+        }
+    } onCancel: {
+        parked.withLock { $0.take() }?.resume()
+    }
+    throw CancellationError()
+}

@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import Foundation
 import LMDB
 import Testing
 
 @testable import AnchorageLog
 
-@Suite("Map growth")
+@Suite("Map growth", .ownThread)
 struct MapGrowthTests {
     @Test("a store opened with a 64 KiB map accepts 100 MB of entries by growing", .timeLimit(.minutes(5)))
     func tinyMapGrows() async throws {

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -11,7 +12,7 @@ import Glibc
 
 /// Log format 2 and `EventLog.migrate`: a format-1 store keeps every entry,
 /// digest and link, at every moment a crash may stop the migration.
-@Suite("Log format 2: migration from format 1")
+@Suite("Log format 2: migration from format 1", .ownThread, .startsProcesses())
 struct MigrationTests {
     /// A configuration that creates format-1 stores, as earlier versions did.
     static var format1: EventLog.Configuration {

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -12,7 +13,7 @@ import Glibc
 
 /// Logs opened for reading (`EventLog.openForReading`) beside a writer in
 /// another process: Tests/LogCrashWriter, which appends until it is killed.
-@Suite("Reading beside a writer")
+@Suite("Reading beside a writer", .startsProcesses())
 struct ReadingTests {
     @Test(
         "a log opened for reading follows another process's appends, batch by batch, across map growth, and refuses to write"
@@ -143,18 +144,20 @@ struct ReadingTests {
 }
 
 /// Tests/LogCrashWriter appending to a store in a child process, its
-/// output in a file of its own.
+/// output read as it comes (and kept in a file).
 final class AppendingChild: Sendable {
     private let child: ChildProcess
+    private let output: ChildOutput
     private let log = temporaryPath(prefix: "anchorage-appending").appendingPathExtension("log")
 
     var pid: Int32 { child.pid }
 
     init(directory: URL, initialMapSize: Int) throws {
+        output = try ChildOutput(log: log)
         child = try ChildProcess.spawn(
             try crashWriterExecutable().path,
             [directory.path, "1", "\(initialMapSize)"],
-            output: log
+            watched: output
         )
     }
 
@@ -164,12 +167,11 @@ final class AppendingChild: Sendable {
         try? FileManager.default.removeItem(at: log)
     }
 
-    /// Waits until the child acknowledged `count` entries (60 s at most).
+    /// Waits, on the child's output pipe, until it acknowledged `count`
+    /// entries.
     func waitForAcks(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try acks().count < count {
-            guard ContinuousClock.now < deadline else { throw ChildTimedOut() }
-            try await Task.sleep(for: .milliseconds(20))
+        try await output.wait(for: "\(count) acknowledged entries") { text in
+            ((try? Self.acks(in: text)) ?? [:]).count >= count
         }
     }
 
@@ -177,7 +179,7 @@ final class AppendingChild: Sendable {
     func killAndCollectAcks() async throws -> [UInt64: UUID] {
         kill()
         guard await child.exit(within: 60) != nil else { throw ChildTimedOut() }
-        return try acks()
+        return try Self.acks(in: try await output.end())
     }
 
     func kill() {
@@ -185,8 +187,7 @@ final class AppendingChild: Sendable {
     }
 
     /// Complete `ack <anchor> <operation> <uuid>` lines.
-    private func acks() throws -> [UInt64: UUID] {
-        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
+    private static func acks(in text: String) throws -> [UInt64: UUID] {
         var acks: [UInt64: UUID] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("ack ") {
             let fields = line.split(separator: " ")

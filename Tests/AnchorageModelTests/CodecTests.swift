@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AnchorageModel
 
-@Suite("Binary payload codec")
+@Suite("Binary payload codec", .ownThread)
 struct CodecTests {
     @Test("random objects of every kind round-trip exactly, field for field", arguments: [1, 2, 3] as [UInt64])
     func roundTrip(seed: UInt64) throws {

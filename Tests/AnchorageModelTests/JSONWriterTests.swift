@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AnchorageModel
 
-@Suite("JSON forms: the fast writer")
+@Suite("JSON forms: the fast writer", .ownThread)
 struct JSONWriterTests {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

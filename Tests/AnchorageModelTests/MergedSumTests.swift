@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AnchorageModel
 
-@Suite("The merged sum (ST-24) over many overlapping samples")
+@Suite("The merged sum (ST-24) over many overlapping samples", .ownThread)
 struct MergedSumTests {
     /// The merged sum in its plainest form: cut the window at every
     /// boundary; each piece adds, in the order they started, the samples of

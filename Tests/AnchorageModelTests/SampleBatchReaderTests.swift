@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 /// `SampleBatch.Reader` decodes a body as it arrives; whatever the chunks,
 /// it must answer exactly as `SampleBatch(json:)` answers for the whole body.
-@Suite("A sample batch read as it arrives answers as the whole body does")
+@Suite("A sample batch read as it arrives answers as the whole body does", .ownThread)
 struct SampleBatchReaderTests {
     /// `bytes` cut into chunks of random sizes (1 to `largest` bytes).
     static func chunks(_ bytes: [UInt8], largest: Int, using random: inout SeededGenerator) -> [[UInt8]] {

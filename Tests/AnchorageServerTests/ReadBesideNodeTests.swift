@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTestRun
 import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
@@ -9,7 +10,7 @@ import Testing
 
 /// The README's quick start with two terminals: `anchorage serve` in one,
 /// the commands that only read in the other, against the same store.
-@Suite("Reading a served store from another process")
+@Suite("Reading a served store from another process", .startsProcesses())
 struct ReadBesideNodeTests {
     @Test(
         "stats, samples, digest, export and audit verify run beside a node; changes --follow sees its saves; save names the node; the reads are in the node's access log"
@@ -99,11 +100,12 @@ struct ReadBesideNodeTests {
 }
 
 /// An `anchorage` child process that keeps running (such as `changes
-/// --follow`), its standard output and error collected in a file as they come.
+/// --follow`), its standard output and error read as they come (and kept
+/// in a file).
 final class FollowingProcess: Sendable {
     private let arguments: [String]
     private let log = temporaryPath(prefix: "anchorage-following").appendingPathExtension("log")
-    private let child = Mutex<ChildProcess?>(nil)
+    private let child = Mutex<(process: ChildProcess, output: ChildOutput)?>(nil)
 
     init(arguments: [String]) {
         self.arguments = arguments
@@ -117,34 +119,37 @@ final class FollowingProcess: Sendable {
     func start() throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("anchorage")
-        let started = try ChildProcess.spawn(binary.path, arguments, output: log)
-        child.withLock { $0 = started }
+        let output = try ChildOutput(log: log)
+        let started = try ChildProcess.spawn(binary.path, arguments, watched: output)
+        child.withLock { $0 = (started, output) }
     }
 
-    var text: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    var text: String { child.withLock { $0?.output.text } ?? "" }
 
     func waitFor(lines: Int) async throws {
-        try await waitUntil { $0.split(separator: "\n").count >= lines }
+        try await waitUntil("\(lines) lines") { $0.split(separator: "\n").count >= lines }
     }
 
     func waitFor(text: String) async throws {
-        try await waitUntil { $0.contains(text) }
+        try await waitUntil("'\(text)'") { $0.contains(text) }
     }
 
-    private func waitUntil(_ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition(text) {
-            let running = child.withLock { $0?.poll() == nil }
-            guard ContinuousClock.now < deadline, running else {
-                throw ServeFailure(description: "the follower did not print what was expected: \(text)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits on the output pipe until `condition` holds for what the child
+    /// printed; fails at once if it ends first.
+    private func waitUntil(_ what: String, _ condition: @escaping @Sendable (String) -> Bool) async throws {
+        guard let output = child.withLock({ $0?.output }) else {
+            throw ServeFailure(description: "the follower was not started")
+        }
+        do {
+            try await output.wait(for: what, condition)
+        } catch {
+            throw ServeFailure(description: "the follower did not print what was expected: \(error)")
         }
     }
 
     /// Sends SIGTERM and waits (10 s at most, then SIGKILL) until it has ended.
     func stop() {
-        guard let running = child.withLock({ $0 }) else { return }
+        guard let running = child.withLock({ $0?.process }) else { return }
         running.signal(SIGTERM)
         if running.wait(timeout: 10) == nil {
             running.signal(SIGKILL)

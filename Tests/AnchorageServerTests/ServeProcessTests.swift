@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageTestRun
 import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
@@ -13,6 +14,8 @@ final class ServeProcess: Sendable {
     let child: ChildProcess
     let port: Int
     private let log: URL
+    /// What the node writes, as it comes.
+    let output: ChildOutput
 
     init(store: URL, tokens: URL, port requested: Int = 0, arguments extra: [String] = []) async throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -21,29 +24,24 @@ final class ServeProcess: Sendable {
             throw ServeFailure(description: "\(binary.path) is missing; build it with `swift build --build-tests`")
         }
         log = temporaryPath(prefix: "anchorage-serve").appendingPathExtension("log")
+        output = try ChildOutput(log: log)
         child = try ChildProcess.spawn(
             binary.path,
             ["serve", "--store", store.path, "--port", "\(requested)", "--tokens", tokens.path] + extra,
-            output: log
+            watched: output
         )
-        var port: Int?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while port == nil, ContinuousClock.now < deadline, child.poll() == nil {
-            let seen = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = seen.range(of: #"on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                port = Int(seen[range].split(separator: ":").last ?? "")
-            } else {
-                try await Task.sleep(for: .milliseconds(10))
+        do {
+            port = try await output.first("the node's address") { text in
+                text.range(of: #"on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression).flatMap {
+                    Int(text[$0].split(separator: ":").last ?? "")
+                }
             }
-        }
-        guard let port else {
-            let seen = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        } catch {
             child.signal(SIGKILL)
             _ = await child.exit(within: 10)
             try? FileManager.default.removeItem(at: log)
-            throw ServeFailure(description: "the node did not start: \(seen)")
+            throw ServeFailure(description: "the node did not start: \(error)")
         }
-        self.port = port
     }
 
     deinit {
@@ -56,7 +54,7 @@ final class ServeProcess: Sendable {
     var pid: Int32 { child.pid }
 
     /// What the node wrote to its standard output and error so far.
-    var standardError: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    var standardError: String { output.text }
 
     /// Sends SIGKILL: the process dies at once, whatever it was doing.
     func killNow() async {
@@ -72,6 +70,7 @@ final class ServeProcess: Sendable {
             await killNow()
             return -1
         }
+        _ = try? await output.end(timeout: 60)
         return status
     }
 }
@@ -90,7 +89,7 @@ func withOwnerTokens<R>(_ body: (_ directory: URL, _ tokens: URL) async throws -
     }
 }
 
-@Suite("anchorage serve, as a process")
+@Suite("anchorage serve, as a process", .startsProcesses())
 struct ServeProcessTests {
     static let token = "process-owner-token-0123456789"
 

@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -8,7 +9,7 @@ import Testing
 
 /// The statistics views against the reference evaluator over random
 /// histories and random queries (ST-16..39).
-@Suite("Statistics properties")
+@Suite("Statistics properties", .ownThread)
 struct StatisticsPropertyTests {
     static let base = iso("2026-03-01T00:00:00Z")  // New York springs forward on March 8
     static let zones = ["America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "UTC"]

@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// The reference evaluator's sweep and collections limited to the buckets
 /// asked for, against the plainest model: every bucket evaluated alone from
 /// every sample (ST-20, ST-36..38).
-@Suite("Statistics over the buckets asked for")
+@Suite("Statistics over the buckets asked for", .ownThread)
 struct StatisticsRangeTests {
     /// Each bucket of `range` from all of `samples`, one at a time.
     static func bucketByBucket(

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Files as an attacker, a damaged disk or a cut-short copy hand them over:
 /// a typed ``ImportError`` naming the place, nothing half-stored, and an
 /// import that can be run again to finish.
-@Suite("Bad and hostile exports")
+@Suite("Bad and hostile exports", .ownThread)
 final class BadInputTests {
     /// Where this test's files go; removed when the test ends.
     let folder = temporaryPath(prefix: "anchorage-import-files")

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Mutated exports: bytes flipped, cut, duplicated and inserted, in the
 /// prologue and in the body. The reader and the object builder must only
 /// ever end with a typed error or a result; a trap would end the test run.
-@Suite("Fuzzing the export reader")
+@Suite("Fuzzing the export reader", .ownThread)
 struct FuzzTests {
     /// Parses `bytes` in chunks of varying size and builds every top-level
     /// element as the importer does. Returns the error, if any.

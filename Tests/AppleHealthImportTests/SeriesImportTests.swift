@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -266,7 +267,7 @@ struct IntervalWorkoutImportTests {
     }
 }
 
-@Suite("Hostile side files")
+@Suite("Hostile side files", .ownThread)
 struct HostileSideFileTests {
     @Test(
         "GPX and ECG readers: 20,000 random and mutated files give points or a refusal, never a crash or a read past the bytes",

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Synchronization
@@ -8,7 +9,7 @@ import Testing
 /// The etcd client against a real three-member cluster (Debian's etcd 3.4),
 /// each test on a cluster of its own, one test at a time: the members'
 /// elections need the machine's cores.
-@Suite("etcd client against a real three-member cluster", .serialized)
+@Suite("etcd client against a real three-member cluster", .serialized, .startsProcesses(weight: 2))
 struct EtcdClientTests {
     /// Runs `body` with a new cluster and a client of all its members;
     /// stops both whatever happens.

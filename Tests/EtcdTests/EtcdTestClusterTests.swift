@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// The test cluster itself: the ports it is started on, and how it tells
 /// its own members from another cluster's (a flaky test once ran against a
 /// port another test's etcd had taken).
-@Suite("etcd test clusters: ports and membership", .serialized)
+@Suite("etcd test clusters: ports and membership", .serialized, .startsProcesses(weight: 2))
 struct EtcdTestClusterTests {
     @Test("free ports: below the kernel's range for outgoing connections, never the same twice in a process")
     func ports() async throws {
