@@ -19,14 +19,7 @@ import Glibc
 ///
 /// The test's structured child tasks (`async let`, task groups) run on the
 /// same thread; unstructured tasks it starts run on the pool as usual.
-public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
-    public var isRecursive: Bool { true }
-
-    /// Scopes each test case, never a whole suite.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
-
+public struct OwnThreadTrait: TestCaseScoping {
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,
@@ -34,7 +27,12 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         let executor = ThreadExecutor(name: "test")
         defer { executor.finish() }
-        try await withTaskExecutorPreference(executor) { try await function() }
+        try await withTaskExecutorPreference(executor) {
+            // Yield once, so that even the test's first synchronous stretch
+            // runs on the executor's thread.
+            await Task.yield()
+            try await function()
+        }
     }
 }
 

@@ -59,10 +59,12 @@ enum PoolProbe {
     /// The probe's loop, on the thread CPoolProbe started; runs until the
     /// process ends.
     static func run() {
-        guard let path = ProcessInfo.processInfo.environment["ANCHORAGE_POOL_PROBE"],
-            FileManager.default.createFile(atPath: path, contents: nil),
-            let file = FileHandle(forWritingAtPath: path)
-        else { return }
+        guard let path = ProcessInfo.processInfo.environment["ANCHORAGE_POOL_PROBE"] else { return }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let file = FileHandle(forWritingAtPath: path) else { return }
+        _ = try? file.seekToEnd()
         state.withLock { state in
             state.file = file
             state.started = wall()

@@ -54,7 +54,7 @@ public final class ProcessBudget: Sendable {
 
     /// Runs `body` holding `permits` (at most the capacity), taken together
     /// once they are all free, in the order they were asked for.
-    public func withPermits<R>(_ permits: Int, _ body: () async throws -> R) async rethrows -> R {
+    public func withPermits<R>(_ permits: Int, _ body: @Sendable () async throws -> R) async rethrows -> R {
         let count = min(max(1, permits), capacity)
         await acquire(count)
         defer { release(count) }

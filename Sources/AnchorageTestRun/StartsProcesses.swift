@@ -9,18 +9,10 @@ public import Testing
 /// @Suite("Fleet: faults", .serialized, .startsProcesses(weight: 2))
 /// struct FleetFailoverTests { … }
 /// ```
-public struct StartsProcessesTrait: TestTrait, SuiteTrait, TestScoping {
+public struct StartsProcessesTrait: TestCaseScoping {
     /// The permits each test holds: 1 for a node or a command, more for a
     /// cluster (capped at the budget's capacity).
     public let weight: Int
-
-    public var isRecursive: Bool { true }
-
-    /// Scopes each test case, never a whole suite: a suite holding permits
-    /// while its tests wait for theirs would never finish.
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
-    }
 
     public func provideScope(
         for test: Test,

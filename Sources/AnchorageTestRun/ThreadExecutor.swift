@@ -18,8 +18,12 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var running = true
 
     init(name: String) {
-        let thread = Thread { [self] in loop() }
-        thread.name = name
+        let thread = Thread { [self] in
+            // Named from inside: on Linux a name set before the start does
+            // not reach the thread, which keeps its creator's.
+            Thread.current.name = name
+            loop()
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -10,7 +11,12 @@ import Glibc
 
 /// Kills a child process that appends in a loop (Tests/LogCrashWriter) with
 /// SIGKILL at random moments, and checks the store after each kill.
-@Suite("Crash safety")
+///
+/// The child's output is read as it comes (``ChildOutput``): most kills are
+/// timed from the child's first acknowledged append, so they land while it
+/// appends however long it takes to start; a few are timed from its start
+/// and may land while it opens the store.
+@Suite("Crash safety", .ownThread, .startsProcesses())
 struct CrashTests {
     @Test(
         "every acknowledged append survives SIGKILL; seqs stay dense, the chain verifies, and the projections come back equal to a replay",
@@ -30,7 +36,8 @@ struct CrashTests {
                     writer,
                     arguments: [directory.path, "3"],
                     seed: generator.next(),
-                    after: .milliseconds(Int.random(in: 40...400, using: &generator))
+                    after: .milliseconds(Int.random(in: 40...400, using: &generator)),
+                    fromStart: round % 6 == 0
                 )
                 let acks = try parseAcks(output)
                 if !acks.isEmpty { killsAfterAcks += 1 }
@@ -55,8 +62,10 @@ struct CrashTests {
 
                 // Read only: an open for writing without the projection would
                 // forget it, and the next child would rebuild it from scratch.
-                let log = try EventLog.openForReading(at: directory)
-                let entries = try readAll(log, limit: 4_096)
+                // Reading and verifying the whole log is long work: on a thread
+                // of its own, off the cooperative pool.
+                let log = try await runBlocking { try EventLog.openForReading(at: directory) }
+                let entries = try await runBlocking { try readAll(log, limit: 4_096) }
                 #expect(
                     entries.map(\.seq) == (0..<entries.count).map { UInt64($0 + 1) },
                     "round \(round): seqs not dense"
@@ -80,66 +89,71 @@ struct CrashTests {
                         )
                     }
                 }
-                let report = try log.verify()
+                let report = try await runBlocking { try log.verify() }
                 #expect(report.isIntact, "round \(round): \(String(describing: report.problem))")
                 await log.close()
             }
+            // 20 of the 24 kills wait for an acknowledged append.
             #expect(killsAfterAcks >= 20, "only \(killsAfterAcks) kills landed while the child was appending")
         }
     }
 
-    /// Runs `executable`, kills it with SIGKILL after `delay`, and returns
+    /// Runs `executable`, kills it with SIGKILL `delay` after its start (or,
+    /// unless `fromStart`, after its first acknowledged append), and returns
     /// everything it wrote to standard output.
     func runAndKill(
         _ executable: URL,
         arguments: [String],
         seed: UInt64,
-        after delay: Duration
-    ) async throws -> Data {
-        try await run(executable, arguments: arguments, seed: seed, killAfter: delay).output
+        after delay: Duration,
+        fromStart: Bool = true
+    ) async throws -> String {
+        let output = try ChildOutput()
+        let child = try ChildProcess.spawn(
+            executable.path,
+            arguments,
+            environment: ["LOG_CRASH_WRITER_SEED": "\(seed)"],
+            watched: output
+        )
+        do {
+            if !fromStart {
+                try await output.wait(for: "an acknowledged append", timeout: 120) { $0.contains("\nack ") }
+            }
+            // Kill moment: any moment is valid (every check holds wherever the
+            // kill lands); the seed picks it, and the machine's pace only moves
+            // where in the child's work it lands.
+            try await Task.sleep(for: delay)
+        } catch {
+            child.signal(SIGKILL)
+            _ = await child.exit(within: 60)
+            throw error
+        }
+        child.signal(SIGKILL)
+        let text = try await output.end(timeout: 120)
+        _ = await child.exit(within: 60)
+        return text
     }
 
     /// Runs `executable` to its end (killed, and failing, if it takes more
     /// than two minutes) and returns its standard output's first line.
     func runToEnd(_ executable: URL, arguments: [String]) async throws -> String {
-        let (output, killed) = try await run(executable, arguments: arguments, seed: nil, killAfter: .seconds(120))
-        if killed {
-            throw CrashTestFailure(description: "\(executable.lastPathComponent) \(arguments) ran past 2 minutes")
+        let output = try ChildOutput()
+        let child = try ChildProcess.spawn(executable.path, arguments, watched: output)
+        let text: String
+        do {
+            text = try await output.end(timeout: 120)
+        } catch {
+            child.signal(SIGKILL)
+            _ = await child.exit(within: 60)
+            throw CrashTestFailure(description: "\(executable.lastPathComponent) \(arguments): \(error)")
         }
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-    }
-
-    /// Runs `executable` until it exits or `limit` has passed, then kills it
-    /// by pid with SIGKILL; returns everything it wrote to standard output
-    /// and whether it had to be killed.
-    func run(
-        _ executable: URL,
-        arguments: [String],
-        seed: UInt64?,
-        killAfter limit: Duration
-    ) async throws -> (output: Data, killed: Bool) {
-        let log = temporaryPath(prefix: "anchorage-crash-child").appendingPathExtension("log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let child = try ChildProcess.spawn(
-            executable.path,
-            arguments,
-            environment: seed.map { ["LOG_CRASH_WRITER_SEED": "\($0)"] } ?? [:],
-            output: log
-        )
-        let deadline = ContinuousClock.now + limit
-        while child.poll() == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: min(.milliseconds(20), deadline - ContinuousClock.now))
-        }
-        let killed = child.poll() == nil
-        if killed { child.signal(SIGKILL) }
         _ = await child.exit(within: 60)
-        return ((try? Data(contentsOf: log)) ?? Data(), killed)
+        return text.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     /// `ack <anchor> <operation> <uuid>` lines, by sequence number.
-    private func parseAcks(_ output: Data) throws -> [UInt64: (operation: String, id: UUID)] {
+    private func parseAcks(_ text: String) throws -> [UInt64: (operation: String, id: UUID)] {
         var acks: [UInt64: (operation: String, id: UUID)] = [:]
-        let text = String(decoding: output, as: UTF8.self)
         // A line without its newline was torn by the kill; it is not complete.
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where line.hasPrefix("ack ") {
             let fields = line.split(separator: " ")

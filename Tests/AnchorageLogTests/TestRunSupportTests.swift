@@ -16,8 +16,9 @@ struct TestRunSupportTests {
     @Test("a child's output is seen as it comes: a waiter wakes on its line while the child still runs")
     func outputAsItComes() async throws {
         let output = try ChildOutput()
-        // The child says it is ready, then waits for its standard input to close.
-        let child = try ChildProcess.spawn("/bin/sh", ["-c", "echo ready on port 4242; read line"], watched: output)
+        // The child says it is ready, then waits until it is killed.
+        let script = "echo ready on port 4242; exec sleep 600"
+        let child = try ChildProcess.spawn("/bin/sh", ["-c", script], watched: output)
         defer {
             child.signal(SIGKILL)
             _ = child.wait(timeout: 10)
@@ -50,28 +51,28 @@ struct TestRunSupportTests {
     @Test("the budget hands out permits together and in order; a test never holds more than the capacity")
     func budget() async throws {
         let budget = ProcessBudget(capacity: 2)
-        let order = Mutex<[String]>([])
+        let order = LockedBox<[String]>([])
         let (holding, release) = AsyncStream<Void>.makeStream()
         // One permit held until let go.
         let first = Task {
             await budget.withPermits(1) {
-                order.withLock { $0.append("one") }
+                order.mutate { $0.append("one") }
                 for await _ in holding { break }
             }
         }
         try await waitUntil("the first permit taken") { budget.available == 1 }
         // Two asked together wait for both; one asked later waits behind them.
-        let pair = Task { await budget.withPermits(2) { order.withLock { $0.append("two") } } }
+        let pair = Task { await budget.withPermits(2) { order.mutate { $0.append("two") } } }
         try await waitUntil("the pair waiting") { budget.waiting == 1 }
-        let single = Task { await budget.withPermits(5) { order.withLock { $0.append("capped") } } }
+        let single = Task { await budget.withPermits(5) { order.mutate { $0.append("capped") } } }
         try await waitUntil("the single waiting") { budget.waiting == 2 }
-        #expect(order.withLock { $0 } == ["one"], "one permit free is not enough for the pair, nor for the later ask")
+        #expect(order.value == ["one"], "one permit free is not enough for the pair, nor for the later ask")
         release.yield()
         release.finish()
         await first.value
         await pair.value
         await single.value
-        #expect(order.withLock { $0 } == ["one", "two", "capped"])
+        #expect(order.value == ["one", "two", "capped"])
         #expect(budget.available == 2)
     }
 
@@ -83,9 +84,23 @@ struct TestRunSupportTests {
         #expect(await child == "test")
     }
 
+    @Test("a test with .ownThread is back on its own thread after a wait another thread ends", .ownThread)
+    func ownThreadAfterWait() async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread { continuation.resume() }.start()
+        }
+        #expect(Self.threadName() == "test")
+        let budget = ProcessBudget(capacity: 1)
+        let (held, release) = AsyncStream<Void>.makeStream()
+        let holder = Task { await budget.withPermits(1) { for await _ in held { break } } }
+        try await waitUntil("the permit taken") { budget.available == 0 }
+        Thread { release.yield() }.start()
+        await budget.withPermits(1) {}
+        #expect(Self.threadName() == "test")
+        await holder.value
+    }
+
     static func threadName() -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        pthread_getname_np(pthread_self(), &buffer, buffer.count)
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        Thread.current.name ?? ""
     }
 }

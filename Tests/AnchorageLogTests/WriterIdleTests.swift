@@ -56,6 +56,8 @@ struct WriterIdleTests {
                             _ = try await log.append([.save(id: id, kind: EntryKind(rawValue: 1), payload: [1])])
                             written.append(id)
                             let pause = Int.random(in: 0...4, using: &generator)
+                            // Paced writer: pauses around the idle time let some writes
+                            // race the thread's end; whatever the pace, no write may be lost.
                             if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
                         }
                         return written
@@ -74,7 +76,15 @@ struct WriterIdleTests {
     func keptWithoutIdle() async throws {
         try await withTemporaryLog(configuration: Self.configuration(idle: nil)) { log, _ in
             _ = try await log.append([.save(id: UUID(), kind: EntryKind(rawValue: 1), payload: [1])])
-            try await Task.sleep(for: .milliseconds(50))
+            // A log with an idle time of 50 ms, written after this one: once its
+            // writer's thread has ended, this one has been idle for longer than
+            // that too (however slow the machine), and its thread still runs.
+            try await withTemporaryLog(configuration: Self.configuration(idle: .milliseconds(50))) { witness, _ in
+                _ = try await witness.append([.save(id: UUID(), kind: EntryKind(rawValue: 1), payload: [1])])
+                try await waitUntil("the witness's writer thread ends after 50 ms idle") {
+                    witness.writerThreadState?.running == false
+                }
+            }
             #expect(log.writerThreadState?.running == true)
             #expect(log.writerThreadState?.started == 1)
         }

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
@@ -11,7 +12,7 @@ import Testing
 /// gets a typed refusal on every node (the one that serves the store and
 /// the ones that forward); nothing is stored, no node stops serving, and
 /// every copy audits afterwards.
-@Suite("Fleet: hostile requests and records", .serialized)
+@Suite("Fleet: hostile requests and records", .serialized, .startsProcesses(weight: 2))
 struct FleetHostileTests {
     static let readPath = "/v1/stores/erin/samples?type=HKQuantityTypeIdentifierStepCount"
 
@@ -28,7 +29,7 @@ struct FleetHostileTests {
             let primary = Int(placement.primary.dropFirst())!
             let forwarding = (primary + 1) % 3
             let first = UUID()
-            try await waitUntil("a first save through a forwarding node", timeout: 60) {
+            try await waitUntil("a first save through a forwarding node", timeout: 120) {
                 await client.save(first, store: "erin", token: token, via: forwarding).status == 201
             }
             for node in 0..<3 {
@@ -130,7 +131,7 @@ struct FleetHostileTests {
         defer { fleet.shutdown() }
         try await FleetClient.with(fleet) { client in
             let token = try await client.createStore("erin")
-            try await waitUntil("a first save", timeout: 60) {
+            try await waitUntil("a first save", timeout: 120) {
                 await client.save(UUID(), store: "erin", token: token, via: 0).status == 201
             }
             let garbage: [(String, String)] = [
@@ -151,12 +152,18 @@ struct FleetHostileTests {
                     "key": Data(key.utf8).base64EncodedString(), "value": Data(value.utf8).base64EncodedString(),
                 ]
                 request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-                let response = try await client.http.execute(request, timeout: .seconds(10))
+                let response = try await client.http.execute(request, timeout: .seconds(120))
                 #expect(response.status == .ok, "etcd put \(key)")
             }
+            // A token issued after the records: a node that takes a save with it has read its tokens
+            // past them.
+            let sentinel = try await client.ownerToken(of: "erin")
             // The nodes go on: saves through every node, status and copies answer.
             for node in 0..<3 {
-                try await waitUntil("a save through node \(node)", timeout: 30) {
+                try await waitUntil("node \(node) has read its tokens past the records", timeout: 120) {
+                    await client.save(UUID(), store: "erin", token: sentinel, via: node).status == 201
+                }
+                try await waitUntil("a save through node \(node)", timeout: 120) {
                     await client.save(UUID(), store: "erin", token: token, via: node).status == 201
                 }
                 let status = await client.send(.GET, "/v1/fleet/status", to: node, token: fleet.secret)

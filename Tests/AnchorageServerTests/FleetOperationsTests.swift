@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 /// its stores over, a lost replica is replaced (add, sync, then count), and
 /// an operator moves a store's copy. Every test ends with `audit verify`
 /// on every copy the placement names.
-@Suite("Fleet: handoff, re-replication, moves", .serialized)
+@Suite("Fleet: handoff, re-replication, moves", .serialized, .startsProcesses(weight: 2))
 struct FleetOperationsTests {
     /// The node indices a placement names (`n2` → 2).
     static func indices(_ nodes: [String]) -> [Int] { nodes.compactMap { Int($0.dropFirst()) } }
@@ -26,13 +27,21 @@ struct FleetOperationsTests {
             try await writers.waitForMore(100)
             let leaving = Int(before.primary.dropFirst())!
             let asked = ContinuousClock.now
-            let status = await fleet.stop(leaving, timeout: 30)
+            // A guard against a node that never exits, not a measure of how fast it hands over.
+            let status = await fleet.stop(leaving, timeout: 120)
             let stopped = ContinuousClock.now
             #expect(status == 0, "the node did not exit cleanly: \(fleet.log(leaving).suffix(2_000))")
             #expect(fleet.log(leaving).contains("handed the stores over"), "\(fleet.log(leaving).suffix(2_000))")
+            // The other nodes learn the new placement from etcd's watch, as soon as it comes.
+            try await fleet.explaining {
+                try await waitUntil("another node sees the next epoch", timeout: 120) {
+                    let now = await client.placement(of: "dora", via: (leaving + 1) % 3)
+                    return (now?.epoch ?? before.epoch) > before.epoch
+                }
+            }
             let after = try #require(await client.placement(of: "dora", via: (leaving + 1) % 3))
             #expect(after.primary != before.primary && after.epoch == before.epoch + 1)
-            try await fleet.explaining { try await writers.waitForMore(100, timeout: 30) }
+            try await fleet.explaining { try await writers.waitForMore(100, timeout: 120) }
             await writers.stop()
             // While it handed over, writes went on: the longest gap between acknowledgements.
             let times = writers.acknowledged.map(\.at).sorted()
@@ -71,7 +80,7 @@ struct FleetOperationsTests {
             let lost = Self.indices(before.replicas)[0]
             fleet.kill(lost)
             try await fleet.explaining {
-                try await waitUntil("the spare node counts as a replica", timeout: 60) {
+                try await waitUntil("the spare node counts as a replica", timeout: 120) {
                     guard let now = await client.placement(of: "erin", via: spare) else { return false }
                     return now.replicas.contains("n\(spare)") && !now.replicas.contains("n\(lost)")
                 }
@@ -112,7 +121,7 @@ struct FleetOperationsTests {
             )
             #expect(moved.status == 202, "\(moved.status) \(moved.body)")
             try await fleet.explaining {
-                try await waitUntil("the copy has moved", timeout: 60) {
+                try await waitUntil("the copy has moved", timeout: 120) {
                     guard let now = await client.placement(of: "finn", via: spare) else { return false }
                     return Set([now.primary] + now.replicas).contains("n\(spare)")
                         && !Set([now.primary] + now.replicas).contains(before.primary)
@@ -126,7 +135,7 @@ struct FleetOperationsTests {
             try await client.waitUntilEveryCopyHolds(acknowledged, store: "finn", token: token, on: copies)
             // The source drops its copy.
             let source = Int(before.primary.dropFirst())!
-            try await waitUntil("the source dropped its copy", timeout: 30) {
+            try await waitUntil("the source dropped its copy", timeout: 120) {
                 !FileManager.default.fileExists(
                     atPath: fleet.nodes[source].directory.appendingPathComponent("finn").path
                 )

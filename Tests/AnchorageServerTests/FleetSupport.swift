@@ -25,7 +25,8 @@ struct FleetClient: Sendable {
 
     static func with<R>(_ fleet: FleetTestHarness, _ body: (FleetClient) async throws -> R) async throws -> R {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(2), read: .seconds(20))
+        // Guards against a node that hangs, long enough never to decide a test on a slow machine.
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
         configuration.connectionPool.retryConnectionEstablishment = false
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -43,7 +44,7 @@ struct FleetClient: Sendable {
         token: String,
         body: String? = nil,
         headers: [(String, String)] = [],
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(120)
     ) async -> Answer {
         var request = HTTPClientRequest(url: fleet.nodes[node].url + path)
         request.method = method
@@ -66,15 +67,26 @@ struct FleetClient: Sendable {
     /// has no controller yet) and returns an owner token for it.
     func createStore(_ id: String, via node: Int = 0) async throws -> String {
         var created: Answer?
-        try await waitUntil("store \(id) is created", timeout: 60) {
+        try await waitUntil("store \(id) is created", timeout: 120) {
             let answer = await send(.POST, "/v1/stores", to: node, token: fleet.secret, body: #"{"id":"\#(id)"}"#)
             created = answer
             return answer.status == 201 || answer.status == 200
         }
         _ = created
+        // The node that answered may have forwarded the create to the
+        // controller: its own copy of the placements learns of the store
+        // from etcd's watch a moment later, and issues tokens only then.
+        try await waitUntil("node \(node) sees store \(id)", timeout: 120) {
+            await placement(of: id, via: node) != nil
+        }
+        return try await ownerToken(of: id, via: node)
+    }
+
+    /// Issues a new owner token for `store` through node `node`.
+    func ownerToken(of store: String, via node: Int = 0) async throws -> String {
         let issued = await send(
             .POST,
-            "/v1/stores/\(id)/tokens",
+            "/v1/stores/\(store)/tokens",
             to: node,
             token: fleet.secret,
             body: #"{"owner":true}"#
@@ -102,7 +114,7 @@ struct FleetClient: Sendable {
         store: String,
         token: String,
         via node: Int,
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(120)
     ) async
         -> Answer
     {
@@ -198,11 +210,18 @@ extension FleetTestHarness {
 /// Clients writing to a store through every node, each answer recorded:
 /// what the fault tests check their histories against.
 final class FleetWriters: Sendable {
-    /// One acknowledged write: which copy and epoch answered, and when.
+    /// One acknowledged write: which copy and epoch answered, when its
+    /// request was sent and when the answer came.
+    ///
+    /// A node decides to acknowledge after the request was sent and before
+    /// its answer came, so `sent` and `at` bound that moment whatever the
+    /// machine's speed: a write sent after a node's lease deadline and
+    /// acknowledged by it is a fault, one merely answered late is not.
     struct Acknowledged: Sendable {
         var uuid: UUID
         var node: String
         var epoch: Int
+        var sent: ContinuousClock.Instant
         var at: ContinuousClock.Instant
     }
 
@@ -210,6 +229,8 @@ final class FleetWriters: Sendable {
         var acknowledged: [Acknowledged] = []
         /// Answers other than 201, by status (0: no answer).
         var refused: [Int: Int] = [:]
+        /// When each request answered other than 201 was sent.
+        var refusedSent: [ContinuousClock.Instant] = []
         /// The body of each kind of answer other than 201 and 503, once.
         var surprises: [Int: String] = [:]
     }
@@ -219,7 +240,7 @@ final class FleetWriters: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts `count` clients writing one sample per request.
-    init(_ client: FleetClient, store: String, token: String, count: Int, timeout: Duration = .seconds(20)) {
+    init(_ client: FleetClient, store: String, token: String, count: Int, timeout: Duration = .seconds(120)) {
         let running = Task { [self] in
             await withTaskGroup(of: Void.self) { group in
                 for writer in 0..<count {
@@ -227,6 +248,7 @@ final class FleetWriters: Sendable {
                         var node = writer % client.fleet.nodes.count
                         while !self.stopping.load(ordering: .relaxed) {
                             let uuid = UUID()
+                            let sent = ContinuousClock.now
                             let answer = await client.save(
                                 uuid,
                                 store: store,
@@ -240,17 +262,22 @@ final class FleetWriters: Sendable {
                                     uuid: uuid,
                                     node: answer.headers.first(name: "X-Anchorage-Node") ?? "?",
                                     epoch: answer.headers.first(name: "X-Anchorage-Epoch").flatMap(Int.init) ?? -1,
+                                    sent: sent,
                                     at: at
                                 )
                                 self.ledger.withLock { $0.acknowledged.append(entry) }
                             } else {
                                 self.ledger.withLock {
                                     $0.refused[answer.status, default: 0] += 1
+                                    $0.refusedSent.append(sent)
                                     if answer.status != 503 && $0.surprises[answer.status] == nil {
                                         $0.surprises[answer.status] = answer.body
                                     }
                                 }
                                 node = (node + 1) % client.fleet.nodes.count
+                                // Paced writer: a pause before asking the next node, so a fleet
+                                // without a primary is not flooded; every check reads the ledger,
+                                // which records each answer whatever the pace.
                                 try? await Task.sleep(for: .milliseconds(50))
                             }
                         }
@@ -265,6 +292,11 @@ final class FleetWriters: Sendable {
 
     var acknowledged: [Acknowledged] { ledger.withLock { $0.acknowledged } }
 
+    /// How many requests sent after `instant` were answered other than 201.
+    func refused(sentAfter instant: ContinuousClock.Instant) -> Int {
+        ledger.withLock { $0.refusedSent.count { $0 > instant } }
+    }
+
     /// Stops the clients and waits for their last requests.
     func stop() async {
         stopping.store(true, ordering: .relaxed)
@@ -272,7 +304,7 @@ final class FleetWriters: Sendable {
     }
 
     /// Waits until `more` writes past the current count are acknowledged.
-    func waitForMore(_ more: Int, timeout: Double = 60) async throws {
+    func waitForMore(_ more: Int, timeout: Double = 120) async throws {
         let target = count + more
         try await waitUntil("\(more) more writes are acknowledged", timeout: timeout) { self.count >= target }
     }
@@ -286,7 +318,7 @@ extension FleetClient {
         store: String,
         token: String,
         on nodes: [Int]? = nil,
-        timeout: Double = 60
+        timeout: Double = 120
     ) async throws {
         try await waitUntil("every copy holds every acknowledged write", timeout: timeout) {
             for node in nodes ?? Array(fleet.nodes.indices) {
@@ -313,7 +345,7 @@ extension FleetClient {
 extension FleetClient {
     /// Waits until the copies of `store` on `nodes` (all by default) have
     /// equal state digests, as each node reports its own.
-    func waitUntilCopiesConverge(_ store: String, on nodes: [Int]? = nil, timeout: Double = 60) async throws {
+    func waitUntilCopiesConverge(_ store: String, on nodes: [Int]? = nil, timeout: Double = 120) async throws {
         try await waitUntil("the copies of \(store) converge", timeout: timeout) {
             var digests: Set<String> = []
             for node in nodes ?? Array(fleet.nodes.indices) {

@@ -227,7 +227,8 @@ struct MultiStoreNodeTests {
                     var iterator = response.body.makeAsyncIterator()
                     let line = try await iterator.next().map { String(buffer: $0) }
                     first.update { $0 = line ?? "" }
-                    try await Task.sleep(for: .seconds(3_600))
+                    // Holds the stream open, reading nothing more, until the test cancels it.
+                    try await suspendUntilCancelled()
                 }
                 try await waitUntil("the stream's first line arrives") { first.current != nil }
                 #expect(first.current?.hasPrefix(#"{"anchor":"#) == true, "\(first.current ?? "")")

@@ -85,10 +85,10 @@ struct MultiStorePeerTests {
             let fromB = try await MultiStoreWebhookTests.saveStep(bClient, token: b.alice, 20)
             // A's save reaches B, pushed once A's log moved; the round brings B's back.
             let fromA = try await MultiStoreWebhookTests.saveStep(aClient, token: a.alice, 10)
-            try await waitUntil("A's save reached B", timeout: 30) {
+            try await waitUntil("A's save reached B", timeout: 120) {
                 try await Self.steps(bClient, "alice", token: b.alice).isSuperset(of: fromA)
             }
-            try await waitUntil("B's save reached A in the same round", timeout: 30) {
+            try await waitUntil("B's save reached A in the same round", timeout: 120) {
                 try await Self.steps(aClient, "alice", token: a.alice).isSuperset(of: fromB)
             }
             // Bob's store has no peer: nothing of it travels.
@@ -110,8 +110,18 @@ struct MultiStorePeerTests {
             // Removed: A's next saves stay on A.
             let removed = try await aClient.send(.delete, "/v1/stores/alice/peers/\(peerID)", token: admin)
             #expect(removed.status == .noContent)
+            // A round that began before the removal may still push to the peer: wait for it to end.
+            // Every later round reads the registry first, without it.
+            let alice = try StoreName("alice")
+            let scheduler = a.node.peerScheduler
+            try await waitUntil("no round of alice runs", timeout: 120) { !scheduler.isRunning(alice) }
             let third = try await MultiStoreWebhookTests.saveStep(aClient, token: a.alice, 40)
-            try await Task.sleep(for: .seconds(2))
+            // The save makes alice due: its round forgets the removed peer as it begins, then ends.
+            // Past it, the third save would have reached B if the peer still counted.
+            try await waitUntil("alice's next round has forgotten the removed peer", timeout: 120) {
+                scheduler.status(of: peerID, in: alice) == nil
+            }
+            try await waitUntil("that round has ended", timeout: 120) { !scheduler.isRunning(alice) }
             #expect(try await Self.steps(bClient, "alice", token: b.alice).isDisjoint(with: third))
             #expect(try await Self.steps(bClient, "bob", token: b.bob).isEmpty)
             let after = try await aClient.send(.get, "/v1/stores/alice/peers", token: admin)
@@ -142,10 +152,10 @@ struct MultiStorePeerTests {
             #expect(dead.status == .created, "\(dead.text)")
             _ = try await Self.addPeer(aClient, admin: admin, port: bPort, token: peerToken)
             let fromB = try await MultiStoreWebhookTests.saveStep(bClient, token: b.alice, 20)
-            try await waitUntil("B's save reached A at a pass", timeout: 30) {
+            try await waitUntil("B's save reached A at a pass", timeout: 120) {
                 try await Self.steps(aClient, "alice", token: a.alice).isSuperset(of: fromB)
             }
-            try await waitUntil("the dead peer's failure is reported", timeout: 30) {
+            try await waitUntil("the dead peer's failure is reported", timeout: 120) {
                 let listed = try await aClient.send(.get, "/v1/stores/alice/peers", token: admin)
                 let peers = try listed.object["peers"] as? [[String: Any]] ?? []
                 let status = peers.first?["status"] as? [String: Any]

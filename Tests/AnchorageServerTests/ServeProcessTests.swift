@@ -148,6 +148,9 @@ struct ServeProcessTests {
                 return ids
             }
         }
+        // Kill moment: SIGTERM lands while some of the 40 saves are in
+        // flight, or none, or after all; every outcome is checked the same
+        // way (what was acknowledged is stored, once).
         try await Task.sleep(for: .milliseconds(30))
         let status = await node.terminate()
         acknowledged += await inFlight.value

@@ -1,10 +1,12 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 extension ServerBodyLimitTests {
     @Test(
-        "anchorage serve --body-timeout, --min-body-rate, --body-rate-grace, --max-body-bytes: slow and oversized bodies"
+        "anchorage serve --body-timeout, --min-body-rate, --body-rate-grace, --max-body-bytes: slow and oversized bodies",
+        .startsProcesses()
     )
     func serveFlags() async throws {
         try await withOwnerTokens { directory, tokens in try await serveFlags(directory, tokens) }

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageTestRun
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -9,7 +10,7 @@ import Testing
 /// What one request or one sample may cost a running `anchorage serve`,
 /// measured on the process itself: its peak resident memory and its data
 /// file (issue 17).
-@Suite("Bounded cost per request and per sample")
+@Suite("Bounded cost per request and per sample", .startsProcesses())
 struct ServerBoundedCostTests {
     static let token = ServeProcessTests.token
 
@@ -32,12 +33,14 @@ struct ServerBoundedCostTests {
     }
 
     /// Sends `method path` with the owner's token; the status and body.
+    /// `timeout` guards against a node that hangs, and is long enough never
+    /// to decide a test on a slow machine.
     static func send(
         _ method: HTTPMethod,
         _ path: String,
         port: Int,
         body: String? = nil,
-        timeout: TimeAmount = .seconds(20)
+        timeout: TimeAmount = .seconds(120)
     ) async throws -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method

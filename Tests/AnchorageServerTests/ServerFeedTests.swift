@@ -79,6 +79,8 @@ struct ServerFeedTests {
                 #expect(deletion.status == .noContent)
                 live.append("deleted " + live[3])
             }
+            // Paced writer: spreads the saves over the consumer's reading; it sees every change
+            // once whichever side is faster, and the checks compare only what was saved and read.
             try await Task.sleep(for: .milliseconds(10))
         }
         return live

@@ -1,6 +1,5 @@
 import Anchorage
 import AnchorageLog
-import AnchorageServer
 import AnchorageService
 import AnchorageSync
 import AnchorageTesting
@@ -12,10 +11,56 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+@testable import AnchorageServer
+
+/// The real clock, plus time a test skips ahead: a node on it runs in real
+/// time (a replica follows it live), and a test moves it past a bound
+/// without waiting for the bound to pass.
+///
+/// ```swift
+/// let clock = SkippingClock()
+/// configuration.clock = clock.store
+/// clock.skip(.seconds(121))       // every sleep of 121 s or less ends now
+/// ```
+final class SkippingClock: Sendable {
+    private let origin = ContinuousClock.now
+    private let skipped = TestClock()
+
+    /// The clock as a node takes it: a sleep ends when its time has passed,
+    /// or a skip passes it, whichever comes first.
+    var store: StoreClock {
+        StoreClock(
+            now: { [origin, skipped] in origin.duration(to: .now) + skipped.now.offset },
+            sleep: { [skipped] duration in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await StoreClock.continuous.sleep(duration) }
+                    group.addTask { try await skipped.sleep(for: duration) }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        )
+    }
+
+    /// How long each sleep still waits for a skip, shortest first (the
+    /// time that passes meanwhile not counted).
+    var sleeping: [Duration] { skipped.remaining }
+
+    /// Moves the clock `duration` ahead.
+    func skip(_ duration: Duration) {
+        skipped.advance(by: duration)
+    }
+}
+
 /// `serve --replica-wait`: a save or delete is answered only once a replica
 /// pulling from the node holds it; without one, 503 replicationUnavailable.
 @Suite("Writes acknowledged once a replica holds them")
 struct ServerReplicaAcknowledgementTests {
+    /// How long writes wait for a replica: far above a replica's round trip
+    /// on any machine. Where a test needs it passed, it skips the node's
+    /// clock ahead rather than wait.
+    static let bound: Duration = .seconds(120)
+
     /// A node serving `directory` on a free port until stopped.
     final class RunningNode: Sendable {
         let node: AnchorageNode
@@ -90,16 +135,17 @@ struct ServerReplicaAcknowledgementTests {
             configuration.port = 0
             configuration.accessPolicy = ServerSyncTests.policy
             configuration.replication.liveWait = .seconds(1)
-            // A bound far above a replica's round trip, even on a loaded machine.
             var configurationA = configuration
-            configurationA.replicaAcknowledgement = .seconds(10)
+            configurationA.replicaAcknowledgement = Self.bound
+            let clock = SkippingClock()
+            configurationA.clock = clock.store
             let a = try await RunningNode(directory: base.appendingPathComponent("a"), configuration: configurationA)
 
             // Nobody follows A: refused, nothing stored.
             let early = UUID()
             let refused = try await Self.send(.POST, "/v1/samples", port: a.port, body: Self.batch([early]))
             #expect(refused.status == 503 && refused.code == "replicationUnavailable")
-            #expect(refused.retryAfter == "10")
+            #expect(refused.retryAfter == "120")
             #expect(try await Self.listed(port: a.port).isEmpty)
 
             // B follows A live.
@@ -108,7 +154,7 @@ struct ServerReplicaAcknowledgementTests {
                 PeerConfiguration(url: URL(string: "http://127.0.0.1:\(a.port)")!, token: ServerSyncTests.peer)
             ]
             let b = try await RunningNode(directory: base.appendingPathComponent("b"), configuration: configurationB)
-            try await waitUntil("B follows A", timeout: 30) {
+            try await waitUntil("B follows A", timeout: 120) {
                 try await Self.send(.POST, "/v1/samples", port: a.port, body: Self.batch([UUID()])).status == 201
             }
             // Each answered save is on B when A answers, also from concurrent clients.
@@ -135,14 +181,27 @@ struct ServerReplicaAcknowledgementTests {
             #expect(deleted.status == 204)
             #expect(!(try await Self.listed(port: b.port).contains(doomed)))
 
-            // B stops. Within the bound the write is stored here, then 503: not acknowledged.
+            // B stops. Within the bound the write is stored here; once the bound passes on A's
+            // clock with no replica confirming it, 503: not acknowledged.
             await b.stop()
             let unconfirmed = UUID()
-            let late = try await Self.send(.POST, "/v1/samples", port: a.port, body: Self.batch([unconfirmed]))
+            let sending = Task {
+                try await Self.send(.POST, "/v1/samples", port: a.port, body: Self.batch([unconfirmed]))
+            }
+            try await waitUntil("the write is stored and waits for a replica", timeout: 120) {
+                a.node.followers.progress.waiting == 1 && clock.sleeping.contains(Self.bound)
+            }
+            clock.skip(Self.bound + .seconds(1))
+            let late = try await sending.value
             #expect(late.status == 503 && late.code == "replicationUnavailable")
             #expect(try await Self.listed(port: a.port).contains(unconfirmed.uuidString))
-            // Past the bound since B last asked: refused before storing.
-            try await Task.sleep(for: .milliseconds(10_500))
+            // Past the bound since B last asked (its last wait may end only now, when a skip wakes it).
+            try await waitUntil("A counts no replica as following it", timeout: 120) {
+                guard a.node.followers.isFollowed(within: Self.bound) else { return true }
+                clock.skip(Self.bound + .seconds(1))
+                return false
+            }
+            // Refused before storing.
             let orphan = UUID()
             let gone = try await Self.send(.POST, "/v1/samples", port: a.port, body: Self.batch([orphan]))
             #expect(gone.status == 503 && gone.code == "replicationUnavailable")
@@ -150,7 +209,7 @@ struct ServerReplicaAcknowledgementTests {
 
             // B comes back and catches up, the unconfirmed save included.
             let back = try await RunningNode(directory: base.appendingPathComponent("b"), configuration: configurationB)
-            try await waitUntil("B caught up", timeout: 30) {
+            try await waitUntil("B caught up", timeout: 120) {
                 try await Self.listed(port: back.port) == (try await Self.listed(port: a.port))
             }
             await back.stop()
@@ -166,7 +225,7 @@ extension ServerReplicaAcknowledgementTests {
         "a multi-store node with --replica-wait: a store nobody follows refuses writes; a replica's waits, after what it holds, confirm them"
     )
     func multiStore() async throws {
-        let configuration = nodeConfiguration { $0.replicaAcknowledgement = .seconds(10) }
+        let configuration = nodeConfiguration { $0.replicaAcknowledgement = Self.bound }
         try await MultiStoreFixture.with(configuration: configuration) { fixture in
             let peer = try fixture.node.registry.issueToken(
                 TokenGrant(store: try StoreName("alice"), owner: false, replicates: true)
@@ -195,7 +254,8 @@ extension ServerReplicaAcknowledgementTests {
                 // A replica of alice asks: the save is stored, and answered
                 // once the replica's next wait starts after it.
                 let uuid = UUID()
-                _ = try await client.send(.get, "/v1/stores/alice/sync/wait?after=0&timeout=0", token: peer)
+                let asked = try await client.send(.get, "/v1/stores/alice/sync/wait?after=0&timeout=0", token: peer)
+                let start = try #require(try asked.object["head"] as? Int, "\(asked.text)")
                 let save = Task {
                     try await client.send(
                         .post,
@@ -204,19 +264,19 @@ extension ServerReplicaAcknowledgementTests {
                         json: "[\(stepJSON(1, uuid: uuid))]"
                     )
                 }
-                var head: UInt64 = 0
-                var waits = 0
-                while waits < 20 {
-                    waits += 1
+                // The replica waits until the head passes where it was (the save is the only write
+                // stored since), then once after it, which confirms it.
+                var head = start
+                try await waitUntil("the save is stored", timeout: 120) {
                     let answer = try await client.send(
                         .get,
                         "/v1/stores/alice/sync/wait?after=\(head)&timeout=1",
                         token: peer
                     )
-                    let next = try #require(try answer.object["head"] as? Int)
-                    if UInt64(next) == head { break }  // nothing new: the save was confirmed
-                    head = UInt64(next)
+                    head = try #require(try answer.object["head"] as? Int, "\(answer.text)")
+                    return head > start
                 }
+                _ = try await client.send(.get, "/v1/stores/alice/sync/wait?after=\(head)&timeout=0", token: peer)
                 let saved = try await save.value
                 #expect(saved.status == .created, "\(saved.text)")
                 let listed = try await client.send(

@@ -35,9 +35,10 @@ final class WebhookReceiver: Sendable {
     private let state = State()
     private let running: Task<Void, any Error>
 
-    /// Starts listening (down until ``start()``), waiting at most 30 s for the
-    /// listener.
-    init() async throws {
+    /// Starts listening (down until ``start()``). Waiting for the listener
+    /// is guarded by `startTimeout` seconds: against a server that never
+    /// starts, long enough never to decide a test on a slow machine.
+    init(startTimeout: Double = 300) async throws {
         let router = Router()
         let state = self.state
         router.post("/hook") { request, _ -> HTTPResponse.Status in
@@ -76,16 +77,20 @@ final class WebhookReceiver: Sendable {
             for await port in bound.stream { return port }
             return 0
         }
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(30))
-            bound.continuation.finish()
+        let port: Int
+        do {
+            port = try await finishes("the webhook receiver's listener", timeout: startTimeout) {
+                await listening.value
+            }
+        } catch {
+            running.cancel()
+            _ = await running.result
+            throw error
         }
-        let port = await listening.value
-        deadline.cancel()
         guard port > 0 else {
             running.cancel()
             _ = await running.result
-            throw WaitTimeout(description: "the webhook receiver did not start listening")
+            throw WaitTimeout(description: "the webhook receiver stopped before it listened")
         }
         self.port = port
     }

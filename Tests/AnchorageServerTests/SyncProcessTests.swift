@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import AsyncHTTPClient
 import Foundation
@@ -9,7 +10,7 @@ import Testing
 /// Three `anchorage serve` processes replicating over loopback HTTP while
 /// a writer saves to each; one is killed with SIGKILL mid-replication and
 /// restarted.
-@Suite("anchorage serve --peer, as processes")
+@Suite("anchorage serve --peer, as processes", .startsProcesses())
 struct SyncProcessTests {
     static let peerToken = "peer-replication-token-0123456789"
 
@@ -33,6 +34,8 @@ struct SyncProcessTests {
         // Kill B while the writer and the replicators are busy.
         let survivors = [hub.port, c.port]
         let writing = Task { for _ in 0..<10 { await Self.writeRound(to: survivors, acknowledged) } }
+        // Kill moment: B dies wherever it is in its replication; any moment is valid, and every
+        // check below holds whatever B was doing.
         try await Task.sleep(for: .milliseconds(40))
         await b.killNow()
         await writing.value
@@ -78,17 +81,20 @@ struct SyncProcessTests {
         return (directory, tokens, (0..<3).map { directory.appendingPathComponent("store-\($0)") })
     }
 
-    /// Waits (up to a minute) until every node reports the same version
-    /// vector; returns the last vectors read.
+    /// Waits until every node reports the same version vector (a guard of
+    /// a few minutes against nodes that never converge); returns the last
+    /// vectors read.
     static func converged(_ nodes: [ServeProcess]) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(60)
         var vectors: [String] = []
-        repeat {
-            vectors = []
-            for node in nodes { vectors.append(try await versionVector(port: node.port)) }
-            if Set(vectors).count == 1 { break }
-            try await Task.sleep(for: .milliseconds(200))
-        } while Date() < deadline
+        do {
+            try await waitUntil("the nodes report one version vector", timeout: 180) {
+                vectors = []
+                for node in nodes { vectors.append(try await versionVector(port: node.port)) }
+                return Set(vectors).count == 1
+            }
+        } catch is WaitTimeout {
+            // The caller's expectation shows the vectors that differ.
+        }
         return vectors
     }
 
@@ -96,7 +102,8 @@ struct SyncProcessTests {
     static func writeRound(to ports: [Int], _ acknowledged: Acknowledged) async {
         await withTaskGroup(of: [UUID]?.self) { group in
             for port in ports {
-                group.addTask { await ServeProcessTests.save(count: 20, port: port, timeout: .seconds(5)) }
+                // A guard against a node that hangs: a slow save is still acknowledged.
+                group.addTask { await ServeProcessTests.save(count: 20, port: port, timeout: .seconds(120)) }
             }
             for await ids in group { acknowledged.add(ids ?? []) }
         }
@@ -111,7 +118,7 @@ struct SyncProcessTests {
     static func get(_ path: String, port: Int, token: String = ServeProcessTests.token) async throws -> [String: Any] {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let body = try await response.body.collect(upTo: 64 << 20)
         return try JSONSerialization.jsonObject(with: Data(Array(buffer: body))) as? [String: Any] ?? [:]
     }
@@ -123,7 +130,7 @@ struct SyncProcessTests {
         let asker =
             #"{"protocolVersion":1,"storeID":"\#(UUID().uuidString.lowercased())","incarnation":1,"head":0,"versionVector":{}}"#
         request.body = .bytes(ByteBuffer(string: asker))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let body = try await response.body.collect(upTo: 1 << 20)
         let object = try JSONSerialization.jsonObject(with: Data(Array(buffer: body))) as? [String: Any]
         let vector = object?["versionVector"] as? [String: Any] ?? [:]
@@ -182,7 +189,7 @@ extension SyncProcessTests {
                         request.headers.add(name: "Authorization", value: "Bearer \(ServeProcessTests.token)")
                         request.headers.add(name: "Content-Type", value: "application/json")
                         request.body = .bytes(ByteBuffer(string: "[" + body.map(\.json).joined(separator: ",") + "]"))
-                        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
                         return (index, response.status == .created ? body.map(\.uuid) : [])
                     }
                 }
@@ -197,7 +204,7 @@ extension SyncProcessTests {
                 )
                 request.method = .DELETE
                 request.headers.add(name: "Authorization", value: "Bearer \(ServeProcessTests.token)")
-                _ = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                _ = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             }
         }
         let vectors = try await Self.converged(nodes)

@@ -7,7 +7,7 @@ import Testing
 
 /// Shared counters for the tasks of a test.
 private final class Counters: Sendable {
-    let running = Mutex((now: 0, most: 0, done: 0))
+    let running = Mutex((now: 0, most: 0, done: 0, started: 0))
     let ran = Mutex(false)
 }
 
@@ -17,15 +17,22 @@ struct WorkLimiterTests {
     func permits() async throws {
         let limiter = WorkLimiter(permits: 2)
         let counters = Counters()
+        let pieces = 20
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 {
+            for _ in 0..<pieces {
                 group.addTask {
                     try await limiter.run {
                         counters.running.withLock {
                             $0.now += 1
+                            $0.started += 1
                             $0.most = max($0.most, $0.now)
                         }
-                        try await Task.sleep(for: .milliseconds(5))
+                        // Each piece holds its permit until every other one has run or waits its
+                        // turn: while any waits, both permits are held at once, and a limiter that
+                        // let a third in would show it in `most`.
+                        try await waitUntil("every other piece has run or waits its turn", timeout: 120) {
+                            counters.running.withLock { $0.started } + limiter.permits.waiting == pieces
+                        }
                         counters.running.withLock {
                             $0.now -= 1
                             $0.done += 1
@@ -36,7 +43,7 @@ struct WorkLimiterTests {
             try await group.waitForAll()
         }
         #expect(counters.running.withLock { $0.most } == 2)
-        #expect(counters.running.withLock { $0.done } == 20)
+        #expect(counters.running.withLock { $0.done } == pieces)
 
         // Both permits held; a third waits, is cancelled, and never runs.
         let release = AsyncStream.makeStream(of: Void.self)

@@ -167,14 +167,27 @@ struct BatchTests {
     func silentPeer() async throws {
         try await Self.withLogs { a, b in
             let hang = Mutex(true)
+            let hanging = Mutex(0)
             let transport = InMemoryTransport(serving: a) { _, _ in
-                if hang.withLock({ $0 }) { try await Task.sleep(for: .seconds(3_600)) }
+                guard hang.withLock({ $0 }) else { return }
+                hanging.withLock { $0 += 1 }
+                try await suspendUntilCancelled()
             }
+            // The timeout runs on a clock the test moves: it passes when the
+            // test says so, and never during the second round, however slow
+            // the machine.
+            let clock = TestClock()
             var configuration = PeerReplicator.Configuration()
-            configuration.requestTimeout = .milliseconds(200)
+            configuration.clock = clock
+            configuration.requestTimeout = .seconds(30)
             configuration.maximumEntriesPerBatch = 10
             let replicator = PeerReplicator(log: b, peer: transport, configuration: configuration)
-            await expectSyncError(.timedOut) { try await replicator.sync(.pull) }
+            let round = Task { try await replicator.sync(.pull) }
+            try await waitUntil("the first batch is held up on its way") { hanging.withLock { $0 } == 1 }
+            try await clock.waitForSleepers(remaining: [.seconds(30)])
+            clock.advance(by: .seconds(30))
+            await expectSyncError(.timedOut) { _ = try await round.value }
+            #expect(hanging.withLock { $0 } == 1, "one batch was asked for, and it timed out")
             #expect(b.head.seq == 0)
             #expect(replicator.status.lastError?.contains("timedOut") == true)
             #expect(replicator.status.consecutiveFailures == 1)
@@ -191,7 +204,7 @@ struct BatchTests {
             try await PeerReplicator(log: b, peer: InMemoryTransport(serving: a)).sync(.pull)
             // A third store learns everything from b, then pulls from a with no checkpoint for a.
             try await withTemporaryDirectories(1) { directories in
-                let c = try EventLog.open(at: directories[0])
+                let c = try await runBlocking { try EventLog.open(at: directories[0]) }
                 try await PeerReplicator(log: c, peer: InMemoryTransport(serving: b)).sync(.pull)
                 let sent = Mutex(0)
                 let counting = InMemoryTransport(serving: a) { _, bytes in

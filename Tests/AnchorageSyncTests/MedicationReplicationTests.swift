@@ -45,7 +45,12 @@ struct MedicationReplicationTests {
             hasSchedule: true
         )
         try await cluster.owners[0].saveUserAnnotatedMedications([first])
-        try await Task.sleep(for: .milliseconds(5))
+        // The later save wins by its origin time: wait until the wall clock
+        // has passed the first one's, so peer 2's is later whatever the pace.
+        let firstTime = try #require(try cluster.entries(0).last).timestamp
+        try await waitUntil("the wall clock is past the first save's time") {
+            (Date().timeIntervalSince1970 * 1_000_000_000).rounded() > Double(firstTime)
+        }
         let later = try HKUserAnnotatedMedication.stored(
             conceptCode: "shared",
             displayText: "Metformin",
@@ -54,6 +59,7 @@ struct MedicationReplicationTests {
             hasSchedule: true
         )
         try await cluster.owners[2].saveUserAnnotatedMedications([later])
+        #expect(try #require(try cluster.entries(2).last).timestamp > firstTime, "the later save is later")
         try await cluster.converge()
 
         var views: [Set<HKUserAnnotatedMedication>] = []

@@ -2,6 +2,7 @@ import AnchorageLog
 import AnchorageStoreTesting
 import AnchorageTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Anchorage
@@ -156,10 +157,14 @@ extension HKActivitySummary {
 extension ActivitySummaryTests {
     @Test("ACT: two peers that saved one day each way converge on the later save, whatever the order")
     func convergence() async throws {
-        try await withTemporaryStore { a, _ in
-            try await withTemporaryStore { b, _ in
+        // One wall clock for both peers' entries, a step later at each save:
+        // b's save is later than a's, however fast the machine.
+        let clock = SteppingWallClock()
+        var configuration = HKHealthStore.Configuration.forTests
+        configuration.log.now = { clock.now() }
+        try await withTemporaryStore(configuration: configuration) { a, _ in
+            try await withTemporaryStore(configuration: configuration) { b, _ in
                 try await a.saveActivitySummaries([try day(9, energy: 100)])
-                try await Task.sleep(nanoseconds: 5_000_000)
                 try await b.saveActivitySummaries([try day(9, energy: 200), try day(10, energy: 50)])
                 // Each receives the other's entries verbatim: A gets the later
                 // save after its own, B the earlier one after its own.
@@ -178,5 +183,26 @@ extension ActivitySummaryTests {
                 #expect(try await b.eventLog().checkProjections() == nil)
             }
         }
+    }
+}
+
+/// A wall clock for a log's entries (`EventLog.Configuration.now`) that
+/// moves a millisecond at each reading: every entry's origin time is later
+/// than the one before, however fast the machine, so a test of "the later
+/// save wins" needs no sleep to let the real clock tick.
+final class SteppingWallClock: Sendable {
+    private let readings = Mutex(0)
+    private let start: Date
+
+    init(start: Date = Date()) {
+        self.start = start
+    }
+
+    func now() -> Date {
+        let reading = readings.withLock { readings in
+            readings += 1
+            return readings
+        }
+        return start.addingTimeInterval(Double(reading) / 1_000)
     }
 }

@@ -1,3 +1,4 @@
+import AnchorageLog
 import AnchorageStoreTesting
 import Foundation
 import Testing
@@ -314,11 +315,15 @@ struct StatisticsTests {
         "Merging: instants under a higher source do not count; hand-entered samples rank first; unlisted sources newest first (ST-24, ST-27)"
     )
     func mergeRanks() async throws {
-        try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
-            let old = try await appStore(directory, "com.example.old")
+        // Entries stamped by a clock a step later at each save: the new source
+        // is newer than the old one, however fast the machine.
+        let clock = SteppingWallClock()
+        var configuration = statisticsConfiguration()
+        configuration.log.now = { clock.now() }
+        try await withTemporaryStore(configuration: configuration) { owner, directory in
+            let old = try await appStore(directory, "com.example.old", configuration: configuration)
             try await old.save(steps(100, from: minutes(0), to: minutes(10)))
-            try await Task.sleep(nanoseconds: 2_000_000)
-            let new = try await appStore(directory, "com.example.new")
+            let new = try await appStore(directory, "com.example.new", configuration: configuration)
             try await new.save(steps(50, from: minutes(0), to: minutes(10)))
             try await new.save(steps(7, from: minutes(5), to: minutes(5)))
             try await old.save(steps(3, from: minutes(5), to: minutes(5)))

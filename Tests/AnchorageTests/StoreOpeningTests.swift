@@ -11,27 +11,32 @@ import Testing
 /// process while it runs: a slow open (a replay of stale projections) holds
 /// up neither `HKHealthStore.init`, nor other stores, nor the caller's
 /// thread; operations on the store wait for it.
-@Suite("Opening stores", .serialized, .timeLimit(.minutes(1)))
+///
+/// The time limit is a guard against a hang only: the tests wait for
+/// states, and a machine running the whole suite may take a while.
+@Suite("Opening stores", .serialized, .timeLimit(.minutes(10)))
 struct StoreOpeningTests {
     @Test("while one directory's open is held up, init returns, another store works, and the first works once let go")
     func slowOpenHoldsUpNothingElse() async throws {
         try await withTemporaryDirectory { base in
             let slow = base.appendingPathComponent("slow")
             let other = base.appendingPathComponent("other")
+            // The open waits on its own thread (never on the pool) until let go.
             let gate = DispatchSemaphore(value: 0)
-            let entered = DispatchSemaphore(value: 0)
+            let entered = Mutex(false)
             let slowPath = slow.standardizedFileURL.path
             StoreRegistry.willOpen.withLock {
                 $0 = { path in
                     guard path == slowPath else { return }
-                    entered.signal()
+                    entered.withLock { $0 = true }
                     gate.wait()
                 }
             }
             defer { StoreRegistry.willOpen.withLock { $0 = nil } }
+            defer { gate.signal() }  // never left holding the open, even when the test fails
 
             let held = HKHealthStore(directory: slow, configuration: .forTests)  // returns while the open waits
-            #expect(entered.wait(timeout: .now() + 60) == .success, "the open started on its own thread")
+            try await waitUntil("the open started on its own thread") { entered.withLock { $0 } }
             let second = HKHealthStore(directory: slow, configuration: .forTests)  // shares the same open
             let saving = Task { try await held.save(steps(1, atMinute: 0)) }
 
@@ -54,7 +59,8 @@ struct StoreOpeningTests {
             let file = base.appendingPathComponent("a-file")
             try Data("not a directory".utf8).write(to: file)
             let store = HKHealthStore(directory: file, configuration: .forTests)
-            #expect(store.openError?.code == .errorDatabaseInaccessible)
+            // openError blocks until the open is done: on a thread of its own.
+            #expect(await runBlocking { store.openError?.code } == .errorDatabaseInaccessible)
             await expectCode(.errorDatabaseInaccessible) { try await store.save(steps(1, atMinute: 0)) }
             #expect(throws: HKError.self) { try store.currentAnchor() }
             await store.close()

@@ -2,6 +2,7 @@ import AnchorageLog
 import AnchorageStoreTesting
 import AnchorageTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Anchorage
@@ -166,10 +167,17 @@ struct StoreQueryTests {
                 initial.append(added?.count ?? -1)
             }
             query.updateHandler = { _, added, deleted, _, _ in
-                Thread.sleep(forTimeInterval: 0.01)  // slower than the saves
                 updates.append((added ?? []).map(\.uuid))
                 deletions.append((deleted ?? []).map(\.uuid))
             }
+            // The query lags by construction: it is held before it reads the
+            // first batch until every batch below is committed (no sleep in
+            // the handler, which would block a thread of the pool and lag only
+            // as much as the machine's pace allows).
+            let (released, release) = AsyncStream.makeStream(of: Never.self)
+            defer { release.finish() }  // never left holding the query, even when the test fails
+            let gate = Task { for await _ in released {} }
+            query.lifecycle.beforeEachBatch.withLock { $0 = { await gate.value } }
             store.execute(query)
             try await waitUntil("initial.count == 1") { initial.count == 1 }
             var batches: [[UUID]] = []
@@ -180,6 +188,8 @@ struct StoreQueryTests {
                 batches.append(batch.map(\.uuid))
             }
             try await store.delete(try await samples(in: store, of: stepType).first!)
+            #expect(updates.count == 0, "held back while the batches were committed")
+            release.finish()
             try await waitUntil("updates.count == 21") { updates.count == 21 }
             #expect(initial.all == [1])
             #expect(Array(updates.all.prefix(20)) == batches)

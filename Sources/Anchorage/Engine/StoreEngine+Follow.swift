@@ -41,6 +41,7 @@ extension StoreEngine {
     ) async throws {
         var delivered = delivered
         for await batch in batches {
+            await lifecycle.batchArrived()
             guard !lifecycle.isStopped else { return }
             guard batch.last.seq > delivered else { continue }
             let through = batch.last.seq

@@ -15,6 +15,15 @@ final class QueryLifecycle: Sendable {
     /// Held while a handler runs: handler calls of one query never overlap.
     /// Recursive, so a handler may call `execute` or `stop` on its own query.
     private let delivery = NSRecursiveLock()
+    /// A seam for tests: awaited before a long-running query reads each
+    /// committed batch, so a test can hold the query back while batches
+    /// pile up (a consumer that lags) without blocking a thread.
+    let beforeEachBatch = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    /// Awaits ``beforeEachBatch``, if a test set it.
+    func batchArrived() async {
+        if let pause = beforeEachBatch.withLock({ $0 }) { await pause() }
+    }
 
     /// Marks the query executed; `false` if it already was.
     func markExecuted() -> Bool {

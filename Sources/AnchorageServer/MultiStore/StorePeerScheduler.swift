@@ -86,6 +86,13 @@ final class StorePeerScheduler: Service, Sendable {
         state.withLock { $0.peers[store]?[peer]?.status }
     }
 
+    /// Whether a round of `store` runs now. One that begins later reads
+    /// the store's peers from the registry first (tests wait for this to
+    /// end before they count on a removed peer getting nothing more).
+    func isRunning(_ store: StoreName) -> Bool {
+        state.withLock { $0.running.contains(store) }
+    }
+
     func run() async throws {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
