@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -99,7 +100,8 @@ struct ProjectionContextTests {
     }
 
     @Test(
-        "typed keys: an output is read back as it was published, is absent for a batch it was not published in, and a reader of another type stops the process instead of reading nothing"
+        "typed keys: an output is read back as it was published, is absent for a batch it was not published in, and a reader of another type stops the process instead of reading nothing",
+        .startsProcesses()
     )
     func typedOutputs() async throws {
         let context = ProjectionContext()

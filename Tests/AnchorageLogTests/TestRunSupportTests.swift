@@ -1,8 +1,9 @@
-import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AnchorageTestRun
 
 #if canImport(Glibc)
 import Glibc
@@ -76,28 +77,22 @@ struct TestRunSupportTests {
         #expect(budget.available == 2)
     }
 
-    @Test("a test with .ownThread runs on a thread of its own, with its child tasks", .ownThread)
-    func ownThread() async throws {
-        let name = Self.threadName()
-        #expect(name == "test", "the cooperative pool's threads have other names: \(name)")
-        async let child = Self.threadName()
-        #expect(await child == "test")
-    }
-
-    @Test("a test with .ownThread is back on its own thread after a wait another thread ends", .ownThread)
-    func ownThreadAfterWait() async throws {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread { continuation.resume() }.start()
-        }
-        #expect(Self.threadName() == "test")
-        let budget = ProcessBudget(capacity: 1)
-        let (held, release) = AsyncStream<Void>.makeStream()
-        let holder = Task { await budget.withPermits(1) { for await _ in held { break } } }
-        try await waitUntil("the permit taken") { budget.available == 0 }
-        Thread { release.yield() }.start()
-        await budget.withPermits(1) {}
-        #expect(Self.threadName() == "test")
-        await holder.value
+    @Test("the executor behind .ownThread runs a task that prefers it on its thread, after a wait, and its children")
+    func threadExecutor() async throws {
+        let executor = ThreadExecutor(name: "anchorage-own")
+        defer { executor.finish() }
+        let names = await Task(executorPreference: executor) { () -> [String] in
+            var names = [Self.threadName()]
+            // Resumed by another thread: the task comes back to its executor.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread { continuation.resume() }.start()
+            }
+            names.append(Self.threadName())
+            async let child = Self.threadName()
+            names.append(await child)
+            return names
+        }.value
+        #expect(names == ["anchorage-own", "anchorage-own", "anchorage-own"])
     }
 
     static func threadName() -> String {

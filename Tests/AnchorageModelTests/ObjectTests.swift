@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -63,7 +64,7 @@ struct ObjectTests {
         }
     }
 
-    @Test("OBJ-7: HealthKit's initializer stops the program when start is after end")
+    @Test("OBJ-7: HealthKit's initializer stops the program when start is after end", .startsProcesses())
     func intervalTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = HKQuantitySample(
@@ -104,7 +105,7 @@ struct ObjectTests {
         #expect(glucose.quantityType == HKQuantityType(.bloodGlucose))
     }
 
-    @Test("OBJ-10: HealthKit's initializer stops the program on an incompatible unit")
+    @Test("OBJ-10: HealthKit's initializer stops the program on an incompatible unit", .startsProcesses())
     func quantityUnitTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = HKQuantitySample(

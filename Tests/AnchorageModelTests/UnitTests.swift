@@ -1,4 +1,5 @@
 import AnchorageModel
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -306,12 +307,12 @@ struct UnitTests {
 
 @Suite("HealthKit's doors stop the program on programmer errors (UNIT-4, UNIT-18)")
 struct UnitTrapTests {
-    @Test("UNIT-4: HKUnit(from:) with an invalid string stops the program")
+    @Test("UNIT-4: HKUnit(from:) with an invalid string stops the program", .startsProcesses())
     func invalidStringTraps() async {
         await #expect(processExitsWith: .failure) { _ = HKUnit(from: "kg//m") }
     }
 
-    @Test("UNIT-18: doubleValue(for:) and compare(_:) with incompatible units stop the program")
+    @Test("UNIT-18: doubleValue(for:) and compare(_:) with incompatible units stop the program", .startsProcesses())
     func incompatibleTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = HKQuantity(unit: .gram(), doubleValue: 1).doubleValue(for: .meter())

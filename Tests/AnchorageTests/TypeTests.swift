@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTestRun
 import Foundation
 import Testing
 
@@ -115,7 +116,7 @@ struct TypeTests {
         }
     }
 
-    @Test("unknown identifiers stop the program in HealthKit's non-throwing initializers")
+    @Test("unknown identifiers stop the program in HealthKit's non-throwing initializers", .startsProcesses())
     func unknownIdentifierTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = HKQuantityType(HKQuantityTypeIdentifier(rawValue: "HKQuantityTypeIdentifierNope"))
