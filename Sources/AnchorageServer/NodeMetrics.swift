@@ -126,13 +126,22 @@ struct MetricsMiddleware: RouterMiddleware {
 }
 
 /// Counts committed entries and batches, local and replicated, from the
-/// log's commit announcements; stops on graceful shutdown.
+/// log's commit announcements; stops on graceful shutdown. It subscribes
+/// when it is made, before the node serves: a commit made while the
+/// service group is still starting it is counted too.
 struct CommitCounter: Service {
-    let store: HKHealthStore
     let metrics: NodeMetrics
+    /// The subscription, or why the store could not give one (thrown when
+    /// the service runs, which stops the node).
+    private let batches: Result<AsyncStream<CommittedBatch>, any Error>
+
+    init(store: HKHealthStore, metrics: NodeMetrics) {
+        self.metrics = metrics
+        batches = Result { try store.committedBatches() }
+    }
 
     func run() async throws {
-        let batches = try store.committedBatches()
+        let batches = try self.batches.get()
         await cancelWhenGracefulShutdown {
             for await batch in batches {
                 metrics.batches.increment()
