@@ -9,10 +9,13 @@ import Synchronization
 /// entries themselves from the log.
 final class HeadSubscribers: Sendable {
     /// One head subscriber: its stream's continuation, and the highest
-    /// position it was given. A head older than that is never given after
-    /// it, whichever yield comes last: the first head (read when it
-    /// subscribed) and a commit's can race, and the stream keeps only the
-    /// newest it was given.
+    /// position it was given. A head no newer than that is never given
+    /// after it, whichever yield comes last: the first head (read when it
+    /// subscribed) and a commit's can race — the writer resumes its callers
+    /// before it rings, so a subscriber that subscribes right after an
+    /// append read that commit's head and then hears it rung — and the
+    /// stream keeps only the newest it was given, so a repeat would stand
+    /// in for the next commit's head.
     private final class HeadSubscriber: Sendable {
         let continuation: AsyncStream<Anchor>.Continuation
         private let given = Mutex<UInt64?>(nil)
@@ -23,7 +26,7 @@ final class HeadSubscribers: Sendable {
 
         func yield(_ head: Anchor) {
             given.withLock { given in
-                if let last = given, head.seq < last { return }
+                if let last = given, head.seq <= last { return }
                 given = head.seq
                 continuation.yield(head)
             }

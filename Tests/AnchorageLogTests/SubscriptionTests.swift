@@ -23,6 +23,24 @@ struct SubscriptionTests {
         }
     }
 
+    @Test("a head rung again after a subscriber read it is not given twice: it cannot stand in for the next")
+    func repeatedHeadIsDropped() async throws {
+        // The writer resumes its callers before it rings: a subscriber made
+        // right after an append reads that head, then hears it rung. Played
+        // here in that order, without a writer.
+        let subscribers = HeadSubscribers()
+        let store = StoreID()
+        func head(_ seq: UInt64) -> Anchor { Anchor(storeID: store, incarnation: 1, seq: seq) }
+        var iterator = subscribers.subscribe { head(1) }.makeAsyncIterator()
+        #expect(await iterator.next()?.seq == 1)
+        subscribers.publish(head(1), batches: [])
+        subscribers.publish(head(0), batches: [])
+        // Nothing newer was rung: once the log closes the stream ends
+        // without handing out a head again.
+        subscribers.finish()
+        #expect(await iterator.next() == nil)
+    }
+
     @Test("subscribing while commits land never misses one: each subscriber that read head h sees a head past h")
     func subscribeDuringCommits() async throws {
         try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
