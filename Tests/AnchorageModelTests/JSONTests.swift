@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AnchorageModel
 
-@Suite("JSON forms")
+@Suite("JSON forms", .ownThread)
 struct JSONTests {
     @Test("random objects of every kind round-trip through JSON exactly", arguments: [11, 12] as [UInt64])
     func roundTrip(seed: UInt64) throws {

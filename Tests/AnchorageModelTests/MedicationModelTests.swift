@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
 
 @testable import AnchorageModel
 
-@Suite("Medication dose events and medications")
+@Suite("Medication dose events and medications", .ownThread)
 struct MedicationModelTests {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

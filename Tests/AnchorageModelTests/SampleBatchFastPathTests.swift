@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// `SampleBatch(json:)` reads the common batch with its own reader and
 /// falls back to Foundation's `JSONDecoder` for everything else; the two
 /// must agree wherever the fast one answers.
-@Suite("A sample batch's fast reader agrees with JSONDecoder")
+@Suite("A sample batch's fast reader agrees with JSONDecoder", .ownThread)
 struct SampleBatchFastPathTests {
     /// A sample in the documented JSON form, written field by field (no
     /// device or metadata: the fast reader leaves those to JSONDecoder).

@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Quantity samples of several quantities (SERIES-6): built with
 /// `HKQuantitySeriesSampleBuilder`, read back one quantity at a time, and
 /// split into their quantities by statistics.
-@Suite("Quantity series")
+@Suite("Quantity series", .ownThread)
 struct QuantitySeriesTests {
     static let bpm = HKUnit.count().unitDivided(by: .minute())
     static let start = iso("2026-05-04T08:00:00Z")
