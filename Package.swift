@@ -466,7 +466,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthKitInterfaceTests",
-            dependencies: ["HealthKitInterface"],
+            dependencies: ["AnchorageTestRun", "HealthKitInterface"],
             swiftSettings: strictSettings
         ),
         // Generated from Fixtures/healthkit-interface/: every HealthKit member

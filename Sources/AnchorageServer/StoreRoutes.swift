@@ -47,7 +47,8 @@ struct StoreRoutes: Sendable {
     }
 
     /// A node's router with what every node has before its routes: metrics,
-    /// errors as JSON, body limits, and `GET /healthz` (no token).
+    /// errors as JSON, one spelling per path, body limits, and
+    /// `GET /healthz` (no token).
     static func baseRouter(
         configuration: NodeConfiguration,
         metrics: NodeMetrics,
@@ -56,6 +57,7 @@ struct StoreRoutes: Sendable {
         let router = Router(context: NodeContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(kind: kind))
+        router.add(middleware: CanonicalPathMiddleware())
         router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
         return router
     }

@@ -25,6 +25,32 @@ struct ServerAuthTests {
         }
     }
 
+    @Test("only GET /healthz, spelled so, needs no token: /healthz/, //healthz, /./healthz and such are 404 for anyone")
+    func healthExemptionIsExact() async throws {
+        try await withNode(policy: Tokens.policy) { node, _ in
+            // Live: the spellings go over the wire as written, not parsed first.
+            try await node.application().test(.live) { client in
+                #expect(try await client.send(.get, "/healthz").status == .ok)
+                for spelling in ["/healthz/", "//healthz", "/./healthz", "/healthz/.", "/x/../healthz", "/healthz//"] {
+                    for token in [nil, Tokens.owner] {
+                        let answer = try await client.send(.get, spelling, token: token)
+                        #expect(answer.status == .notFound, "\(spelling)")
+                        #expect(answer.errorCode == "notFound", "\(spelling)")
+                        #expect(!answer.text.contains("ok"), "\(spelling)")
+                    }
+                }
+                // The same rule for every route: one spelling each, whoever asks.
+                let saved = try await client.send(.post, "/v1/samples/", token: Tokens.owner, json: "[\(stepJSON(1))]")
+                #expect(saved.status == .notFound)
+                let doubled = try await client.send(.get, "//v1/samples?type=stepCount", token: Tokens.owner)
+                #expect(doubled.status == .notFound)
+                let listed = try await client.send(.get, "/v1/samples?type=stepCount", token: Tokens.owner)
+                #expect(listed.status == .ok)
+                #expect(try #require(try listed.object["samples"] as? [Any]).isEmpty)
+            }
+        }
+    }
+
     @Test("AUTH-7, OBJ-34: an app saves only types it may share and deletes only its own samples (403)")
     func shareDenials() async throws {
         try await withNode(policy: Tokens.policy) { node, _ in

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import Foundation
 import HealthKitInterface
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// (or differing, with Anchorage's declaration given) must have a statement
 /// of its own in its type's test, and each test's title must count exactly
 /// those.
-@Suite("The compatibility table counts only what the conformance suite compiles")
+@Suite("The compatibility table counts only what the conformance suite compiles", .ownThread)
 struct ConformanceCountingTests {
     /// One generated `@Test`: its title and the lines of its body.
     struct GeneratedTest {

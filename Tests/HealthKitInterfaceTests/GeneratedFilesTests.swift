@@ -1,8 +1,9 @@
+import AnchorageTestRun
 import Foundation
 import HealthKitInterface
 import Testing
 
-@Suite("HealthKit's interface files and what is generated from them")
+@Suite("HealthKit's interface files and what is generated from them", .ownThread)
 struct GeneratedFilesTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
