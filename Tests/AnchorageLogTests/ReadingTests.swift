@@ -61,6 +61,12 @@ struct ReadingTests {
 
             let acks = try await child.killAndCollectAcks()
             let final = try readAll(reader, limit: 4_096)
+            // A reader's head moves when its poll finds the writer's last
+            // commit, which may come after the read above: wait for it,
+            // then it must be exactly the last entry, never past it.
+            try await waitUntil("the reader's head reaches entry \(final.count)") {
+                reader.head.seq >= UInt64(final.count)
+            }
             #expect(reader.head.seq == UInt64(final.count))
             for (seq, id) in acks {
                 #expect(seq <= UInt64(final.count) && final[Int(seq) - 1].id == id, "acknowledged entry \(seq)")
