@@ -107,11 +107,11 @@ struct StatisticsSingleViewTests {
                     }
                 }
             }
-            // A sample longer than a day reaching the range sends a query to
-            // the samples; these histories have a few, so the views answer 39
-            // to 68 % of the queries with these seeds.
+            // Long samples reaching the range are added to the rows, so the
+            // views answer all but the queries whose range holds no whole
+            // quarter hour: 118 of 120 with this seed.
             let served = engine.counters.statisticsFromViews - servedBefore
-            #expect(withSeries || served * 3 >= asked, "the views answered \(served) of \(asked) queries")
+            #expect(withSeries || served * 10 >= asked * 9, "the views answered \(served) of \(asked) queries")
             for app in apps { await app.close() }
         }
     }

@@ -41,11 +41,11 @@ extension StoreEngine {
     /// the type/time index.
     ///
     /// Eligible as collection queries are (``ViewEligibility``), for the
-    /// ``combinableOptions``, unless a sample longer than a day reaches
-    /// `[a, b)` (the views keep those out of their rows) or the type has a
-    /// sample of several quantities (SERIES-6: the reference evaluator
-    /// answers, from the matching samples' quantities). The cost is that
-    /// of the view rows covering the range, the samples in the slivers and
+    /// ``combinableOptions``, unless the type has a sample of several
+    /// quantities (SERIES-6: the reference evaluator answers, from the
+    /// matching samples' quantities). The cost is that of the view rows
+    /// covering the range (and of the samples of the pieces where long
+    /// samples meet rows, ``LongFold``), the samples in the slivers and
     /// across the ends, and a few index rows per duration tier.
     func viewStatistics(
         of type: HKQuantityType,
@@ -79,9 +79,9 @@ extension StoreEngine {
                 intervalComponents: DateComponents(second: Int(b - a)),
                 timeZone: TimeZone(identifier: "UTC")!
             )
-            guard let answer = try views.buckets([0], of: type, grid: grid, options: options, in: txn),
-                answer.unanswered.isEmpty
-            else { return nil }
+            guard let answer = try views.buckets([0], of: type, grid: grid, options: options, in: txn) else {
+                return nil
+            }
             let ranking = try views.ranking(of: kind, in: txn)
             func read(_ from: Double, _ to: Double) -> ObjectPredicate {
                 .dateRange(
@@ -109,7 +109,7 @@ extension StoreEngine {
             if let last = after.samples.map(\.end).max() {
                 stretches.append((StatisticsWindow(start: e, end: last, closed: true), after))
             }
-            var parts = answer.buckets[0].map { [$0] } ?? []
+            var parts = answer[0].map { [$0] } ?? []
             for (window, group) in stretches {
                 if let part = ReferenceStatistics.statistics(
                     group.samples,

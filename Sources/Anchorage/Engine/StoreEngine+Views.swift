@@ -56,24 +56,22 @@ extension StoreEngine {
         grid: BucketGrid,
         caller: Caller
     ) throws(HKError) -> (collection: HKStatisticsCollection, head: UInt64)? {
-        let found = try read(as: caller) { txn, session -> ([Int: HKStatistics], Int, UInt64, [ReferenceInput])? in
+        let found = try read(as: caller) { txn, session -> ([Int: HKStatistics], Int, UInt64)? in
             let scope = try scope(for: type, in: txn, session: &session)
             let eligibility = ViewEligibility(predicate: predicate, configuration: configuration, scope: scope)
             guard eligibility.viewable else { return nil }
             let head = try head(in: txn)
             let kind = EntryKind(rawValue: type.kindCode)
-            guard let extent = try views.extent(of: kind, in: txn) else { return ([:], 0, head, []) }
+            guard let extent = try views.extent(of: kind, in: txn) else { return ([:], 0, head) }
             let inner = eligibility.inner(grid)
             let lower = max(grid.index(containing: extent.lowerBound), inner.lower)
             let upper = min(grid.index(containing: extent.upperBound), inner.upper)
             guard lower <= upper || !eligibility.isBounded else { return nil }
             var buckets: [Int: HKStatistics] = [:]
-            var unanswered: [Int] = []
             if lower <= upper {
                 guard let viewed = try views.buckets(lower...upper, of: type, grid: grid, options: options, in: txn)
                 else { return nil }
-                buckets = viewed.buckets
-                unanswered = viewed.unanswered
+                buckets = viewed
             }
             let fromRows = buckets.count
             if let predicate, eligibility.isBounded {
@@ -87,19 +85,9 @@ extension StoreEngine {
                     buckets[index] = statistics
                 }
             }
-            // The buckets long samples reach: their samples read here, swept after.
-            let pending = try referenceInputs(
-                unanswered,
-                of: type,
-                predicate: predicate,
-                grid: grid,
-                in: txn,
-                session: &session
-            )
-            return (buckets, fromRows, head, pending)
+            return (buckets, fromRows, head)
         }
-        guard let (viewed, fromRows, head, pending) = found else { return nil }
-        let buckets = viewed.merging(Self.swept(pending, grid: grid, type: type, options: options)) { _, new in new }
+        guard let (buckets, fromRows, head) = found else { return nil }
         counters.statisticsBuckets(viewed: fromRows, computed: buckets.count - fromRows)
         return (HKStatisticsCollection(grid: grid, quantityType: type, options: options, buckets: buckets), head)
     }
@@ -128,8 +116,8 @@ extension StoreEngine {
                 let inner = eligibility.inner(grid)
                 let inside = indices.filter { $0 >= inner.lower && $0 <= inner.upper }
                 if let viewed = try views.buckets(inside, of: type, grid: grid, options: options, in: txn) {
-                    result = viewed.buckets
-                    remaining = indices.filter { $0 < inner.lower || $0 > inner.upper } + viewed.unanswered
+                    result = viewed
+                    remaining = indices.filter { $0 < inner.lower || $0 > inner.upper }
                 }
             }
             let pending = try referenceInputs(

@@ -8,9 +8,9 @@ extension StatisticsViews: Projection {
     /// The batches of the transaction being applied, until ``finish(context:in:)``.
     static let pending = ProjectionScratchKey<ViewBatch>(owner: projectionName)
     var name: String { Self.projectionName }
-    // 5: follows the index's version 7 (a copy with a smaller dot shows in place of the first).
-    // (6 would rebuild the index with them: a stale consumer is rebuilt with its producers.)
-    var version: Int { 5 }
+    // 6: samples longer than an hour in `st.long`, by tier, added to the rows when read.
+    // (A stale consumer is rebuilt with its producers: the index is rebuilt with them.)
+    var version: Int { 6 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
     var consumes: [ConsumedOutput] { [HealthIndex.output.consumed] }
@@ -161,15 +161,21 @@ extension StatisticsViews: Projection {
         in txn: borrowing WriteTransaction
     ) throws {
         let row = ViewSampleRow(end: end, value: value, source: number, userEntered: userEntered)
-        let isLong = Self.isLong(start: start, end: end)
+        // A long sample touches no bucket row: its cost does not grow with its span.
+        guard !Self.isLong(start: start, end: end) else {
+            try row.withBytes { value in
+                try Self.withLongKey(kind: kind, tier: LongTier.of(seconds: end - start), start: start, seq: saveSeq) {
+                    try txn.put(value, forKey: $0, in: long)
+                }
+            }
+            return
+        }
         try row.withBytes { value in
             try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: start)), saveSeq) {
                 key in
-                try txn.put(value, forKey: key, in: isLong ? long : samples)
+                try txn.put(value, forKey: key, in: samples)
             }
         }
-        // A long sample touches no bucket row: its cost does not grow with its span.
-        guard !isLong else { return }
         batch.noteDuration(end - start, kind: kind)
         batch.touch(kind, source: number, ViewLevel.fineBuckets(start: start, end: end))
     }
@@ -209,7 +215,7 @@ extension StatisticsViews: Projection {
     ) throws {
         let key = Self.sampleKey(kind: kind, start: start, seq: saveSeq)
         guard let row = try txn.withValue(forKey: key, in: samples, { ViewSampleRow($0) }) ?? nil else {
-            _ = try txn.removeValue(forKey: key, in: long)
+            try removeLong(kind: kind, start: start, seq: saveSeq, in: txn)
             return
         }
         _ = try txn.removeValue(forKey: key, in: samples)

@@ -4,32 +4,23 @@ import Foundation
 import LMDB
 
 extension StatisticsViews {
-    /// What the views answer for some query buckets.
-    struct Answer {
-        /// The populated buckets the views answered, by index.
-        var buckets: [Int: HKStatistics] = [:]
-        /// The buckets a long sample reaches (see `st.long`): the views
-        /// cannot answer them; the reference evaluator must.
-        var unanswered: [Int] = []
-    }
-
     /// The buckets `indices` of a collection query read from the views,
-    /// with each query bucket the union of the fewest view buckets, except
-    /// those a long sample reaches (``Answer/unanswered``); `nil` when a
-    /// bucket does not start and end on 15-minute boundaries, so the views
-    /// cannot answer it exactly.
+    /// with each query bucket the union of the fewest view buckets and the
+    /// long samples reaching it (``StatisticsViews+Fold``); empty buckets
+    /// are left out. `nil` when a bucket does not start and end on
+    /// 15-minute boundaries, so the views cannot answer it exactly.
     func buckets(
         _ indices: some Collection<Int>,
         of type: HKQuantityType,
         grid: BucketGrid,
         options: HKStatisticsOptions,
         in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> Answer? {
+    ) throws -> [Int: HKStatistics]? {
         let kind = EntryKind(rawValue: type.kindCode)
         // Query buckets come in time order, and so do their pieces at each
         // level: each level's list is sorted as it is built, and a piece
         // finds its row by its position in that list.
-        var plans: [(index: Int, start: Date, end: Date, pieces: [(level: Int, position: Int)])] = []
+        var plans: [BucketPlan] = []
         var wanted = [[Int64]](repeating: [], count: ViewLevel.lengths.count)
         // Bounds are computed for each run of consecutive buckets at once.
         let sorted = indices.sorted()
@@ -43,47 +34,55 @@ extension StatisticsViews {
                 guard let from = Self.fineBoundary(start), let to = Self.fineBoundary(end) else { return nil }
                 let pieces = ViewLevel.tile(from: from, to: to).map { piece in
                     wanted[piece.level].append(piece.bucket)
-                    return (piece.level, wanted[piece.level].count - 1)
+                    return BucketPlan.Piece(
+                        level: piece.level,
+                        bucket: piece.bucket,
+                        position: wanted[piece.level].count - 1
+                    )
                 }
-                plans.append((index, start, end, pieces))
+                plans.append(BucketPlan(index: index, start: start, end: end, pieces: pieces))
             }
             runStart = runEnd + 1
         }
-        let table = options.contains(.separateBySource) ? try sourceTable(of: kind, in: txn) : [:]
+        guard let first = plans.first, let last = plans.last else { return [:] }
+        let longs = try longSamples(
+            of: kind,
+            from: first.start.timeIntervalSinceReferenceDate,
+            before: last.end.timeIntervalSinceReferenceDate,
+            in: txn
+        )
+        let separate = options.contains(.separateBySource)
+        let table = separate || !longs.isEmpty ? try sourceTable(of: kind, in: txn) : [:]
         var rows: [UInt32: [[ViewRecord?]]] = [:]
-        for source in [Self.merged] + table.keys.sorted() {
+        for source in [Self.merged] + (separate ? table.keys.sorted() : []) {
             rows[source] = try (0..<ViewLevel.lengths.count).map { level in
                 try self.rows(kind: kind, source: source, level: level, wanted: wanted[level], in: txn)
             }
         }
-        var answer = Answer()
-        answer.buckets.reserveCapacity(plans.count)
-        let style = type.aggregationStyle
-        let merged = rows[Self.merged]!
-        let reaching = try longSpans(
-            of: kind,
-            from: plans.first.map { $0.start.timeIntervalSinceReferenceDate },
-            before: plans.last.map { $0.end.timeIntervalSinceReferenceDate },
+        var fold = try LongFold(
+            views: self,
+            kind: kind,
+            longs: longs,
+            table: table,
+            separate: separate,
+            options: options,
             in: txn
         )
+        var answer: [Int: HKStatistics] = [:]
+        answer.reserveCapacity(plans.count)
+        let style = type.aggregationStyle
         for plan in plans {
-            let start = plan.start.timeIntervalSinceReferenceDate
-            let end = plan.end.timeIntervalSinceReferenceDate
-            if reaching.contains(where: { $0.start < end && $0.end > start }) {
-                answer.unanswered.append(plan.index)
-                continue
-            }
-            var total = ViewRecord.Combination()
-            for piece in plan.pieces { total.append(merged[piece.level][piece.position]) }
-            guard let record = total.record else { continue }
+            guard
+                let (record, parts) = try fold.records(
+                    for: plan,
+                    rows: rows,
+                    sources: separate ? table.keys.sorted() : [],
+                    in: txn
+                )
+            else { continue }
             var bySource: [HKSource: StatisticsValues] = [:]
-            for (number, source) in table {
-                let levels = rows[number]!
-                var part = ViewRecord.Combination()
-                for piece in plan.pieces { part.append(levels[piece.level][piece.position]) }
-                if let record = part.record { bySource[source] = record.values(style: style, options: options) }
-            }
-            answer.buckets[plan.index] = HKStatistics(
+            for (number, part) in parts { bySource[table[number]!] = part.values(style: style, options: options) }
+            answer[plan.index] = HKStatistics(
                 quantityType: type,
                 startDate: plan.start,
                 endDate: plan.end,
@@ -109,39 +108,13 @@ extension StatisticsViews {
         return found
     }
 
-    /// The spans of `kind`'s long samples (those in `st.long`) that start
-    /// before `before` and end after `from`, in seconds since the reference
-    /// date. Long samples are rare, so their rows are read from the first.
-    func longSpans(
-        of kind: EntryKind,
-        from: Double?,
-        before: Double?,
-        in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> [(start: Double, end: Double)] {
-        var spans: [(start: Double, end: Double)] = []
-        let limit = before.map { IndexKey.date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .max
-        try txn.withCursor(on: long) { cursor in
-            try cursor.scan(from: kind.rawValue.bigEndianBytes) { key, value in
-                guard key.count == 20, key.uint32(at: 0) == kind.rawValue, key.uint64(at: 4) < limit,
-                    let row = ViewSampleRow(value)
-                else { return false }
-                if row.end > from ?? -.infinity {
-                    spans.append((IndexKey.seconds(fromDateKey: key.uint64(at: 4)), row.end))
-                }
-                return true
-            }
-        }
-        return spans
-    }
-
     /// From the start of the first fine bucket where `kind` has data (or of
     /// its first long sample) to the start of the last one (or the end of
     /// its latest-ending long sample).
     func extent(of kind: EntryKind, in txn: borrowing some ReadableTransaction & ~Copyable) throws -> ClosedRange<Date>?
     {
         let fine = try fineExtent(of: kind, in: txn)
-        let spans = try longSpans(of: kind, from: nil, before: nil, in: txn)
-        guard let first = spans.map(\.start).min(), let last = spans.map(\.end).max() else { return fine }
+        guard let (first, last) = try longExtent(of: kind, in: txn) else { return fine }
         let lower = min(fine?.lowerBound.timeIntervalSinceReferenceDate ?? first, first)
         let upper = max(fine?.upperBound.timeIntervalSinceReferenceDate ?? last, last)
         return Date(timeIntervalSinceReferenceDate: lower)...Date(timeIntervalSinceReferenceDate: upper)

@@ -13,7 +13,7 @@ import LMDB
 /// | database | key | value |
 /// | --- | --- | --- |
 /// | `st.samples` | kind ‖ start ‖ seq | ``ViewSampleRow`` (samples up to ``longSample`` long) |
-/// | `st.long` | kind ‖ start ‖ seq | ``ViewSampleRow`` (longer samples) |
+/// | `st.long` | kind ‖ tier ‖ start ‖ seq | ``ViewSampleRow`` (longer samples, by ``LongTier``) |
 /// | `st.sources` | kind ‖ 0 ‖ bundle id / kind ‖ 1 ‖ number | number / bundle id ‖ 0 ‖ name |
 /// | `st.kinds` | kind | next source number ‖ longest sample (seconds) |
 /// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
@@ -28,9 +28,11 @@ import LMDB
 ///
 /// A sample longer than ``longSample`` is kept in `st.long` and out of the
 /// bucket rows, so that what a sample costs to write and to store does not
-/// depend on its span. The query buckets it reaches are computed by the
-/// reference evaluator instead (``buckets(_:of:grid:options:in:)`` reports
-/// them as not answered).
+/// depend on its span: one row, whether it lasts two hours or ten years.
+/// Reading, ``buckets(_:of:grid:options:in:)`` adds the long samples
+/// reaching each query bucket to what the rows hold (or, where a merged sum
+/// or a covered duration needs every sample at once, computes the pieces
+/// they reach from the samples).
 ///
 /// Every bucket row is computed afresh from the samples it covers whenever
 /// one of them changes (never by adding and subtracting), so it is a pure
@@ -74,9 +76,9 @@ struct StatisticsViews: Sendable {
         [samples, long, sources, kinds, buckets, priorities, firstSeen] + (series.map { [$0] } ?? [])
     }
 
-    /// The longest span, in seconds, of a sample kept in the bucket rows (a
-    /// day: 96 fine buckets); longer ones go to `st.long`.
-    static let longSample: Double = 86_400
+    /// The longest span, in seconds, of a sample kept in the bucket rows (an
+    /// hour: at most 5 fine buckets); longer ones go to `st.long`.
+    static let longSample: Double = 3_600
 
     /// Whether a sample from `start` to `end` is kept out of the bucket rows.
     static func isLong(start: Double, end: Double) -> Bool { end - start > longSample }

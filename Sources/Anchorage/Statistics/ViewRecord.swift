@@ -110,6 +110,31 @@ struct ViewRecord: Equatable, Sendable {
         }
     }
 
+    /// The record of the samples of `self` and of `other`, two disjoint sets
+    /// of samples in the same window (a bucket's rows and the long samples
+    /// reaching it). Every field adds up (the sum as a plain sum), except
+    /// two that need the samples themselves: a merged sum (priority, ST-24)
+    /// and the covered duration (overlaps counted once, ST-10, left not a
+    /// number). Only for queries that read neither, or for one source.
+    func union(_ other: ViewRecord) -> ViewRecord {
+        var record = self
+        record.presence &+= other.presence
+        record.sum += other.sum
+        record.minimum = min(minimum, other.minimum)
+        record.maximum = max(maximum, other.maximum)
+        record.weightedSum += other.weightedSum
+        record.weight += other.weight
+        record.weightedLevelSum += other.weightedLevelSum
+        record.started = started + other.started
+        record.carried = carried + other.carried
+        if (recentStart, recentEnd, recentSeq) < (other.recentStart, other.recentEnd, other.recentSeq) {
+            (record.recentStart, record.recentEnd, record.recentSeq, record.recentValue) =
+                (other.recentStart, other.recentEnd, other.recentSeq, other.recentValue)
+        }
+        record.duration = .nan
+        return record
+    }
+
     /// Adds the next adjacent piece.
     private mutating func add(_ piece: ViewRecord) {
         presence &+= piece.presence
