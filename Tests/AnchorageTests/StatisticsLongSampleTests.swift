@@ -1,8 +1,8 @@
+import AnchorageLog
 import AnchorageStoreTesting
 import AnchorageTestRun
 import AnchorageTesting
 import Foundation
-import AnchorageLog
 import LMDB
 import Testing
 
