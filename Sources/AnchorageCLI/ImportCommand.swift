@@ -52,7 +52,7 @@ struct ImportCommand: AsyncParsableCommand {
             output.line("attribute names with spaces mended with _: \(summary.mendedAttributeNames)\(line)")
         }
         if summary.identicalRecords > 0 {
-            output.line("identical records kept as distinct samples: \(summary.identicalRecords)")
+            output.line("identical elements kept as distinct objects: \(summary.identicalRecords)")
         }
         if summary.clamped > 0 {
             output.line("clamped to their workout's end (whole-second dates): \(summary.clamped)")

@@ -85,7 +85,11 @@ extension ExportObjects {
             configuration.swimmingLocationType = location
         }
         configuration.lapLength = Self.lapLength(setting(HKMetadataKeyLapLength))
-        let uuid = element[.uuid].flatMap(UUID.init(uuidString:)) ?? identifier(of: element)
+        // The export's own uuid (in a second identical workout, one derived from it), else one from its content.
+        let uuid =
+            element[.uuid].flatMap(UUID.init(uuidString:)).map { given in
+                occurrence > 1 ? Self.derived(from: given, label: "occurrence \(occurrence)") : given
+            } ?? identifier(of: element)
         return try Self.checked { () throws(HKError) in
             try HKWorkoutActivity.stored(
                 workoutConfiguration: configuration,

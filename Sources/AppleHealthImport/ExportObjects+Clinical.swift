@@ -43,7 +43,7 @@ extension ExportObjects {
             let fields = try SampleFields.given(
                 received,
                 received,
-                Self.derived(from: identifier(of: element), label: "clinical " + path),
+                Self.derived(from: identifier(of: element, numbered: true), label: "clinical " + path),
                 source(element),
                 device(element),
                 Self.metadata(element)

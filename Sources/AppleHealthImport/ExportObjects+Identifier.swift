@@ -16,7 +16,11 @@ extension ExportObjects {
     ///
     /// A `numbered` element (a top-level one) whose content was seen
     /// before gets an identifier numbered by occurrence instead
-    /// (``OccurrenceWindow``): identical records stay distinct samples.
+    /// (``OccurrenceWindow``): identical records, workouts and correlations
+    /// stay distinct objects. The occurrence is kept in ``occurrence`` for
+    /// what the element holds: the identifiers of a second workout's routes
+    /// and activities are numbered with it too, and a second correlation's
+    /// records are the second of their identical top-level twins.
     mutating func identifier(of element: ExportElement, numbered: Bool = false) -> UUID {
         identifierBytes.removeAll(keepingCapacity: true)
         Self.gather(element, into: &identifierBytes, nested: false)
@@ -28,13 +32,13 @@ extension ExportObjects {
                     low: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
                 )
             }
-            let earlier = occurrences.occurrence(of: key)
-            if earlier > 0 {
-                identifierBytes.append(contentsOf: "occurrence \(earlier + 1)".utf8)
-                identifierBytes.append(0)
-                bytes = identifierBytes.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
-                numberedOccurrences += 1
-            }
+            occurrence = occurrences.occurrence(of: key) + 1
+            if occurrence > 1 { numberedOccurrences += 1 }
+        }
+        if occurrence > 1 {
+            identifierBytes.append(contentsOf: "occurrence \(occurrence)".utf8)
+            identifierBytes.append(0)
+            bytes = identifierBytes.withUnsafeBytes { Array(SHA256.hash(data: $0)) }
         }
         let start = element.bytes(.startDate).flatMap(ExportDate.parse) ?? Date(timeIntervalSince1970: 0)
         return Self.versionEight(bytes, at: start)

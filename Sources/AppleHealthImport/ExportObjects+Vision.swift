@@ -26,7 +26,7 @@ extension ExportObjects {
             let fields = try SampleFields.given(
                 issued,
                 expiration ?? issued,
-                identifier(of: element),
+                identifier(of: element, numbered: true),
                 source(element),
                 device(element),
                 Self.metadata(element)

@@ -33,6 +33,14 @@ struct ExportObjects {
     /// Top-level elements identical to an earlier one, kept as distinct
     /// objects (numbered by occurrence); the importer reports the count.
     var numberedOccurrences = 0
+    /// The occurrence, among identical ones in file order, of the top-level
+    /// element being built (1: the first, or one not numbered); set by its
+    /// ``identifier(of:numbered:)``, reset by ``beginElement()``.
+    var occurrence: UInt32 = 1
+
+    /// Starts a top-level element: what it holds is numbered with its own
+    /// occurrence, not the last element's.
+    mutating func beginElement() { occurrence = 1 }
 
     mutating func device(_ element: ExportElement) -> HKDevice? {
         guard let bytes = element.bytes(.device) else { return nil }
@@ -69,13 +77,22 @@ struct ExportObjects {
         let device = device(element)
         var metadata = Self.metadata(element)
         if let beats = Self.beats(of: element) { metadata[Self.beatsKey] = .string(beats) }
+        var value = element.number(.value)
+        if case .quantity = recordType, value == nil, let average = element.number(.average) {
+            // iOS 8's form of a discrete record: the statistics of the readings it summed.
+            value = average
+            let unit = try unit(element.bytes(.unit) ?? [])
+            for (name, key) in [(ExportName.min, Self.minimumKey), (.max, Self.maximumKey)] {
+                if let number = element.number(name) {
+                    metadata[key] = .quantity(HKQuantity(unit: unit, doubleValue: number))
+                }
+            }
+        }
         do {
             let fields = try SampleFields.given(start, end, uuid, revision, device, metadata)
             switch recordType {
             case .quantity(let quantityType):
-                guard let value = element.number(.value) else {
-                    throw Rejection(reason: "a quantity record without a number")
-                }
+                guard let value else { throw Rejection(reason: Self.valuelessQuantity) }
                 let quantity = HKQuantity(unit: try unit(element.bytes(.unit) ?? []), doubleValue: value)
                 let sample = try HKQuantitySample.make(type: quantityType, quantity: quantity, fields)
                 try ValueRanges.check(quantityType, quantity, duration: end.timeIntervalSince(start))
@@ -107,6 +124,8 @@ struct ExportObjects {
             let type = HKObjectType.correlationType(forIdentifier: HKCorrelationTypeIdentifier(rawValue: name))
         else { throw Rejection(reason: "unknown correlation type \((element[.type] ?? "").prefix(100))") }
         let (start, end) = try interval(element)
+        // Numbered first: its records are its own twins among identical ones.
+        let uuid = identifier(of: element, numbered: true)
         var members = Set<HKSample>()
         for record in element.children(.record) { members.insert(try sample(record)) }
         do {
@@ -115,7 +134,7 @@ struct ExportObjects {
                 start: start,
                 end: end,
                 objects: members,
-                uuid: identifier(of: element),
+                uuid: uuid,
                 sourceRevision: source(element),
                 device: device(element),
                 metadata: Self.metadata(element)
@@ -131,6 +150,8 @@ struct ExportObjects {
             throw Rejection(reason: "unknown workout activity type")
         }
         let (start, end) = try interval(element)
+        // Numbered first: its activities and routes are numbered with it.
+        let uuid = identifier(of: element, numbered: true)
         let duration = try quantity(element, .duration, unitKey: .durationUnit, defaultUnit: "min")?
             .doubleValue(for: .second())
         var energy = try quantity(element, .totalEnergyBurned, unitKey: .totalEnergyBurnedUnit, defaultUnit: "kcal")
@@ -169,7 +190,7 @@ struct ExportObjects {
                 totalDistance: distance,
                 statistics: statistics,
                 workoutActivities: activities,
-                uuid: identifier(of: element),
+                uuid: uuid,
                 sourceRevision: source(element),
                 device: device(element),
                 metadata: metadata
@@ -406,6 +427,17 @@ struct ExportObjects {
     /// The metadata key under which an iOS 8–9 record keeps its
     /// `recordCount` attribute.
     static let recordCountKey = "export.recordCount"
+
+    /// The metadata keys under which an iOS 8–9 discrete record written as
+    /// statistics (`min`, `max`, `average`, `recordCount`, no `value`)
+    /// keeps its smallest and largest reading; its average is the value.
+    static let minimumKey = "export.minimum"
+    static let maximumKey = "export.maximum"
+
+    /// Why a quantity record with neither a value nor an average is not
+    /// stored (iOS 8 wrote some NikeFuel records so): HealthKit holds no
+    /// quantity sample without a quantity.
+    static let valuelessQuantity = "a quantity record with neither a value nor an average: nothing to store"
 
     /// Metadata as typed values: integers, then decimals, else text.
     /// Keys beginning with `HK` that Anchorage does not know (the Health

@@ -72,9 +72,9 @@ public struct HealthExportImporter: Sendable {
         /// activity) by no more than its whole-second dates explain, and
         /// were clamped to its end instead of refusing the workout.
         public var clamped = 0
-        /// Records identical to an earlier one in the file (an app that
-        /// saved one sample twice), kept as distinct samples as HealthKit
-        /// held them.
+        /// Top-level elements (records, workouts, correlations…) identical
+        /// to an earlier one in the file (an app that saved one sample
+        /// twice), kept as distinct objects as HealthKit held them.
         public var identicalRecords = 0
         /// Places where the file is not well-formed XML (the oldest exports
         /// wrote metadata keys with spaces as attribute names), read past in
@@ -255,6 +255,7 @@ public struct HealthExportImporter: Sendable {
         summary: inout Summary
     ) async throws {
         let object: HKSample
+        builder.beginElement()
         do {
             switch element.name {
             case .record:

@@ -95,6 +95,9 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
     static let fhirVersion = ExportName(rawValue: 79)
     static let receivedDate = ExportName(rawValue: 80)
     static let resourceFilePath = ExportName(rawValue: 81)
+    // The oldest exports' statistics of a discrete record (`min`, `max`, with `average`).
+    static let min = ExportName(rawValue: 82)
+    static let max = ExportName(rawValue: 83)
 
     /// The fixed names' texts, in the order of their numbers.
     static let known: [String] = [
@@ -110,7 +113,7 @@ struct ExportName: RawRepresentable, Hashable, Sendable {
         "horizontalAccuracy", "verticalAccuracy", "course", "speed", "Audiogram", "SensitivityPoint", "frequencyValue",
         "frequencyUnit", "leftEarValue", "leftEarUnit", "rightEarValue", "rightEarUnit", "VisionPrescription",
         "RightEye", "LeftEye", "dateIssued", "expirationDate", "brand", "ClinicalRecord", "identifier", "sourceURL",
-        "fhirVersion", "receivedDate", "resourceFilePath",
+        "fhirVersion", "receivedDate", "resourceFilePath", "min", "max",
     ]
 }
 
