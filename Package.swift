@@ -66,6 +66,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
@@ -87,10 +88,12 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // glibc's <malloc.h> (mallopt, malloc_trim). Modulemap and shim only.
+        .systemLibrary(name: "CMalloc"),
         // A safe, general LMDB binding: no domain types.
         .target(
             name: "LMDB",
-            dependencies: ["CLMDB"],
+            dependencies: ["CLMDB", "CMalloc"],
             swiftSettings: lmdbSettings
         ),
         // The generic event log: entries, anchors, projections, version
@@ -206,8 +209,10 @@ let package = Package(
                 "Anchorage",
                 "AnchorageLog",
                 "AnchorageSync",
+                "CMalloc",
                 "LMDB",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

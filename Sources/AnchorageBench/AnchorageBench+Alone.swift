@@ -29,6 +29,7 @@ extension AnchorageBench {
         if let wrkScript { arguments += ["--wrk-script", wrkScript] }
         if let export { arguments += ["--export", export] }
         if let routesExport { arguments += ["--routes-export", routesExport] }
+        if let oldExport { arguments += ["--old-export", oldExport] }
         return arguments
     }
 }

@@ -17,30 +17,71 @@ extension AnchorageBench {
         report.add(.xmlReading, anchorage: measured.map(\.reading), baseline: measured.compactMap(\.raw))
     }
 
-    /// Imports `export` into a new store per run: records per second, and
-    /// the process's peak memory.
+    /// Imports `export` into a new store per run: records per second, the
+    /// process's peak memory, and the size of the store's projections
+    /// beside its log.
     func runImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
         let size = (try FileManager.default.attributesOfItem(atPath: export.path)[.size] as? Int) ?? 0
         let measured = try await eachRun { run in
             progress("import \(export.lastPathComponent) (\(size / 1_000_000) MB), run \(run)/\(runs)")
-            let directory = work.appendingPathComponent("import-\(run)")
-            let store = HKHealthStore(directory: directory)
-            // Anonymous memory (heap, stacks) has no peak field: sample it.
-            let sampler = ProcessMemory.peaks(of: ["RssAnon:"])
-            let (seconds, summary) = try await timed {
-                try await HealthExportImporter(store: store).importExport(at: export)
-            }
-            sampler.cancel()
-            let anonymous = Double(await sampler.value[0]) / 1_000_000
-            let elements = summary.read.values.reduce(0, +) + summary.unknown.values.reduce(0, +)
-            let peak = Double(ProcessMemory.statusBytes("VmHWM:")) / 1_000_000
-            await store.close()
-            try? FileManager.default.removeItem(at: directory)
-            return (rate: Double(elements) / seconds, peak: peak, anonymous: anonymous)
+            return try await Self.importOnce(export, into: work.appendingPathComponent("import-\(run)"))
         }
         report.add(.importRate(megabytes: size / 1_000_000), anchorage: measured.map(\.rate))
         report.add(.importPeakMemory, anchorage: measured.map(\.peak))
         report.add(.importAnonymousMemory, anchorage: measured.map(\.anonymous))
+        report.add(.importProjections(megabytes: size / 1_000_000), anchorage: measured.map(\.projections))
+    }
+
+    /// The same for ten years of day-long records in the iOS 8 form.
+    func runOldImportBenchmarks(export: URL, work: URL, report: inout Report) async throws {
+        let measured = try await eachRun { run in
+            progress("import \(export.lastPathComponent) (ten years, iOS 8 form), run \(run)/\(runs)")
+            return try await Self.importOnce(export, into: work.appendingPathComponent("import-old-\(run)"))
+        }
+        report.add(.oldImportRate, anchorage: measured.map(\.rate))
+        report.add(.oldImportPeakMemory, anchorage: measured.map(\.peak))
+        report.add(.oldImportProjections, anchorage: measured.map(\.projections))
+    }
+
+    struct ImportRun {
+        var rate: Double
+        var peak: Double
+        var anonymous: Double
+        /// projections.mdb's size over data.mdb's.
+        var projections: Double
+        /// The elements read, by name.
+        var read: [String: Int]
+    }
+
+    /// Imports `export` into a new store at `directory`, then removes it.
+    static func importOnce(_ export: URL, into directory: URL) async throws -> ImportRun {
+        try? FileManager.default.removeItem(at: directory)
+        // The peak of this import, not of an earlier one in this process.
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let store = HKHealthStore(directory: directory)
+        // Anonymous memory (heap, stacks) has no peak field: sample it.
+        let sampler = ProcessMemory.peaks(of: ["RssAnon:"])
+        let (seconds, summary) = try await timed {
+            try await HealthExportImporter(store: store).importExport(at: export)
+        }
+        sampler.cancel()
+        let anonymous = Double(await sampler.value[0]) / 1_000_000
+        let elements = summary.read.values.reduce(0, +) + summary.unknown.values.reduce(0, +)
+        let peak = Double(ProcessMemory.statusBytes("VmHWM:")) / 1_000_000
+        await store.close()
+        func bytes(_ name: String) -> Double {
+            let path = directory.appendingPathComponent(name).path
+            return Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        }
+        let projections = bytes("projections.mdb") / max(1, bytes("data.mdb"))
+        try? FileManager.default.removeItem(at: directory)
+        return ImportRun(
+            rate: Double(elements) / seconds,
+            peak: peak,
+            anonymous: anonymous,
+            projections: projections,
+            read: summary.read
+        )
     }
 
     /// Runs Scripts/bench-xml/raw_sax.c on `export`: elements per second.

@@ -54,6 +54,18 @@ extension AnchorageBench {
         report.add(.storesColdMedian(count: opened), anchorage: served.map(\.coldMedian))
         report.add(.storesColdTail(count: opened), anchorage: served.map(\.coldTail))
 
+        let overHTTP = 2_000
+        let rounds = try await storesOverHTTP(work: work, count: overHTTP, rounds: 2)
+        for (index, round) in rounds.enumerated() {
+            report.add(.storesHTTPFirstWrite(round: index + 1, count: overHTTP), anchorage: [round.firstWriteMedian])
+            report.add(.storesHTTPFirstWriteTail(round: index + 1, count: overHTTP), anchorage: [round.firstWriteTail])
+            report.add(.storesHTTPOpenMemory(round: index + 1, count: overHTTP), anchorage: [round.openResident])
+            report.add(.storesHTTPOpenAnonymous(round: index + 1, count: overHTTP), anchorage: [round.openAnonymous])
+            report.add(.storesHTTPIdleMemory(round: index + 1, count: overHTTP), anchorage: [round.idleResident])
+            report.add(.storesHTTPIdleAnonymous(round: index + 1, count: overHTTP), anchorage: [round.idleAnonymous])
+            report.add(.storesHTTPColdReads(round: index + 1), anchorage: [round.coldReadTail])
+        }
+
         let clients = 64
         let requestsPerClient = max(1, min(samples, 1_000_000) / clients / 10 / 4)
         let saves = try await eachRun(atMost: 3) { run in

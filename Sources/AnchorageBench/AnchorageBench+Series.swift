@@ -18,21 +18,13 @@ extension AnchorageBench {
     private func runRoutesImport(export: URL, work: URL, report: inout Report) async throws {
         let measured = try await eachRun { run in
             progress("import with routes and ECGs, run \(run)/\(runs)")
-            let directory = work.appendingPathComponent("series-import-\(run)")
-            let store = HKHealthStore(directory: directory)
-            let sampler = ProcessMemory.peaks(of: ["RssAnon:"])
-            let (seconds, summary) = try await timed {
-                try await HealthExportImporter(store: store).importExport(at: export)
+            let imported = try await Self.importOnce(export, into: work.appendingPathComponent("series-import-\(run)"))
+            guard imported.read["WorkoutRoute"] ?? 0 >= 300, imported.read["Electrocardiogram"] ?? 0 >= 50 else {
+                throw BenchFailure(
+                    message: "the routes export holds fewer than 300 routes or 50 ECGs: \(imported.read)"
+                )
             }
-            sampler.cancel()
-            let anonymous = Double(await sampler.value[0]) / 1_000_000
-            let elements = summary.read.values.reduce(0, +) + summary.unknown.values.reduce(0, +)
-            await store.close()
-            try? FileManager.default.removeItem(at: directory)
-            guard summary.read["WorkoutRoute"] ?? 0 >= 300, summary.read["Electrocardiogram"] ?? 0 >= 50 else {
-                throw BenchFailure(message: "the routes export holds fewer than 300 routes or 50 ECGs: \(summary.read)")
-            }
-            return (rate: Double(elements) / seconds, anonymous: anonymous)
+            return (rate: imported.rate, anonymous: imported.anonymous)
         }
         report.add(.seriesImportRate, anchorage: measured.map(\.rate))
         report.add(.seriesImportAnonymousMemory, anchorage: measured.map(\.anonymous))

@@ -15,6 +15,7 @@ extension AnchorageBench {
             try? FileManager.default.removeItem(at: bare.directory)
             progress("statistics ingest with views, run \(run)/\(runs)")
             let full = try await bench.ingest(run: run, views: true)
+            let footprint = try full.store.statisticsViewsFootprint()
             var queryTimes: [(view: Double, reference: Double)] = []
             for query in queries {
                 progress("statistics query: \(query.name), run \(run)/\(runs)")
@@ -46,6 +47,7 @@ extension AnchorageBench {
             return (
                 withoutViews: bare.seconds,
                 withViews: full.seconds,
+                viewBytes: Double(footprint.bytes),
                 queries: queryTimes,
                 singleView: singleViewed,
                 singleReference: singleReferenced
@@ -57,6 +59,7 @@ extension AnchorageBench {
             anchorage: measured.map(\.withViews),
             baseline: measured.map(\.withoutViews)
         )
+        report.add(.statisticsViewBytes(samples: samples), anchorage: measured.map { $0.viewBytes / Double(samples) })
         for (position, query) in queries.enumerated() {
             report.add(
                 .statisticsQuery(query.name, first: position == 0),

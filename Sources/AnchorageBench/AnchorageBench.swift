@@ -49,6 +49,12 @@ struct AnchorageBench: AsyncParsableCommand {
 
     @Option(
         help:
+            "An export.xml in the iOS 8 form with ten years of day-long records (suite import; Scripts/bench writes one with Scripts/generate-old-health-export)."
+    )
+    var oldExport: String?
+
+    @Option(
+        help:
             "Which benchmarks to run: all, log, model, store, small (1-sample saves beside 1-entry appends, 64 callers), statistics, import, reading (the import's XML reading alone), series (routes, heartbeats, ECGs), feed, http (saves over HTTP), hostile (saves beside hostile clients), sync, audit or stores (many stores in one node)."
     )
     var suite: Suite = .all
@@ -146,6 +152,13 @@ struct AnchorageBench: AsyncParsableCommand {
             try await runReadingBenchmark(export: URL(fileURLWithPath: export), report: &report)
             if suite != .reading {
                 try await runImportBenchmarks(export: URL(fileURLWithPath: export), work: work, report: &report)
+                if let oldExport {
+                    try await runOldImportBenchmarks(
+                        export: URL(fileURLWithPath: oldExport),
+                        work: work,
+                        report: &report
+                    )
+                }
             }
         }
         try finish(report)

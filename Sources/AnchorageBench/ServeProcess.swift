@@ -68,6 +68,18 @@ struct ServeProcess {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
+    /// How many of its descriptors are open on files under `folder`
+    /// (a store's files: its stores still open).
+    func descriptors(under folder: URL) -> Int {
+        let directory = "/proc/\(pid)/fd"
+        let prefix = folder.standardizedFileURL.path + "/"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter { entry in
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + entry)) ?? ""
+            return target.hasPrefix(prefix) && target.hasSuffix(".mdb")
+        }.count
+    }
+
     /// SIGTERM, then SIGKILL after `grace` if it has not exited; waits
     /// for it.
     func stop(grace: Duration = .seconds(15)) {

@@ -1,4 +1,5 @@
 import CLMDB
+import CMalloc
 
 #if canImport(Glibc)
 import Glibc
@@ -75,6 +76,7 @@ public final class Environment: @unchecked Sendable {
             try check(mdb_env_set_maxreaders(env, UInt32(configuration.maxReaders)), "mdb_env_set_maxreaders")
             try check(mdb_env_set_maxdbs(env, MDB_dbi(configuration.maxDatabases)), "mdb_env_set_maxdbs")
             let flags = configuration.options.rawValue | UInt32(MDB_NOTLS)
+            if !configuration.options.contains(.readOnly) { Self.mapsWriteBuffers() }
             let opened = call("mdb_env_open") {
                 mdb_env_open(env, path, flags, mdb_mode_t(configuration.fileMode))
             }
@@ -92,6 +94,28 @@ public final class Environment: @unchecked Sendable {
     deinit {
         mdb_env_close(handle)
     }
+
+    /// Keeps LMDB's write buffers out of the heap, once per process.
+    ///
+    /// `mdb_env_open` gives every environment opened for writing two
+    /// buffers, freed when it closes: its free-page list (1 MiB,
+    /// `me_free_pgs`) and its dirty-page list (2 MiB, `me_dirty_list`,
+    /// allocated with `calloc`). glibc maps allocations that large, but
+    /// raises its mmap threshold to the size of the first mapped block
+    /// freed: from the first environment closed on, the next ones take their
+    /// buffers from the heap, where `calloc` writes all 2 MiB and a freed
+    /// block stays resident. A node opening and closing thousands of stores
+    /// kept about 4 MiB per store it had open (3.8 GB with 977 stores open,
+    /// 3.7 GB once all had closed). With the threshold fixed at 1 MiB the
+    /// buffers stay mapped: pages a transaction never touches cost nothing,
+    /// and closing returns them to the system.
+    ///
+    /// Related glibc documentation: `mallopt(M_MMAP_THRESHOLD)`.
+    static func mapsWriteBuffers() { _ = writeBuffersMapped }
+
+    private static let writeBuffersMapped: Bool = {
+        mallopt(M_MMAP_THRESHOLD, 1 << 20) == 1
+    }()
 
     /// Makes every transaction of this environment span `companion` too:
     /// databases opened through a transaction's `companionOpener` live

@@ -161,3 +161,33 @@ struct OldStatisticsImportTests {
         }
     }
 }
+
+/// What an import costs on disk beside its log (issue 51's goal).
+@Suite("Import footprint")
+struct ImportFootprintTests {
+    @Test(
+        "every export in Fixtures: the store's projections (indices and statistics views) take at most three times its log's file"
+    )
+    func projectionsBesideTheLog() async throws {
+        let folder = fixtureFile("export-v14.xml").deletingLastPathComponent()
+        let exports = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .filter { $0.hasSuffix(".xml") || $0 == "export-v14-routes" }
+        #expect(exports.count >= 12)
+        for name in exports {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "anchorage-footprint-\(UUID())"
+            )
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = HKHealthStore(directory: directory)
+            _ = try await HealthExportImporter(store: store).importExport(at: folder.appendingPathComponent(name))
+            await store.close()
+            func size(_ file: String) throws -> Int {
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)[.size]
+                    as? Int ?? 0
+            }
+            let log = try size("data.mdb")
+            let projections = try size("projections.mdb")
+            #expect(projections <= 3 * log, "\(name): projections.mdb \(projections) B, data.mdb \(log) B")
+        }
+    }
+}

@@ -70,6 +70,20 @@ extension HKHealthStore {
         let engine = try openEngine()
         return try engine.read { txn in try txn.statistics(of: engine.index.conflicts).entries }
     }
+
+    /// The bytes of the statistics views' pages (their sample rows, long
+    /// samples, bucket rows and the rest) and how many rows they hold: what
+    /// the bench reports per sample.
+    @_spi(Benchmarks) public func statisticsViewsFootprint() throws -> (bytes: Int, rows: Int) {
+        let engine = try openEngine()
+        return try engine.read { txn in
+            try engine.views.all.reduce(into: (0, 0)) { total, database in
+                let statistics = try txn.statistics(of: database)
+                total.0 += statistics.pages * statistics.pageSize
+                total.1 += statistics.entries
+            }
+        }
+    }
 }
 
 extension HKObjectType {

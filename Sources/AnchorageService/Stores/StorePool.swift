@@ -34,6 +34,9 @@ public final class StorePool<Resource: Sendable>: Sendable {
     private let close: @Sendable (Resource) async -> Void
     private let stop: @Sendable (Resource) -> Void
     private let state: Mutex<Inner>
+    /// Whether the last idle sweep closed stores: what they free after it
+    /// (their writers' threads end later) is given back at the next one.
+    private let closedLastSweep = Atomic(false)
 
     private struct Inner: ~Copyable {
         var machine: StorePoolState<Duration, Resource>
@@ -235,13 +238,17 @@ public final class StorePool<Resource: Sendable>: Sendable {
     }
 
     /// Closes the stores idle for ``Configuration/idle`` or longer; returns
-    /// how many it closed.
+    /// how many it closed. Having closed some, it hands the heap memory
+    /// they freed back to the system (``FreedMemory``), then and at the
+    /// next sweep.
     @discardableResult
     public func closeIdle() async -> Int {
         let deadline = clock.now() - configuration.idle
         let closing = state.withLock { $0.machine.closeIdle(before: deadline) }
         for item in closing { await closeCounted(item) }
         await admit()
+        let closedBefore = closedLastSweep.exchange(!closing.isEmpty, ordering: .relaxed)
+        if closedBefore || !closing.isEmpty { FreedMemory.returnToSystem() }
         return closing.count
     }
 

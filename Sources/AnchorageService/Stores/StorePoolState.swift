@@ -1,3 +1,5 @@
+import HeapModule
+
 /// The decisions of a ``StorePool``, as a value with no I/O, so they are
 /// tested without stores or clocks: which store to open, which to close,
 /// who waits. Times are the pool clock's instants, given by the caller.
@@ -49,6 +51,19 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
     private(set) var queue: [(ticket: Int, name: String)] = []
     /// Stores being removed: no new holders.
     private(set) var removing: Set<String> = []
+    /// The stores nobody holds, least recently used first, so that making
+    /// room costs O(log n), not a sort of every open store under the pool's
+    /// lock: an entry is pushed whenever a store's last holder lets go, and
+    /// one whose store was used again since (or closed) is skipped when it
+    /// comes up.
+    private var idleOrder = Heap<IdleEntry>()
+
+    struct IdleEntry: Comparable, Sendable {
+        var lastUsed: Instant
+        var name: String
+
+        static func < (a: Self, b: Self) -> Bool { (a.lastUsed, a.name) < (b.lastUsed, b.name) }
+    }
 
     init(limits: Limits) {
         precondition(limits.capacity >= 1 && limits.maximumOpening >= 1)
@@ -96,14 +111,36 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
         guard openingCount < limits.maximumOpening else { return nil }
         let needed = slots.count - limits.capacity + 1
         guard needed > 0 else { return [] }
-        let idle = slots.compactMap { name, slot -> (name: String, resource: Resource, lastUsed: Instant)? in
-            guard case .open(let resource, 0, let lastUsed) = slot else { return nil }
-            return (name, resource, lastUsed)
+        var oldest: [(entry: IdleEntry, resource: Resource)] = []
+        while oldest.count < needed, let entry = idleOrder.popMin() {
+            // Still idle since then (not used again, not taken already)?
+            guard case .open(let resource, 0, let lastUsed) = slots[entry.name], lastUsed == entry.lastUsed else {
+                continue
+            }
+            slots[entry.name] = .closing
+            oldest.append((entry, resource))
         }
-        guard idle.count >= needed else { return nil }
-        let oldest = idle.sorted { ($0.lastUsed, $0.name) < ($1.lastUsed, $1.name) }.prefix(needed)
-        for entry in oldest { slots[entry.name] = .closing }
-        return oldest.map { ($0.name, $0.resource) }
+        guard oldest.count == needed else {
+            for (entry, resource) in oldest {
+                slots[entry.name] = .open(resource, holders: 0, lastUsed: entry.lastUsed)
+                idleOrder.insert(entry)
+            }
+            return nil
+        }
+        return oldest.map { ($0.entry.name, $0.resource) }
+    }
+
+    /// Notes that `name`'s last holder let go at `now`.
+    private mutating func becameIdle(_ name: String, at now: Instant) {
+        idleOrder.insert(IdleEntry(lastUsed: now, name: name))
+        // Entries of stores used again pile up: rebuild from the slots now and then.
+        guard idleOrder.count > 2 * slots.count + 64 else { return }
+        idleOrder = Heap(
+            slots.compactMap { name, slot in
+                guard case .open(_, 0, let lastUsed) = slot else { return nil }
+                return IdleEntry(lastUsed: lastUsed, name: name)
+            }
+        )
     }
 
     /// The store `name` handed out to be closed is closed: its room is
@@ -140,6 +177,7 @@ struct StorePoolState<Instant: Comparable & Sendable, Resource: Sendable>: Senda
             slots[name] = .closing
             return (name, resource)
         }
+        if holders == 1 { becameIdle(name, at: now) }
         return nil
     }
 
