@@ -111,6 +111,71 @@ struct StatisticsLongSampleTests {
         }
     }
 
+    /// The merged fine rows of steps by their size: 4 (naming a source) or 132.
+    static func mergedFineRows(_ store: HKHealthStore) throws -> [Int64: Int] {
+        let engine = try store.engine()
+        let kind = EntryKind(rawValue: stepType.kindCode)
+        return try engine.read { txn in
+            var rows: [Int64: Int] = [:]
+            let prefix = ViewLevel.key(kind: kind, source: StatisticsViews.merged, level: 0, bucket: 0).prefix(9)
+            try txn.withCursor(on: engine.views.buckets) { cursor in
+                try cursor.scan(from: Array(prefix)) { key, value in
+                    guard key.starts(with: prefix) else { return false }
+                    rows[ViewLevel.bucket(ofKey: key)] = value.count
+                    return true
+                }
+            }
+            return rows
+        }
+    }
+
+    @Test(
+        "ST-24: a bucket whose samples come from one source and rank keeps its merged row as that source's number; a second source makes it a record again, and deleting it a number again"
+    )
+    func mergedRowsNameTheirSource() async throws {
+        try await withTemporaryStore(configuration: statisticsConfiguration()) { owner, directory in
+            let phone = try await appStore(directory, "com.example.phone")
+            let watch = try await appStore(directory, "com.example.watch")
+            try await phone.save(
+                (0..<6).map {
+                    steps(
+                        Double(10 + $0),
+                        from: Self.base.addingTimeInterval(Double($0) * 1_800),
+                        to: Self.base.addingTimeInterval(Double($0) * 1_800 + 300)
+                    )
+                }
+            )
+            let alone = try Self.mergedFineRows(owner)
+            #expect(alone.count == 6 && alone.values.allSatisfy { $0 == 4 }, "\(alone)")
+            let other = steps(99, from: Self.base.addingTimeInterval(60), to: Self.base.addingTimeInterval(120))
+            try await watch.save(other)
+            let mixed = try Self.mergedFineRows(owner)
+            #expect(mixed.values.filter { $0 == ViewRecord.size }.count == 1 && mixed.count == 6)
+            let engine = try await owner.engine()
+            let grid = try BucketGrid(anchor: Self.base, intervalComponents: DateComponents(hour: 1), timeZone: utc)
+            for options: HKStatisticsOptions in [[.cumulativeSum], [.cumulativeSum, .separateBySource], [.duration]] {
+                let viewed = try #require(
+                    try engine.viewCollection(
+                        of: stepType,
+                        predicate: nil,
+                        options: options,
+                        grid: grid,
+                        caller: owner.caller
+                    )
+                )
+                let (samples, _) = try engine.statisticsSamples(of: stepType, predicate: nil, caller: owner.caller)
+                let reference = ReferenceStatistics.collection(samples, grid: grid, type: stepType, options: options)
+                #expect(Set(viewed.collection.buckets.keys) == Set(reference.keys))
+                for (index, expected) in reference {
+                    #expect(StatisticsPropertyTests.agree(try #require(viewed.collection.buckets[index]), expected))
+                }
+            }
+            _ = try await watch.delete(other)
+            #expect(try Self.mergedFineRows(owner) == alone)
+            for app in [phone, watch] { await app.close() }
+        }
+    }
+
     @Test("The views of version 5 (day-long samples in the rows, long ones without a tier) are rebuilt on open")
     func versionFiveRebuilt() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-long-\(UUID())")
