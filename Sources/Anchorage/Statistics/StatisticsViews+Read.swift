@@ -195,13 +195,7 @@ extension StatisticsViews {
             }
         }
         for (position, number) in named {
-            rows[position] = try record(
-                of: .source(number),
-                kind: kind,
-                level: level,
-                bucket: wanted[position],
-                in: txn
-            )
+            rows[position] = try record(of: .source(number), kind: kind, level: level, bucket: wanted[position], in: txn)
         }
         return rows
     }
