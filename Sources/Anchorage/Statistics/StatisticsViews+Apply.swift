@@ -291,23 +291,14 @@ extension StatisticsViews: Projection {
         in txn: borrowing WriteTransaction
     ) throws {
         let window = ViewLevel.window(level: 0, bucket: bucket)
-        // Samples of one source and rank: the merged row is that source's
-        // (merging changes nothing), and names it instead of repeating it.
-        let sole = found.first.flatMap { first in
-            found.allSatisfy { $0.source == first.source && $0.rank == first.rank } ? first.source : nil
-        }
         for number in numbers {
+            let record: ViewRecord?
+            if number == Self.merged {
+                record = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
+            } else {
+                record = ViewRecord(found.filter { $0.source == number }, in: window)
+            }
             try ViewLevel.withKey(kind: kind, source: number, level: 0, bucket: bucket) { key in
-                if number == Self.merged, let sole {
-                    try txn.put(sole.bigEndianBytes, forKey: Array(key), in: buckets)
-                    return
-                }
-                let record: ViewRecord?
-                if number == Self.merged {
-                    record = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
-                } else {
-                    record = ViewRecord(found.filter { $0.source == number }, in: window)
-                }
                 try store(record, forKey: key, in: txn)
             }
         }
@@ -324,38 +315,25 @@ extension StatisticsViews: Projection {
         let ratio = ViewLevel.lengths[level] / ViewLevel.lengths[level - 1]
         let first = bucket * ratio
         let last = first + ratio - 1
-        // The children in key order: a missing child counts as an empty
-        // piece (it ends what was carried).
-        var children: [(bucket: Int64, row: ViewRow)] = []
+        // The children in key order, combined as they are read: a missing
+        // child counts as an empty piece (it ends what was carried).
+        var combination = ViewRecord.Combination()
+        var next = first
         try txn.withCursor(on: buckets) { cursor in
             try ViewLevel.withKey(kind: kind, source: source, level: level - 1, bucket: first) { from in
                 try cursor.scan(from: from) { key, value in
                     guard ViewLevel.isRow(key, kind: kind, source: source, level: level - 1) else { return false }
                     let child = ViewLevel.bucket(ofKey: key)
                     guard child <= last else { return false }
-                    if let row = ViewRow(value) { children.append((child, row)) }
+                    while next < child {
+                        combination.append(nil)
+                        next += 1
+                    }
+                    combination.append(ViewRecord(value))
+                    next = child + 1
                     return true
                 }
             }
-        }
-        // Merged children that all name one source: so does their parent.
-        if case .source(let sole)? = children.first?.row,
-            children.allSatisfy({ if case .source(sole) = $0.row { true } else { false } })
-        {
-            try ViewLevel.withKey(kind: kind, source: source, level: level, bucket: bucket) { key in
-                try txn.put(sole.bigEndianBytes, forKey: Array(key), in: buckets)
-            }
-            return
-        }
-        var combination = ViewRecord.Combination()
-        var next = first
-        for (child, row) in children {
-            while next < child {
-                combination.append(nil)
-                next += 1
-            }
-            combination.append(try record(of: row, kind: kind, level: level - 1, bucket: child, in: txn))
-            next = child + 1
         }
         let record = combination.record
         try ViewLevel.withKey(kind: kind, source: source, level: level, bucket: bucket) { key in

@@ -167,8 +167,6 @@ extension StatisticsViews {
         guard !wanted.isEmpty else { return rows }
         let prefix = ViewLevel.key(kind: kind, source: source, level: level, bucket: 0)
         let head = prefix.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        // Merged rows that name a source, by position: read after the scan.
-        var named: [(position: Int, source: UInt32)] = []
         try txn.withCursor(on: buckets) { cursor in
             var position = 0
             while position < wanted.count {
@@ -184,18 +182,11 @@ extension StatisticsViews {
                     let bucket = ViewLevel.bucket(ofKey: key)
                     guard bucket <= last else { return false }
                     while wanted[position] < bucket { position += 1 }
-                    if value.count == 4 {
-                        named.append((position, value.uint32(at: 0)))
-                    } else {
-                        rows[position] = ViewRecord(value)
-                    }
+                    rows[position] = ViewRecord(value)
                     return true
                 }
                 position = end + 1
             }
-        }
-        for (position, number) in named {
-            rows[position] = try record(of: .source(number), kind: kind, level: level, bucket: wanted[position], in: txn)
         }
         return rows
     }

@@ -1,4 +1,3 @@
-import AnchorageLog
 import AnchorageModel
 import Foundation
 import LMDB
@@ -178,44 +177,6 @@ struct ViewRecord: Equatable, Sendable {
             }
         }
         return values
-    }
-}
-
-/// A bucket row's value: a record, or (a merged row only) the number of
-/// the one source whose row of the same bucket is the merged one too.
-enum ViewRow {
-    case record(ViewRecord)
-    case source(UInt32)
-
-    /// Reads a row; `nil` for bytes of neither size.
-    init?(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.count == 4 {
-            self = .source(bytes.uint32(at: 0))
-        } else if let record = ViewRecord(bytes) {
-            self = .record(record)
-        } else {
-            return nil
-        }
-    }
-}
-
-extension StatisticsViews {
-    /// The record a row stands for: its own, or the named source's row of
-    /// the same bucket.
-    func record(
-        of row: ViewRow,
-        kind: EntryKind,
-        level: Int,
-        bucket: Int64,
-        in txn: borrowing some ReadableTransaction & ~Copyable
-    ) throws -> ViewRecord? {
-        switch row {
-        case .record(let record): return record
-        case .source(let number):
-            return try ViewLevel.withKey(kind: kind, source: number, level: level, bucket: bucket) { key in
-                try txn.withValue(forKey: key, in: buckets) { ViewRecord($0) }
-            } ?? nil
-        }
     }
 }
 
