@@ -81,6 +81,10 @@ struct LongFold {
         }
     }
 
+    /// Whether no long sample reaches the query's range: its buckets are
+    /// their rows alone.
+    var isEmpty: Bool { longs.isEmpty }
+
     /// The merged record of `plan` and its records by source number (for
     /// `sources`); `nil` when no sample reaches it. Plans come oldest first.
     mutating func records(

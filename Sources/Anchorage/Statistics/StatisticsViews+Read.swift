@@ -71,17 +71,32 @@ extension StatisticsViews {
         var answer: [Int: HKStatistics] = [:]
         answer.reserveCapacity(plans.count)
         let style = type.aggregationStyle
+        let merged = rows[Self.merged]!
+        let numbers = separate ? table.keys.sorted() : []
+        let sourceRows = numbers.map { rows[$0]! }
         for plan in plans {
-            guard
-                let (record, parts) = try fold.records(
-                    for: plan,
-                    rows: rows,
-                    sources: separate ? table.keys.sorted() : [],
-                    in: txn
-                )
-            else { continue }
+            let record: ViewRecord
             var bySource: [HKSource: StatisticsValues] = [:]
-            for (number, part) in parts { bySource[table[number]!] = part.values(style: style, options: options) }
+            if fold.isEmpty {
+                // No long sample near: the rows alone, as they are read.
+                var total = ViewRecord.Combination()
+                for piece in plan.pieces { total.append(merged[piece.level][piece.position]) }
+                guard let found = total.record else { continue }
+                record = found
+                for (number, levels) in zip(numbers, sourceRows) {
+                    var part = ViewRecord.Combination()
+                    for piece in plan.pieces { part.append(levels[piece.level][piece.position]) }
+                    if let found = part.record {
+                        bySource[table[number]!] = found.values(style: style, options: options)
+                    }
+                }
+            } else {
+                guard let (found, parts) = try fold.records(for: plan, rows: rows, sources: numbers, in: txn) else {
+                    continue
+                }
+                record = found
+                for (number, part) in parts { bySource[table[number]!] = part.values(style: style, options: options) }
+            }
             answer[plan.index] = HKStatistics(
                 quantityType: type,
                 startDate: plan.start,
