@@ -34,13 +34,10 @@ struct ExportObjects {
     /// objects (numbered by occurrence); the importer reports the count.
     var numberedOccurrences = 0
     /// The occurrence, among identical ones in file order, of the top-level
-    /// element being built (1: the first, or one not numbered); set by its
-    /// ``identifier(of:numbered:)``, reset by ``beginElement()``.
+    /// element being built (1: the first); set by its numbered
+    /// ``identifier(of:numbered:)``, which every top-level element that
+    /// holds others computes before them.
     var occurrence: UInt32 = 1
-
-    /// Starts a top-level element: what it holds is numbered with its own
-    /// occurrence, not the last element's.
-    mutating func beginElement() { occurrence = 1 }
 
     mutating func device(_ element: ExportElement) -> HKDevice? {
         guard let bytes = element.bytes(.device) else { return nil }

@@ -255,7 +255,6 @@ public struct HealthExportImporter: Sendable {
         summary: inout Summary
     ) async throws {
         let object: HKSample
-        builder.beginElement()
         do {
             switch element.name {
             case .record:

@@ -71,11 +71,7 @@ struct AuditTests {
         // Remove one row of the type/time index behind the store's back
         // (the index lives in the store's projections file).
         do {
-            var options = Environment.Configuration()
-            options.options = [.noSubdirectory]
-            options.maxDatabases = 64
-            let environment = try Environment(path: directory.path + "/projections.mdb", configuration: options)
-            try environment.write { txn in
+            try writeProjectionsFile(in: directory) { txn in
                 let database = try #require(try txn.openDatabase(named: "hk.type-time"))
                 var first: [UInt8]?
                 try txn.withCursor(on: database) { cursor in

@@ -125,12 +125,8 @@ struct StatisticsLongSampleTests {
         await first.close()
         // What version 5 wrote: a day-long sample's rows, a long sample keyed kind ‖ start ‖ seq.
         do {
-            var options = Environment.Configuration()
-            options.options = [.noSubdirectory]
-            options.maxDatabases = 64
-            let environment = try Environment(path: directory.path + "/projections.mdb", configuration: options)
             let kind = EntryKind(rawValue: stepType.kindCode)
-            try environment.write { txn in
+            try writeProjectionsFile(in: directory) { txn in
                 let meta = try #require(try txn.openDatabase(named: "meta"))
                 let stored = try txn.value(forKey: Array("projection/statistics-views".utf8), in: meta)
                 #expect(stored == UInt32(6).bigEndianBytes)

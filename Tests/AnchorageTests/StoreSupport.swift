@@ -139,6 +139,17 @@ func viewDump(_ store: HKHealthStore) throws -> [[UInt8]] {
     try databaseDump(store) { $0.views.all }
 }
 
+/// Runs `body` in a write transaction on the projections file of the
+/// closed store in `directory`, behind the store's back (to damage or age
+/// what it holds).
+func writeProjectionsFile<R>(in directory: URL, _ body: (borrowing WriteTransaction) throws -> R) throws -> R {
+    var options = Environment.Configuration()
+    options.options = [.noSubdirectory]
+    options.maxDatabases = 64
+    let environment = try Environment(path: directory.path + "/projections.mdb", configuration: options)
+    return try environment.write(body)
+}
+
 /// Every key and value of the databases `pick` chooses, in order.
 func databaseDump(_ store: HKHealthStore, _ pick: (StoreEngine) -> [Database]) throws -> [[UInt8]] {
     let engine = try store.engine()

@@ -107,8 +107,8 @@ extension StatisticsViews {
     }
 
     /// The earliest start and latest end of `kind`'s long samples, in
-    /// seconds: per tier, its first row, and its last rows back to where
-    /// no sample of the tier could end later.
+    /// seconds: per tier holding any, its first row, and its last rows back
+    /// to where no sample of the tier could end later.
     func longExtent(
         of kind: EntryKind,
         in txn: borrowing some ReadableTransaction & ~Copyable
@@ -116,19 +116,23 @@ extension StatisticsViews {
         var earliest = Double.infinity
         var latest = -Double.infinity
         try txn.withCursor(on: long) { cursor in
-            for tier in 0..<LongTier.count {
-                let reach = LongTier.reach(tier)
+            var tier = 0
+            while tier < LongTier.count {
                 let prefix = kind.rawValue.bigEndianBytes + [UInt8(tier)]
-                var present = false
+                // The first row of this tier or a later one: absent tiers cost one seek.
+                var first: (tier: Int, start: Double)?
                 try cursor.scan(from: prefix) { key, _ in
-                    if Self.isLongRow(key, kind: kind, tier: tier) {
-                        present = true
-                        earliest = min(earliest, IndexKey.seconds(fromDateKey: key.uint64(at: 5)))
+                    if key.count == 21, key.uint32(at: 0) == kind.rawValue {
+                        first = (Int(key[4]), IndexKey.seconds(fromDateKey: key.uint64(at: 5)))
                     }
                     return false
                 }
-                guard present else { continue }
-                try cursor.scanReversed(from: prefix + [UInt8](repeating: 0xFF, count: 17)) { key, value in
+                guard let first else { break }
+                tier = first.tier
+                earliest = min(earliest, first.start)
+                let reach = LongTier.reach(tier)
+                let end = kind.rawValue.bigEndianBytes + [UInt8(tier)] + [UInt8](repeating: 0xFF, count: 16)
+                try cursor.scanReversed(from: end) { key, value in
                     guard Self.isLongRow(key, kind: kind, tier: tier), let row = ViewSampleRow(value) else {
                         return false
                     }
@@ -137,6 +141,7 @@ extension StatisticsViews {
                     latest = max(latest, row.end)
                     return true
                 }
+                tier += 1
             }
         }
         return earliest <= latest ? (earliest, latest) : nil
