@@ -127,3 +127,47 @@ func close(_ a: Double?, _ b: Double?, tolerance: Double = 1e-9) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     return abs(a - b) <= tolerance * max(1, abs(a), abs(b))
 }
+
+/// Checks that the views answer every bucket of a collection query on
+/// `grid` (each one from the views' rows) as the reference evaluator does
+/// over the same samples, merged and by source; returns the reference's
+/// buckets.
+@discardableResult
+func expectViewsAsReference(
+    _ owner: HKHealthStore,
+    _ type: HKQuantityType,
+    grid: BucketGrid,
+    options: HKStatisticsOptions,
+    _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> [Int: HKStatistics] {
+    let engine = try await owner.engine()
+    let before = engine.counters.statisticsBuckets
+    let viewed = try #require(
+        try engine.viewCollection(of: type, predicate: nil, options: options, grid: grid, caller: owner.caller),
+        sourceLocation: sourceLocation
+    )
+    let after = engine.counters.statisticsBuckets
+    let (samples, _) = try engine.statisticsSamples(of: type, predicate: nil, caller: owner.caller)
+    let reference = ReferenceStatistics.collection(samples, grid: grid, type: type, options: options)
+    #expect(
+        after.viewed - before.viewed == reference.count,
+        "\(label): every bucket from the views",
+        sourceLocation: sourceLocation
+    )
+    #expect(Set(viewed.collection.buckets.keys) == Set(reference.keys), "\(label)", sourceLocation: sourceLocation)
+    for (index, expected) in reference {
+        let bucket = try #require(viewed.collection.buckets[index], sourceLocation: sourceLocation)
+        #expect(
+            StatisticsPropertyTests.agree(bucket, expected),
+            "\(label): \(options) bucket \(index)",
+            sourceLocation: sourceLocation
+        )
+        #expect(
+            bucket.sources?.count == expected.sources?.count,
+            "\(label): sources of bucket \(index)",
+            sourceLocation: sourceLocation
+        )
+    }
+    return reference
+}

@@ -9,8 +9,9 @@ extension StatisticsViews: Projection {
     static let pending = ProjectionScratchKey<ViewBatch>(owner: projectionName)
     var name: String { Self.projectionName }
     // 6: samples longer than an hour in `st.long`, by tier, added to the rows when read.
+    // 7: sparse roll-ups, a source's rows only beside another source, records without defaults.
     // (A stale consumer is rebuilt with its producers: the index is rebuilt with them.)
-    var version: Int { 6 }
+    var version: Int { 7 }
     var databases: [Database] { all }
     /// The index's visibility changes say which samples to add and remove.
     var consumes: [ConsumedOutput] { [HealthIndex.output.consumed] }
@@ -239,8 +240,9 @@ extension StatisticsViews: Projection {
     /// Computes again the fine rows of `fineBuckets`, merged and for
     /// `sources` (every source when `nil`; none with `mergedOnly`), then the
     /// roll-ups above them, level by level. A source's rows depend on its
-    /// own samples only, so a batch recomputes those of the sources it
-    /// touched.
+    /// own samples, and on whether another source has any in the bucket
+    /// (docs/store-format.md, "One source"), so a batch recomputes those of
+    /// the sources it touched and of those sharing a bucket with them.
     func recompute(
         kind: EntryKind,
         fineBuckets: Set<Int64>,
@@ -252,8 +254,14 @@ extension StatisticsViews: Projection {
         let table = try sourceTable(of: kind, in: txn)
         let ranking = try ranking(of: kind, in: txn)
         let longest = try longest(of: kind, in: txn)
-        let recomputed = table.keys.filter { sources?.contains($0) ?? true }.sorted()
-        let numbers = mergedOnly ? [Self.merged] : [Self.merged] + recomputed
+        let touchedSources = mergedOnly ? [] : table.keys.filter { sources?.contains($0) ?? true }.sorted()
+        let context = RollUpContext(
+            kind: kind,
+            style: (TypeCatalog.sampleType(forKindCode: kind.rawValue) as? HKQuantityType)?.aggregationStyle,
+            table: table.keys.sorted(),
+            touched: touchedSources,
+            mergedOnly: mergedOnly
+        )
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
         // The samples of every touched fine bucket, read in a few scans.
@@ -262,17 +270,9 @@ extension StatisticsViews: Projection {
             var parents = Set<Int64>()
             for bucket in touched.sorted() {
                 if level == 0 {
-                    try recomputeFine(
-                        kind: kind,
-                        bucket: bucket,
-                        found: found[bucket] ?? [],
-                        numbers: numbers,
-                        in: txn
-                    )
+                    try recomputeFine(bucket: bucket, found: found[bucket] ?? [], context: context, in: txn)
                 } else {
-                    for number in numbers {
-                        try rollUp(kind: kind, source: number, level: level, bucket: bucket, in: txn)
-                    }
+                    try rollUp(level: level, bucket: bucket, context: context, in: txn)
                 }
                 if level + 1 < ViewLevel.lengths.count {
                     let start = bucket * ViewLevel.lengths[level]
@@ -283,71 +283,133 @@ extension StatisticsViews: Projection {
         }
     }
 
+    /// What every bucket of one ``recompute(kind:fineBuckets:sources:mergedOnly:in:)`` shares.
+    private struct RollUpContext {
+        var kind: EntryKind
+        /// What the rows keep (``ViewRecord/withBytes(merged:style:_:)``).
+        var style: HKQuantityAggregationStyle?
+        /// Every source of the kind, by number.
+        var table: [UInt32]
+        /// The sources whose samples changed.
+        var touched: [UInt32]
+        var mergedOnly: Bool
+    }
+
+    /// The merged row of a fine bucket and, where it has samples of
+    /// several sources, a row for each of them.
     private func recomputeFine(
-        kind: EntryKind,
         bucket: Int64,
         found: [StatisticsSample],
-        numbers: [UInt32],
+        context: RollUpContext,
         in txn: borrowing WriteTransaction
     ) throws {
+        let kind = context.kind
         let window = ViewLevel.window(level: 0, bucket: bucket)
-        for number in numbers {
-            let record: ViewRecord?
-            if number == Self.merged {
-                record = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
-            } else {
-                record = ViewRecord(found.filter { $0.source == number }, in: window)
-            }
+        let merged = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
+        try ViewLevel.withKey(kind: kind, source: Self.merged, level: 0, bucket: bucket) { key in
+            try store(merged, merged: true, style: context.style, forKey: key, in: txn)
+        }
+        guard !context.mergedOnly else { return }
+        // Rows may change for the touched sources and for those with samples here.
+        var numbers = Set(context.touched)
+        for sample in found { numbers.insert(sample.source) }
+        for number in numbers.sorted() {
+            let record = merged?.sole == 0 ? ViewRecord(found.filter { $0.source == number }, in: window) : nil
             try ViewLevel.withKey(kind: kind, source: number, level: 0, bucket: bucket) { key in
-                try store(record, forKey: key, in: txn)
+                try store(record, merged: false, style: context.style, forKey: key, in: txn)
             }
         }
     }
 
-    /// Combines the children of a roll-up bucket.
+    /// Combines the children of a roll-up bucket. The merged record is kept
+    /// as a row only when at least two fine buckets under it hold data: with
+    /// one, its record is that fine bucket's, which readers take instead
+    /// (docs/store-format.md, "Sparse roll-ups"). Sources have rows only
+    /// where the bucket has several.
     private func rollUp(
-        kind: EntryKind,
-        source: UInt32,
         level: Int,
         bucket: Int64,
+        context: RollUpContext,
         in txn: borrowing WriteTransaction
     ) throws {
+        let kind = context.kind
         let ratio = ViewLevel.lengths[level] / ViewLevel.lengths[level - 1]
         let first = bucket * ratio
-        let last = first + ratio - 1
-        // The children in key order, combined as they are read: a missing
-        // child counts as an empty piece (it ends what was carried).
+        let children = Array(first..<(first + ratio))
+        var isRow: [Bool] = []
+        let pieces = try records(
+            kind: kind,
+            source: Self.merged,
+            level: level - 1,
+            wanted: children,
+            isRow: &isRow,
+            in: txn
+        )
+        // In time order: a missing child counts as an empty piece (it ends
+        // what was carried).
         var combination = ViewRecord.Combination()
-        var next = first
-        try txn.withCursor(on: buckets) { cursor in
-            try ViewLevel.withKey(kind: kind, source: source, level: level - 1, bucket: first) { from in
-                try cursor.scan(from: from) { key, value in
-                    guard ViewLevel.isRow(key, kind: kind, source: source, level: level - 1) else { return false }
-                    let child = ViewLevel.bucket(ofKey: key)
-                    guard child <= last else { return false }
-                    while next < child {
-                        combination.append(nil)
-                        next += 1
-                    }
-                    combination.append(ViewRecord(value))
-                    next = child + 1
-                    return true
-                }
-            }
+        var holding = 0
+        var rolledUp = false
+        for (piece, row) in zip(pieces, isRow) {
+            combination.append(piece)
+            guard piece != nil else { continue }
+            holding += 1
+            // A roll-up's own row means two fine buckets or more.
+            if row && level - 1 > 0 { rolledUp = true }
         }
-        let record = combination.record
-        try ViewLevel.withKey(kind: kind, source: source, level: level, bucket: bucket) { key in
-            try store(record, forKey: key, in: txn)
+        let merged = combination.record
+        try ViewLevel.withKey(kind: kind, source: Self.merged, level: level, bucket: bucket) { key in
+            try store(
+                rolledUp || holding > 1 ? merged : nil,
+                merged: true,
+                style: context.style,
+                forKey: key,
+                in: txn
+            )
+        }
+        guard !context.mergedOnly else { return }
+        // Rows may change for the touched sources and for those with samples
+        // here: the children's only sources, or, under a child with several,
+        // any source.
+        var numbers = Set(context.touched)
+        for piece in pieces {
+            guard let sole = piece?.sole else { continue }
+            if sole == 0 {
+                numbers.formUnion(context.table)
+                break
+            }
+            numbers.insert(sole)
+        }
+        for number in numbers.sorted() {
+            var record: ViewRecord?
+            if merged?.sole == 0 {
+                var part = ViewRecord.Combination()
+                let records = try sourceRecords(
+                    kind: kind,
+                    source: number,
+                    level: level - 1,
+                    wanted: children,
+                    merged: pieces,
+                    in: txn
+                )
+                for child in records { part.append(child) }
+                record = part.record
+            }
+            try ViewLevel.withKey(kind: kind, source: number, level: level, bucket: bucket) { key in
+                try store(record, merged: false, style: context.style, forKey: key, in: txn)
+            }
         }
     }
 
     private func store(
         _ record: ViewRecord?,
+        merged: Bool,
+        style: HKQuantityAggregationStyle?,
         forKey key: UnsafeRawBufferPointer,
         in txn: borrowing WriteTransaction
     ) throws {
         if let record {
-            try record.withBytes { try txn.put($0, forKey: key, in: buckets) }
+            try record.withBytes(merged: merged, style: style) { try txn.put($0, forKey: key, in: buckets) }
         } else {
             _ = try txn.removeValue(forKey: key, in: buckets)
         }

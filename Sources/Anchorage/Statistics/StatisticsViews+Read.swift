@@ -53,10 +53,20 @@ extension StatisticsViews {
         )
         let separate = options.contains(.separateBySource)
         let table = separate || !longs.isEmpty ? try sourceTable(of: kind, in: txn) : [:]
-        var rows: [UInt32: [[ViewRecord?]]] = [:]
-        for source in [Self.merged] + (separate ? table.keys.sorted() : []) {
+        let mergedRecords = try (0..<ViewLevel.lengths.count).map { level in
+            try records(kind: kind, source: Self.merged, level: level, wanted: wanted[level], in: txn)
+        }
+        var rows: [UInt32: [[ViewRecord?]]] = [Self.merged: mergedRecords]
+        for source in separate ? table.keys.sorted() : [] {
             rows[source] = try (0..<ViewLevel.lengths.count).map { level in
-                try self.rows(kind: kind, source: source, level: level, wanted: wanted[level], in: txn)
+                try sourceRecords(
+                    kind: kind,
+                    source: source,
+                    level: level,
+                    wanted: wanted[level],
+                    merged: mergedRecords[level],
+                    in: txn
+                )
             }
         }
         var fold = try LongFold(
@@ -168,41 +178,115 @@ extension StatisticsViews {
         return whole % ViewLevel.fine == 0 ? whole : nil
     }
 
-    /// The rows of one source and level for the buckets `wanted` (sorted),
-    /// by position: one cursor seek per run of consecutive buckets, then
-    /// one step per row.
-    func rows(
+    /// The all-sources records (`source` 0), or the rows of one source, of
+    /// one level for the buckets `wanted` (sorted), by position: one
+    /// cursor seek per run of consecutive buckets, then one step per row.
+    /// An all-sources roll-up without a row holds at most one fine bucket
+    /// with data, whose record is the bucket's (docs/store-format.md,
+    /// "Sparse roll-ups"); `isRow`, when given, says which records are rows
+    /// of the level itself.
+    func records(
         kind: EntryKind,
         source: UInt32,
         level: Int,
         wanted: [Int64],
+        isRow: UnsafeMutablePointer<[Bool]>? = nil,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [ViewRecord?] {
-        var rows = [ViewRecord?](repeating: nil, count: wanted.count)
-        guard !wanted.isEmpty else { return rows }
-        let prefix = ViewLevel.key(kind: kind, source: source, level: level, bucket: 0)
-        let head = prefix.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        var records = [ViewRecord?](repeating: nil, count: wanted.count)
+        guard !wanted.isEmpty else { return records }
         try txn.withCursor(on: buckets) { cursor in
-            var position = 0
-            while position < wanted.count {
-                // A run of consecutive buckets: wanted[position ... end].
-                var end = position
-                while end + 1 < wanted.count && wanted[end + 1] == wanted[end] + 1 { end += 1 }
-                let last = wanted[end]
-                let from = ViewLevel.key(kind: kind, source: source, level: level, bucket: wanted[position])
+            try Self.scanRuns(of: wanted, kind: kind, source: source, level: level, cursor: cursor) {
+                position,
+                record in
+                records[position] = record
+            }
+            isRow?.pointee = records.map { $0 != nil }
+            guard level > 0, source == Self.merged else { return }
+            // The buckets without a row, by their fine buckets.
+            let ratio = ViewLevel.lengths[level] / ViewLevel.fine
+            let gaps = wanted.indices.filter { records[$0] == nil }
+            guard !gaps.isEmpty else { return }
+            try Self.scanRuns(
+                of: gaps.map { wanted[$0] * ratio },
+                kind: kind,
+                source: source,
+                level: 0,
+                span: ratio,
+                cursor: cursor
+            ) { position, record in
+                records[gaps[position]] = record
+            }
+        }
+        return records
+    }
+
+    /// The records of source `source` at one level for the buckets
+    /// `wanted`, given the all-sources records of the same buckets
+    /// (``records(kind:source:level:wanted:isRow:in:)``): its row, or,
+    /// where the source is the bucket's only one, the all-sources record as
+    /// its own (docs/store-format.md, "One source").
+    func sourceRecords(
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        wanted: [Int64],
+        merged: [ViewRecord?],
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [ViewRecord?] {
+        var records = merged.map { $0.flatMap { $0.sole == source ? $0.asSource : nil } }
+        // Rows only where the bucket has several sources.
+        let several = wanted.indices.filter { merged[$0].map { $0.sole == 0 } ?? false }
+        guard !several.isEmpty else { return records }
+        try txn.withCursor(on: buckets) { cursor in
+            try Self.scanRuns(
+                of: several.map { wanted[$0] },
+                kind: kind,
+                source: source,
+                level: level,
+                cursor: cursor
+            ) { position, record in
+                records[several[position]] = record
+            }
+        }
+        return records
+    }
+
+    /// Scans the rows of one source and level for the buckets `wanted`
+    /// (sorted, each `span` buckets of `level` long from its number), one
+    /// seek per run of adjacent ones, and calls `found` with the position
+    /// of the bucket holding each row.
+    private static func scanRuns(
+        of wanted: [Int64],
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        span: Int64 = 1,
+        cursor: borrowing Cursor,
+        found: (Int, ViewRecord) -> Void
+    ) throws {
+        let head = ViewLevel.key(kind: kind, source: source, level: level, bucket: 0).withUnsafeBytes {
+            $0.loadUnaligned(as: UInt64.self)
+        }
+        var position = 0
+        while position < wanted.count {
+            // A run of adjacent buckets: wanted[position ... end].
+            var end = position
+            while end + 1 < wanted.count && wanted[end + 1] == wanted[end] + span { end += 1 }
+            let limit = wanted[end] + span
+            try ViewLevel.withKey(kind: kind, source: source, level: level, bucket: wanted[position]) { from in
                 try cursor.scan(from: from) { key, value in
                     guard key.count == 17, key.loadUnaligned(as: UInt64.self) == head, key[8] == UInt8(level) else {
                         return false
                     }
                     let bucket = ViewLevel.bucket(ofKey: key)
-                    guard bucket <= last else { return false }
-                    while wanted[position] < bucket { position += 1 }
-                    rows[position] = ViewRecord(value)
+                    guard bucket < limit else { return false }
+                    while wanted[position] + span <= bucket { position += 1 }
+                    if let record = ViewRecord(value, source: source) { found(position, record) }
                     return true
                 }
-                position = end + 1
             }
+            position = end + 1
         }
-        return rows
     }
 }

@@ -16,7 +16,7 @@ import LMDB
 /// | `st.long` | kind ‖ tier ‖ start ‖ seq | ``ViewSampleRow`` (longer samples, by ``LongTier``) |
 /// | `st.sources` | kind ‖ 0 ‖ bundle id / kind ‖ 1 ‖ number | number / bundle id ‖ 0 ‖ name |
 /// | `st.kinds` | kind | next source number ‖ longest sample (seconds) |
-/// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` |
+/// | `st.buckets` | kind ‖ source number (0: merged) ‖ level ‖ bucket | ``ViewRecord`` (where it adds something) |
 /// | `st.priorities` | kind | seq of the entry holding the priority list ‖ its payload |
 /// | `st.first-seen` | kind ‖ bundle id | origin time (ns since 1970) of the earliest save |
 /// | `st.series` | kind ‖ start ‖ seq of a sample of several quantities | the start of each of its quantities |
@@ -33,6 +33,12 @@ import LMDB
 /// reaching each query bucket to what the rows hold (or, where a merged sum
 /// or a covered duration needs every sample at once, computes the pieces
 /// they reach from the samples).
+///
+/// Rows are only kept where they add something: an all-sources roll-up
+/// over a single fine bucket with data is that fine bucket's record, and a
+/// source alone in a bucket is its all-sources record (``ViewRecord/sole``);
+/// a record's bytes leave out what equals its default or what the type's
+/// style never reads (``ViewRecord/withBytes(merged:style:_:)``).
 ///
 /// Every bucket row is computed afresh from the samples it covers whenever
 /// one of them changes (never by adding and subtracting), so it is a pure

@@ -48,8 +48,13 @@ struct ViewRecord: Equatable, Sendable {
     var recentValue = 0.0
     /// Seconds covered, overlaps counted once (ST-10).
     var duration = 0.0
-
-    static let size = 132
+    /// The number of the only source of the contributing samples; 0 when
+    /// there are several.
+    var sole: UInt32 = 0
+    /// The plain prorated sum, which `sum` is for one source's record; an
+    /// all-sources record keeps it so that, with one source, it is that
+    /// source's record too (``asSource``).
+    var plainSum = 0.0
 
     /// The record of `samples` (those of one source, or all) in `window`,
     /// or `nil` when none contributes. `mergedSum` replaces the plain sum
@@ -65,7 +70,9 @@ struct ViewRecord: Equatable, Sendable {
         }
         guard !contributing.isEmpty else { return nil }
         var plainSum = 0.0
+        sole = contributing[0].source
         for sample in contributing {
+            if sample.source != sole { sole = 0 }
             presence += 1
             plainSum += ReferenceStatistics.prorated(sample, in: window)
             minimum = min(minimum, sample.value)
@@ -80,10 +87,18 @@ struct ViewRecord: Equatable, Sendable {
             }
         }
         sum = mergedSum ?? plainSum
+        self.plainSum = plainSum
         duration = ReferenceStatistics.coveredDuration(contributing, in: window)
     }
 
-    private init() {}
+    init() {}
+
+    /// The record of the only source of an all-sources record's samples.
+    var asSource: ViewRecord {
+        var record = self
+        record.sum = plainSum
+        return record
+    }
 
     /// Adjacent records, oldest first, as one; `nil` when all are absent.
     static func combine(_ pieces: [ViewRecord?]) -> ViewRecord? {
@@ -120,6 +135,8 @@ struct ViewRecord: Equatable, Sendable {
         var record = self
         record.presence &+= other.presence
         record.sum += other.sum
+        record.plainSum += other.plainSum
+        if other.sole != sole { record.sole = 0 }
         record.minimum = min(minimum, other.minimum)
         record.maximum = max(maximum, other.maximum)
         record.weightedSum += other.weightedSum
@@ -139,6 +156,8 @@ struct ViewRecord: Equatable, Sendable {
     private mutating func add(_ piece: ViewRecord) {
         presence &+= piece.presence
         sum += piece.sum
+        plainSum += piece.plainSum
+        if piece.sole != sole { sole = 0 }
         minimum = min(minimum, piece.minimum)
         maximum = max(maximum, piece.maximum)
         weightedSum += piece.weightedSum
@@ -177,73 +196,5 @@ struct ViewRecord: Equatable, Sendable {
             }
         }
         return values
-    }
-}
-
-extension ViewRecord {
-    /// Calls `body` with the record's bytes (big-endian integers and IEEE
-    /// bits) in a temporary buffer.
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(byteCount: Self.size, alignment: 8) { buffer in
-            var offset = 0
-            func put(_ value: UInt32) {
-                buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
-                offset += 4
-            }
-            func put(_ value: UInt64) {
-                buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-            func put(_ value: Double) { put(value.bitPattern) }
-            put(presence)
-            put(sum)
-            put(minimum)
-            put(maximum)
-            put(weightedSum)
-            put(weight)
-            put(weightedLevelSum)
-            put(started.count)
-            put(started.sum)
-            put(started.levelSum)
-            put(carried.count)
-            put(carried.sum)
-            put(carried.levelSum)
-            put(recentStart)
-            put(recentEnd)
-            put(recentSeq)
-            put(recentValue)
-            put(duration)
-            return try body(UnsafeRawBufferPointer(buffer))
-        }
-    }
-
-    /// Reads a record; `nil` for bytes of the wrong size.
-    init?(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count == Self.size else { return nil }
-        var offset = 0
-        func word32() -> UInt32 {
-            defer { offset += 4 }
-            return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        }
-        func word() -> UInt64 {
-            defer { offset += 8 }
-            return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        }
-        func double() -> Double { Double(bitPattern: word()) }
-        self.init()
-        presence = word32()
-        sum = double()
-        minimum = double()
-        maximum = double()
-        weightedSum = double()
-        weight = double()
-        weightedLevelSum = double()
-        started = Tally(count: word32(), sum: double(), levelSum: double())
-        carried = Tally(count: word32(), sum: double(), levelSum: double())
-        recentStart = double()
-        recentEnd = double()
-        recentSeq = word()
-        recentValue = double()
-        duration = double()
     }
 }
