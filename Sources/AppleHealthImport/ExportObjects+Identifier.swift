@@ -82,13 +82,33 @@ extension ExportObjects {
             if let bytes { buffer.append(contentsOf: bytes) }
             buffer.append(0)
         }
+        let order = names.order
+        let batch = element.batch
+        /// The attributes by their names' byte order (a stable sort: a name
+        /// given twice keeps the file's order), each name with the value of
+        /// its first occurrence.
         func addAttributes(of element: ExportElement) {
-            let sortedNames = element.attributeNames.sorted {
-                names.order[Int($0.rawValue)] < names.order[Int($1.rawValue)]
+            let header = batch.elements[element.index]
+            let first = Int(header.firstAttribute)
+            var positions = Array(first..<first + Int(header.attributeCount))
+            // Insertion sort: a handful of attributes.
+            for index in positions.indices.dropFirst() {
+                let position = positions[index]
+                let rank = order[Int(batch.attributes[position].name.rawValue)]
+                var slot = index
+                while slot > 0 && order[Int(batch.attributes[positions[slot - 1]].name.rawValue)] > rank {
+                    positions[slot] = positions[slot - 1]
+                    slot -= 1
+                }
+                positions[slot] = position
             }
-            for key in sortedNames {
-                add(key)
-                add(element.bytes(key))
+            var groupFirst = 0
+            for (index, position) in positions.enumerated() {
+                let name = batch.attributes[position].name
+                if index == 0 || batch.attributes[positions[index - 1]].name != name { groupFirst = position }
+                let value = batch.attributes[groupFirst]
+                add(name)
+                add(batch.bytes[Int(value.start)..<Int(value.start) + Int(value.count)])
             }
         }
         add(element.name)

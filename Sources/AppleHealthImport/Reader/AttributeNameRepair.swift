@@ -47,39 +47,70 @@ struct AttributeNameRepair {
 
     /// Appends `input` to `output`, mended; control characters XML forbids
     /// are dropped, and counted in `dropped`.
+    ///
+    /// Text, quoted values and other markup only end at one byte: their
+    /// runs of printable bytes are copied at once, and every other byte
+    /// (a terminator, a line feed, a control character, and everything in a
+    /// start tag outside quotes) goes through ``step(_:into:dropped:)``.
     mutating func repair(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], dropped: inout Int) {
         output.reserveCapacity(output.count + input.count)
-        for byte in input {
-            if byte == 0x0A { line += 1 }
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
-                dropped += 1
-                continue
-            }
-            switch place {
-            case .text:
-                if byte == 0x3C { place = .tagOpen }
-                output.append(byte)
-            case .tagOpen:
-                place = byte == 0x2F || byte == 0x3F || byte == 0x21 ? .otherMarkup : .elementName
-                if byte == 0x3E { place = .text }
-                output.append(byte)
-            case .otherMarkup:
-                if byte == 0x3E { place = .text }
-                output.append(byte)
-            case .elementName:
-                if Self.isSpace(byte) {
-                    place = .attributes
-                    afterBareName = false
-                } else if byte == 0x3E {
-                    place = .text
+        var index = 0
+        while index < input.count {
+            if let terminator = runTerminator {
+                var end = index
+                while end < input.count && input[end] >= 0x20 && input[end] != terminator { end += 1 }
+                if end > index {
+                    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[index..<end]))
+                    index = end
+                    continue
                 }
-                output.append(byte)
-            case .quoted(let quote):
-                if byte == quote { place = .attributes }
-                output.append(byte)
-            case .attributes:
-                attribute(byte, into: &output)
             }
+            step(input[index], into: &output, dropped: &dropped)
+            index += 1
+        }
+    }
+
+    /// The one byte that ends the place being read, where only one does.
+    private var runTerminator: UInt8? {
+        switch place {
+        case .text: 0x3C
+        case .quoted(let quote): quote
+        case .otherMarkup: 0x3E
+        case .tagOpen, .elementName, .attributes: nil
+        }
+    }
+
+    /// Reads one byte.
+    private mutating func step(_ byte: UInt8, into output: inout [UInt8], dropped: inout Int) {
+        if byte == 0x0A { line += 1 }
+        if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+            dropped += 1
+            return
+        }
+        switch place {
+        case .text:
+            if byte == 0x3C { place = .tagOpen }
+            output.append(byte)
+        case .tagOpen:
+            place = byte == 0x2F || byte == 0x3F || byte == 0x21 ? .otherMarkup : .elementName
+            if byte == 0x3E { place = .text }
+            output.append(byte)
+        case .otherMarkup:
+            if byte == 0x3E { place = .text }
+            output.append(byte)
+        case .elementName:
+            if Self.isSpace(byte) {
+                place = .attributes
+                afterBareName = false
+            } else if byte == 0x3E {
+                place = .text
+            }
+            output.append(byte)
+        case .quoted(let quote):
+            if byte == quote { place = .attributes }
+            output.append(byte)
+        case .attributes:
+            attribute(byte, into: &output)
         }
     }
 
