@@ -336,31 +336,22 @@ extension StatisticsViews: Projection {
         let ratio = ViewLevel.lengths[level] / ViewLevel.lengths[level - 1]
         let first = bucket * ratio
         let children = Array(first..<(first + ratio))
-        var isRow: [Bool] = []
-        let pieces = try records(
+        let (pieces, rows) = try recordsCountingRows(
             kind: kind,
             source: Self.merged,
             level: level - 1,
             wanted: children,
-            isRow: &isRow,
             in: txn
         )
         // In time order: a missing child counts as an empty piece (it ends
         // what was carried).
-        var combination = ViewRecord.Combination()
-        var holding = 0
-        var rolledUp = false
-        for (piece, row) in zip(pieces, isRow) {
-            combination.append(piece)
-            guard piece != nil else { continue }
-            holding += 1
-            // A roll-up's own row means two fine buckets or more.
-            if row && level - 1 > 0 { rolledUp = true }
-        }
-        let merged = combination.record
+        let merged = ViewRecord.combine(pieces)
+        // Two fine buckets with data or more: two children with data, or a
+        // roll-up's own row among them.
+        let keeps = pieces.lazy.filter { $0 != nil }.count > 1 || (level - 1 > 0 && rows > 0)
         try ViewLevel.withKey(kind: kind, source: Self.merged, level: level, bucket: bucket) { key in
             try store(
-                rolledUp || holding > 1 ? merged : nil,
+                keeps ? merged : nil,
                 merged: true,
                 style: context.style,
                 forKey: key,
@@ -383,17 +374,16 @@ extension StatisticsViews: Projection {
         for number in numbers.sorted() {
             var record: ViewRecord?
             if merged?.sole == 0 {
-                var part = ViewRecord.Combination()
-                let records = try sourceRecords(
-                    kind: kind,
-                    source: number,
-                    level: level - 1,
-                    wanted: children,
-                    merged: pieces,
-                    in: txn
+                record = ViewRecord.combine(
+                    try sourceRecords(
+                        kind: kind,
+                        source: number,
+                        level: level - 1,
+                        wanted: children,
+                        merged: pieces,
+                        in: txn
+                    )
                 )
-                for child in records { part.append(child) }
-                record = part.record
             }
             try ViewLevel.withKey(kind: kind, source: number, level: level, bucket: bucket) { key in
                 try store(record, merged: false, style: context.style, forKey: key, in: txn)

@@ -57,7 +57,8 @@ extension StatisticsViews {
             try records(kind: kind, source: Self.merged, level: level, wanted: wanted[level], in: txn)
         }
         var rows: [UInt32: [[ViewRecord?]]] = [Self.merged: mergedRecords]
-        for source in separate ? table.keys.sorted() : [] {
+        let numbers = separate ? table.keys.sorted() : []
+        for source in numbers {
             rows[source] = try (0..<ViewLevel.lengths.count).map { level in
                 try sourceRecords(
                     kind: kind,
@@ -82,7 +83,6 @@ extension StatisticsViews {
         answer.reserveCapacity(plans.count)
         let style = type.aggregationStyle
         let merged = rows[Self.merged]!
-        let numbers = separate ? table.keys.sorted() : []
         let sourceRows = numbers.map { rows[$0]! }
         for plan in plans {
             let record: ViewRecord
@@ -183,25 +183,36 @@ extension StatisticsViews {
     /// cursor seek per run of consecutive buckets, then one step per row.
     /// An all-sources roll-up without a row holds at most one fine bucket
     /// with data, whose record is the bucket's (docs/store-format.md,
-    /// "Sparse roll-ups"); `isRow`, when given, says which records are rows
-    /// of the level itself.
+    /// "Sparse roll-ups").
     func records(
         kind: EntryKind,
         source: UInt32,
         level: Int,
         wanted: [Int64],
-        isRow: UnsafeMutablePointer<[Bool]>? = nil,
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [ViewRecord?] {
+        try recordsCountingRows(kind: kind, source: source, level: level, wanted: wanted, in: txn).records
+    }
+
+    /// ``records(kind:source:level:wanted:in:)``, and how many of them are
+    /// rows of the level itself (the others are their only fine bucket's).
+    func recordsCountingRows(
+        kind: EntryKind,
+        source: UInt32,
+        level: Int,
+        wanted: [Int64],
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> (records: [ViewRecord?], rows: Int) {
         var records = [ViewRecord?](repeating: nil, count: wanted.count)
-        guard !wanted.isEmpty else { return records }
+        var rows = 0
+        guard !wanted.isEmpty else { return (records, rows) }
         try txn.withCursor(on: buckets) { cursor in
             try Self.scanRuns(of: wanted, kind: kind, source: source, level: level, cursor: cursor) {
                 position,
                 record in
                 records[position] = record
+                rows += 1
             }
-            isRow?.pointee = records.map { $0 != nil }
             guard level > 0, source == Self.merged else { return }
             // The buckets without a row, by their fine buckets.
             let ratio = ViewLevel.lengths[level] / ViewLevel.fine
@@ -218,12 +229,12 @@ extension StatisticsViews {
                 records[gaps[position]] = record
             }
         }
-        return records
+        return (records, rows)
     }
 
     /// The records of source `source` at one level for the buckets
     /// `wanted`, given the all-sources records of the same buckets
-    /// (``records(kind:source:level:wanted:isRow:in:)``): its row, or,
+    /// (``records(kind:source:level:wanted:in:)``): its row, or,
     /// where the source is the bucket's only one, the all-sources record as
     /// its own (docs/store-format.md, "One source").
     func sourceRecords(

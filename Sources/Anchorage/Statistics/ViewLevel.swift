@@ -69,12 +69,6 @@ enum ViewLevel {
         }
     }
 
-    /// Whether `key` is a bucket row of `kind`, `source` and `level`.
-    @inline(__always)
-    static func isRow(_ key: UnsafeRawBufferPointer, kind: EntryKind, source: UInt32, level: Int) -> Bool {
-        key.count == 17 && key.uint32(at: 0) == kind.rawValue && key.uint32(at: 4) == source && key[8] == UInt8(level)
-    }
-
     /// The bucket number of a bucket row's key.
     static func bucket(ofKey key: UnsafeRawBufferPointer) -> Int64 {
         Int64(bitPattern: key.uint64(at: 9) ^ (1 << 63))
