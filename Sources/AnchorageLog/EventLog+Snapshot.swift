@@ -19,7 +19,7 @@ extension EventLog {
     /// }
     /// ```
     public func committedBatches() -> AsyncStream<CommittedBatch> {
-        let stream = subscribers.subscribeToBatches()
+        let stream = subscribers.subscribeToBatches { [published] in published.value }
         watchHeadIfReading()
         return stream
     }

@@ -36,7 +36,7 @@ final class HeadSubscribers: Sendable {
     private struct State {
         var nextID = 0
         var heads: [Int: HeadSubscriber] = [:]
-        var batches: [Int: AsyncStream<CommittedBatch>.Continuation] = [:]
+        var batches: [Int: BatchSubscriber] = [:]
         var isFinished = false
     }
 
@@ -53,10 +53,20 @@ final class HeadSubscribers: Sendable {
         return stream
     }
 
-    /// A new stream of the batches committed from now on.
-    func subscribeToBatches() -> AsyncStream<CommittedBatch> {
+    /// A batch stream and the head it started after.
+    private struct BatchSubscriber {
+        var after: UInt64
+        var continuation: AsyncStream<CommittedBatch>.Continuation
+    }
+
+    /// A new stream of the batches committed after the head `current`
+    /// reads, read as the stream is registered. A batch is published after
+    /// the callers that appended it resume, so one of them may subscribe
+    /// before its own batch is published: that batch ends at or before the
+    /// head it read, and is not announced.
+    func subscribeToBatches(current: @escaping () -> UInt64) -> AsyncStream<CommittedBatch> {
         let (stream, continuation) = AsyncStream.makeStream(of: CommittedBatch.self, bufferingPolicy: .unbounded)
-        register(continuation) { $0.batches[$1] = continuation }
+        register(continuation) { $0.batches[$1] = BatchSubscriber(after: current(), continuation: continuation) }
         return stream
     }
 
@@ -88,9 +98,9 @@ final class HeadSubscribers: Sendable {
 
     /// Tells every subscriber the new head and the batches that led to it.
     func publish(_ head: Anchor, batches: [CommittedBatch]) {
-        let (heads, batchContinuations) = state.withLock { (Array($0.heads.values), Array($0.batches.values)) }
-        for continuation in batchContinuations {
-            for batch in batches { continuation.yield(batch) }
+        let (heads, batchSubscribers) = state.withLock { (Array($0.heads.values), Array($0.batches.values)) }
+        for subscriber in batchSubscribers {
+            for batch in batches where batch.last.seq > subscriber.after { subscriber.continuation.yield(batch) }
         }
         for subscriber in heads { subscriber.yield(head) }
     }
@@ -105,6 +115,6 @@ final class HeadSubscribers: Sendable {
             return all
         }
         for subscriber in heads { subscriber.continuation.finish() }
-        for continuation in batches { continuation.finish() }
+        for subscriber in batches { subscriber.continuation.finish() }
     }
 }

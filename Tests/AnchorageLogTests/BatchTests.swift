@@ -130,3 +130,24 @@ extension BatchTests {
         }
     }
 }
+
+/// The batch streams' start, without a writer's timing: the writer resumes
+/// a batch's callers before it publishes the batch, so a caller may
+/// subscribe in between.
+@Suite("Batch streams start after the head they read")
+struct BatchStreamStartTests {
+    @Test("a batch ending at or before the head read at subscription is not announced; the next one is")
+    func startsAfterTheHead() async throws {
+        let subscribers = HeadSubscribers()
+        let store = StoreID()
+        func anchor(_ seq: UInt64) -> Anchor { Anchor(storeID: store, incarnation: 1, seq: seq) }
+        // Its caller resumed (head 3) and subscribed before batch 2...3 was published.
+        let stream = subscribers.subscribeToBatches { 3 }
+        subscribers.publish(anchor(3), batches: [CommittedBatch(first: anchor(2), last: anchor(3))])
+        subscribers.publish(anchor(5), batches: [CommittedBatch(first: anchor(4), last: anchor(5))])
+        subscribers.finish()
+        var announced: [UInt64] = []
+        for await batch in stream { announced.append(batch.first.seq) }
+        #expect(announced == [4])
+    }
+}
