@@ -16,7 +16,10 @@ import Darwin
 /// process id). The writer then locks the data file through LMDB's own
 /// descriptor (``openExclusively(directory:_:)``) and lets `anchorage.lock`
 /// go: an open store holds no descriptor for its lock, and the hold ends
-/// when its environment closes. Compaction and deletion hold both for as
+/// when its environment closes. That descriptor is first made a
+/// description of its own, close-on-exec
+/// (`Environment.makeDataFileDescriptorPrivate()`), so a child process
+/// started while the store opened cannot keep the lock after it closes. Compaction and deletion hold both for as
 /// long as they run (``init(directory:)``). `flock` locks belong to an open
 /// file description, so a second open of the same directory fails whether
 /// it comes from another process or from this one, and the kernel releases
@@ -63,11 +66,13 @@ package final class DirectoryLock: Sendable {
         defer { close(entry) }
         _ = try takeDataFile(directory, entry: entry, keep: false)
         let environment = try open()
-        let data = try environment.dataFileDescriptor
-        // LMDB opens it without close-on-exec: a child process must not keep the lock.
-        _ = fcntl(data, F_SETFD, fcntl(data, F_GETFD) | FD_CLOEXEC)
+        // Locked on a description no child process can hold: LMDB opens the
+        // data file without close-on-exec, so a process started by another
+        // thread while `open` ran has a copy of LMDB's own, and a lock on it
+        // would outlive the store's close for as long as that child runs.
+        let data = try environment.makeDataFileDescriptorPrivate()
         guard flock(data, LOCK_EX | LOCK_NB) == 0 else {
-            throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry))")
+            throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry, directory: directory))")
         }
         nameHolder(entry)
         return environment
@@ -82,7 +87,7 @@ package final class DirectoryLock: Sendable {
         }
         guard lock(fd) == 0 else {
             let code = errno
-            let holder = holder(fd)
+            let holder = holder(fd, directory: directory)
             close(fd)
             if code == EWOULDBLOCK {
                 throw LogError(.storeInUse, "the store at \(directory) is \(holder)")
@@ -106,7 +111,7 @@ package final class DirectoryLock: Sendable {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
-                throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry))")
+                throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry, directory: directory))")
             }
             throw LogError(.fileSystem, "cannot lock \(path): \(String(cString: strerror(code)))")
         }
@@ -126,15 +131,31 @@ package final class DirectoryLock: Sendable {
 
     /// Who holds the lock, in words: the process id its holder wrote, and
     /// that process's program and subcommand (not its other arguments,
-    /// which may hold secrets).
-    private static func holder(_ fd: Int32) -> String {
+    /// which may hold secrets); when that is this process, a child of it
+    /// that holds a descriptor of the store's files, if there is one.
+    private static func holder(_ fd: Int32, directory: String) -> String {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         let text = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self) : ""
         guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else {
             return "already open, in this process or another; close it first"
         }
-        if pid == getpid() { return "in use in this process (opened through another path); close that store first" }
+        if pid == getpid() {
+            // This process opened it last. A child it started holds none of
+            // a store's files unless it inherited a descriptor, and then
+            // that child may be the holder.
+            if let child = children().first(where: { holdsFile(in: directory, process: "\($0)") }) {
+                return "held by process \(child)\(describe(child)), started by this one with a descriptor of the "
+                    + "store it inherited; it lets go when that process exits"
+            }
+            return "in use in this process (opened through another path); close that store first"
+        }
+        return "in use by process \(pid)" + describe(pid)
+    }
+
+    /// The program and subcommand of process `pid` in parentheses (not its
+    /// other arguments, which may hold secrets), or nothing.
+    private static func describe(_ pid: Int32) -> String {
         let arguments =
             (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
             .split(separator: "\0") ?? []
@@ -142,7 +163,28 @@ package final class DirectoryLock: Sendable {
         if arguments.count > 1, arguments[1].allSatisfy({ $0.isLetter || $0 == "-" }), !arguments[1].hasPrefix("-") {
             words.append(String(arguments[1]))
         }
-        return "in use by process \(pid)" + (words.isEmpty ? "" : " (\(words.joined(separator: " ")))")
+        return words.isEmpty ? "" : " (\(words.joined(separator: " ")))"
+    }
+
+    /// Whether process `process` has a descriptor of a file directly in
+    /// `directory` open.
+    private static func holdsFile(in directory: String, process: String) -> Bool {
+        let descriptors = "/proc/\(process)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+        return names.contains { name in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(name)")
+            else { return false }
+            return target.hasPrefix(directory + "/") && !target.dropFirst(directory.count + 1).contains("/")
+        }
+    }
+
+    /// This process's children, from every thread's `children` list.
+    private static func children() -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
     }
 
     /// Takes a lock, waiting up to a quarter of a second for a holder to

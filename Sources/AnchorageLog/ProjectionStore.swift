@@ -123,8 +123,7 @@ enum ProjectionStore {
         if readOnly { options.options.insert(.readOnly) }
         let environment = try Environment(path: Self.path(inStore: path), configuration: options)
         // LMDB opens it without close-on-exec: a child process must not keep it.
-        let data = try environment.dataFileDescriptor
-        _ = fcntl(data, F_SETFD, fcntl(data, F_GETFD) | FD_CLOEXEC)
+        try environment.makeDataFileDescriptorPrivate()
         return environment
     }
 

@@ -19,13 +19,26 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
 
     init(name: String) {
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name set before the start does
-            // not reach the thread, which keeps its creator's.
-            Thread.current.name = name
+            // Named from inside, in the kernel (`comm`, 15 bytes): on Linux a
+            // name set before the start does not reach the thread, which
+            // keeps its creator's, and Foundation's `Thread.name` can still
+            // answer the creator's when the thread names itself before
+            // `start()` has returned.
+            Self.nameCurrentThread(name)
             loop()
         }
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Names the calling thread in the kernel (what `ps`, `top` and
+    /// `/proc/thread-self/comm` show): its first 15 bytes.
+    static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

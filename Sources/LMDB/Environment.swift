@@ -143,7 +143,7 @@ public final class Environment: @unchecked Sendable {
     ///
     /// Related LMDB documentation: `mdb_env_get_fd`.
     public var dataFileDescriptor: Int32 {
-        get throws {
+        get throws(LMDBError) {
             var descriptor: Int32 = -1
             try check(mdb_env_get_fd(handle, &descriptor), "mdb_env_get_fd")
             return descriptor
