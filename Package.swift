@@ -194,6 +194,7 @@ let package = Package(
             name: "AppleHealthImport",
             dependencies: [
                 "Anchorage",
+                "AnchorageLog",
                 "CLibXML2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

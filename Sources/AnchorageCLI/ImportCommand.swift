@@ -11,7 +11,8 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Importing the same file again adds nothing. Prints a summary; progress goes to standard error. \
             A damaged file stops the import with the line and column (exit status 1); what was saved \
-            stays, and importing again finishes it.
+            stays, and importing again finishes it. Afterwards the store's files are rewritten without the \
+            pages the import freed, when they are a tenth or more of a file.
             """
     )
 
@@ -31,6 +32,14 @@ struct ImportCommand: AsyncParsableCommand {
                 let bar = String(repeating: "#", count: percent / 4).padding(toLength: 25, withPad: ".", startingAt: 0)
                 output.status("\r[\(bar)] \(percent)%  \(progress.elements) elements")
             }
+        }
+        // The summary goes to standard output; a note on the files, to standard error.
+        do {
+            if try HealthExportImporter.compactStore(at: storeOptions.directory) {
+                output.status("the store's files were rewritten without the pages the import freed\n")
+            }
+        } catch {
+            output.status("the store's files were not compacted: \(ErrorWords.describe(error))\n")
         }
         output.line("saved: \(summary.saved)")
         output.line("already present: \(summary.alreadyPresent)")
