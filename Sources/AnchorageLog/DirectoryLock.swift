@@ -85,7 +85,7 @@ package final class DirectoryLock: Sendable {
         guard fd >= 0 else {
             throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        guard lock(fd) == 0 else {
+        guard lock(fd, directory: directory) == 0 else {
             let code = errno
             let holder = holder(fd, directory: directory)
             close(fd)
@@ -107,7 +107,7 @@ package final class DirectoryLock: Sendable {
             if errno == ENOENT { return -1 }
             throw LogError(.fileSystem, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        guard lock(fd) == 0 else {
+        guard lock(fd, directory: directory) == 0 else {
             let code = errno
             close(fd)
             if code == EWOULDBLOCK {
@@ -190,15 +190,31 @@ package final class DirectoryLock: Sendable {
     /// Takes a lock, waiting up to a quarter of a second for a holder to
     /// let go: a process forked by this one holds a copy of a descriptor
     /// until it calls `exec`, so a store closed and reopened right away can
-    /// find its own lock briefly held.
-    private static func lock(_ fd: Int32) -> Int32 {
+    /// find its own lock briefly held. While a child of this process still
+    /// holds a descriptor of the store's files, it waits on, up to
+    /// ``childWait``: a child started (by any thread) while the store was
+    /// open got copies of its locked descriptors, and lets go when it
+    /// reaches `exec` or exits, which on a busy disk took longer than a
+    /// quarter of a second.
+    private static func lock(_ fd: Int32, directory: String) -> Int32 {
         for _ in 0..<50 {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
             guard errno == EWOULDBLOCK else { return -1 }
             usleep(5_000)
         }
+        let deadline = DispatchTime.now() + childWait
+        while DispatchTime.now() < deadline, children().contains(where: { holdsFile(in: directory, process: "\($0)") })
+        {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
+            guard errno == EWOULDBLOCK else { return -1 }
+            usleep(20_000)
+        }
         return flock(fd, LOCK_EX | LOCK_NB)
     }
+
+    /// How long an opener waits for children of this process that hold
+    /// descriptors of the store to let go.
+    static let childWait = DispatchTimeInterval.seconds(10)
 }
 
 /// A `flock` on `anchorage.readers` in a store's directory: shared by every

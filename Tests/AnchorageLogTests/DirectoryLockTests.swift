@@ -9,7 +9,9 @@ import Testing
 import Glibc
 #endif
 
-@Suite("A store's lock and the processes this one starts")
+// One test at a time: each starts a child that inherits every descriptor
+// not close-on-exec, the other tests' deliberately inheritable ones too.
+@Suite("A store's lock and the processes this one starts", .serialized)
 struct DirectoryLockTests {
     @Test(
         "a process started while a store opens inherits LMDB's descriptor of the data file, not the store's lock: the store reopens while that process runs"
@@ -69,16 +71,42 @@ struct DirectoryLockTests {
             await reopened.close()
         }
     }
+    @Test(
+        "a store held through a descriptor a child process inherited opens once that child lets go, well within the wait for children"
+    )
+    func opensWhenTheChildLetsGo() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = directory.appendingPathComponent("store")
+            try await EventLog.open(at: store, configuration: fastConfiguration).close()
+            // A child that holds a locked copy for a second, as one started
+            // while a store was open holds it until it reaches exec.
+            let child = InheritingChild(seconds: 1)
+            defer { child.stop() }
+            let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY)
+            try #require(data >= 0)
+            try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
+            try child.start()
+            close(data)
+            let reopened = try EventLog.open(at: store, configuration: fastConfiguration)
+            #expect(!child.holds(store.appendingPathComponent("data.mdb").path), "it waited for the child")
+            await reopened.close()
+        }
+    }
 }
 
-/// `sleep 60` started with every descriptor of this process that is not
+/// `sleep` started with every descriptor of this process that is not
 /// close-on-exec, as a `fork` + `exec` made by code that does not close them
 /// would; killed by `stop()`.
 private final class InheritingChild: @unchecked Sendable {
     private(set) var pid: pid_t = 0
+    private let seconds: Int
+
+    init(seconds: Int = 60) {
+        self.seconds = seconds
+    }
 
     func start() throws {
-        let words: [String] = ["/bin/sleep", "60"]
+        let words: [String] = ["/bin/sleep", "\(seconds)"]
         let arguments = words.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
         let rc = posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ)
