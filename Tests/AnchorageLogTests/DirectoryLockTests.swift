@@ -51,13 +51,7 @@ struct DirectoryLockTests {
             try await EventLog.open(at: store, configuration: fastConfiguration).close()
             let child = InheritingChild()
             defer { child.stop() }
-            // A locked description of the data file, handed to a child and
-            // let go here: only the child holds it now.
-            let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY)
-            try #require(data >= 0)
-            try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
-            try child.start()
-            close(data)
+            try child.startHoldingLock(of: store)
             let error = #expect(throws: LogError.self) {
                 _ = try EventLog.open(at: store, configuration: fastConfiguration)
             }
@@ -71,6 +65,7 @@ struct DirectoryLockTests {
             await reopened.close()
         }
     }
+
     @Test(
         "a store held through a descriptor a child process inherited opens once that child lets go, well within the wait for children"
     )
@@ -82,11 +77,7 @@ struct DirectoryLockTests {
             // while a store was open holds it until it reaches exec.
             let child = InheritingChild(seconds: 1)
             defer { child.stop() }
-            let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY)
-            try #require(data >= 0)
-            try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
-            try child.start()
-            close(data)
+            try child.startHoldingLock(of: store)
             let reopened = try EventLog.open(at: store, configuration: fastConfiguration)
             #expect(!child.holds(store.appendingPathComponent("data.mdb").path), "it waited for the child")
             await reopened.close()
@@ -111,6 +102,16 @@ private final class InheritingChild: @unchecked Sendable {
         defer { for argument in arguments { free(argument) } }
         let rc = posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ)
         guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+    }
+
+    /// Starts the child with a locked description of `store`'s data file,
+    /// let go here: only the child holds the lock then.
+    func startHoldingLock(of store: URL) throws {
+        let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY)
+        try #require(data >= 0)
+        defer { close(data) }
+        try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
+        try start()
     }
 
     /// Whether the child has a descriptor of `path` open.
