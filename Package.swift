@@ -467,7 +467,7 @@ let package = Package(
         // And the generated client against docs/openapi.json's digest.
         .testTarget(
             name: "RepositoryTests",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["AnchorageTestRun", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .testTarget(

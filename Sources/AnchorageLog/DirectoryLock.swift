@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -129,6 +130,13 @@ package final class DirectoryLock: Sendable {
         if ftruncate(entry, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(entry, $0.baseAddress, $0.count, 0) } }
     }
 
+    /// The process id the last opener of the store in `directory` wrote
+    /// into `anchorage.lock`, if any.
+    private static func namedHolder(_ directory: String) -> Int32? {
+        guard let text = try? String(contentsOfFile: directory + "/anchorage.lock", encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Who holds the lock, in words: the process id its holder wrote, and
     /// that process's program and subcommand (not its other arguments,
     /// which may hold secrets); when that is this process, a child of it
@@ -144,7 +152,14 @@ package final class DirectoryLock: Sendable {
             // This process opened it last. A child it started holds none of
             // a store's files unless it inherited a descriptor, and then
             // that child may be the holder.
-            if let child = children().first(where: { holdsFile(in: directory, process: "\($0)") }) {
+            let children = children()
+            if let child = children.first(where: {
+                holdsFile(in: directory, process: "\($0)", closeOnExecOnly: true)
+            }) {
+                return "held by process \(child)\(describe(child)), started by this one, which has not yet started "
+                    + "its program and holds copies of this one's descriptors until it does"
+            }
+            if let child = children.first(where: { holdsFile(in: directory, process: "\($0)") }) {
                 return "held by process \(child)\(describe(child)), started by this one with a descriptor of the "
                     + "store it inherited; it lets go when that process exits"
             }
@@ -167,15 +182,34 @@ package final class DirectoryLock: Sendable {
     }
 
     /// Whether process `process` has a descriptor of a file directly in
-    /// `directory` open.
-    private static func holdsFile(in directory: String, process: String) -> Bool {
+    /// `directory` open; with `closeOnExecOnly`, only one marked
+    /// close-on-exec counts.
+    ///
+    /// A child holds a close-on-exec descriptor of this process's store only
+    /// between its start and its `exec` (a copy of this process started by
+    /// another thread, which drops them at `exec`): such a hold ends by
+    /// itself. One that is not close-on-exec is held for as long as the
+    /// child runs.
+    private static func holdsFile(in directory: String, process: String, closeOnExecOnly: Bool = false) -> Bool {
         let descriptors = "/proc/\(process)/fd"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
         return names.contains { name in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(name)")
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(name)"),
+                target.hasPrefix(directory + "/"), !target.dropFirst(directory.count + 1).contains("/")
             else { return false }
-            return target.hasPrefix(directory + "/") && !target.dropFirst(directory.count + 1).contains("/")
+            return !closeOnExecOnly || isCloseOnExec(process: process, descriptor: name)
         }
+    }
+
+    /// Whether descriptor `descriptor` of process `process` is marked
+    /// close-on-exec: `/proc/PID/fdinfo/FD`'s octal `flags` carry `O_CLOEXEC`
+    /// for it.
+    private static func isCloseOnExec(process: String, descriptor: String) -> Bool {
+        guard let info = try? String(contentsOfFile: "/proc/\(process)/fdinfo/\(descriptor)", encoding: .utf8),
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+            let flags = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return false }
+        return flags & Int(O_CLOEXEC) != 0
     }
 
     /// This process's children, from every thread's `children` list.
@@ -188,29 +222,44 @@ package final class DirectoryLock: Sendable {
     }
 
     /// Takes a lock, waiting up to a quarter of a second for a holder to
-    /// let go: a process forked by this one holds a copy of a descriptor
-    /// until it calls `exec`, so a store closed and reopened right away can
-    /// find its own lock briefly held. While a child of this process still
-    /// holds a descriptor of the store's files, it waits on, up to
-    /// ``childWait``: a child started (by any thread) while the store was
-    /// open got copies of its locked descriptors, and lets go when it
-    /// reaches `exec` or exits, which on a busy disk took longer than a
-    /// quarter of a second.
+    /// let go (a process that just ended, or one that holds the lock only
+    /// while it opens or checks the store). While a child of this process
+    /// holds a close-on-exec descriptor of the store's files, it waits on, up
+    /// to ``childWait``, if this process opened the store last: that child
+    /// is a copy of this process started (by any thread) while the store was
+    /// open, which lets go when it reaches `exec`, and on a busy disk that
+    /// took longer than a quarter of a second. A child that holds the store
+    /// otherwise (it opened the store itself, and named itself in
+    /// `anchorage.lock`, or inherited a descriptor that survives `exec`)
+    /// keeps it, and is not waited for: the caller is refused after the
+    /// quarter second.
     private static func lock(_ fd: Int32, directory: String) -> Int32 {
         for _ in 0..<50 {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
             guard errno == EWOULDBLOCK else { return -1 }
             usleep(5_000)
         }
+        // A copy of this process holds only what this process opened.
+        guard namedHolder(directory) == getpid() else { return flock(fd, LOCK_EX | LOCK_NB) }
         let deadline = DispatchTime.now() + childWait
-        while DispatchTime.now() < deadline, children().contains(where: { holdsFile(in: directory, process: "\($0)") })
+        var announced = false
+        while DispatchTime.now() < deadline,
+            children().contains(where: { holdsFile(in: directory, process: "\($0)", closeOnExecOnly: true) })
         {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return 0 }
             guard errno == EWOULDBLOCK else { return -1 }
+            if !announced {
+                announced = true
+                willWaitForChild.withLock { $0 }?(directory)
+            }
             usleep(20_000)
         }
         return flock(fd, LOCK_EX | LOCK_NB)
     }
+
+    /// Called with a store's directory when an opener starts waiting for a
+    /// child of this process to let the store go: a seam for tests.
+    static let willWaitForChild = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// How long an opener waits for children of this process that hold
     /// descriptors of the store to let go.

@@ -87,14 +87,15 @@ enum PoolProbe {
     }
 
     /// With `ANCHORAGE_POOL_PROBE_STACKS=DIR`, when a task has waited more
-    /// than a second for the pool, writes every thread's stack (`eu-stack`,
-    /// Debian's elfutils) to DIR: what the pool's threads were doing then.
-    /// At most one capture a stall, and 20 in a run.
+    /// than a second (or `ANCHORAGE_POOL_PROBE_STALL` seconds) for the pool,
+    /// writes every thread's stack (`eu-stack`, Debian's elfutils) to DIR:
+    /// what the pool's threads were doing then. At most one capture a stall,
+    /// and 20 in a run.
     static func captureStacksIfStalled() {
         guard let directory = ProcessInfo.processInfo.environment["ANCHORAGE_POOL_PROBE_STACKS"] else { return }
         let now = monotonic()
         let oldest = state.withLock { $0.pending.values.map(\.scheduled).min() }
-        guard let oldest, now &- oldest > 1_000_000_000 else {
+        guard let oldest, now &- oldest > stallThreshold else {
             capturedThisStall = false
             return
         }
@@ -115,6 +116,12 @@ enum PoolProbe {
         var status: Int32 = 0
         waitpid(child, &status, 0)
     }
+
+    /// The wait that counts as a stall for `captureStacksIfStalled`, in nanoseconds.
+    static let stallThreshold: UInt64 = {
+        let seconds = ProcessInfo.processInfo.environment["ANCHORAGE_POOL_PROBE_STALL"].flatMap(Double.init) ?? 1
+        return UInt64(max(0.05, seconds) * 1e9)
+    }()
 
     // Touched by the probe thread only.
     nonisolated(unsafe) static var capturedThisStall = false

@@ -130,6 +130,10 @@ public struct HealthExportImporter: Sendable {
                 reader.consumed()
                 let read = reader.progress
                 progress?(Progress(bytesRead: read.bytesRead, totalBytes: source.totalBytes, elements: elements))
+                // Building objects is computation whose awaits rarely
+                // suspend: a batch at a time, the thread is given back to
+                // the other tasks of the process.
+                await Task.yield()
             }
             try importElectrocardiograms(files, pending: &pending, summary: &summary)
             try await save(&pending, into: &summary)

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -86,7 +87,7 @@ struct CompactLayoutTests {
         }
     }
 
-    @Test("random and mutated bytes never crash the format-2 decoder; damage is a typed error")
+    @Test("random and mutated bytes never crash the format-2 decoder; damage is a typed error", .ownThread)
     func hostileBytes() async throws {
         try await withTemporaryLog(configuration: fastConfiguration) { log, _ in
             try await log.append([.save(id: UUID(), kind: 1, payload: [1, 2, 3])])

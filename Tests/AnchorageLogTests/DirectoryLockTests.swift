@@ -1,6 +1,8 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import LMDB
+import Synchronization
 import Testing
 
 @testable import AnchorageLog
@@ -11,7 +13,7 @@ import Glibc
 
 // One test at a time: each starts a child that inherits every descriptor
 // not close-on-exec, the other tests' deliberately inheritable ones too.
-@Suite("A store's lock and the processes this one starts", .serialized)
+@Suite("A store's lock and the processes this one starts", .serialized, .ownThread)
 struct DirectoryLockTests {
     @Test(
         "a process started while a store opens inherits LMDB's descriptor of the data file, not the store's lock: the store reopens while that process runs"
@@ -67,21 +69,130 @@ struct DirectoryLockTests {
     }
 
     @Test(
-        "a store held through a descriptor a child process inherited opens once that child lets go, well within the wait for children"
+        "a store held by a copy of this process that has not reached exec opens once the copy reaches it: the opener waits for it"
     )
-    func opensWhenTheChildLetsGo() async throws {
+    func opensWhenTheCopyReachesExec() async throws {
         try await withTemporaryDirectory { directory in
             let store = directory.appendingPathComponent("store")
             try await EventLog.open(at: store, configuration: fastConfiguration).close()
-            // A child that holds a locked copy for a second, as one started
-            // while a store was open holds it until it reaches exec.
-            let child = InheritingChild(seconds: 1)
-            defer { child.stop() }
-            try child.startHoldingLock(of: store)
-            let reopened = try EventLog.open(at: store, configuration: fastConfiguration)
-            #expect(!child.holds(store.appendingPathComponent("data.mdb").path), "it waited for the child")
+            // The store locked on a close-on-exec description, as an open
+            // store's is, and a copy of this process stopped before its exec
+            // holding it; then this process lets go: only the copy holds it.
+            let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY | O_CLOEXEC)
+            try #require(data >= 0)
+            try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
+            let copy = try PreExecCopy(in: directory)
+            defer { copy.release() }
+            try copy.start()
+            close(data)
+            let other = open(store.appendingPathComponent("data.mdb").path, O_RDONLY | O_CLOEXEC)
+            defer { close(other) }
+            #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "the copy holds the lock")
+
+            // The opener waits for the copy (it says so through the seam);
+            // then the copy goes on to exec, which closes what it held.
+            let waiting = AsyncStream<Void>.makeStream()
+            DirectoryLock.willWaitForChild.withLock { hook in
+                hook = { path in if path == store.path { waiting.continuation.yield() } }
+            }
+            defer { DirectoryLock.willWaitForChild.withLock { $0 = nil } }
+            let opened = AsyncStream<Result<EventLog, any Error>>.makeStream()
+            Thread {
+                opened.continuation.yield(Result { try EventLog.open(at: store, configuration: fastConfiguration) })
+                waiting.continuation.finish()  // an open that never waited ends the wait for the event
+            }.start()
+            var waits = waiting.stream.makeAsyncIterator()
+            #expect(await waits.next() != nil)
+            copy.release()
+            var results = opened.stream.makeAsyncIterator()
+            let reopened = try #require(await results.next()).get()
             await reopened.close()
+            #expect(copy.exitStatus() == 0, "the copy reached exec and ran")
         }
+    }
+}
+
+/// A copy of this process stopped before its `exec`, as one that another
+/// thread's `posix_spawn` starts is until the kernel reaches `exec` (on a
+/// busy disk, for a second or more): its spawn actions open a FIFO for
+/// writing (which tells this process the copy is there) and then another
+/// for reading, where it stays, holding a copy of every descriptor of this
+/// process, close-on-exec ones too, until ``release()`` opens that FIFO's
+/// other end. Then it runs `/bin/true`.
+private final class PreExecCopy: @unchecked Sendable {
+    private let ready: String
+    private let gate: String
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var spawned: (rc: Int32, pid: pid_t)?
+    private var released = false
+    private var readyWriter: Int32 = -1
+
+    init(in directory: URL) throws {
+        ready = directory.appendingPathComponent("ready").path
+        gate = directory.appendingPathComponent("gate").path
+        try #require(mkfifo(ready, 0o600) == 0)
+        try #require(mkfifo(gate, 0o600) == 0)
+    }
+
+    /// Starts the copy from a thread of its own (`posix_spawn` returns only
+    /// once the copy reaches exec) and returns once the copy is stopped
+    /// before its exec.
+    func start() throws {
+        // Above every descriptor this process has, so the actions replace none.
+        let highest =
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [])
+            .compactMap { Int32($0) }.max() ?? 2
+        let (ready, gate) = (self.ready, self.gate)
+        Thread { [self] in
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_addopen(&actions, highest + 1, ready, O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, highest + 2, gate, O_RDONLY, 0)
+            let arguments = [strdup("/bin/true"), nil]
+            var pid: pid_t = 0
+            let rc = posix_spawn(&pid, "/bin/true", &actions, nil, arguments, environ)
+            posix_spawn_file_actions_destroy(&actions)
+            free(arguments[0])
+            // Whatever happened, nobody blocks opening `ready` from now on: a
+            // FIFO opened for reading and writing is one that has a writer.
+            // Closed by `release()`.
+            let writer = open(ready, O_RDWR)
+            lock.withLock {
+                spawned = (rc, pid)
+                readyWriter = writer
+            }
+            done.signal()
+        }.start()
+        // Returns when the copy opens the other end (or the spawn ended).
+        let end = open(ready, O_RDONLY)
+        if end >= 0 { close(end) }
+        let failed = lock.withLock { spawned.map { $0.rc != 0 } ?? false }
+        try #require(!failed, "posix_spawn failed")
+    }
+
+    /// Lets the copy go on to its exec; waits for the spawn to return.
+    func release() {
+        let first = lock.withLock {
+            defer { released = true }
+            return !released
+        }
+        guard first else { return }
+        // Opened for reading and writing: the copy's open for reading
+        // returns whether it is blocked in it already or gets there later.
+        let end = open(gate, O_RDWR)
+        done.wait()
+        if end >= 0 { close(end) }
+        let writer = lock.withLock { readyWriter }
+        if writer >= 0 { close(writer) }
+    }
+
+    /// The copy's exit status once it ran, reaped here.
+    func exitStatus() -> Int32? {
+        guard let (rc, pid) = lock.withLock({ spawned }), rc == 0 else { return nil }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid else { return nil }
+        return (status >> 8) & 0xff
     }
 }
 

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -45,7 +46,7 @@ struct EntryFormatTests {
         #expect(Array(bytes[124...]) == [0xAA, 0xBB])
     }
 
-    @Test("random and mutated bytes never crash the decoder; damage is a typed error")
+    @Test("random and mutated bytes never crash the decoder; damage is a typed error", .ownThread)
     func hostileBytes() throws {
         var generator = SeededGenerator(seed: 99)
         let valid = LogEntry(

@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Testing
 
@@ -25,6 +26,7 @@ struct StorePoolStateTests {
 
     @Test(
         "making room closes the least recently used idle stores, ties by name, as a sort of them all would, over random histories with many equal instants",
+        .ownThread,
         arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64]
     )
     func makeRoomMatchesSort(seed: UInt64) {

@@ -1,4 +1,5 @@
 import AnchorageStoreTesting
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -68,7 +69,10 @@ struct StatisticsCalendarTests {
         #expect(days.start(of: springDay + 1) == iso("2024-03-11T06:30:00Z"))  // 02:30 EDT
     }
 
-    @Test("Fast bucket starts equal the calendar's for hours, days and weeks in every zone, across DST (ST-30, ST-33)")
+    @Test(
+        "Fast bucket starts equal the calendar's for hours, days and weeks in every zone, across DST (ST-30, ST-33)",
+        .ownThread
+    )
     func fastStartsMatchCalendar() throws {
         let zones = [
             "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kolkata", "Europe/London", "UTC",

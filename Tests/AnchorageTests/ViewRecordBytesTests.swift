@@ -1,4 +1,5 @@
 import AnchorageModel
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Testing
@@ -95,7 +96,10 @@ struct ViewRecordBytesTests {
         #expect(sizes.min()! <= 40 && sizes.max()! <= ViewRecord.maximumSize)
     }
 
-    @Test("Bytes that are not a record (truncated, too long, unknown fields, random) read as none, without crashing")
+    @Test(
+        "Bytes that are not a record (truncated, too long, unknown fields, random) read as none, without crashing",
+        .ownThread
+    )
     func hostileBytes() throws {
         var random = SeededGenerator(seed: 7)
         let samples = [StatisticsSample(start: 36_000, end: 36_300, value: 12, seq: 4, source: 2, rank: 0)]

@@ -1,8 +1,9 @@
+import AnchorageTestRun
 import Foundation
 import LMDB
 import Testing
 
-@Suite("Map growth")
+@Suite("Map growth", .ownThread)
 struct MapGrowthTests {
     @Test("writes past a 64 KiB map grow it, in many transactions and in one big one")
     func growth() throws {

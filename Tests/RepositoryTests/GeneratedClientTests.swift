@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import Crypto
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// generated from: Scripts/generate-client records docs/openapi.json's
 /// SHA-256 beside the code, so a changed document without a regenerated
 /// client fails here, without building the generator.
-@Suite("Generated client")
+@Suite("Generated client", .ownThread)
 struct GeneratedClientTests {
     static let root = ModuleLayerTests.root
     static let generated = root.appendingPathComponent("Sources/AnchorageClient/Generated")

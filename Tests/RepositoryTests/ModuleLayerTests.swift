@@ -1,10 +1,11 @@
+import AnchorageTestRun
 import Foundation
 import Testing
 
 /// The layering README.md promises, checked against Package.swift and the
 /// sources: the module table lists every target, and a module imports only
 /// the modules above it in the table.
-@Suite("Module layers")
+@Suite("Module layers", .ownThread)
 struct ModuleLayerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
