@@ -1,3 +1,4 @@
+import Foundation
 public import Testing
 
 /// A trait for suites and tests that start child processes (nodes, etcd
@@ -19,7 +20,23 @@ public struct StartsProcessesTrait: TestCaseScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await ProcessBudget.shared.withPermits(weight) { try await function() }
+        let asked = ContinuousClock.now
+        try await ProcessBudget.shared.withPermits(weight) {
+            Self.reportWait(since: asked, of: test)
+            try await function()
+        }
+    }
+
+    /// Under Scripts/test (which sets `ANCHORAGE_POOL_PROBE`), prints how
+    /// long `test` waited for its permits, so that Scripts/test-timing can
+    /// tell a test's own time from the time it queued for the budget.
+    static func reportWait(since asked: ContinuousClock.Instant, of test: Test) {
+        guard ProcessInfo.processInfo.environment["ANCHORAGE_POOL_PROBE"] != nil else { return }
+        let waited = asked.duration(to: .now)
+        let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+        guard seconds >= 0.001 else { return }
+        let name = test.displayName.map { "\"\($0)\"" } ?? test.name
+        print("process-budget: \(name) waited \(String(format: "%.3f", seconds)) s")
     }
 }
 

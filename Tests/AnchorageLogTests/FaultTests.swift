@@ -14,6 +14,17 @@ import Glibc
 /// stored, and the log keeps working.
 @Suite("Storage faults")
 struct FaultTests {
+    /// Durable commits, and a writer that never parks: a parking writer
+    /// first records the projections clean in a commit of its own, which
+    /// would take a fault injected into `mdb_txn_commit` for the test's
+    /// commit whenever the machine is slow enough for the idle time to pass
+    /// between the test's writes.
+    static var durableWithoutIdleCommits: EventLog.Configuration {
+        var configuration = EventLog.Configuration()
+        configuration.writerIdleTimeout = nil
+        return configuration
+    }
+
     @Test(
         "a failing commit or write reaches the caller as a typed error and stores nothing",
         arguments: [
@@ -24,7 +35,7 @@ struct FaultTests {
         ]
     )
     func storageFault(returnCode: Int32, function: String, code: LMDBError.Code) async throws {
-        try await withTemporaryLog { log, _ in
+        try await withTemporaryLog(configuration: Self.durableWithoutIdleCommits) { log, _ in
             try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
             let before = try readAll(log)
             try log.store().environment.faults.inject(returnCode, into: function)
@@ -49,7 +60,9 @@ struct FaultTests {
     )
     func projectionsCommitFault() async throws {
         let box = ProjectionBox()
-        try await withTemporaryLog(configuration: fastConfiguration, projections: box.factory) { log, _ in
+        var configuration = fastConfiguration
+        configuration.writerIdleTimeout = nil  // no commit of its own while the test injects faults
+        try await withTemporaryLog(configuration: configuration, projections: box.factory) { log, _ in
             try await log.append([.save(id: UUID(), kind: 1, payload: [1])])
             let companion = try #require(try log.store().environment.companion)
             var heads = log.headChanges().makeAsyncIterator()

@@ -21,7 +21,12 @@ struct ErrorCauseTests {
         arguments: [(ENOSPC, LMDBError.Code.noSpace), (EIO, .ioError)]
     )
     func storageCause(returnCode: Int32, code: LMDBError.Code) async throws {
-        try await withTemporaryStore { store, _ in
+        // A writer that never parks: a parking writer records the
+        // projections clean in a commit of its own, which would take the
+        // injected fault if the idle time passed before the save.
+        var configuration = HKHealthStore.Configuration.forTests
+        configuration.log.writerIdleTimeout = nil
+        try await withTemporaryStore(configuration: configuration) { store, _ in
             let engine = try await store.engine()
             try engine.log.store().environment.faults.inject(returnCode, into: "mdb_txn_commit")
             await #expect {
