@@ -72,7 +72,9 @@ package final class DirectoryLock: Sendable {
         // thread while `open` ran has a copy of LMDB's own, and a lock on it
         // would outlive the store's close for as long as that child runs.
         let data = try environment.makeDataFileDescriptorPrivate()
-        guard flock(data, LOCK_EX | LOCK_NB) == 0 else {
+        // Waited for like the others: a child started while the probe of
+        // `takeDataFile` held its lock holds that lock until its exec.
+        guard lock(data, directory: directory) == 0 else {
             throw LogError(.storeInUse, "the store at \(directory) is \(holder(entry, directory: directory))")
         }
         nameHolder(entry)
@@ -163,7 +165,14 @@ package final class DirectoryLock: Sendable {
                 return "held by process \(child)\(describe(child)), started by this one with a descriptor of the "
                     + "store it inherited; it lets go when that process exits"
             }
-            return "in use in this process (opened through another path); close that store first"
+            // Said apart for whoever reads the refusal: a store this
+            // process still has open, or a holder no descriptor of this
+            // process or of its children shows.
+            let own = holdsFile(in: directory, process: "self")
+            return own
+                ? "in use in this process (opened through another path); close that store first"
+                : "held, although neither this process, which opened it last, nor a process it started has a "
+                    + "descriptor of its files open; another process may hold it"
         }
         return "in use by process \(pid)" + describe(pid)
     }
@@ -191,6 +200,12 @@ package final class DirectoryLock: Sendable {
     /// itself. One that is not close-on-exec is held for as long as the
     /// child runs.
     private static func holdsFile(in directory: String, process: String, closeOnExecOnly: Bool = false) -> Bool {
+        // Descriptors name their files by their real paths.
+        let directory =
+            realpath(directory, nil).map { path in
+                defer { free(path) }
+                return String(cString: path)
+            } ?? directory
         let descriptors = "/proc/\(process)/fd"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
         return names.contains { name in

@@ -33,15 +33,6 @@ extension EventLog {
         /// (a node with a thousand open stores runs only the busy ones').
         /// `nil` keeps the thread for as long as the log is open.
         public var writerIdleTimeout: Duration? = .seconds(2)
-        /// How often a writer that keeps committing lets go of the store's
-        /// pages mapped into this process (`Environment.releaseMappedPages()`),
-        /// and it does so when it parks: LMDB reads through a map of the
-        /// store's files, and every page a commit looked at stays in the
-        /// process's resident memory until then (an import of a year of
-        /// data: 140 MB of a 172 MB peak). The pages stay in the page cache;
-        /// a read maps them again. `nil` keeps them mapped until the store
-        /// closes.
-        public var mappedPagesRelease: Duration? = .seconds(1)
         /// How often a log opened for reading looks for entries another
         /// process committed, while ``EventLog/headChanges()`` or
         /// ``EventLog/committedBatches()`` are followed (one short read

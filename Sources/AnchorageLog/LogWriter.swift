@@ -43,8 +43,6 @@ final class LogWriter: @unchecked Sendable {
     /// Whether the log records the projections as possibly unsynced (see
     /// ``ProjectionStore``); the open records it.
     private var projectionsDirty = true
-    /// When the writer last let go of the store's mapped pages.
-    private var lastMappedPagesRelease = ContinuousClock.now
     /// Released when the thread exits, so that closing the log closes the store.
     private var openStore: OpenStore?
     let databases: LogDatabases
@@ -173,29 +171,13 @@ final class LogWriter: @unchecked Sendable {
     private func run() {
         while true {
             switch nextStep() {
-            case .commit(let group):
-                commit(group)
-                releaseMappedPagesIfDue()
-            case .park:
-                // Idle: the next write starts a thread; the store's pages
-                // need not stay in this process's memory until then.
-                if configuration.mappedPagesRelease != nil { openStore?.environment.releaseMappedPages() }
-                return
+            case .commit(let group): commit(group)
+            case .park: return  // idle: the next write starts a thread
             case .exit:
                 settleProjections()
                 return finish()
             }
         }
-    }
-
-    /// Lets go of the store's pages mapped into this process once every
-    /// ``EventLog/Configuration/mappedPagesRelease`` while commits go on.
-    private func releaseMappedPagesIfDue() {
-        guard let interval = configuration.mappedPagesRelease, let store = openStore else { return }
-        let now = ContinuousClock.now
-        guard now - lastMappedPagesRelease >= interval else { return }
-        lastMappedPagesRelease = now
-        store.environment.releaseMappedPages()
     }
 
     /// Releases the store and wakes those waiting for the writer to end.

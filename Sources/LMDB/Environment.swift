@@ -1,6 +1,5 @@
 import CLMDB
 import CMalloc
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -49,9 +48,6 @@ public final class Environment: @unchecked Sendable {
     /// A second environment whose transactions go with this one's: see
     /// ``pair(with:)``.
     public private(set) var companion: Environment?
-    /// Where the memory map is, for the map size it was found at (see
-    /// ``releaseMappedPages()``).
-    let mapLocation = Mutex<(mapSize: Int, address: UInt)?>(nil)
 
     #if ANCHORAGE_LMDB_FAULTS
     /// Test hook: forces return codes from chosen LMDB functions.
