@@ -74,10 +74,14 @@ struct FleetClient: Sendable {
         }
         _ = created
         // The node that answered may have forwarded the create to the
-        // controller: its own copy of the placements learns of the store
-        // from etcd's watch a moment later, and issues tokens only then.
-        try await waitUntil("node \(node) sees store \(id)", timeout: 120) {
-            await placement(of: id, via: node) != nil
+        // controller: every node's copy of the placements learns of the
+        // store from etcd's watch a moment later (a node issues tokens and
+        // answers for the store only then), each at its own pace on a
+        // loaded machine. Tests read the placement through any node.
+        for index in fleet.nodes.indices {
+            try await waitUntil("node \(index) sees store \(id)", timeout: 120) {
+                await placement(of: id, via: index) != nil
+            }
         }
         return try await ownerToken(of: id, via: node)
     }
