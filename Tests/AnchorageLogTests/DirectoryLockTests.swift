@@ -53,7 +53,7 @@ struct DirectoryLockTests {
             try await EventLog.open(at: store, configuration: fastConfiguration).close()
             let child = InheritingChild()
             defer { child.stop() }
-            try child.startHoldingLock(of: store)
+            try await child.startHoldingLock(of: store)
             let error = #expect(throws: LogError.self) {
                 _ = try EventLog.open(at: store, configuration: fastConfiguration)
             }
@@ -78,9 +78,7 @@ struct DirectoryLockTests {
             // The store locked on a close-on-exec description, as an open
             // store's is, and a copy of this process stopped before its exec
             // holding it; then this process lets go: only the copy holds it.
-            let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY | O_CLOEXEC)
-            try #require(data >= 0)
-            try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
+            let data = try await lockedDescriptor(of: store, flags: O_RDONLY | O_CLOEXEC)
             let copy = try PreExecCopy(in: directory)
             defer { copy.release() }
             try copy.start()
@@ -110,6 +108,24 @@ struct DirectoryLockTests {
             #expect(copy.exitStatus() == 0, "the copy reached exec and ran")
         }
     }
+}
+
+/// A new descriptor of `store`'s data file, opened with `flags`, holding an
+/// exclusive `flock` on it. Taken as soon as it is free: a store this
+/// process just closed stays locked while a copy of this process that
+/// another test's `posix_spawn` made before the close has not reached its
+/// `exec` (on a busy disk, seconds), as ``EventLog/open(at:configuration:)``
+/// knows and waits for.
+private func lockedDescriptor(of store: URL, flags: Int32) async throws -> Int32 {
+    let data = open(store.appendingPathComponent("data.mdb").path, flags)
+    try #require(data >= 0)
+    do {
+        try await waitUntil("the data file's lock is free", timeout: 120) { flock(data, LOCK_EX | LOCK_NB) == 0 }
+    } catch {
+        close(data)
+        throw error
+    }
+    return data
 }
 
 /// A copy of this process stopped before its `exec`, as one that another
@@ -217,11 +233,9 @@ private final class InheritingChild: @unchecked Sendable {
 
     /// Starts the child with a locked description of `store`'s data file,
     /// let go here: only the child holds the lock then.
-    func startHoldingLock(of store: URL) throws {
-        let data = open(store.appendingPathComponent("data.mdb").path, O_RDONLY)
-        try #require(data >= 0)
+    func startHoldingLock(of store: URL) async throws {
+        let data = try await lockedDescriptor(of: store, flags: O_RDONLY)
         defer { close(data) }
-        try #require(flock(data, LOCK_EX | LOCK_NB) == 0)
         try start()
     }
 
