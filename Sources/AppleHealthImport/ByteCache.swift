@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Values derived from attribute bytes, remembered by those bytes: an
 /// export repeats a handful of types, units, sources and devices millions
 /// of times, usually in runs, so the last one is checked first.
@@ -10,8 +16,8 @@ struct ByteCache<Value> {
     private var entries: [[UInt8]: Value] = [:]
 
     /// The value for `key`, made by `make` the first time.
-    mutating func value<C: Collection<UInt8>>(for key: C, _ make: () -> Value) -> Value {
-        if let last, last.key.elementsEqual(key) { return last.value }
+    mutating func value(for key: ArraySlice<UInt8>, _ make: () -> Value) -> Value {
+        if let last, Self.equal(last.key, key) { return last.value }
         let bytes = Array(key)
         let value: Value
         if let known = entries[bytes] {
@@ -23,5 +29,16 @@ struct ByteCache<Value> {
         }
         last = (bytes, value)
         return value
+    }
+
+    /// Whether the two hold the same bytes: one `memcmp` (a device's
+    /// description is some 150 bytes, compared for nearly every record).
+    private static func equal(_ array: [UInt8], _ slice: ArraySlice<UInt8>) -> Bool {
+        guard array.count == slice.count else { return false }
+        return array.withUnsafeBytes { left in
+            slice.withUnsafeBytes { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
     }
 }

@@ -120,7 +120,10 @@ extension ExportObjects {
         var times: [(whole: Int, fraction: String)] = []
         for list in element.children where list.name == .heartRateVariabilityMetadataList {
             for beat in list.children where beat.name == .instantaneousBeatsPerMinute {
-                guard let text = beat[.time], let seconds = Self.secondsOfDay(text) else {
+                guard let raw = beat.bytes(.time),
+                    let seconds = Self.plainSecondsOfDay(raw)
+                        ?? Self.secondsOfDay(String(decoding: raw, as: UTF8.self))
+                else {
                     skipped += 1
                     continue
                 }
@@ -147,11 +150,7 @@ extension ExportObjects {
         var beats: [HKHeartbeatSeriesSample.Beat] = []
         var previous = -Double.infinity
         for (whole, fraction) in times {
-            // The decimal as written, read once: 1.93, not 1 + 0.93.
-            let digits = fraction.isEmpty ? "0" : fraction
-            var time =
-                whole >= 0
-                ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
+            var time = Self.beatTime(whole: whole, fraction: fraction)
             if time < 0 && time >= -1 { time = 0 }
             guard time.isFinite, time >= 0, time > previous, beats.count < HKHeartbeatSeriesSample.maximumBeats else {
                 skipped += 1
@@ -178,6 +177,107 @@ extension ExportObjects {
     /// Seconds since midnight of a time of day as the phone wrote it —
     /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.` — as whole seconds
     /// and the fraction's digits as written; `nil` otherwise.
+    /// ``secondsOfDay(_:)`` of the forms nearly every export writes,
+    /// `H:MM:SS` or `H:MM:SS.fff` in ASCII digits (no comma), alone or
+    /// followed by a space (or a no-break or narrow no-break space) and `AM`
+    /// or `PM` in either case, read from its bytes: the same answer, without
+    /// the general reading's text searches (a few per beat, thousands of
+    /// beats per record). `nil` for any other form, and for values out of
+    /// range, which the general reading then answers.
+    static func plainSecondsOfDay(_ bytes: ArraySlice<UInt8>) -> (whole: Int, fraction: String)? {
+        var bytes = bytes
+        let marker = Self.dayHalfMarker(&bytes)
+        var fields = (0, 0, 0)
+        var digits = 0
+        var field = 0
+        var fractionStart: Int?
+        for index in bytes.indices {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard fractionStart == nil else { continue }
+                digits += 1
+                guard digits <= 2 else { return nil }
+                let value = Int(byte - UInt8(ascii: "0"))
+                switch field {
+                case 0: fields.0 = fields.0 * 10 + value
+                case 1: fields.1 = fields.1 * 10 + value
+                default: fields.2 = fields.2 * 10 + value
+                }
+            case UInt8(ascii: ":"):
+                guard digits > 0, field < 2 else { return nil }
+                field += 1
+                digits = 0
+            case UInt8(ascii: "."):
+                guard field == 2, digits > 0, fractionStart == nil else { return nil }
+                fractionStart = index + 1
+            default:
+                return nil
+            }
+        }
+        guard field == 2, digits > 0, fields.0 < 24, fields.1 < 60, fields.2 < 61 else { return nil }
+        var fraction = ""
+        if let fractionStart {
+            guard fractionStart < bytes.endIndex else { return nil }
+            fraction = String(decoding: bytes[fractionStart...], as: UTF8.self)
+        }
+        var hours = fields.0
+        if marker == .afternoon && hours < 12 { hours += 12 }
+        if marker == .morning && hours == 12 { hours = 0 }
+        return (hours * 3_600 + fields.1 * 60 + fields.2, fraction)
+    }
+
+    private enum DayHalf { case morning, afternoon }
+
+    /// Takes a trailing ` AM`/` PM` (either case; the space may be U+00A0 or
+    /// U+202F, as newer phones write it) off `bytes`, and says which.
+    private static func dayHalfMarker(_ bytes: inout ArraySlice<UInt8>) -> DayHalf? {
+        guard bytes.count >= 4, bytes.last == UInt8(ascii: "M") || bytes.last == UInt8(ascii: "m") else { return nil }
+        let letter = bytes[bytes.endIndex - 2] | 0x20
+        let half: DayHalf
+        switch letter {
+        case UInt8(ascii: "a"): half = .morning
+        case UInt8(ascii: "p"): half = .afternoon
+        default: return nil
+        }
+        let text = bytes.dropLast(2)
+        if text.last == UInt8(ascii: " ") {
+            bytes = text.dropLast()
+        } else if text.count >= 2, text.suffix(2).elementsEqual([0xC2, 0xA0]) {
+            bytes = text.dropLast(2)
+        } else if text.count >= 3, text.suffix(3).elementsEqual([0xE2, 0x80, 0xAF]) {
+            bytes = text.dropLast(3)
+        } else {
+            return nil
+        }
+        return half
+    }
+
+    /// A beat's time, `whole` seconds and the decimal digits `fraction`,
+    /// read as the decimal it was written as, once: 1.93, not 1 + 0.93.
+    /// Up to ten digits after a non-negative whole, as the quotient of two
+    /// integers a double holds exactly (IEEE division rounds once, as
+    /// reading the text does); other times through their text.
+    static func beatTime(whole: Int, fraction: String) -> Double {
+        if whole >= 0, whole < 1 << 20, fraction.utf8.count <= 10 {
+            var numerator = whole
+            var scale = 1
+            var plain = true
+            for byte in fraction.utf8 {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                    plain = false
+                    break
+                }
+                numerator = numerator * 10 + Int(byte - UInt8(ascii: "0"))
+                scale *= 10
+            }
+            if plain { return Double(numerator) / Double(scale) }
+        }
+        let digits = fraction.isEmpty ? "0" : fraction
+        return whole >= 0
+            ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
+    }
+
     static func secondsOfDay(_ text: String) -> (whole: Int, fraction: String)? {
         let lower = text.lowercased()
         let afternoon = lower.contains("pm") || lower.contains("p.m.") || lower.contains("p. m.")

@@ -365,7 +365,7 @@ struct ExportObjects {
         key.append(contentsOf: name ?? [])
         key.append(version == nil ? 0 : 1)
         key.append(contentsOf: version ?? [])
-        return sources.value(for: key) {
+        return sources.value(for: key[...]) {
             let text = name.map { String(decoding: $0, as: UTF8.self) } ?? "Health export"
             return HKSourceRevision(
                 source: HKSource(name: text, bundleIdentifier: Self.bundleIdentifier(forSourceName: text)),

@@ -194,6 +194,77 @@ struct BeatTimeTests {
     func unreadable(text: String) {
         #expect(ExportObjects.secondsOfDay(text) == nil)
     }
+
+    @Test(
+        "SERIES-2: the bytes' fast reading answers as the general one whenever it answers, and it answers the plain forms"
+    )
+    func fastReading() {
+        let alphabet = Array("0123456789:.,  ampAMP".utf8) + [UInt8(ascii: "1"), UInt8(ascii: ":"), 0xC2, 0xA0, 0xE2]
+        // The 12-hour forms: a space, a no-break space or a narrow one, then the marker; and some the fast reading leaves.
+        let markers = [
+            " AM", " PM", " am", " pm", "\u{00A0}PM", "\u{202F}AM", "\u{202F}pm", " p.m.", "AM", " AMM", "  PM",
+        ]
+        var random = SystemRandomNumberGenerator()
+        var answered = 0
+        var disagreements: [String] = []
+        for step in 0..<50_000 {
+            let bytes: [UInt8]
+            if step % 2 == 0 {
+                // Near the plain form: one to three digits per field, maybe a fraction, maybe damaged.
+                let limits = step % 8 == 0 ? [130, 130, 130] : [26, 62, 62]
+                var text = limits.map { String(Int.random(in: 0..<$0, using: &random)) }.joined(separator: ":")
+                if Bool.random(using: &random) { text += "." + String(Int.random(in: 0..<1_000, using: &random)) }
+                if step % 4 == 0 { text += markers.randomElement(using: &random)! }
+                var plain = Array(text.utf8)
+                if step % 10 == 0 {
+                    plain[Int.random(in: plain.indices, using: &random)] = alphabet.randomElement(using: &random)!
+                }
+                bytes = plain
+            } else {
+                bytes = (0..<Int.random(in: 0..<14, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+                }
+            }
+            guard let fast = ExportObjects.plainSecondsOfDay(bytes[...]) else { continue }
+            answered += 1
+            let general = ExportObjects.secondsOfDay(String(decoding: bytes, as: UTF8.self))
+            if general?.whole != fast.whole || general?.fraction != fast.fraction {
+                disagreements.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        #expect(answered > 10_000, "the fast reading answered \(answered) of 50,000")
+        let plain = ExportObjects.plainSecondsOfDay(Array("23:59:59.875".utf8)[...])
+        #expect(plain?.whole == 86_399 && plain?.fraction == "875")
+        let afternoon = ExportObjects.plainSecondsOfDay(Array("7:20:30.12\u{202F}PM".utf8)[...])
+        #expect(afternoon?.whole == 69_630 && afternoon?.fraction == "12", "iOS 17's narrow no-break space")
+        #expect(ExportObjects.plainSecondsOfDay(Array("12:00:01 AM".utf8)[...])?.whole == 1)
+        #expect(
+            ExportObjects.plainSecondsOfDay(Array("7:20:30 p.m.".utf8)[...]) == nil,
+            "other markers go the general way"
+        )
+    }
+
+    @Test("SERIES-2: a beat's time is the decimal as written: the exact reading equals the text's, digit for digit")
+    func beatTimes() {
+        var random = SystemRandomNumberGenerator()
+        var disagreements: [String] = []
+        for step in 0..<50_000 {
+            let whole =
+                step % 5 == 0
+                ? Int.random(in: -50_000..<0, using: &random) : Int.random(in: 0..<200_000, using: &random)
+            let fraction = String(
+                (0..<Int.random(in: 0...13, using: &random)).map { _ in "0123456789".randomElement(using: &random)! }
+            )
+            let digits = fraction.isEmpty ? "0" : fraction
+            let text =
+                whole >= 0 ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
+            let exact = ExportObjects.beatTime(whole: whole, fraction: fraction)
+            if exact.bitPattern != text.bitPattern { disagreements.append("\(whole).\(fraction)") }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        #expect(ExportObjects.beatTime(whole: 1, fraction: "93") == 1.93)
+        #expect(ExportObjects.beatTime(whole: 0, fraction: "") == 0)
+    }
 }
 
 @Suite("ECG files as phones in other languages write them")
