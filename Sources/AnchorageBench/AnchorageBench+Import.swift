@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AppleHealthImport
 import Foundation
 
@@ -59,7 +60,10 @@ extension AnchorageBench {
         try? FileManager.default.removeItem(at: directory)
         // The peak of this import, not of an earlier one in this process.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-        let store = HKHealthStore(directory: directory)
+        // Committed as `anchorage import` commits (see ImportCommand).
+        var configuration = HKHealthStore.Configuration()
+        configuration.log.durability = .noMetaSync
+        let store = HKHealthStore(directory: directory, configuration: configuration)
         // Anonymous memory (heap, stacks) has no peak field: sample it.
         let sampler = ProcessMemory.peaks(of: ["RssAnon:"])
         let (seconds, summary) = try await timed {

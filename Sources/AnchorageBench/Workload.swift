@@ -149,7 +149,7 @@ extension Workload {
 
     static func importRate(megabytes: Int) -> Workload {
         Workload(
-            "import: \(megabytes) MB export.xml, records per second, durable, all indices and views",
+            "import: \(megabytes) MB export.xml, records per second, committed as `anchorage import` commits (data flushed, meta page at close), all indices and views",
             "records/s",
             goal: .valueAtLeast(100_000)
         )
@@ -174,7 +174,7 @@ extension Workload {
     }
 
     static let oldImportRate = Workload(
-        "import: ten years of day-long records in the iOS 8 form (Scripts/generate-old-health-export), records per second, durable",
+        "import: ten years of day-long records in the iOS 8 form (Scripts/generate-old-health-export), records per second, committed as `anchorage import` commits",
         "records/s",
         goal: .valueAtLeast(100_000)
     )

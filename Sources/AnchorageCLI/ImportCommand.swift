@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AppleHealthImport
 import ArgumentParser
 import Foundation
@@ -23,7 +24,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
-        let summary = try await storeOptions.withStore(failure: "the import failed") { store in
+        // Each commit flushes its pages but not its meta page (one flush
+        // instead of two): a machine that stops mid-import may undo the last
+        // commit, which importing again restores; closing the store
+        // flushes it whole.
+        let summary = try await storeOptions.withStore(failure: "the import failed", durability: .noMetaSync) {
+            store in
             defer { output.status("\n") }
             return try await HealthExportImporter(store: store).importExport(at: URL(fileURLWithPath: file)) {
                 progress in

@@ -14,9 +14,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store, opened (created if missing) to be written: by one process
-    /// at a time.
-    func openStore() -> HKHealthStore {
-        HKHealthStore(directory: directory)
+    /// at a time. `durability` is what each commit guarantees; the store is
+    /// flushed whole when it closes (see `EventLog.Durability`).
+    func openStore(durability: EventLog.Durability = .full) -> HKHealthStore {
+        var configuration = HKHealthStore.Configuration()
+        configuration.log.durability = durability
+        return HKHealthStore(directory: directory, configuration: configuration)
     }
 
     /// The store, opened for a command that only reads: beside a process
@@ -71,8 +74,12 @@ struct StoreOptions: ParsableArguments {
     /// ```swift
     /// try await storeOptions.withStore(failure: "nothing was saved") { try await $0.save(objects) }
     /// ```
-    func withStore<T>(failure: String, _ body: (HKHealthStore) async throws -> T) async throws -> T {
-        try await openStore().closing(failure: failure, body)
+    func withStore<T>(
+        failure: String,
+        durability: EventLog.Durability = .full,
+        _ body: (HKHealthStore) async throws -> T
+    ) async throws -> T {
+        try await openStore(durability: durability).closing(failure: failure, body)
     }
 
     /// Runs `body` on the store opened for reading

@@ -74,7 +74,9 @@ extension EventLog {
         /// acknowledged is ever lost.
         case full
         /// The data is flushed but the meta page is not: a machine crash may
-        /// undo the last commit; the store stays intact.
+        /// undo the last commit; the store stays intact. ``EventLog/close()``
+        /// flushes the last one, so a log closed normally has every commit
+        /// on disk: for a bulk import that can be run again.
         case noMetaSync
         /// Nothing is flushed: a machine crash may lose recent commits (a
         /// process crash loses nothing). For bulk imports and tests.

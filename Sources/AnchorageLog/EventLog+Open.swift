@@ -17,6 +17,10 @@ struct LogBootstrap {
     var caughtUp: UInt64 = 0
     /// Whether the open moved the projections out of `data.mdb`.
     var movedOut = false
+    /// Whether the log records the projections as possibly unsynced after
+    /// the open: an open that writes records it; one that writes nothing
+    /// leaves the recorded state (``EventLog/bootstrapUnchanged(_:projections:)``).
+    var projectionsDirty = true
 }
 
 extension EventLog {
@@ -70,14 +74,16 @@ extension EventLog {
             )
             return environment
         }
-        let boot = try environment.write { txn in
-            try bootstrap(
-                in: txn,
-                newStoreID: configuration.newStoreID,
-                newStoreLayout: EntryLayout(format: configuration.newStoreFormat) ?? .compact,
-                projections: projections
-            )
-        }
+        let boot =
+            try bootstrapUnchanged(environment, projections: projections)
+            ?? environment.write { txn in
+                try bootstrap(
+                    in: txn,
+                    newStoreID: configuration.newStoreID,
+                    newStoreLayout: EntryLayout(format: configuration.newStoreFormat) ?? .compact,
+                    projections: projections
+                )
+            }
         let store = OpenStore(environment: environment)
         let log = EventLog(
             directory: directory,

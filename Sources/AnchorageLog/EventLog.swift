@@ -114,7 +114,8 @@ public final class EventLog: Sendable {
                 published: published,
                 subscribers: subscribers,
                 counters: counters,
-                origins: boot.origins
+                origins: boot.origins,
+                projectionsDirty: boot.projectionsDirty
             )
             self.writer = writer
             writer.start()

@@ -41,8 +41,9 @@ final class LogWriter: @unchecked Sendable {
 
     private var state: WriterState
     /// Whether the log records the projections as possibly unsynced (see
-    /// ``ProjectionStore``); the open records it.
-    private var projectionsDirty = true
+    /// ``ProjectionStore``): as the open left it, then as commits and
+    /// settles leave it.
+    private var projectionsDirty: Bool
     /// Released when the thread exits, so that closing the log closes the store.
     private var openStore: OpenStore?
     let databases: LogDatabases
@@ -65,9 +66,11 @@ final class LogWriter: @unchecked Sendable {
         published: PublishedHead,
         subscribers: HeadSubscribers,
         counters: LogCounters,
-        origins: OriginNumbers
+        origins: OriginNumbers,
+        projectionsDirty: Bool
     ) {
         self.origins = origins
+        self.projectionsDirty = projectionsDirty
         self.state = state
         self.openStore = store
         self.databases = databases
@@ -79,8 +82,12 @@ final class LogWriter: @unchecked Sendable {
         self.counters = counters
     }
 
-    /// Starts the writer thread.
+    /// Starts the writer thread when it has work from the start: the
+    /// projections the open left unsynced, to sync once idle. Otherwise
+    /// the first write starts it, as after a park (a store opened to be
+    /// read runs no thread).
     func start() {
+        guard projectionsDirty else { return }
         condition.lock()
         isRunning = true
         threadsStarted += 1
@@ -175,6 +182,7 @@ final class LogWriter: @unchecked Sendable {
             case .park: return  // idle: the next write starts a thread
             case .exit:
                 settleProjections()
+                syncUnlessDurable()
                 return finish()
             }
         }
@@ -352,6 +360,22 @@ final class LogWriter: @unchecked Sendable {
         } catch {
             configuration.logger.info(
                 "could not sync the projections",
+                metadata: ["anchorage.log.error": "\(error)"]
+            )
+        }
+    }
+
+    /// Flushes the store's file when its last commit's meta page was not
+    /// (``EventLog/Durability/noMetaSync``): a log closed normally then has
+    /// every commit on disk. Runs on the writer's thread as it closes.
+    private func syncUnlessDurable() {
+        guard configuration.durability == .noMetaSync, let environment = openStore?.environment else { return }
+        do {
+            try environment.sync(force: true)
+            counters.recordCloseSync()
+        } catch {
+            configuration.logger.warning(
+                "could not flush the store as it closed: the last commits may be lost if the machine stops",
                 metadata: ["anchorage.log.error": "\(error)"]
             )
         }

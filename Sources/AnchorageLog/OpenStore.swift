@@ -58,6 +58,17 @@ final class LogCounters: Sendable {
     /// How many times the projections were synced to be recorded clean.
     var projectionSettles: Int { settles.load(ordering: .relaxed) }
 
+    private let closeSyncs = Atomic<Int>(0)
+
+    /// Counts one flush of the store's file as the log closed.
+    func recordCloseSync() {
+        closeSyncs.add(1, ordering: .relaxed)
+    }
+
+    /// How many times a closing writer flushed a store whose last meta
+    /// page was not (``EventLog/Durability/noMetaSync``; 0 or 1).
+    var storeFlushesAtClose: Int { closeSyncs.load(ordering: .relaxed) }
+
     func recordCommit(requests: Int, entries: Int) {
         commits.add(1, ordering: .relaxed)
         self.requests.add(requests, ordering: .relaxed)

@@ -23,23 +23,26 @@ public struct DatabaseOpener: ~Copyable {
     private let handle: TransactionHandle
     private let creates: Bool
     private let inCompanion: Bool
+    private let requires: Bool
 
-    init(handle: TransactionHandle, creates: Bool, inCompanion: Bool = false) {
+    init(handle: TransactionHandle, creates: Bool, inCompanion: Bool = false, requires: Bool = false) {
         precondition(!inCompanion || handle.companionPointer != nil, "the environment has no companion")
         self.handle = handle
         self.creates = creates
         self.inCompanion = inCompanion
+        self.requires = requires
     }
 
     /// The opener of the environment itself, for an opener of its
     /// companion (``Environment/pair(with:)``); otherwise this one's equal.
     /// Code handed a companion's opener reaches the main databases with it.
     public var environmentOpener: DatabaseOpener {
-        DatabaseOpener(handle: handle, creates: creates, inCompanion: false)
+        DatabaseOpener(handle: handle, creates: creates, inCompanion: false, requires: requires)
     }
 
     /// The database `name`: created if missing in a write transaction,
-    /// `nil` if missing in a read transaction.
+    /// `nil` if missing in a read transaction (an error, from a
+    /// ``ReadTransaction/requiringOpener``).
     ///
     /// Related LMDB documentation: `mdb_dbi_open`.
     public func database(named name: String) throws -> Database? {
@@ -48,7 +51,17 @@ public struct DatabaseOpener: ~Copyable {
         let pointer = inCompanion ? handle.companionPointer! : handle.pointer
         let flags = creates ? UInt32(MDB_CREATE) : 0
         let rc = environment.call("mdb_dbi_open") { mdb_dbi_open(pointer, name, flags, &dbi) }
-        guard try environment.checkFound(rc, "mdb_dbi_open", in: handle) else { return nil }
+        guard try environment.checkFound(rc, "mdb_dbi_open", in: handle) else {
+            if requires {
+                throw LMDBError(
+                    code: .other,
+                    function: "mdb_dbi_open",
+                    returnCode: rc,
+                    message: "the database \(name) does not exist"
+                )
+            }
+            return nil
+        }
         return Database(dbi: dbi, name: name, inCompanion: inCompanion)
     }
 }
@@ -72,5 +85,22 @@ extension ReadTransaction {
     /// environment (``Environment/companion``); `nil` without one.
     public var companionOpener: DatabaseOpener? {
         handle.companionPointer == nil ? nil : DatabaseOpener(handle: handle, creates: false, inCompanion: true)
+    }
+
+    /// ``opener``, except that a database it does not find throws an
+    /// ``LMDBError`` (return code `MDB_NOTFOUND`) instead of answering `nil`: for code that opens a
+    /// write transaction only when a read one finds everything, so that
+    /// start-up code written for write transactions (which never see
+    /// `nil`) can run in it.
+    ///
+    /// ```swift
+    /// let tables = try? environment.readOpeningDatabases { txn in try Tables(in: txn.requiringOpener) }
+    /// ```
+    public var requiringOpener: DatabaseOpener { DatabaseOpener(handle: handle, creates: false, requires: true) }
+
+    /// ``requiringOpener`` of the companion environment; `nil` without one.
+    public var requiringCompanionOpener: DatabaseOpener? {
+        handle.companionPointer == nil
+            ? nil : DatabaseOpener(handle: handle, creates: false, inCompanion: true, requires: true)
     }
 }
