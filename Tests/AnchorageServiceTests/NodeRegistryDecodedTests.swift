@@ -1,3 +1,4 @@
+import AnchorageTestRun
 import AnchorageTesting
 import Foundation
 import Synchronization
@@ -7,7 +8,8 @@ import Testing
 
 /// The registry remembers decoded records by their bytes: what a lookup
 /// answers must be what the registry holds now, whoever changed it.
-@Suite("A registry's decoded records")
+// Thousands of registry writes and lookups: on a thread of their own, not the pool's.
+@Suite("A registry's decoded records", .ownThread)
 struct NodeRegistryDecodedTests {
     static var configuration: NodeRegistry.Configuration {
         var configuration = NodeRegistry.Configuration()

@@ -1,10 +1,12 @@
+import AnchorageTestRun
 import Testing
 
 @testable import AppleHealthImport
 
 /// The occurrence window's table against a plain model: a dictionary of
 /// counts and a queue of keys in first-seen order.
-@Suite("The occurrence window's table")
+// Loops of many thousand operations: on a thread of their own, not the pool's.
+@Suite("The occurrence window's table", .ownThread)
 struct OccurrenceWindowTests {
     /// What the window must answer: how many times `key` came before, among
     /// the last `capacity` distinct contents.

@@ -172,7 +172,8 @@ struct SeriesImportTests {
     }
 }
 
-@Suite("Per-beat times of day")
+// 50,000-case property loops: on a thread of their own, not the pool's.
+@Suite("Per-beat times of day", .ownThread)
 struct BeatTimeTests {
     @Test(
         "SERIES-2: times of day in 12- and 24-hour forms, with points or commas; anything else is not a time",
