@@ -21,6 +21,29 @@ struct LogBootstrap {
     /// the open: an open that writes records it; one that writes nothing
     /// leaves the recorded state (``EventLog/bootstrapUnchanged(_:projections:)``).
     var projectionsDirty = true
+
+    /// The bootstrap of an open that changed nothing: a reader's, or a
+    /// writer's that had nothing to write.
+    static func unchanged(
+        identity: StoreIdentity,
+        databases: LogDatabases,
+        projections: [any Projection],
+        state: WriterState,
+        projectionsDirty: Bool = true
+    ) -> LogBootstrap {
+        var boot = LogBootstrap(
+            identity: identity,
+            databases: databases,
+            projections: projections,
+            state: state,
+            origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
+            created: false,
+            reincarnated: false,
+            rebuilt: []
+        )
+        boot.projectionsDirty = projectionsDirty
+        return boot
+    }
 }
 
 extension EventLog {
@@ -315,16 +338,9 @@ extension EventLog {
         databases: LogDatabases,
         in txn: borrowing WriteTransaction
     ) throws {
-        let prefix = MetaKey.projection("")
-        var absent: [[UInt8]] = []
-        try txn.withCursor(on: databases.projectionVersions) { cursor in
-            try cursor.scan(from: prefix) { key, _ in
-                guard key.starts(with: prefix) else { return false }
-                let name = String(decoding: UnsafeRawBufferPointer(rebasing: key[prefix.count...]), as: UTF8.self)
-                if !names.contains(name) { absent.append(Array(key)) }
-                return true
-            }
+        for key in try MetaKey.projectionKeys(in: databases.projectionVersions, txn)
+        where !names.contains(MetaKey.projectionName(of: key)) {
+            _ = try txn.removeValue(forKey: key, in: databases.projectionVersions)
         }
-        for key in absent { _ = try txn.removeValue(forKey: key, in: databases.projectionVersions) }
     }
 }

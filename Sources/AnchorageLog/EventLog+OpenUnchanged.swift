@@ -26,79 +26,38 @@ extension EventLog {
             guard let companion = txn.requiringCompanionOpener else { return nil }
             var databases = try LogDatabases(in: txn.requiringOpener)
             databases.projectionMeta = try companion.database(named: "meta")
-            guard let numbers = databases.originNumbers, let identity = try readIdentity(databases, in: txn),
+            guard let identity = try readIdentity(databases, in: txn),
                 try !txn.contains(key: MetaKey.reincarnate, in: databases.meta),
-                try !hasKey(withPrefix: MetaKey.projection(""), in: databases.meta, txn)
+                try MetaKey.projectionKeys(in: databases.meta, txn).isEmpty
             else { return nil }
-            if identity.layout == .compact {
-                var table = OriginTable()
-                try table.load(from: numbers, in: txn)
-                guard table.number(of: identity.originID) != nil else { return nil }
-            }
+            // The head, the projections' last applied entry and the origins' numbers.
+            let state = try WriterState.load(identity: identity, databases: databases, in: txn)
+            guard state.projected == state.head,
+                identity.layout != .compact || state.origins.number(of: identity.originID) != nil
+            else { return nil }
             let projections = try factory(companion).orderedByConsumption()
             let names = Set(projections.map(\.name))
+            let recorded = try MetaKey.projectionKeys(in: databases.projectionVersions, txn)
             guard names.count == projections.count,
-                try recordedProjections(in: databases, txn).isSubset(of: names),
-                try stale(projections, databases, in: txn).isEmpty,
-                try ProjectionStore.applied(meta: databases.projectionVersions, in: txn)
-                    == lastSeq(databases, in: txn)
+                recorded.allSatisfy({ names.contains(MetaKey.projectionName(of: $0)) }),
+                try stale(projections, databases, in: txn).isEmpty
             else { return nil }
-            let recorded = try txn.value(forKey: ProjectionStore.stateKey, in: databases.meta).flatMap(
-                ProjectionStore.State.init(bytes:)
-            )
             let dirty: Bool
-            switch recorded {
+            switch try txn.value(forKey: ProjectionStore.stateKey, in: databases.meta).flatMap(
+                ProjectionStore.State.init(bytes:)
+            ) {
             case .clean: dirty = false
             case .dirty(let boot) where boot == ProjectionStore.bootID: dirty = true
             default: return nil
             }
-            let state = try WriterState.load(identity: identity, databases: databases, in: txn)
-            var boot = LogBootstrap(
+            return .unchanged(
                 identity: identity,
                 databases: databases,
                 projections: projections,
                 state: state,
-                origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
-                created: false,
-                reincarnated: false,
-                rebuilt: []
+                projectionsDirty: dirty
             )
-            boot.projectionsDirty = dirty
-            return boot
         }
         return boot ?? nil
-    }
-
-    /// Whether `database` holds a key starting with `prefix`.
-    private static func hasKey(
-        withPrefix prefix: [UInt8],
-        in database: Database,
-        _ txn: borrowing ReadTransaction
-    ) throws -> Bool {
-        var found = false
-        try txn.withCursor(on: database) { cursor in
-            try cursor.scan(from: prefix) { key, _ in
-                found = key.starts(with: prefix)
-                return false
-            }
-        }
-        return found
-    }
-
-    /// The names of the projections whose versions the store records.
-    private static func recordedProjections(
-        in databases: LogDatabases,
-        _ txn: borrowing ReadTransaction
-    ) throws -> Set<String> {
-        let prefix = MetaKey.projection("")
-        var names: Set<String> = []
-        try txn.withCursor(on: databases.projectionVersions) { cursor in
-            try cursor.scan(from: prefix) { key, _ in
-                guard key.starts(with: prefix) else { return false }
-                names.insert(String(decoding: UnsafeRawBufferPointer(rebasing: key[prefix.count...]), as: UTF8.self))
-                return true
-            }
-        }
-        return names
     }
 }

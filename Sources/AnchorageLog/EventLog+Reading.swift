@@ -112,16 +112,7 @@ extension EventLog {
             )
         }
         let state = try WriterState.load(identity: identity, databases: databases, in: txn)
-        return LogBootstrap(
-            identity: identity,
-            databases: databases,
-            projections: projections,
-            state: state,
-            origins: OriginNumbers(database: databases.originNumbers, table: state.origins),
-            created: false,
-            reincarnated: false,
-            rebuilt: []
-        )
+        return .unchanged(identity: identity, databases: databases, projections: projections, state: state)
     }
 
     /// For a log opened for reading, starts looking for entries another

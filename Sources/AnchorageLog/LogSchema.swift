@@ -87,6 +87,29 @@ enum MetaKey {
     static func projection(_ name: String) -> [UInt8] {
         Array("projection/\(name)".utf8)
     }
+
+    /// The projection a ``projection(_:)`` key names.
+    static func projectionName(of key: [UInt8]) -> String {
+        String(decoding: key.dropFirst(projection("").count), as: UTF8.self)
+    }
+
+    /// The ``projection(_:)`` keys `database` holds: the projections whose
+    /// versions it records.
+    static func projectionKeys(
+        in database: Database,
+        _ txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> [[UInt8]] {
+        let prefix = projection("")
+        var keys: [[UInt8]] = []
+        try txn.withCursor(on: database) { cursor in
+            try cursor.scan(from: prefix) { key, _ in
+                guard key.starts(with: prefix) else { return false }
+                keys.append(Array(key))
+                return true
+            }
+        }
+        return keys
+    }
 }
 
 /// Who this store is, fixed for as long as it is open.

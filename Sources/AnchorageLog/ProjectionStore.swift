@@ -145,15 +145,7 @@ enum ProjectionStore {
     /// log (every named database but the log's own), and their recorded
     /// versions: the projections are rebuilt in their own file.
     static func dropFromLogFile(databases: LogDatabases, in txn: borrowing WriteTransaction) throws -> Bool {
-        let prefix = MetaKey.projection("")
-        var recorded: [[UInt8]] = []
-        try txn.withCursor(on: databases.meta) { cursor in
-            try cursor.scan(from: prefix) { key, _ in
-                guard key.starts(with: prefix) else { return false }
-                recorded.append(Array(key))
-                return true
-            }
-        }
+        let recorded = try MetaKey.projectionKeys(in: databases.meta, txn)
         guard !recorded.isEmpty else { return false }
         for key in recorded { try txn.removeValue(forKey: key, in: databases.meta) }
         let own = Set(LogDatabases.names)

@@ -174,9 +174,6 @@ extension ExportObjects {
         return try? HKHeartbeatSeriesSample.make(points: HKHeartbeatSeriesSample.points(beats), fields)
     }
 
-    /// Seconds since midnight of a time of day as the phone wrote it —
-    /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.` — as whole seconds
-    /// and the fraction's digits as written; `nil` otherwise.
     /// ``secondsOfDay(_:)`` of the forms nearly every export writes,
     /// `H:MM:SS` or `H:MM:SS.fff` in ASCII digits (no comma), alone or
     /// followed by a space (or a no-break or narrow no-break space) and `AM`
@@ -218,7 +215,10 @@ extension ExportObjects {
         guard field == 2, digits > 0, fields.0 < 24, fields.1 < 60, fields.2 < 61 else { return nil }
         var fraction = ""
         if let fractionStart {
-            guard fractionStart < bytes.endIndex else { return nil }
+            // The general reading takes seconds of at most 12 characters, fraction included.
+            guard fractionStart < bytes.endIndex, digits + 1 + (bytes.endIndex - fractionStart) <= 12 else {
+                return nil
+            }
             fraction = String(decoding: bytes[fractionStart...], as: UTF8.self)
         }
         var hours = fields.0
@@ -278,6 +278,9 @@ extension ExportObjects {
             ? Double("\(whole).\(digits)") ?? .nan : Double(whole) + (Double("0." + digits) ?? .nan)
     }
 
+    /// Seconds since midnight of a time of day as the phone wrote it —
+    /// `7:20:30.12 AM`, `19:20:30,12`, `7:20:30.12 p.m.` — as whole seconds
+    /// and the fraction's digits as written; `nil` otherwise.
     static func secondsOfDay(_ text: String) -> (whole: Int, fraction: String)? {
         let lower = text.lowercased()
         let afternoon = lower.contains("pm") || lower.contains("p.m.") || lower.contains("p. m.")

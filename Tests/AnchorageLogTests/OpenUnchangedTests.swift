@@ -16,14 +16,6 @@ struct OpenUnchangedTests {
         }
     }
 
-    static func state(_ log: EventLog) throws -> ProjectionStore.State? {
-        try log.read { txn in
-            try txn.value(forKey: ProjectionStore.stateKey, in: log.databases.meta).flatMap(
-                ProjectionStore.State.init
-            )
-        }
-    }
-
     @Test("a synced store opened and read: no commit, no writer thread, its files unchanged, byte for byte")
     func readOnlyOpen() async throws {
         try await withTemporaryDirectory { directory in
@@ -38,7 +30,7 @@ struct OpenUnchangedTests {
             log = try ProjectionStoreTests.open(directory, box)
             #expect(log.writerThreadState?.started == 0, "nothing to write: no thread")
             #expect(try readAll(log).count == written)
-            #expect(try Self.state(log) == .clean)
+            #expect(try ProjectionStoreTests.state(of: log) == .clean)
             await log.close()
             #expect(try Self.files(directory) == before, "neither file was written")
         }
@@ -48,16 +40,17 @@ struct OpenUnchangedTests {
     func firstWriteAfterOpen() async throws {
         try await withTemporaryDirectory { directory in
             let box = ProjectionBox()
-            var log = try ProjectionStoreTests.open(directory, box)
-            try await ProjectionStoreTests.appendBatches(log, count: 3, seed: 8)
-            await log.close()
+            try await ProjectionStoreTests.closedStore(directory, box, batches: 3, seed: 8)
 
             // No idle time: the thread the first write starts runs until close, however slow the machine.
-            log = try ProjectionStoreTests.open(directory, box, idle: nil)
+            let log = try ProjectionStoreTests.open(directory, box, idle: nil)
             #expect(log.writerThreadState?.started == 0)
             try await ProjectionStoreTests.appendBatches(log, count: 2, seed: 9)
             #expect(log.writerThreadState?.started == 1)
-            #expect(try Self.state(log) == .dirty(boot: ProjectionStore.bootID), "as the first commit left them")
+            #expect(
+                try ProjectionStoreTests.state(of: log) == .dirty(boot: ProjectionStore.bootID),
+                "as the first commit left them"
+            )
             let (rebuilt, kept) = try await ProjectionStoreTests.dumps(log, box)
             #expect(kept == rebuilt, "the projections equal a replay of the log")
             await log.close()
@@ -69,14 +62,14 @@ struct OpenUnchangedTests {
     func dirtyThisBoot() async throws {
         try await withTemporaryDirectory { directory in
             let box = ProjectionBox()
-            var log = try ProjectionStoreTests.open(directory, box)
-            try await ProjectionStoreTests.appendBatches(log, count: 3, seed: 10)
-            await log.close()
+            try await ProjectionStoreTests.closedStore(directory, box, batches: 3, seed: 10)
             try ProjectionStoreTests.setState(.dirty(boot: ProjectionStore.bootID), directory)
 
-            log = try ProjectionStoreTests.open(directory, box, idle: .milliseconds(50))
+            let log = try ProjectionStoreTests.open(directory, box, idle: .milliseconds(50))
             #expect(log.writerThreadState?.started == 1, "a thread to sync them once idle")
-            try await waitUntil("the idle writer syncs the projections") { (try? Self.state(log)) == .clean }
+            try await waitUntil("the idle writer syncs the projections") {
+                (try? ProjectionStoreTests.state(of: log)) == .clean
+            }
             await log.close()
         }
     }
@@ -85,12 +78,10 @@ struct OpenUnchangedTests {
     func writesWhenNeeded() async throws {
         try await withTemporaryDirectory { directory in
             let box = ProjectionBox()
-            var log = try ProjectionStoreTests.open(directory, box)
-            try await ProjectionStoreTests.appendBatches(log, count: 4, seed: 11)
-            await log.close()
+            try await ProjectionStoreTests.closedStore(directory, box, batches: 4, seed: 11)
 
             // Without the index: the open forgets it (a write).
-            log = try EventLog.open(at: directory, configuration: fastConfiguration) { _ in [] }
+            var log = try EventLog.open(at: directory, configuration: fastConfiguration) { _ in [] }
             try await ProjectionStoreTests.appendBatches(log, count: 2, seed: 12)
             await log.close()
 

@@ -38,6 +38,20 @@ struct ProjectionStoreTests {
         try ProjectionStore.recordedState(of: logFile(directory))
     }
 
+    /// The projections' state the open `log` records.
+    static func state(of log: EventLog) throws -> ProjectionStore.State? {
+        try log.read { txn in
+            try txn.value(forKey: ProjectionStore.stateKey, in: log.databases.meta).flatMap(ProjectionStore.State.init)
+        }
+    }
+
+    /// A closed store in `directory`: `count` batches written and synced.
+    static func closedStore(_ directory: URL, _ box: ProjectionBox, batches count: Int, seed: UInt64) async throws {
+        let log = try open(directory, box)
+        try await appendBatches(log, count: count, seed: seed)
+        await log.close()
+    }
+
     static func setState(_ state: ProjectionStore.State, _ directory: URL) throws {
         let environment = try logFile(directory)
         let meta = try environment.openDatabase(named: "meta", options: [])
@@ -143,13 +157,7 @@ struct ProjectionStoreTests {
             let box = ProjectionBox()
             let log = try Self.open(directory, box, idle: .milliseconds(100))
             try await Self.appendBatches(log, count: 3, seed: 1)
-            let state = {
-                try log.read { txn in
-                    try txn.value(forKey: ProjectionStore.stateKey, in: log.databases.meta).flatMap(
-                        ProjectionStore.State.init
-                    )
-                }
-            }
+            let state = { try Self.state(of: log) }
             let first = try state()
             if log.counters.projectionSettles == 0 { #expect(first == .dirty(boot: ProjectionStore.bootID)) }
             try await waitUntil("the idle writer syncs the projections") { (try? state()) == .clean }

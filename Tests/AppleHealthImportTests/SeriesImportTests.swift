@@ -214,7 +214,16 @@ struct BeatTimeTests {
                 // Near the plain form: one to three digits per field, maybe a fraction, maybe damaged.
                 let limits = step % 8 == 0 ? [130, 130, 130] : [26, 62, 62]
                 var text = limits.map { String(Int.random(in: 0..<$0, using: &random)) }.joined(separator: ":")
-                if Bool.random(using: &random) { text += "." + String(Int.random(in: 0..<1_000, using: &random)) }
+                if Bool.random(using: &random) {
+                    // Up to 14 digits: past the general reading's 12 characters of seconds too.
+                    text +=
+                        "."
+                        + String(
+                            (0..<Int.random(in: 1...14, using: &random)).map { _ in
+                                "0123456789".randomElement(using: &random)!
+                            }
+                        )
+                }
                 if step % 4 == 0 { text += markers.randomElement(using: &random)! }
                 var plain = Array(text.utf8)
                 if step % 10 == 0 {
