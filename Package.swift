@@ -103,6 +103,8 @@ let package = Package(
             dependencies: [
                 "LMDB",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // AES-256-GCM-SIV (RFC 8452), which seals entries.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

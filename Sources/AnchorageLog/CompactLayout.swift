@@ -18,15 +18,30 @@ import Foundation
 ///   …     *   payload region: the rest of the value
 /// ```
 ///
+/// A sealed entry (version 3) leaves out the kind, time and object id,
+/// which its envelope holds: its header is the first 12 bytes, and the
+/// digest, the link and the region follow them.
+///
 /// The link is stored on every entry whose `seq` is a multiple of
 /// ``linkInterval`` and on the last entry of every write transaction, so
 /// the log's last entry always has one; the others are recomputed from the
 /// one before (at most ``linkInterval`` − 1 entries back).
 enum CompactLayout {
     static let headerSize = 40
+    /// The header of a sealed entry: version, operation, origin number, counter.
+    static let sealedHeaderSize = 12
     static let kindOffset = 2
     static let originOffset = 6
     static let counterOffset = 10
+    /// Where a sealed entry, which has no kind, keeps its origin number.
+    static let sealedOriginOffset = 2
+
+    /// Where the origin number lies in an entry of entry version `version`;
+    /// the 6-byte counter follows it.
+    @inline(__always)
+    static func originOffset(version: UInt8) -> Int {
+        version == EntryFormat.sealedVersion ? sealedOriginOffset : originOffset
+    }
     static let timeOffset = 16
     static let idOffset = 24
 
@@ -52,22 +67,28 @@ enum CompactLayout {
         let (version, operation) = try EntryLayout.versionAndOperation(
             seq: seq,
             bytes: bytes,
-            headerSize: headerSize,
+            headerSize: sealedHeaderSize,
             operationMask: operationMask
         )
+        let sealed = version == EntryFormat.sealedVersion
+        let header = sealed ? sealedHeaderSize : headerSize
+        guard bytes.count >= header else {
+            throw LogError.malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(header)-byte header")
+        }
         let flags = bytes[1]
         guard flags & ~(operationMask | purgedFlag | linkFlag) == 0 else {
             throw LogError.malformedEntry(seq, "its operation and flag byte \(flags) is not valid")
         }
-        let number = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset, as: UInt32.self))
+        let origins = originOffset(version: version)
+        let number = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: origins, as: UInt32.self))
         guard let origin = origin(number) else {
             throw LogError.malformedEntry(seq, "its origin number \(number) names no origin")
         }
         let isPurged = flags & purgedFlag != 0
         let hasLink = flags & linkFlag != 0
-        var offset = headerSize
+        var offset = header
         let extra = (isPurged ? 32 : 0) + (hasLink ? 32 : 0)
-        guard bytes.count >= headerSize + extra else {
+        guard bytes.count >= header + extra else {
             throw LogError.malformedEntry(seq, "it has \(bytes.count) bytes, too few for the digest or link it flags")
         }
         var storedDigest: EntryDigest?
@@ -80,12 +101,12 @@ enum CompactLayout {
             storedLink = EntryDigest(loadingFrom: bytes, at: offset)
             offset += 32
         }
-        let shared = fields.load(from: bytes)
+        let shared = sealed ? (kind: EntryKind(rawValue: 0), time: Int64(0), id: UUID.zero) : fields.load(from: bytes)
         let stored = StoredEntry(
             version: version,
             operation: operation,
             kind: shared.kind,
-            dot: Dot(origin: origin, counter: counter(at: bytes)),
+            dot: Dot(origin: origin, counter: counter(at: bytes, offset: origins + 4)),
             timestamp: shared.time,
             id: shared.id,
             isPurged: isPurged,
@@ -111,26 +132,30 @@ enum CompactLayout {
 
     /// The 48-bit origin counter.
     @inline(__always)
-    static func counter(at bytes: UnsafeRawBufferPointer) -> UInt64 {
-        UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset, as: UInt16.self))) << 32
-            | UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: counterOffset + 2, as: UInt32.self)))
+    static func counter(at bytes: UnsafeRawBufferPointer, offset: Int = counterOffset) -> UInt64 {
+        UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) << 32
+            | UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 2, as: UInt32.self)))
     }
 
     /// The origin number of a stored entry, or `nil` when too short.
     static func originNumber(of bytes: UnsafeRawBufferPointer) -> UInt32? {
-        guard bytes.count >= headerSize else { return nil }
-        return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset, as: UInt32.self))
+        guard !bytes.isEmpty, bytes.count >= (bytes[0] == EntryFormat.sealedVersion ? sealedHeaderSize : headerSize)
+        else { return nil }
+        return UInt32(
+            bigEndian: bytes.loadUnaligned(fromByteOffset: originOffset(version: bytes[0]), as: UInt32.self)
+        )
     }
 
     /// The kind of a stored entry, or `nil` when too short.
     static func kind(of bytes: UnsafeRawBufferPointer) -> EntryKind? {
-        guard bytes.count >= headerSize else { return nil }
+        guard bytes.count >= headerSize, bytes[0] != EntryFormat.sealedVersion else { return nil }
         return EntryKind(rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kindOffset, as: UInt32.self)))
     }
 
     /// The stored size of an entry.
-    static func size(isPurged: Bool, hasLink: Bool, regionCount: Int) -> Int {
-        headerSize + (isPurged ? 32 : 0) + (hasLink ? 32 : 0) + regionCount
+    static func size(version: UInt8, isPurged: Bool, hasLink: Bool, regionCount: Int) -> Int {
+        (version == EntryFormat.sealedVersion ? sealedHeaderSize : headerSize) + (isPurged ? 32 : 0)
+            + (hasLink ? 32 : 0) + regionCount
     }
 
     /// The stored bytes of an entry whose payload region (salt included,
@@ -145,7 +170,12 @@ enum CompactLayout {
     ) -> [UInt8] {
         var bytes = [UInt8](
             repeating: 0,
-            count: size(isPurged: header.isPurged, hasLink: link != nil, regionCount: region.count)
+            count: size(
+                version: header.version,
+                isPurged: header.isPurged,
+                hasLink: link != nil,
+                regionCount: region.count
+            )
         )
         bytes.withUnsafeMutableBytes { buffer in
             write(header, originNumber: originNumber, link: link, salt: nil, payload: region, into: buffer)
@@ -162,21 +192,27 @@ enum CompactLayout {
         payload: UnsafeRawBufferPointer?,
         into buffer: UnsafeMutableRawBufferPointer
     ) {
-        fields.store(header, into: buffer)
+        let sealed = header.version == EntryFormat.sealedVersion
+        if sealed {
+            buffer[0] = header.version
+        } else {
+            fields.store(header, into: buffer)
+        }
         buffer[1] = header.operation.rawValue | (header.isPurged ? purgedFlag : 0) | (link == nil ? 0 : linkFlag)
-        buffer.storeBytes(of: originNumber.bigEndian, toByteOffset: originOffset, as: UInt32.self)
+        let origins = originOffset(version: header.version)
+        buffer.storeBytes(of: originNumber.bigEndian, toByteOffset: origins, as: UInt32.self)
         let counter = header.dot.counter
         buffer.storeBytes(
             of: UInt16(truncatingIfNeeded: counter >> 32).bigEndian,
-            toByteOffset: counterOffset,
+            toByteOffset: origins + 4,
             as: UInt16.self
         )
         buffer.storeBytes(
             of: UInt32(truncatingIfNeeded: counter).bigEndian,
-            toByteOffset: counterOffset + 2,
+            toByteOffset: origins + 6,
             as: UInt32.self
         )
-        var offset = headerSize
+        var offset = sealed ? sealedHeaderSize : headerSize
         if header.isPurged {
             header.payloadDigest.store(into: buffer, at: offset)
             offset += 32

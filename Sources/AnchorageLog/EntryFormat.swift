@@ -16,6 +16,10 @@ enum EntryFormat {
     static let plainVersion: UInt8 = 1
     /// Entries whose payload region is a 12-byte salt, then the payload.
     static let saltedVersion: UInt8 = 2
+    /// Sealed entries: their kind, time and object id are zero in the
+    /// header, and their payload region is a ``SealedEnvelope`` holding
+    /// them and the payload.
+    static let sealedVersion: UInt8 = 3
     /// The largest payload an entry may carry.
     static let maximumPayloadSize = 64 << 20
 
@@ -73,13 +77,15 @@ enum EntryFormat {
 extension LogEntry {
     /// The fields the hash chain covers.
     var header: EntryFormat.Header {
+        // A sealed entry's header holds zeros where the envelope holds its
+        // kind, time and object id.
         EntryFormat.Header(
             version: version,
             operation: operation,
-            kind: kind,
+            kind: isSealed ? EntryKind(rawValue: 0) : kind,
             dot: dot,
-            timestamp: timestamp,
-            id: id,
+            timestamp: isSealed ? 0 : timestamp,
+            id: isSealed ? .zero : id,
             payloadDigest: payloadDigest,
             isPurged: isPurged
         )

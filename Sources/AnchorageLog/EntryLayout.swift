@@ -70,8 +70,8 @@ extension EntryLayout {
             throw LogError.malformedEntry(seq, "it has \(bytes.count) bytes, fewer than the \(headerSize)-byte header")
         }
         let version = bytes[0]
-        guard version == EntryFormat.plainVersion || version == EntryFormat.saltedVersion else {
-            throw LogError.malformedEntry(seq, "its entry version \(version) is not 1 or 2")
+        guard (EntryFormat.plainVersion...EntryFormat.sealedVersion).contains(version) else {
+            throw LogError.malformedEntry(seq, "its entry version \(version) is not 1, 2 or 3")
         }
         guard let operation = EntryOperation(rawValue: bytes[1] & operationMask) else {
             throw LogError.malformedEntry(seq, "its operation code \(bytes[1] & operationMask) is unknown")
@@ -86,6 +86,10 @@ extension EntryLayout {
         _ stored: StoredEntry,
         regionCount: Int
     ) throws(LogError) {
+        if stored.version == EntryFormat.sealedVersion {
+            try checkSealedRegion(seq: seq, stored, regionCount: regionCount)
+            return
+        }
         switch stored.operation {
         case .delete:
             guard !stored.isPurged, regionCount == 0, stored.storedDigest ?? .zero == .zero else {
@@ -107,11 +111,44 @@ extension EntryLayout {
     }
 }
 
+extension EntryLayout {
+    /// The rules of a sealed entry (version 3): its kind, time and object
+    /// id are zero; a save's region (unless purged) and a delete's are an
+    /// envelope whose structure holds; a purged save has no region and a
+    /// digest that is not of no bytes.
+    static func checkSealedRegion(seq: UInt64, _ stored: StoredEntry, regionCount: Int) throws(LogError) {
+        guard stored.kind.rawValue == 0, stored.timestamp == 0, stored.id.isZero else {
+            throw LogError.malformedEntry(seq, "a sealed entry must have zero kind, time and object id in its header")
+        }
+        if stored.isPurged {
+            guard stored.operation == .save, regionCount == 0, let digest = stored.storedDigest,
+                digest != EntryFormat.emptyPayloadDigest
+            else {
+                throw LogError.malformedEntry(seq, "its purged flag contradicts its payload")
+            }
+        } else if regionCount < SealedEnvelope.minimumSize {
+            throw LogError.malformedEntry(
+                seq,
+                "its sealed envelope has \(regionCount) bytes, fewer than the \(SealedEnvelope.minimumSize) of the smallest"
+            )
+        }
+    }
+}
+
 /// A store's layout and its origin numbers as of one transaction: all it
 /// takes to decode that transaction's entries.
 struct EntryDecoder: Sendable {
     let layout: EntryLayout
     let origins: OriginTable
+    /// Opens sealed entries; `nil` for a store that is not sealed or is
+    /// read without its key (whose sealed entries stay unopened).
+    var sealer: EntrySealer?
+
+    init(layout: EntryLayout, origins: OriginTable, sealer: EntrySealer? = nil) {
+        self.layout = layout
+        self.origins = origins
+        self.sealer = sealer
+    }
 
     /// Decodes and checks the structure of the entry stored under `seq`.
     @inline(__always)

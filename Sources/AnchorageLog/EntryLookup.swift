@@ -12,6 +12,9 @@ import Synchronization
 /// ```
 package struct EntryLookup: Sendable {
     private let databases: LogDatabases
+    /// Opens sealed entries: the store's key, which the log attaches to
+    /// its environment.
+    private let sealer: EntrySealer?
     /// The store's layout, read from `meta` at the first lookup (a store's
     /// format changes only while it is closed).
     private let layout = LayoutMemo()
@@ -28,6 +31,7 @@ package struct EntryLookup: Sendable {
     /// Opens the log's databases in the transaction that opens the projections.
     package init(in txn: borrowing DatabaseOpener) throws {
         databases = try LogDatabases(in: txn.environmentOpener)
+        sealer = txn.userContext as? EntrySealer
     }
 
     /// The store's layout, read once.
@@ -67,7 +71,10 @@ package struct EntryLookup: Sendable {
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> LogEntry? {
         try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-            try decode(seq: seq, bytes: value, in: txn).entryWithDigest(seq: seq, in: value)
+            let stored = try decode(seq: seq, bytes: value, in: txn)
+            return try contentsDecoder.withContents(of: stored, seq: seq, bytes: value, withDigest: true) { entry, _ in
+                entry
+            }
         }
     }
 
@@ -80,8 +87,14 @@ package struct EntryLookup: Sendable {
     ) throws -> R? {
         try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
             let stored = try decode(seq: seq, bytes: value, in: txn)
-            return try body(stored.entryWithDigest(seq: seq, in: value), stored.payload(in: value))
+            return try contentsDecoder.withContents(of: stored, seq: seq, bytes: value, withDigest: true, body)
         }
+    }
+
+    /// Opens sealed entries already decoded (the layout and origins play no
+    /// part in that).
+    private var contentsDecoder: EntryDecoder {
+        EntryDecoder(layout: .compact, origins: OriginTable(), sealer: sealer)
     }
 }
 

@@ -58,8 +58,17 @@ extension EventLog {
             }
             bytes += event.payload.count
         }
+        if case .keyless(let id) = sealing {
+            throw LogError(
+                .keyUnavailable,
+                "the store at \(directory.path) is sealed under data key \(id) and was opened without it; it cannot "
+                    + "seal new entries"
+            )
+        }
         let salts = layout == .compact ? EntrySalt.random(count: events.count) : nil
-        let digests = await Self.payloadDigests(of: events, salts: salts)
+        // A sealed entry's digest covers its envelope, which the writer
+        // seals once the entry's dot is known.
+        let digests = sealing.isSealed ? [] : await Self.payloadDigests(of: events, salts: salts)
         let prepared = PreparedEvents(
             events: events,
             digests: digests,
@@ -116,10 +125,11 @@ extension EventLog {
     ///
     /// - Throws: ``LogError`` `invalidEvent` for a payload that does not
     ///   match the digest it came with.
-    static func digested(_ entries: [LogEntry]) async throws(LogError) -> [LogEntry] {
+    static func digested(_ entries: [LogEntry], sealer: EntrySealer? = nil) async throws(LogError) -> [LogEntry] {
         try await inChunks(entries.count) { range throws(LogError) in
             try range.map { index throws(LogError) in
                 var entry = entries[index]
+                if entry.isSealed { return try sealedDigested(entry, sealer: sealer) }
                 guard entry.operation == .save, let payload = entry.payload else { return entry }
                 let digest = payload.withUnsafeBytes { EntryFormat.digest(salt: entry.salt, payload: $0) }
                 if let stored = entry.storedDigest, stored != digest {
@@ -191,7 +201,8 @@ extension EventLog {
             }
             bytes += payload.count
         }
-        let entries = try await Self.digested(entries)
+        try checkSealing(of: entries)
+        let entries = try await Self.digested(entries, sealer: sealing.sealer)
         let outcome = try await writing().submit(
             .apply(entries, checkpoint: checkpoint, from: from),
             entryCount: entries.count,

@@ -50,6 +50,9 @@ extension EventLog {
         /// projections (``EventLog/checkProjections()``); the copy is
         /// removed when the check ends.
         public var scratchDirectory: URL = FileManager.default.temporaryDirectory
+        /// Whether the store seals its entries (``EventLog/Sealing``): off
+        /// by default.
+        public var sealing: Sealing = .off
         /// The wall clock stamped on new entries.
         public var now: @Sendable () -> Date = { Date() }
         /// The identity a store created by this open gets: a random one.

@@ -87,6 +87,7 @@ extension EventLog {
         } catch {
             throw LogError(.fileSystem, "cannot create the store directory \(path): \(error.localizedDescription)")
         }
+        let sealing = try StoreSealing(configuration.sealing)
         let environment = try DirectoryLock.openExclusively(directory: path) {
             let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
             if ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: environment)) {
@@ -95,16 +96,20 @@ extension EventLog {
             environment.pair(
                 with: try ProjectionStore.openEnvironment(inStore: path, configuration: configuration, readOnly: false)
             )
+            // Projections reach the key through their opener (EntryLookup).
+            environment.userContext = sealing.sealer
             return environment
         }
         let boot =
-            try bootstrapUnchanged(environment, projections: projections)
+            try bootstrapUnchanged(environment, projections: projections, sealing: sealing, path: path)
             ?? environment.write { txn in
                 try bootstrap(
                     in: txn,
                     newStoreID: configuration.newStoreID,
                     newStoreLayout: EntryLayout(format: configuration.newStoreFormat) ?? .compact,
-                    projections: projections
+                    projections: projections,
+                    sealing: sealing,
+                    path: path
                 )
             }
         let store = OpenStore(environment: environment)
@@ -113,6 +118,7 @@ extension EventLog {
             configuration: configuration,
             store: store,
             boot: boot,
+            sealing: sealing,
             projectionFactory: projections
         )
         report(boot, path: path, logger: configuration.logger)
@@ -162,7 +168,9 @@ extension EventLog {
         in txn: borrowing WriteTransaction,
         newStoreID: () -> StoreID,
         newStoreLayout: EntryLayout,
-        projections factory: ProjectionFactory
+        projections factory: ProjectionFactory,
+        sealing: StoreSealing,
+        path: String
     ) throws -> LogBootstrap {
         var databases = try LogDatabases(in: txn.opener)
         databases.projectionMeta = try txn.companionOpener!.database(named: "meta")
@@ -196,8 +204,20 @@ extension EventLog {
             throw LogError(.invalidArgument, "two projections share a name: \(names.joined(separator: ", "))")
         }
         try forgetAbsentProjections(keeping: Set(names), databases: databases, in: txn)
-        let decoder = try EntryDecoder(identity.layout, databases: databases, inWrite: txn)
+        var decoder = try EntryDecoder(identity.layout, databases: databases, inWrite: txn)
+        decoder.sealer = sealing.sealer
         let head = try lastSeq(databases, in: txn)
+        if let record = try SealingRecord.reconcile(
+            sealing,
+            databases,
+            in: txn,
+            head: head,
+            layout: identity.layout,
+            projections: projections,
+            path: path
+        ) {
+            try txn.put(record.bytes, forKey: SealingRecord.key, in: databases.meta)
+        }
         let applied = try ProjectionStore.applied(meta: databases.projectionVersions, in: txn)
         // A version changed (or the file is new): rebuild them all, which
         // also covers entries they have not applied yet.

@@ -19,7 +19,9 @@ extension EventLog {
     /// reports it.
     static func bootstrapUnchanged(
         _ environment: Environment,
-        projections factory: ProjectionFactory
+        projections factory: ProjectionFactory,
+        sealing: StoreSealing,
+        path: String
     ) -> LogBootstrap? {
         // A database the write would create throws here (MDB_NOTFOUND).
         let boot = try? environment.readOpeningDatabases { txn -> LogBootstrap? in
@@ -40,7 +42,16 @@ extension EventLog {
             let recorded = try MetaKey.projectionKeys(in: databases.projectionVersions, txn)
             guard names.count == projections.count,
                 recorded.allSatisfy({ names.contains(MetaKey.projectionName(of: $0)) }),
-                try stale(projections, databases, in: txn).isEmpty
+                try stale(projections, databases, in: txn).isEmpty,
+                try SealingRecord.reconcile(
+                    sealing,
+                    databases,
+                    in: txn,
+                    head: state.head,
+                    layout: identity.layout,
+                    projections: projections,
+                    path: path
+                ) == nil
             else { return nil }
             let dirty: Bool
             switch try txn.value(forKey: ProjectionStore.stateKey, in: databases.meta).flatMap(

@@ -59,25 +59,30 @@ extension EventLog {
                         }
                         scanned += 1
                         last = seq
-                        if let filter {
+                        // The kind filters an entry before it is decoded,
+                        // except a sealed one's, which its envelope holds.
+                        let sealed = value.first == EntryFormat.sealedVersion
+                        if let filter, !sealed {
                             guard let kind = decoder.layout.kind(of: value) else {
                                 throw LogError.malformedEntry(seq, "it is shorter than its header")
                             }
                             guard filter.contains(kind) else { return true }
                         }
                         let stored = try decoder.decode(seq: seq, bytes: value)
-                        let entry = stored.entry(seq: seq, in: value)
-                        if let payload = stored.payload(in: value) {
-                            if storage.isEmpty {
-                                // A guess from the first payload, bounded so a huge limit
-                                // or payload neither overflows nor reserves gigabytes.
-                                let guess = Swift.min(limit, 4_096) * (payload.count + 16)
-                                storage.reserveCapacity(Swift.min(guess, Self.pageReservation))
+                        try decoder.withContents(of: stored, seq: seq, bytes: value) { entry, payload in
+                            if sealed, let filter, !filter.contains(entry.kind) { return }
+                            if let payload {
+                                if storage.isEmpty {
+                                    // A guess from the first payload, bounded so a huge limit
+                                    // or payload neither overflows nor reserves gigabytes.
+                                    let guess = Swift.min(limit, 4_096) * (payload.count + 16)
+                                    storage.reserveCapacity(Swift.min(guess, Self.pageReservation))
+                                }
+                                ranges.append((entries.count, storage.count..<storage.count + payload.count))
+                                storage.append(contentsOf: payload)
                             }
-                            ranges.append((entries.count, storage.count..<storage.count + payload.count))
-                            storage.append(contentsOf: payload)
+                            entries.append(entry)
                         }
-                        entries.append(entry)
                         return true
                     }
                 }

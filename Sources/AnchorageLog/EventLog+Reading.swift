@@ -58,14 +58,17 @@ extension EventLog {
                 with: try ProjectionStore.openEnvironment(inStore: path, configuration: configuration, readOnly: true)
             )
         }
+        let sealing = try StoreSealing(configuration.sealing)
+        environment.userContext = sealing.sealer
         let boot = try environment.readOpeningDatabases { txn in
-            try bootstrapForReading(in: txn, path: path, projections: projections)
+            try bootstrapForReading(in: txn, path: path, projections: projections, sealing: sealing)
         }
         return EventLog(
             directory: directory,
             configuration: configuration,
             store: OpenStore(environment: environment, readerLock: readerLock),
             boot: boot,
+            sealing: sealing,
             projectionFactory: projections,
             readOnly: true
         )
@@ -76,7 +79,8 @@ extension EventLog {
     private static func bootstrapForReading(
         in txn: borrowing ReadTransaction,
         path: String,
-        projections factory: ProjectionFactory
+        projections factory: ProjectionFactory,
+        sealing: StoreSealing
     ) throws -> LogBootstrap {
         // A store whose first open has not committed yet holds no databases.
         guard try txn.opener.database(named: "meta") != nil else {
@@ -112,6 +116,17 @@ extension EventLog {
             )
         }
         let state = try WriterState.load(identity: identity, databases: databases, in: txn)
+        // A reader records nothing: a key version new to the store is
+        // recorded by its writer.
+        _ = try SealingRecord.reconcile(
+            sealing,
+            databases,
+            in: txn,
+            head: state.head,
+            layout: identity.layout,
+            projections: projections,
+            path: path
+        )
         return .unchanged(identity: identity, databases: databases, projections: projections, state: state)
     }
 

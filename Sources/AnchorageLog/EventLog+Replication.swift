@@ -123,7 +123,7 @@ extension LogEntry {
     /// - Throws: ``LogError`` ``LogError/Code/malformedEntry``; never traps.
     public init(seq: UInt64, encoded bytes: UnsafeRawBufferPointer, previousLink: EntryDigest) throws(LogError) {
         let stored = try ExchangeLayout.decode(seq: seq, bytes: bytes)
-        if stored.hasPayload, let digest = stored.storedDigest,
+        if stored.hasRegion, let digest = stored.storedDigest,
             EntryDigest.of(UnsafeRawBufferPointer(rebasing: bytes[stored.regionStart...])) != digest
         {
             throw LogError.malformedEntry(seq, "its payload does not match its digest")

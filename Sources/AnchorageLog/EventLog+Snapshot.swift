@@ -67,8 +67,9 @@ extension EventLog {
         _ body: (LogEntry, UnsafeRawBufferPointer?) throws -> R
     ) throws -> R? {
         try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-            let stored = try decoder(readingFrom: txn).decode(seq: seq, bytes: value)
-            return try body(stored.entryWithDigest(seq: seq, in: value), stored.payload(in: value))
+            let decoder = try decoder(readingFrom: txn)
+            let stored = try decoder.decode(seq: seq, bytes: value)
+            return try decoder.withContents(of: stored, seq: seq, bytes: value, withDigest: true, body)
         }
     }
 
@@ -87,7 +88,10 @@ extension EventLog {
             for (index, seq) in seqs.enumerated() {
                 let visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool = { key, value in
                     guard UInt64(bigEndianBytes: key) == seq else { return false }
-                    try body(index, try decoder.decode(seq: seq, bytes: value).payload(in: value))
+                    let stored = try decoder.decode(seq: seq, bytes: value)
+                    try decoder.withContents(of: stored, seq: seq, bytes: value) { _, payload in
+                        try body(index, payload)
+                    }
                     return true
                 }
                 let found: Bool?

@@ -58,7 +58,7 @@ extension EventLog {
         in txn: borrowing some ReadableTransaction & ~Copyable,
         progress: ((Int) -> Void)? = nil
     ) throws -> VerificationReport {
-        var walk = ChainWalk(decoder: decoder)
+        var walk = ChainWalk(decoder: decoder, sealedStore: try SealingRecord.read(databases, in: txn) != nil)
         try txn.withCursor(on: databases.log) { cursor in
             try cursor.scan { key, value in
                 walk.check(key: key, value: value)
@@ -101,8 +101,12 @@ private struct ChainWalk {
     var lastStoredLink: UInt64 = 0
     var problem: EventLog.VerificationProblem?
 
-    init(decoder: EntryDecoder) {
+    /// Whether the store records a key id: its entries must all be sealed.
+    let sealedStore: Bool
+
+    init(decoder: EntryDecoder, sealedStore: Bool) {
         self.decoder = decoder
+        self.sealedStore = sealedStore
     }
 
     mutating func check(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
@@ -120,7 +124,8 @@ private struct ChainWalk {
             return fail(found, error.message)
         }
         let header = stored.header(in: value)
-        if stored.hasPayload, let digest = stored.storedDigest {
+        if let reason = sealingFault(stored, seq: found, bytes: value) { return fail(found, reason) }
+        if stored.hasRegion, let digest = stored.storedDigest {
             let region = UnsafeRawBufferPointer(rebasing: value[stored.regionStart...])
             guard EntryDigest.of(region) == digest else {
                 return fail(found, "its payload does not match its digest")
@@ -149,6 +154,27 @@ private struct ChainWalk {
         link = recomputed
         lastLinked = stored.storedLink != nil
         checked += 1
+    }
+
+    /// What is wrong with an entry's sealing: an unsealed entry in a sealed
+    /// store or the reverse, an envelope whose structure does not hold, or,
+    /// with the key, one that does not open.
+    private func sealingFault(_ stored: StoredEntry, seq: UInt64, bytes: UnsafeRawBufferPointer) -> String? {
+        guard stored.isSealed == sealedStore else {
+            return sealedStore
+                ? "it is not sealed, though the store is" : "it is sealed, though the store records no data key"
+        }
+        guard let envelope = stored.envelope(in: bytes) else { return nil }
+        if let fault = SealedEnvelope.structuralFault(of: envelope) { return fault }
+        guard let sealer = decoder.sealer else { return nil }
+        do {
+            _ = try sealer.open(envelope, operation: stored.operation, dot: stored.dot, seq: seq)
+        } catch  where error.code == .keyUnavailable {
+            // A version of the key this open was not given: nothing to check.
+        } catch {
+            return error.message
+        }
+        return nil
     }
 
     private mutating func fail(_ seq: UInt64, _ reason: String) {

@@ -66,6 +66,8 @@ public final class EventLog: Sendable {
     let published: PublishedHead
     let subscribers = HeadSubscribers()
     let counters = LogCounters()
+    /// Whether and how the store seals its entries.
+    let sealing: StoreSealing
     /// `nil` for a log opened for reading.
     private let writer: LogWriter?
     /// A log opened for reading looks for new entries while someone follows it.
@@ -86,9 +88,11 @@ public final class EventLog: Sendable {
         configuration: Configuration,
         store: OpenStore,
         boot: LogBootstrap,
+        sealing: StoreSealing,
         projectionFactory: @escaping ProjectionFactory,
         readOnly: Bool = false
     ) {
+        self.sealing = sealing
         self.directory = directory
         self.configuration = configuration
         self.storeID = boot.identity.storeID
@@ -115,7 +119,8 @@ public final class EventLog: Sendable {
                 subscribers: subscribers,
                 counters: counters,
                 origins: boot.origins,
-                projectionsDirty: boot.projectionsDirty
+                projectionsDirty: boot.projectionsDirty,
+                sealer: sealing.sealer
             )
             self.writer = writer
             writer.start()

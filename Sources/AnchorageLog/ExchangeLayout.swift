@@ -75,7 +75,7 @@ enum ExchangeLayout {
 
     /// The kind of an encoded entry, or `nil` when too short.
     static func kind(of bytes: UnsafeRawBufferPointer) -> EntryKind? {
-        guard bytes.count >= headerSize else { return nil }
+        guard bytes.count >= headerSize, bytes[0] != EntryFormat.sealedVersion else { return nil }
         return EntryKind(rawValue: UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: kindOffset, as: UInt32.self)))
     }
 
@@ -123,6 +123,16 @@ extension LogEntry {
     /// let bytes = entry.encoded(link: entry.link(after: previous))
     /// ```
     public func encoded(link: EntryDigest) -> [UInt8] {
+        if isSealed {
+            let region = envelope ?? []
+            var bytes = [UInt8](repeating: 0, count: ExchangeLayout.size(regionCount: region.count))
+            bytes.withUnsafeMutableBytes { buffer in
+                region.withUnsafeBytes { region in
+                    ExchangeLayout.write(header, link: link, salt: nil, payload: region, into: buffer)
+                }
+            }
+            return bytes
+        }
         let regionCount = payload.map { $0.count + (salt == nil ? 0 : EntrySalt.size) } ?? 0
         var bytes = [UInt8](repeating: 0, count: ExchangeLayout.size(regionCount: regionCount))
         bytes.withUnsafeMutableBytes { buffer in

@@ -72,7 +72,11 @@ extension EventLog {
 
     /// The layout and origin numbers to decode the entries `txn` sees.
     func decoder(in txn: borrowing ReadTransaction) throws -> EntryDecoder {
-        EntryDecoder(layout: layout, origins: layout == .compact ? try origins.table(in: txn) : OriginTable())
+        EntryDecoder(
+            layout: layout,
+            origins: layout == .compact ? try origins.table(in: txn) : OriginTable(),
+            sealer: sealing.sealer
+        )
     }
 
     /// The decoder for any transaction, a write transaction's own origin
@@ -80,7 +84,8 @@ extension EventLog {
     func decoder(readingFrom txn: borrowing some ReadableTransaction & ~Copyable) throws -> EntryDecoder {
         EntryDecoder(
             layout: layout,
-            origins: layout == .compact ? try origins.table(readingFrom: txn) : OriginTable()
+            origins: layout == .compact ? try origins.table(readingFrom: txn) : OriginTable(),
+            sealer: sealing.sealer
         )
     }
 }

@@ -30,11 +30,24 @@ public struct LogEntry: Sendable, Hashable {
     public internal(set) var payload: EntryPayload?
     /// The entry version: 1 for entries created before log format 2 (the
     /// digest covers the payload alone), 2 for entries whose payload is
-    /// stored behind a random ``salt``. It is part of the hash chain.
+    /// stored behind a random ``salt``, 3 for sealed entries (their kind,
+    /// time, object id and payload are stored in an ``envelope``). It is
+    /// part of the hash chain.
     public let version: UInt8
     /// The random bytes stored in front of a version-2 save's payload and
     /// covered by its digest; `nil` for version 1, deletes and purged saves.
     public let salt: EntrySalt?
+    /// A sealed entry's envelope as stored (docs/log-format.md): what its
+    /// digest covers and what travels to peers; `nil` for entries of
+    /// versions 1 and 2 and for a purged sealed save. ``kind``, ``id``,
+    /// ``timestamp`` and ``payload`` are what it holds, when the entry was
+    /// read with its store's data key (``isOpened``); read without the key
+    /// (a relay, a keyless copy), they are zero and `nil`.
+    public internal(set) var envelope: EntryPayload?
+    /// Whether ``kind``, ``id``, ``timestamp`` and ``payload`` are known:
+    /// always for entries of versions 1 and 2; for a sealed entry, when it
+    /// was opened with its data key.
+    public internal(set) var isOpened: Bool
     /// The digest as the store or the peer gave it, when it did (or as
     /// ``withPayloadDigest()`` computed it).
     var storedDigest: EntryDigest?
@@ -55,7 +68,9 @@ public struct LogEntry: Sendable, Hashable {
         version: UInt8,
         salt: EntrySalt?,
         storedDigest: EntryDigest?,
-        link: EntryDigest?
+        link: EntryDigest?,
+        envelope: EntryPayload? = nil,
+        isOpened: Bool = true
     ) {
         self.seq = seq
         self.dot = dot
@@ -68,12 +83,18 @@ public struct LogEntry: Sendable, Hashable {
         self.salt = salt
         self.storedDigest = storedDigest
         self.link = link
+        self.envelope = envelope
+        self.isOpened = isOpened
     }
+
+    /// Whether the entry is sealed (version 3).
+    public var isSealed: Bool { version == EntryFormat.sealedVersion }
 
     /// SHA-256 of the payload region as stored: the ``salt`` (version 2),
     /// then the payload; zero for a delete. A purged save keeps it.
     public var payloadDigest: EntryDigest {
         if let storedDigest { return storedDigest }
+        if isSealed { return envelope.map(EntryDigest.of) ?? .zero }
         guard operation == .save, let payload else { return .zero }
         return payload.withUnsafeBytes { EntryFormat.digest(salt: salt, payload: $0) }
     }
@@ -98,7 +119,7 @@ public struct LogEntry: Sendable, Hashable {
 
     /// Whether this is a save whose payload was removed, keeping its digest.
     public var isPurged: Bool {
-        operation == .save && payload == nil
+        operation == .save && (isSealed ? envelope == nil : payload == nil)
     }
 
     /// The event this entry records (a purged save yields an empty payload).
@@ -110,7 +131,7 @@ public struct LogEntry: Sendable, Hashable {
     public static func == (lhs: LogEntry, rhs: LogEntry) -> Bool {
         lhs.seq == rhs.seq && lhs.dot == rhs.dot && lhs.timestamp == rhs.timestamp && lhs.operation == rhs.operation
             && lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.version == rhs.version && lhs.salt == rhs.salt
-            && lhs.payload == rhs.payload && lhs.payloadDigest == rhs.payloadDigest
+            && lhs.payload == rhs.payload && lhs.envelope == rhs.envelope && lhs.payloadDigest == rhs.payloadDigest
     }
 
     public func hash(into hasher: inout Hasher) {

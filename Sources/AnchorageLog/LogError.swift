@@ -51,6 +51,9 @@ extension LogError {
             case readOnly
             case noStore
             case needsWriter
+            case keyUnavailable
+            case wrongKey
+            case unsealedEntry
         }
 
         let wrapped: Wrapped
@@ -101,6 +104,15 @@ extension LogError {
         /// can be read: a restored backup not yet opened, or projections of
         /// another version to rebuild.
         public static let needsWriter = Code(.needsWriter)
+        /// A sealed store or entry, and no key to open it with: the store
+        /// was opened without its data key, or an entry names a key version
+        /// the open was not given.
+        public static let keyUnavailable = Code(.keyUnavailable)
+        /// A data key that is not the one the store was sealed under.
+        public static let wrongKey = Code(.wrongKey)
+        /// An entry that is not sealed, offered to a sealed store (by a peer,
+        /// or a store holding such entries opened with a key).
+        public static let unsealedEntry = Code(.unsealedEntry)
 
         /// Lets `catch LogError.Code.staleAnchor` match a ``LogError`` with that code.
         public static func ~= (pattern: Code, error: any Error) -> Bool {

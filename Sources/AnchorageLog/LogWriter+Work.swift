@@ -22,7 +22,7 @@ extension LogWriter {
                 entries: try ProjectionReplay.rebuild(
                     projections,
                     databases: databases,
-                    decoder: EntryDecoder(layout: identity.layout, origins: state.origins),
+                    decoder: EntryDecoder(layout: identity.layout, origins: state.origins, sealer: sealer),
                     in: txn,
                     progress: progress
                 )
@@ -32,7 +32,7 @@ extension LogWriter {
             _ = try ProjectionReplay.rebuild(
                 projections,
                 databases: databases,
-                decoder: EntryDecoder(layout: identity.layout, origins: state.origins),
+                decoder: EntryDecoder(layout: identity.layout, origins: state.origins, sealer: sealer),
                 in: txn
             )
             for (projection, stored) in zip(projections, before) {
@@ -74,6 +74,11 @@ extension LogWriter {
         let first = state.head + 1
         var stored: [LogEntry] = []
         stored.reserveCapacity(projections.isEmpty ? 0 : prepared.events.count)
+        if let sealer {
+            try appendSealed(prepared, sealer: sealer, state: &state, collecting: &stored, in: txn)
+            try project(stored, input: input, context: context, in: txn)
+            return (first...state.head).map(anchor)
+        }
         let version = prepared.salts == nil ? EntryFormat.plainVersion : EntryFormat.saltedVersion
         for (index, (event, digest)) in zip(prepared.events, prepared.digests).enumerated() {
             state.ownCounter += 1
@@ -100,6 +105,53 @@ extension LogWriter {
         return (first...state.head).map(anchor)
     }
 
+    /// Stores a batch of events as sealed entries: each sealed, once its
+    /// dot is known, with the nonce drawn for it (its salt).
+    private func appendSealed(
+        _ prepared: PreparedEvents,
+        sealer: EntrySealer,
+        state: inout WriterState,
+        collecting stored: inout [LogEntry],
+        in txn: borrowing WriteTransaction
+    ) throws {
+        guard let nonces = prepared.salts else { preconditionFailure("a sealed append draws a nonce per entry") }
+        for (index, event) in prepared.events.enumerated() {
+            state.ownCounter += 1
+            let dot = Dot(origin: identity.originID, counter: state.ownCounter)
+            let isSave = event.operation == .save
+            let envelope = event.payload.withUnsafeBytes { payload in
+                sealer.seal(
+                    operation: event.operation,
+                    dot: dot,
+                    kind: event.kind,
+                    timestamp: prepared.timestamp,
+                    id: event.id,
+                    payload: isSave ? payload : nil,
+                    nonce: nonces[index]
+                )
+            }
+            let region = EntryPayload(envelope)
+            try store(
+                EntryFormat.Header(
+                    version: EntryFormat.sealedVersion,
+                    operation: event.operation,
+                    kind: EntryKind(rawValue: 0),
+                    dot: dot,
+                    timestamp: 0,
+                    id: .zero,
+                    payloadDigest: EntryDigest.of(envelope),
+                    isPurged: false
+                ),
+                salt: nil,
+                payload: region,
+                opened: (event.kind, prepared.timestamp, event.id, isSave ? EntryPayload(event.payload) : nil),
+                state: &state,
+                collecting: &stored,
+                in: txn
+            )
+        }
+    }
+
     /// Rewrites each save at `seqs` without its payload region, flagged
     /// purged: the payload and its salt are gone, the digest and the
     /// entry's link stay, so the chain still verifies. Deletes, purged
@@ -112,7 +164,7 @@ extension LogWriter {
                 let stored = try decoder.decode(seq: seq, bytes: value)
                 // An empty version-1 payload has nothing to erase (and its
                 // digest, of no bytes, could not mark a purge).
-                guard stored.hasPayload, value.count > stored.regionStart else { return nil }
+                guard stored.operation == .save, stored.hasRegion, value.count > stored.regionStart else { return nil }
                 var header = stored.header(in: value)
                 header.isPurged = true
                 let nothing = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -202,7 +254,8 @@ extension LogWriter {
             try store(
                 entry.header,
                 salt: entry.salt,
-                payload: entry.payload,
+                payload: entry.isSealed ? entry.envelope : entry.payload,
+                opened: entry.isSealed && entry.isOpened ? (entry.kind, entry.timestamp, entry.id, entry.payload) : nil,
                 state: &state,
                 collecting: &stored,
                 in: txn
@@ -242,6 +295,7 @@ extension LogWriter {
         _ header: EntryFormat.Header,
         salt: EntrySalt?,
         payload: EntryPayload?,
+        opened: (kind: EntryKind, timestamp: Int64, id: UUID, payload: EntryPayload?)? = nil,
         state: inout WriterState,
         collecting entries: inout [LogEntry],
         in txn: borrowing WriteTransaction
@@ -263,7 +317,12 @@ extension LogWriter {
             let storesLink = seq % CompactLayout.linkInterval == 0
             try put(
                 seq: seq,
-                count: CompactLayout.size(isPurged: header.isPurged, hasLink: storesLink, regionCount: regionCount),
+                count: CompactLayout.size(
+                    version: header.version,
+                    isPurged: header.isPurged,
+                    hasLink: storesLink,
+                    regionCount: regionCount
+                ),
                 in: txn
             ) { buffer in
                 Self.withPayload(payload) {
@@ -282,6 +341,27 @@ extension LogWriter {
         state.head = seq
         state.lastLink = link
         guard !projections.isEmpty else { return }
+        if header.version == EntryFormat.sealedVersion {
+            // Projections read what the envelope holds.
+            guard let opened else { preconditionFailure("a sealed entry reaches the projections opened") }
+            entries.append(
+                LogEntry(
+                    seq: seq,
+                    dot: header.dot,
+                    timestamp: opened.timestamp,
+                    operation: header.operation,
+                    kind: opened.kind,
+                    id: opened.id,
+                    payload: opened.payload,
+                    version: header.version,
+                    salt: nil,
+                    storedDigest: header.payloadDigest,
+                    link: link,
+                    envelope: payload
+                )
+            )
+            return
+        }
         entries.append(
             LogEntry(
                 seq: seq,

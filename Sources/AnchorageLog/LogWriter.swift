@@ -49,6 +49,9 @@ final class LogWriter: @unchecked Sendable {
     let databases: LogDatabases
     let identity: StoreIdentity
     let projections: [any Projection]
+    /// Seals the entries this writer appends; `nil` for a store that does
+    /// not seal.
+    let sealer: EntrySealer?
     private let configuration: EventLog.Configuration
     private let published: PublishedHead
     private let subscribers: HeadSubscribers
@@ -67,8 +70,10 @@ final class LogWriter: @unchecked Sendable {
         subscribers: HeadSubscribers,
         counters: LogCounters,
         origins: OriginNumbers,
-        projectionsDirty: Bool
+        projectionsDirty: Bool,
+        sealer: EntrySealer?
     ) {
+        self.sealer = sealer
         self.origins = origins
         self.projectionsDirty = projectionsDirty
         self.state = state
@@ -427,7 +432,7 @@ final class LogWriter: @unchecked Sendable {
                 projections,
                 after: working.projected,
                 databases: databases,
-                decoder: EntryDecoder(layout: identity.layout, origins: working.origins),
+                decoder: EntryDecoder(layout: identity.layout, origins: working.origins, sealer: sealer),
                 in: txn
             )
         }

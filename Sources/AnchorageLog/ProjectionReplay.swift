@@ -41,7 +41,9 @@ enum ProjectionReplay {
                     throw LogError(.malformedEntry, "the log holds a key of \(key.count) bytes; keys are 8 bytes")
                 }
                 let stored = try decoder.decode(seq: seq, bytes: value)
-                chunk.append(stored.entry(seq: seq, in: value), payload: stored.payload(in: value))
+                try decoder.withContents(of: stored, seq: seq, bytes: value) { entry, payload in
+                    chunk.append(entry, payload: payload)
+                }
                 if chunk.entries.count == chunkSize {
                     try project(chunk.take(), into: projections, context: context, in: txn)
                 }

@@ -78,6 +78,14 @@ extension UUID {
         self.init(uuid: buffer.loadUnaligned(fromByteOffset: offset, as: uuid_t.self))
     }
 
+    /// The UUID of 16 zero bytes, which a sealed entry's header holds.
+    static let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// Whether all 16 bytes are zero.
+    var isZero: Bool {
+        withUnsafeBytes(of: uuid) { $0.allSatisfy { $0 == 0 } }
+    }
+
     /// Writes the 16 bytes of the UUID at `offset`.
     func store(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
         withUnsafeBytes(of: uuid) { source in

@@ -20,8 +20,16 @@ struct StoredEntry {
     /// Where the payload region starts; it runs to the end of the bytes.
     var regionStart: Int
 
-    /// Whether the entry has a payload to read (a save not purged).
-    var hasPayload: Bool { operation == .save && !isPurged }
+    /// Whether the entry is sealed (version 3): its region is an envelope.
+    var isSealed: Bool { version == EntryFormat.sealedVersion }
+
+    /// Whether the entry stores a payload region: a save not purged, or a
+    /// sealed delete (its envelope).
+    var hasRegion: Bool { operation == .save ? !isPurged : isSealed }
+
+    /// Whether the entry has a payload to read in place (a save not purged
+    /// nor sealed).
+    var hasPayload: Bool { operation == .save && !isPurged && !isSealed }
 
     /// The salt in front of a version-2 save's payload.
     func salt(in bytes: UnsafeRawBufferPointer) -> EntrySalt? {
@@ -45,7 +53,7 @@ struct StoredEntry {
     /// The payload digest: stored, or SHA-256 of the payload region.
     func digest(in bytes: UnsafeRawBufferPointer) -> EntryDigest {
         if let storedDigest { return storedDigest }
-        guard hasPayload else { return .zero }
+        guard hasRegion else { return .zero }
         return EntryDigest.of(UnsafeRawBufferPointer(rebasing: bytes[regionStart...]))
     }
 
@@ -63,7 +71,15 @@ struct StoredEntry {
         )
     }
 
-    /// The entry without its payload (attach it with ``LogEntry/payload``).
+    /// The sealed envelope, or `nil` for an entry that is not sealed or a
+    /// purged sealed save.
+    func envelope(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard isSealed, hasRegion else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[regionStart...])
+    }
+
+    /// The entry without its payload (attach it with ``LogEntry/payload``);
+    /// a sealed entry keeps a copy of its envelope and is not opened.
     func entry(seq: UInt64, in bytes: UnsafeRawBufferPointer) -> LogEntry {
         LogEntry(
             seq: seq,
@@ -76,7 +92,9 @@ struct StoredEntry {
             version: version,
             salt: salt(in: bytes),
             storedDigest: storedDigest,
-            link: storedLink
+            link: storedLink,
+            envelope: envelope(in: bytes).map { EntryPayload(Array($0)) },
+            isOpened: !isSealed
         )
     }
 

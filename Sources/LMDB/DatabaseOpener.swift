@@ -40,6 +40,12 @@ public struct DatabaseOpener: ~Copyable {
         DatabaseOpener(handle: handle, creates: creates, inCompanion: false, requires: requires)
     }
 
+    /// What the application attached to the environment
+    /// (``Environment/userContext``).
+    public var userContext: (any Sendable)? {
+        handle.environment.userContext
+    }
+
     /// The database `name`: created if missing in a write transaction,
     /// `nil` if missing in a read transaction (an error, from a
     /// ``ReadTransaction/requiringOpener``).

@@ -48,6 +48,11 @@ public final class Environment: @unchecked Sendable {
     /// A second environment whose transactions go with this one's: see
     /// ``pair(with:)``.
     public private(set) var companion: Environment?
+    /// What the application attaches to the environment, as LMDB's
+    /// `mdb_env_set_userctx` does: code handed only a ``DatabaseOpener``
+    /// reads it back there. Set it before the environment is shared
+    /// between threads; it is not synchronised.
+    public var userContext: (any Sendable)?
 
     #if ANCHORAGE_LMDB_FAULTS
     /// Test hook: forces return codes from chosen LMDB functions.

@@ -146,7 +146,10 @@ extension CompactLayoutTests {
             payloadDigest: .zero,
             isPurged: false
         )
-        var bytes = [UInt8](repeating: 0, count: CompactLayout.size(isPurged: false, hasLink: false, regionCount: 0))
+        var bytes = [UInt8](
+            repeating: 0,
+            count: CompactLayout.size(version: 2, isPurged: false, hasLink: false, regionCount: 0)
+        )
         bytes.withUnsafeMutableBytes {
             CompactLayout.write(header, originNumber: 1, link: nil, salt: nil, payload: nil, into: $0)
         }

@@ -75,7 +75,12 @@ extension EventLog {
             }
             var bytes = [UInt8](
                 repeating: 0,
-                count: CompactLayout.size(isPurged: header.isPurged, hasLink: link != nil, regionCount: regionCount)
+                count: CompactLayout.size(
+                    version: header.version,
+                    isPurged: header.isPurged,
+                    hasLink: link != nil,
+                    regionCount: regionCount
+                )
             )
             bytes.withUnsafeMutableBytes { buffer in
                 if let payload = entry.payload {
