@@ -50,6 +50,7 @@ let package = Package(
         .library(name: "HealthKit", targets: ["HealthKit"]),
         .library(name: "AppleHealthImport", targets: ["AppleHealthImport"]),
         .library(name: "AnchorageSync", targets: ["AnchorageSync"]),
+        .library(name: "AnchorageKeys", targets: ["AnchorageKeys"]),
         .library(name: "AnchorageService", targets: ["AnchorageService"]),
         .library(name: "AnchorageServer", targets: ["AnchorageServer"]),
         .library(name: "AnchorageClient", targets: ["AnchorageClient"]),
@@ -87,6 +88,13 @@ let package = Package(
             name: "CLMDB",
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
+        ),
+        // The PKCS#11 interface (Debian's libp11-kit-dev, through
+        // pkg-config): headers only, the token's module is loaded at run time.
+        .systemLibrary(
+            name: "CPKCS11",
+            pkgConfig: "p11-kit-1",
+            providers: [.apt(["libp11-kit-dev"])]
         ),
         // glibc's <malloc.h> (mallopt, malloc_trim). Modulemap and shim only.
         .systemLibrary(name: "CMalloc"),
@@ -206,10 +214,23 @@ let package = Package(
         // The use cases every front end shares (HTTP routes, CLI commands,
         // webhook delivery): the change feed's one wire form and sessions,
         // statistics requests and their tables, writes, one back-off.
+        // Data keys wrapped by a wrapping key behind a KeyProvider: a key
+        // file, or a PKCS#11 token (an HSM).
+        .target(
+            name: "AnchorageKeys",
+            dependencies: [
+                "AnchorageLog",
+                "CPKCS11",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AnchorageService",
             dependencies: [
                 "Anchorage",
+                "AnchorageKeys",
                 "AnchorageLog",
                 "AnchorageSync",
                 "CMalloc",
@@ -491,6 +512,17 @@ let package = Package(
             name: "HealthKitPortTests",
             dependencies: ["HealthKit", "CoreLocation", "AnchorageStoreTesting", "AnchorageTesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "AnchorageKeysTests",
+            dependencies: [
+                "AnchorageKeys",
+                "AnchorageLog",
+                "AnchorageTestRun",
+                "AnchorageTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "AnchorageLogTests",

@@ -341,9 +341,10 @@ extension LogWriter {
         state.head = seq
         state.lastLink = link
         guard !projections.isEmpty else { return }
-        if header.version == EntryFormat.sealedVersion {
-            // Projections read what the envelope holds.
-            guard let opened else { preconditionFailure("a sealed entry reaches the projections opened") }
+        // Projections read what a sealed entry's envelope holds; a purged
+        // sealed save from a peer has none left, and reaches them unopened
+        // (kind 0, no payload), as a replay reads it.
+        if header.version == EntryFormat.sealedVersion, let opened {
             entries.append(
                 LogEntry(
                     seq: seq,
@@ -374,7 +375,8 @@ extension LogWriter {
                 version: header.version,
                 salt: salt,
                 storedDigest: header.payloadDigest,
-                link: link
+                link: link,
+                isOpened: header.version != EntryFormat.sealedVersion
             )
         )
     }

@@ -76,8 +76,10 @@ extension StoreEngine {
     /// save, never visible, gives its stored digest.
     private func contentDigest(at seq: UInt64, in txn: borrowing ReadTransaction) throws -> [UInt8]? {
         try index.lookup.withEntry(at: seq, in: txn) { entry, payload in
-            // Version 1 (no salt): the entry's own digest is already that hash.
-            guard let payload, entry.salt != nil else { return entry.payloadDigest.bytes }
+            // Version 1 (no salt): the entry's own digest is already that
+            // hash. Versions 2 and 3 (salted, sealed): it covers the salt
+            // or envelope, so the payload is hashed here.
+            guard let payload, entry.salt != nil || entry.isSealed else { return entry.payloadDigest.bytes }
             return Array(SHA256.hash(data: payload))
         }
     }
