@@ -343,7 +343,9 @@ let package = Package(
         // checked against the reference evaluator.
         .target(
             name: "AnchorageStoreTesting",
-            dependencies: ["Anchorage", "AnchorageLog", "AnchorageTesting"],
+            dependencies: [
+                "Anchorage", "AnchorageLog", "AnchorageTesting", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         // `Scripts/bench` runs this in release mode.
@@ -471,7 +473,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageSyncTests",
-            dependencies: ["AnchorageTestRun", "AnchorageTesting", "AnchorageSync", "Anchorage", "AnchorageLog"],
+            dependencies: [
+                "AnchorageTestRun", "AnchorageTesting", "AnchorageStoreTesting", "AnchorageSync", "Anchorage", "AnchorageLog",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

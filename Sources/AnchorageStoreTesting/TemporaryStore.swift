@@ -1,6 +1,7 @@
 public import Anchorage
-import AnchorageLog
+public import AnchorageLog
 import AnchorageTesting
+import Crypto
 import Foundation
 
 /// Runs `body` with a store in a new temporary directory; the store is
@@ -31,10 +32,33 @@ public func withTemporaryStore<R>(
 }
 
 extension HKHealthStore.Configuration {
-    /// Commits without fsync: tests check logic, not durability.
+    /// Commits without fsync: tests check logic, not durability. Sealed
+    /// under ``testDataKey`` when the run asks for it (``testSealing``).
     public static var forTests: HKHealthStore.Configuration {
         var configuration = HKHealthStore.Configuration()
         configuration.log.durability = .none
+        configuration.log.sealing = testSealing
         return configuration
     }
+
+    /// Whether this test run seals the stores it makes: `.sealed` under
+    /// ``testDataKey`` when `ANCHORAGE_TEST_SEALING=1` (Scripts/test runs
+    /// the store, replication and service suites a second time so, to show
+    /// they answer the same sealed), `.off` otherwise.
+    public static var testSealing: EventLog.Sealing {
+        isSealingRun ? .sealed([testDataKey]) : .off
+    }
+
+    /// Whether `ANCHORAGE_TEST_SEALING=1`.
+    public static var isSealingRun: Bool {
+        ProcessInfo.processInfo.environment["ANCHORAGE_TEST_SEALING"] == "1"
+    }
+
+    /// The data key of a sealing test run: fixed bytes, so every store of
+    /// the run (peers of one person) shares it.
+    public static let testDataKey = try! DataKey(
+        id: KeyID("7e57da7a7e57da7a7e57da7a7e57da7a")!,
+        version: 1,
+        material: SymmetricKey(data: (0..<32).map { UInt8($0) ^ 0xA5 })
+    )
 }

@@ -315,7 +315,10 @@ struct StorePoolTests {
             await pool.closeAll()
             #expect(openDescriptors(under: root) == 0, "closed stores hold no descriptor")
             for index in [0, 77, 199] {
-                let store = HKHealthStore(directory: root.appending(path: "s\(index)"))
+                let store = HKHealthStore(
+                    directory: root.appending(path: "s\(index)"),
+                    configuration: storeConfiguration
+                )
                 #expect(try store.eventLog().head.seq == 1)
                 #expect(try store.eventLog().verify().problem == nil)
                 await store.close()

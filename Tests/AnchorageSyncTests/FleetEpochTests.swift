@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import AnchorageSync
 import AnchorageTesting
 import Foundation
@@ -14,6 +15,7 @@ import Testing
 struct FleetEpochTests {
     static func configuration() -> HKHealthStore.Configuration {
         var configuration = HKHealthStore.Configuration()
+        configuration.log.sealing = HKHealthStore.Configuration.testSealing
         configuration.log.durability = .none
         return configuration
     }

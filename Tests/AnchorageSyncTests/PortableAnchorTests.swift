@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import AnchorageSync
 import AnchorageTesting
 import Foundation
@@ -29,6 +30,7 @@ struct PortableAnchorTests {
             var random = SeededGenerator(seed: seed)
             try await withTemporaryDirectories(3) { directories in
                 var configuration = HKHealthStore.Configuration()
+                configuration.log.sealing = HKHealthStore.Configuration.testSealing
                 configuration.log.durability = .none
                 let copies = directories.map { HKHealthStore(directory: $0, configuration: configuration) }
                 try await copies[0].beginFleetEpoch(FleetEpoch(epoch: 1, primary: "n0", revision: 1))

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import AnchorageSync
 import Foundation
 import Testing
@@ -13,6 +14,7 @@ struct PurgeTests {
     func purgeThenSync() async throws {
         try await withTemporaryDirectories(2) { directories in
             var configuration = HKHealthStore.Configuration()
+            configuration.log.sealing = HKHealthStore.Configuration.testSealing
             configuration.log.durability = .none
             var a = HKHealthStore(directory: directories[0], configuration: configuration)
             let b = HKHealthStore(directory: directories[1], configuration: configuration)
@@ -35,6 +37,15 @@ struct PurgeTests {
                 .sync(.both)
             }
             _ = try await pull(b, a)
+            // What the data file holds of each sample: its marker, or in a
+            // sealed store its save's envelope (the marker is in none).
+            let stored = try a.eventLog().entries(after: nil, limit: 100).entries
+            let forms: [[UInt8]] = zip(samples, markers).map { sample, marker in
+                guard let envelope = stored.first(where: { $0.id == sample.uuid })?.envelope else {
+                    return Array(marker.utf8)
+                }
+                return Array(envelope)
+            }
             _ = try await a.deleteObjects(withUUIDs: [samples[0].uuid, samples[1].uuid])
             _ = try await pull(b, a)
 
@@ -45,7 +56,7 @@ struct PurgeTests {
             #expect(try a.stateDigest() == b.stateDigest(), "purging changed the visible state")
             await a.close()
             try EventLog.compact(at: directories[0])
-            try Self.expectMarkers(in: directories[0], absent: markers[0..<2], present: markers[2])
+            try Self.expectMarkers(in: directories[0], absent: forms[0..<2], present: forms[2], markers: markers)
 
             // Sync both ways with b, which still holds the payloads.
             a = HKHealthStore(directory: directories[0], configuration: configuration)
@@ -63,29 +74,40 @@ struct PurgeTests {
             #expect(onB.filter(\.isPurged).isEmpty)
             await a.close()
             await b.close()
-            try Self.expectMarkers(in: directories[0], absent: markers[0..<2], present: markers[2])
+            try Self.expectMarkers(in: directories[0], absent: forms[0..<2], present: forms[2], markers: markers)
         }
     }
 
-    /// Searches the store's data file for the markers' bytes.
+    /// Searches the store's data file for each sample's stored form (its
+    /// marker, or its sealed envelope); no marker is in a sealed store.
     static func expectMarkers(
         in directory: URL,
-        absent: ArraySlice<String>,
-        present: String,
+        absent: ArraySlice<[UInt8]>,
+        present: [UInt8],
+        markers: [String],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let file = try Data(contentsOf: directory.appendingPathComponent("data.mdb"))
-        for marker in absent {
+        for form in absent {
             #expect(
-                file.range(of: Data(marker.utf8)) == nil,
-                "\(marker) is still in the data file",
+                file.range(of: Data(form)) == nil,
+                "a purged sample is still in the data file",
                 sourceLocation: sourceLocation
             )
         }
         #expect(
-            file.range(of: Data(present.utf8)) != nil,
+            file.range(of: Data(present)) != nil,
             "the live sample's data is missing",
             sourceLocation: sourceLocation
         )
+        if HKHealthStore.Configuration.isSealingRun {
+            for marker in markers {
+                #expect(
+                    file.range(of: Data(marker.utf8)) == nil,
+                    "a sealed store shows a marker",
+                    sourceLocation: sourceLocation
+                )
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import AnchorageSync
 import AnchorageTesting
 import Foundation
@@ -23,6 +24,7 @@ final class Cluster: Sendable {
     /// two saves wins a conflict follows from their dots' origins).
     init(directories: [URL], seed: UInt64 = 0) throws {
         var configuration = HKHealthStore.Configuration()
+        configuration.log.sealing = HKHealthStore.Configuration.testSealing
         configuration.log.durability = .none
         configuration.authorizationPolicy = .grantAll
         configuration.timeZone = TimeZone(identifier: "UTC")!

@@ -1,4 +1,5 @@
 import AnchorageLog
+import AnchorageStoreTesting
 import AnchorageSync
 import AnchorageTesting
 import Foundation
@@ -20,6 +21,7 @@ struct SharedUUIDTests {
     /// A store whose id is `byte` repeated, so the test knows the dots' order.
     static func store(_ directory: URL, id byte: UInt8, principal: HKSource? = nil) -> HKHealthStore {
         var configuration = HKHealthStore.Configuration()
+        configuration.log.sealing = HKHealthStore.Configuration.testSealing
         configuration.log.durability = .none
         configuration.authorizationPolicy = .grantAll
         let id = StoreID(

@@ -35,6 +35,12 @@ extension HKHealthStore {
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) {
             throw HKError(.errorInvalidArgument, "\(directory.path) already holds a store; replay into a new directory")
         }
+        // A replay of a sealed store is the same person's store: sealed
+        // under the same key unless the caller says otherwise.
+        var configuration = configuration
+        if case .off = configuration.log.sealing, engine.log.sealingKeyID != nil {
+            configuration.log.sealing = engine.log.configuration.sealing
+        }
         let replica = HKHealthStore(directory: directory, configuration: configuration)
         do {
             let log = try replica.eventLog()
