@@ -249,6 +249,7 @@ let package = Package(
             dependencies: [
                 "Anchorage",
                 "AnchorageFleet",
+                "AnchorageKeys",
                 "AnchorageLog",
                 "Etcd",
                 "AnchorageService",
@@ -296,6 +297,7 @@ let package = Package(
             dependencies: [
                 "Anchorage",
                 "AnchorageClient",
+                "AnchorageKeys",
                 "AnchorageLog",
                 "AnchorageServer",
                 "AnchorageService",
@@ -449,6 +451,7 @@ let package = Package(
                 "Anchorage",
                 "AnchorageStoreTesting",
                 "AnchorageTesting",
+                "AnchorageKeys",
                 "AnchorageLog",
                 "AnchorageSync",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -474,7 +477,8 @@ let package = Package(
         .testTarget(
             name: "AnchorageSyncTests",
             dependencies: [
-                "AnchorageTestRun", "AnchorageTesting", "AnchorageStoreTesting", "AnchorageSync", "Anchorage", "AnchorageLog",
+                "AnchorageTestRun", "AnchorageTesting", "AnchorageStoreTesting", "AnchorageSync", "Anchorage",
+                "AnchorageLog",
             ],
             swiftSettings: strictSettings
         ),

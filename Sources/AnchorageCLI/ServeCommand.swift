@@ -21,6 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fleet") var fleetOptions: FleetOptions
 
+    @OptionGroup(title: "Sealing") var sealingOptions: SealingOptions
+
     @Option(
         name: .customLong("stores"),
         help: ArgumentHelp(
@@ -195,6 +197,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
             configuration.peerSyncInterval = .milliseconds(Int64(peerInterval * 1_000))
             configuration.peerTrustRoots = peerTrustRoots
+            if fleetOptions.fleet, sealingOptions.seal {
+                // Every copy of a store must share its data key; a fleet's
+                // copies get theirs through placements, which name no key yet.
+                throw ValidationError(
+                    "--seal does not go with --fleet yet: a fleet's copies would each make their own data key"
+                )
+            }
+            configuration.keyProvider = try await sealingOptions.provider()
             if fleetOptions.fleet {
                 try await serveFleet(
                     root: storesRoot,
@@ -206,6 +216,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
             return
+        }
+        if sealingOptions.seal {
+            throw ValidationError(
+                "--seal goes with --stores: a multi-store node keeps its stores' data keys in its registry"
+            )
         }
         let node: AnchorageNode
         do {

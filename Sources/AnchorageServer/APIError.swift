@@ -23,6 +23,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case storageFailed, invalidCursor
         case storeExists, storeInUse, quotaExceeded, peerExists
         case replicationUnavailable, staleEpoch, fleetUnavailable, notPrimary
+        case keyShredded, keyUnavailable
     }
 
     public let status: HTTPResponse.Status
@@ -123,6 +124,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             case .peerExists: return APIError(.conflict, .peerExists, error.message)
             case .storeInUse: return APIError(.conflict, .storeInUse, error.message)
             case .quotaExceeded: return APIError(.forbidden, .quotaExceeded, error.message)
+            case .keyShredded: return APIError(.gone, .keyShredded, error.message)
+            case .keyUnavailable:
+                return APIError(.serviceUnavailable, .keyUnavailable, error.message).retrying(after: .seconds(5))
             default: return APIError(.internalServerError, .storageFailed, error.message)
             }
         case let error as DecodingError:

@@ -1,4 +1,5 @@
 package import Anchorage
+public import AnchorageKeys
 public import AnchorageLog
 import AnchorageService
 public import AnchorageSync
@@ -113,6 +114,11 @@ public struct NodeConfiguration: Sendable {
     /// A multi-store node: at most this many stores; creating more is
     /// refused with `quotaExceeded`.
     public var maximumStores = 1_000_000
+    /// A multi-store node with a key provider seals every store created on
+    /// it under the store's own data key (wrapped in the registry by the
+    /// provider); `nil` leaves new stores unsealed. Stores created before
+    /// stay as they are.
+    public var keyProvider: (any KeyProvider)?
     /// A multi-store node: the least time between two passes over every
     /// store with peers in the registry (each pass pulls and pushes); a
     /// store that changes pushes to its peers within about a second.

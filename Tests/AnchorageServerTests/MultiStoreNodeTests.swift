@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageLog
 import AnchorageService
 import AnchorageStoreTesting
 import AnchorageTesting
@@ -63,7 +64,10 @@ struct MultiStoreFixture {
     func expectAudits() async throws {
         await node.close()
         for record in try node.registry.stores() {
-            try await expectAuditPasses(node.registry.directory(of: try StoreName(record.id)))
+            let name = try StoreName(record.id)
+            let directory = node.registry.directory(of: name)
+            let sealing = try await node.keyring?.sealing(for: name, directory: directory) ?? .off
+            try await expectAuditPasses(directory, sealing: sealing)
         }
     }
 }

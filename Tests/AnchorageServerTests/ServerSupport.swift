@@ -118,9 +118,14 @@ func stepJSON(
 
 /// The audit every stateful test ends with: the store's projections equal
 /// a replay of its log. Opens the store beside a node that may still hold it.
-func expectAuditPasses(_ directory: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+func expectAuditPasses(
+    _ directory: URL,
+    sealing: EventLog.Sealing = .off,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     var configuration = HKHealthStore.Configuration()
     configuration.log.durability = .none
+    configuration.log.sealing = sealing
     let owner = HKHealthStore(directory: directory, configuration: configuration)
     let disagreement = try await owner.eventLog().checkProjections()
     #expect(disagreement == nil, "audit: the projections equal a replay", sourceLocation: sourceLocation)

@@ -1,4 +1,5 @@
 public import Anchorage
+import AnchorageLog
 public import AnchorageService
 import AnchorageSync
 import AsyncHTTPClient
@@ -29,6 +30,8 @@ public final class MultiStoreNode: Sendable {
     public let configuration: NodeConfiguration
     /// The node's stores and tokens.
     public let registry: NodeRegistry
+    /// The data keys of the stores it seals; `nil` without a key provider.
+    public let keyring: StoreKeyring?
     /// The stores open now.
     let pool: StorePool<ServedStore>
     let metrics = NodeMetrics()
@@ -80,6 +83,8 @@ public final class MultiStoreNode: Sendable {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
         let registry = registry
+        let keyring = configuration.keyProvider.map { StoreKeyring(registry: registry, provider: $0) }
+        self.keyring = keyring
         // What can still fail comes before the HTTP clients, which must be shut down once made.
         let pace = RequestBodyPace(configuration)
         let http1 = HTTP1Channel.Configuration(
@@ -121,9 +126,14 @@ public final class MultiStoreNode: Sendable {
                 guard try registry.store(name) != nil else {
                     throw ServiceError(.storeNotFound, "there is no store \(name)")
                 }
+                let directory = registry.directory(of: name)
+                var storeConfiguration = storeConfiguration
+                if let keyring {
+                    storeConfiguration.log.sealing = try await keyring.sealing(for: name, directory: directory)
+                }
                 let served = try await ServedStore.open(
                     name,
-                    directory: registry.directory(of: name),
+                    directory: directory,
                     configuration: storeConfiguration,
                     accessLogRetention: retention,
                     clock: configuration.clock

@@ -42,6 +42,12 @@ public final class NodeRegistry: Sendable {
     /// `<store>\0<peer id>` → the peer (``StorePeer``): the nodes each
     /// store replicates with.
     let storePeersDatabase: Database
+    /// Data keys, wrapped: key id ‖ version (2 bytes) → ``WrappedKey`` (JSON).
+    let keysDatabase: Database
+    /// Store name → the key id its data key has (16 bytes).
+    let storeKeysDatabase: Database
+    /// Key id → ``ShreddedKey`` (JSON): data keys destroyed on purpose.
+    let shreddedDatabase: Database
 
     /// Records decoded earlier, by their type and bytes (see
     /// ``decode(_:_:)``).
@@ -62,7 +68,7 @@ public final class NodeRegistry: Sendable {
         let opened = try Self.storage("opening the node's registry at \(path)") {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             var settings = Environment.Configuration()
-            settings.maxDatabases = 8
+            settings.maxDatabases = 12
             if !configuration.synchronous { settings.options.insert(.noSync) }
             let environment = try Environment(path: path, configuration: settings)
             return (
@@ -71,10 +77,16 @@ public final class NodeRegistry: Sendable {
                 try environment.openDatabase(named: "tokens"),
                 try environment.openDatabase(named: "token-digests"),
                 try environment.openDatabase(named: "store-tokens"),
-                try environment.openDatabase(named: "store-peers")
+                try environment.openDatabase(named: "store-peers"),
+                try environment.openDatabase(named: "keys"),
+                try environment.openDatabase(named: "store-keys"),
+                try environment.openDatabase(named: "shredded")
             )
         }
-        (environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase, storePeersDatabase) = opened
+        (
+            environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase, storePeersDatabase,
+            keysDatabase, storeKeysDatabase, shreddedDatabase
+        ) = opened
         try indexTokensIfNeeded()
         try finishDeletions()
     }

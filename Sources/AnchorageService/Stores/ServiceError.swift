@@ -37,6 +37,12 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badRequest = Code(name: "badRequest")
         /// A store open in a running process (a node) cannot be deleted.
         public static let storeInUse = Code(name: "storeInUse")
+        /// The store's data key was destroyed on purpose (crypto-shredding):
+        /// nothing it sealed can be read again, on any copy.
+        public static let keyShredded = Code(name: "keyShredded")
+        /// The store's data key cannot be had now: its key provider (an HSM)
+        /// does not answer, or its wrapping key is gone.
+        public static let keyUnavailable = Code(name: "keyUnavailable")
         /// The registry's database, a store's directory or the access log
         /// failed (a read that cannot be recorded is refused).
         public static let storageFailed = Code(name: "storageFailed")

@@ -1,0 +1,126 @@
+public import AnchorageKeys
+public import AnchorageLog
+public import Foundation
+
+/// A node's data keys: one per store (a person), wrapped in the node's
+/// registry, unwrapped by its key provider when the store opens and held
+/// only while it is open.
+///
+/// A store created on a node with a keyring gets a new data key on its
+/// first open and seals everything it writes; a store created before (or
+/// on a node without one) stays unsealed until it is sealed on purpose.
+///
+/// ```swift
+/// let keyring = StoreKeyring(registry: registry, provider: try KeyFileProvider(url: keyFile))
+/// configuration.log.sealing = try await keyring.sealing(for: name, directory: registry.directory(of: name))
+/// ```
+public final class StoreKeyring: Sendable {
+    /// Where the wrapping keys are.
+    public let provider: any KeyProvider
+    let registry: NodeRegistry
+
+    public init(registry: NodeRegistry, provider: any KeyProvider) {
+        self.registry = registry
+        self.provider = provider
+    }
+
+    /// How `store` opens: sealed under every version of its data key,
+    /// unwrapped now; a store never opened before gets its data key first;
+    /// one that holds entries and no key opens unsealed.
+    ///
+    /// - Throws: ``ServiceError`` `.keyShredded` for a store whose key was
+    ///   destroyed, `.keyUnavailable` when the provider cannot unwrap it
+    ///   (an HSM that does not answer, a destroyed wrapping key).
+    public func sealing(for store: StoreName, directory: URL) async throws(ServiceError) -> EventLog.Sealing {
+        guard let keyID = try registry.keyID(of: store) else {
+            let isNew = !FileManager.default.fileExists(atPath: directory.appending(path: "data.mdb").path)
+            guard isNew else { return .off }
+            return .sealed([try await createKey(for: store)])
+        }
+        return .sealed(try await dataKeys(keyID, store: store))
+    }
+
+    /// Every version of data key `keyID`, unwrapped.
+    public func dataKeys(_ keyID: KeyID, store: StoreName) async throws(ServiceError) -> [DataKey] {
+        if let shredded = try registry.shredded(keyID) {
+            throw ServiceError(
+                .keyShredded,
+                "the data of store \(store) was erased: its data key \(keyID) was shredded at "
+                    + "\(shredded.at.formatted(.iso8601)); nothing it sealed can be read again"
+            )
+        }
+        let wrapped = try registry.wrappedKeys(keyID)
+        guard !wrapped.isEmpty else {
+            throw ServiceError(
+                .keyUnavailable,
+                "store \(store) is sealed under data key \(keyID), which this node's registry does not hold; "
+                    + "restore the registry from a backup, or give the node the key"
+            )
+        }
+        var keys: [DataKey] = []
+        for version in wrapped {
+            do {
+                keys.append(try await provider.unwrap(version))
+            } catch {
+                throw ServiceError(
+                    .keyUnavailable,
+                    "the data key of store \(store) cannot be unwrapped by \(provider.name): \(error.message)"
+                )
+            }
+        }
+        return keys
+    }
+
+    /// Makes, wraps and records a new data key for `store`.
+    func createKey(for store: StoreName) async throws(ServiceError) -> DataKey {
+        let key = DataKey.generate()
+        let wrapped: WrappedKey
+        do {
+            wrapped = try await provider.wrap(key)
+        } catch {
+            throw ServiceError(
+                .keyUnavailable,
+                "no data key could be made for store \(store): \(provider.name) failed: \(error.message)"
+            )
+        }
+        try registry.recordKey(wrapped, for: store)
+        return key
+    }
+
+    /// Destroys `store`'s data key (crypto-shredding): from now on every
+    /// copy of its data — this node's, replicas', backups, relays' —
+    /// answers `keyShredded`. Returns the tombstone.
+    @discardableResult
+    public func shred(_ store: StoreName, by principal: String, now: Date = Date()) throws(ServiceError) -> ShreddedKey {
+        guard let keyID = try registry.keyID(of: store) else {
+            throw ServiceError(.invalidArgument, "store \(store) is not sealed: there is no data key to shred")
+        }
+        return try registry.shred(keyID, by: principal, now: now)
+    }
+
+    /// Re-wraps every data key of the registry with the provider's current
+    /// wrapping key (after it rotated): no store's data is touched. Returns
+    /// how many were re-wrapped.
+    @discardableResult
+    public func rewrapAll() async throws(ServiceError) -> Int {
+        let current: String
+        do {
+            current = try await provider.currentWrappingKeyID()
+        } catch {
+            throw ServiceError(.keyUnavailable, "\(provider.name) cannot be used: \(error.message)")
+        }
+        var rewrapped: [WrappedKey] = []
+        for wrapped in try registry.allWrappedKeys() where wrapped.wrappingKeyID != current {
+            do {
+                rewrapped.append(try await provider.wrap(try await provider.unwrap(wrapped)))
+            } catch {
+                throw ServiceError(
+                    .keyUnavailable,
+                    "data key \(wrapped.keyID) could not be re-wrapped by \(provider.name): \(error.message)"
+                )
+            }
+        }
+        try registry.replaceWrappedKeys(rewrapped)
+        return rewrapped.count
+    }
+}
