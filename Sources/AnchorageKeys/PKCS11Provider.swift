@@ -163,7 +163,7 @@ public final class PKCS11Provider: KeyProvider {
                     encrypting: false
                 )
             }
-        } catch where error.code == .unwrapFailed {
+        } catch  where error.code == .unwrapFailed {
             throw KeyError(
                 .unwrapFailed,
                 "the wrapped data key \(wrapped.keyID) (version \(wrapped.version)) does not unwrap on \(name): it was "

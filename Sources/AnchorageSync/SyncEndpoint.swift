@@ -58,6 +58,7 @@ public struct SyncEndpoint: Sendable {
         }
         try checkEpoch(of: asker.epoch)
         var mine = try PeerIdentity(of: log)
+        try mine.checkSealing(of: asker)
         mine.epoch = try epoch?()
         mine.features = SyncProtocol.features
         if let checkpoint = try log.checkpoint(for: asker.storeID), checkpoint.incarnation == asker.incarnation {

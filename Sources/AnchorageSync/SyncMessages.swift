@@ -46,6 +46,11 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
     /// (``SyncProtocol/Feature``); absent from older nodes, which serve
     /// none.
     public var features: [String]?
+    /// The key id the store is sealed under (docs/log-format.md, "Sealed
+    /// entries"); absent for a store that does not seal. Two stores
+    /// replicate only when they name the same one: the stores of one
+    /// person share its data key.
+    public var keyID: KeyID?
 
     public init(
         protocolVersion: Int = SyncProtocol.version,
@@ -72,6 +77,19 @@ public struct PeerIdentity: Codable, Sendable, Hashable {
             incarnation: log.incarnation,
             head: log.head.seq,
             versionVector: try log.versionVector()
+        )
+        keyID = log.sealingKeyID
+    }
+
+    /// Refuses a peer whose store is sealed under another key id (or is
+    /// sealed when this one is not, or the reverse).
+    func checkSealing(of peer: PeerIdentity) throws(SyncError) {
+        guard peer.keyID != keyID else { return }
+        func describe(_ id: KeyID?) -> String { id.map { "sealed under data key \($0)" } ?? "not sealed" }
+        throw SyncError(
+            .wrongPeer,
+            "the peer's store \(peer.storeID) is \(describe(peer.keyID)), and this store \(storeID) is "
+                + "\(describe(keyID)); only the stores of one person, sealed under one data key, replicate"
         )
     }
 }

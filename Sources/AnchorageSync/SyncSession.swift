@@ -91,6 +91,7 @@ public struct SyncSession: Sendable {
         guard peer.storeID != local.storeID else {
             throw SyncError(.wrongPeer, "the peer is this store itself (\(local.storeID)); check the peer's address")
         }
+        try local.checkSealing(of: peer)
         if let known = self.peer, known.storeID != peer.storeID {
             throw SyncError(
                 .wrongPeer,

@@ -91,7 +91,8 @@ public final class StoreKeyring: Sendable {
     /// copy of its data — this node's, replicas', backups, relays' —
     /// answers `keyShredded`. Returns the tombstone.
     @discardableResult
-    public func shred(_ store: StoreName, by principal: String, now: Date = Date()) throws(ServiceError) -> ShreddedKey {
+    public func shred(_ store: StoreName, by principal: String, now: Date = Date()) throws(ServiceError) -> ShreddedKey
+    {
         guard let keyID = try registry.keyID(of: store) else {
             throw ServiceError(.invalidArgument, "store \(store) is not sealed: there is no data key to shred")
         }
