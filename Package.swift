@@ -428,6 +428,8 @@ let package = Package(
                 "AnchorageTestRun",
                 "AnchorageCLI",
                 "Anchorage",
+                "AnchorageKeys",
+                "AnchorageLog",
                 "AnchorageService",
                 "AnchorageStoreTesting",
                 "AnchorageTesting",

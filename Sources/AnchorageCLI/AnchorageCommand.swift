@@ -17,6 +17,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
             HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, MigrateCommand.self, ActivityCommand.self,
             StoresCommand.self,
+            KeysCommand.self,
             TokensCommand.self, PeersCommand.self, AccessLogCommand.self, FleetCommand.self,
         ]
     )

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import LMDB
 
 extension EventLog {
@@ -274,5 +274,37 @@ extension EventLog {
         var result = LogEntry(opened: opened, sealed: entry)
         if entry.operation == .save { result.payload = EntryPayload(opened.payload) }
         return result
+    }
+}
+
+extension EventLog {
+    /// The key id the store in `directory` is sealed under, read without
+    /// opening it as a log (nothing is written): `nil` for a store that
+    /// does not seal. For tools that must choose how to open a store, such
+    /// as an audit without the key.
+    ///
+    /// ```swift
+    /// if let id = try EventLog.sealingKeyID(at: directory) { configuration.sealing = .keyless(id) }
+    /// ```
+    ///
+    /// - Throws: ``LogError`` `noStore` when `directory` holds no store;
+    ///   `LMDBError` when it cannot be read.
+    public static func sealingKeyID(at directory: URL) throws -> KeyID? {
+        let path = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
+            throw LogError(.noStore, "there is no store at \(path)")
+        }
+        let readerLock = try ReaderLock(directory: path, exclusive: false)
+        defer { withExtendedLifetime(readerLock) {} }
+        var options = environmentConfiguration(Configuration())
+        options.options.insert(.readOnly)
+        let environment = try Environment(path: path, configuration: options)
+        return try environment.read { txn in
+            guard let meta = try txn.opener.database(named: "meta") else { return nil }
+            let found = try txn.withValue(forKey: SealingRecord.key, in: meta) { value in
+                SealingRecord(bytes: value)?.keyID
+            }
+            return found ?? nil
+        }
     }
 }

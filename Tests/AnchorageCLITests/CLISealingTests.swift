@@ -1,3 +1,8 @@
+import Anchorage
+import AnchorageKeys
+import AnchorageLog
+import AnchorageService
+import AnchorageStoreTesting
 import AnchorageTesting
 import ArgumentParser
 import Foundation
@@ -60,6 +65,68 @@ struct CLISealingTests {
                 Issue.record("--seal was taken without --stores")
             } catch {
                 #expect("\(error)".contains("--stores"), "\(error)")
+            }
+        }
+    }
+}
+
+/// `anchorage keys` and `audit verify` on a sealed store of a multi-store node.
+@Suite("Command line: keys and audits of sealed stores")
+struct CLIKeysTests {
+    @Test(
+        "keys list, audit verify without the key, keys rotate re-wraps, keys shred leaves a verifiable store nobody reads"
+    )
+    func keysLifecycle() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "node")
+            let keyFile = directory.appending(path: "wrapping.keys")
+            _ = try await runCLI(["stores", "create", "alice", "bob", "--stores", root.path])
+            let registry = try NodeRegistry(root: root)
+            let keyring = StoreKeyring(registry: registry, provider: try KeyFileProvider(url: keyFile))
+            let alice = try StoreName("alice")
+            var configuration = HKHealthStore.Configuration.forTests
+            configuration.log.sealing = try await keyring.sealing(for: alice, directory: registry.directory(of: alice))
+            let store = HKHealthStore(directory: registry.directory(of: alice), configuration: configuration)
+            try await store.save(
+                HKQuantitySample(
+                    type: HKQuantityType(.heartRate),
+                    quantity: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 72),
+                    start: Date(timeIntervalSince1970: 1_717_200_000),
+                    end: Date(timeIntervalSince1970: 1_717_200_000)
+                )
+            )
+            await store.close()
+            let keyID = try #require(try registry.keyID(of: alice))
+            let listed = try await runCLI(["keys", "list", "--stores", root.path])
+            #expect(listed.contains("alice\t\(keyID)\tv1 (file-") && listed.contains("bob\tnot sealed"), "\(listed)")
+
+            let audit = try await runCLI(["audit", "verify", "--store", registry.directory(of: alice).path])
+            #expect(audit.contains("intact (1 entries") && audit.contains("verified without the key"), "\(audit)")
+
+            let before = try registry.wrappedKeys(keyID)[0].wrappingKeyID
+            let rotated = try await runCLI(["keys", "rotate", "--stores", root.path, "--key-file", keyFile.path])
+            #expect(rotated.contains("1 data keys re-wrapped"), "\(rotated)")
+            let after = try registry.wrappedKeys(keyID)[0]
+            #expect(after.wrappingKeyID != before)
+            // The re-wrapped key still opens the store.
+            #expect(try await keyring.dataKeys(keyID, store: alice).count == 1)
+
+            let shredded = try await runCLI(["keys", "shred", "alice", "--stores", root.path])
+            #expect(shredded.contains("shredded the data key \(keyID) of alice"), "\(shredded)")
+            #expect(try await runCLI(["keys", "list", "--stores", root.path]).contains("alice\t\(keyID)\tshredded"))
+            do {
+                _ = try await keyring.sealing(for: alice, directory: registry.directory(of: alice))
+                Issue.record("a shredded key unwrapped")
+            } catch let error as ServiceError {
+                #expect(error.code == .keyShredded)
+            }
+            let again = try await runCLI(["audit", "verify", "--store", registry.directory(of: alice).path])
+            #expect(again.contains("intact (1 entries"), "the shredded store still verifies without a key: \(again)")
+            do {
+                _ = try await runCLI(["keys", "shred", "bob", "--stores", root.path])
+                Issue.record("an unsealed store was shredded")
+            } catch {
+                #expect("\(error)".contains("not sealed"))
             }
         }
     }

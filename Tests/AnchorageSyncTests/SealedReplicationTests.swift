@@ -33,7 +33,9 @@ struct SealedReplicationTests {
             _ = try await PeerReplicator(log: relay, peer: InMemoryTransport(serving: a)).sync(.both)
             #expect(try a.versionVector() == b.versionVector())
             #expect(try a.versionVector() == relay.versionVector())
-            let payloads = { (log: EventLog) in Set(try log.entries(after: nil, limit: 100).entries.compactMap(\.payload)) }
+            let payloads = { (log: EventLog) in
+                Set(try log.entries(after: nil, limit: 100).entries.compactMap(\.payload))
+            }
             #expect(try payloads(a) == payloads(b) && (try payloads(a)).count == 8)
             #expect(try relay.entries(after: nil, limit: 100).entries.allSatisfy { !$0.isOpened })
             for log in [a, relay, b] {
@@ -43,11 +45,19 @@ struct SealedReplicationTests {
         }
     }
 
-    @Test("a peer sealed under another key, or not sealed, is refused at the identity exchange, both ways; nothing moves")
+    @Test(
+        "a peer sealed under another key, or not sealed, is refused at the identity exchange, both ways; nothing moves"
+    )
     func otherKeys() async throws {
         try await withTemporaryDirectories(3) { directories in
-            let a = try EventLog.open(at: directories[0], configuration: Self.configuration(.sealed([DataKey.generate()])))
-            let b = try EventLog.open(at: directories[1], configuration: Self.configuration(.sealed([DataKey.generate()])))
+            let a = try EventLog.open(
+                at: directories[0],
+                configuration: Self.configuration(.sealed([DataKey.generate()]))
+            )
+            let b = try EventLog.open(
+                at: directories[1],
+                configuration: Self.configuration(.sealed([DataKey.generate()]))
+            )
             let plain = try EventLog.open(at: directories[2], configuration: Self.configuration(.off))
             try await a.append(Self.events(2))
             try await b.append(Self.events(2))

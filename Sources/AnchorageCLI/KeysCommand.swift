@@ -1,0 +1,119 @@
+import AnchorageKeys
+import AnchorageLog
+import AnchorageService
+import ArgumentParser
+import Foundation
+
+/// `anchorage keys`: the data keys of a multi-store node that seals
+/// (`serve --stores DIR --seal`).
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "List, shred and re-wrap the data keys of a multi-store node that seals its stores.",
+        subcommands: [KeysListCommand.self, KeysShredCommand.self, KeysRotateCommand.self]
+    )
+}
+
+/// `anchorage keys list`.
+struct KeysListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Each store and its data key: key id, versions and the wrapping key of each; shredded keys."
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    func run() throws {
+        let registry = try node.registry()
+        let output = CLIOutput.current
+        for record in try registryCall({ () throws(ServiceError) in try registry.stores() }) {
+            let name = try registryCall { () throws(ServiceError) in try StoreName(record.id) }
+            guard let keyID = try registryCall({ () throws(ServiceError) in try registry.keyID(of: name) }) else {
+                output.line("\(name)\tnot sealed")
+                continue
+            }
+            if let shredded = try registryCall({ () throws(ServiceError) in try registry.shredded(keyID) }) {
+                output.line("\(name)\t\(keyID)\tshredded \(shredded.at.formatted(.iso8601)) by \(shredded.by)")
+                continue
+            }
+            let versions = try registryCall { () throws(ServiceError) in try registry.wrappedKeys(keyID) }
+            let described = versions.map { "v\($0.version) (\($0.wrappingKeyID))" }.joined(separator: ", ")
+            output.line("\(name)\t\(keyID)\t\(described)")
+        }
+    }
+}
+
+/// `anchorage keys shred STORE`.
+struct KeysShredCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shred",
+        abstract: "Destroy a store's data key: its data can never be read again, on any copy (crypto-shredding).",
+        discussion: """
+            The registry's wrapped versions of the key are deleted and a tombstone kept, in one commit. Every
+            copy of the store — this node's, replicas', backups, relays', directories copied off a disk — holds
+            only what the key sealed, and answers keyShredded from then on; `audit verify` still passes on
+            each without a key. The erasure is complete once no backup of the registry, nor of the wrapping
+            key that wrapped it, remains (rotate the wrapping key and destroy the old one after your
+            registry backups' retention). A running node's open copy answers until it closes.
+            """
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Argument(help: "The store whose data key to destroy.")
+    var store: String
+
+    @Option(help: "Who asks, recorded in the tombstone.")
+    var by = "anchorage keys shred"
+
+    func run() throws {
+        let registry = try node.registry()
+        let name = try registryCall { () throws(ServiceError) in try StoreName(store) }
+        guard let keyID = try registryCall({ () throws(ServiceError) in try registry.keyID(of: name) }) else {
+            throw CommandFailure(description: "store \(name) is not sealed: there is no data key to shred")
+        }
+        let tombstone = try registryCall { () throws(ServiceError) in try registry.shred(keyID, by: by) }
+        CLIOutput.current.line("shredded the data key \(keyID) of \(name) at \(tombstone.at.formatted(.iso8601))")
+    }
+}
+
+/// `anchorage keys rotate`.
+struct KeysRotateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Add a new wrapping key to the key file and re-wrap every data key with it; no store is touched.",
+        discussion: """
+            The previous wrapping keys are kept, retired, so backups of the registry made before still unwrap.
+            --destroy-retired-days D destroys the retired ones older than D days: data keys that only such a
+            backup holds wrapped can never be unwrapped again, which is what completes a shredding.
+            """
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Option(help: ArgumentHelp("The key file (as serve --key-file).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(parsing: .unconditional, help: "Destroy retired wrapping keys older than this many days.")
+    var destroyRetiredDays: Double?
+
+    func run() async throws {
+        let registry = try node.registry()
+        let url = keyFile.map { URL(fileURLWithPath: $0) } ?? SealingOptions.defaultKeyFile
+        let output = CLIOutput.current
+        do {
+            let provider = try KeyFileProvider(url: url)
+            let id = try provider.rotate()
+            let count = try await StoreKeyring(registry: registry, provider: provider).rewrapAll()
+            output.line("wrapping key \(id) added; \(count) data keys re-wrapped with it")
+            if let days = destroyRetiredDays {
+                let destroyed = try provider.destroy(retiredBefore: Date(timeIntervalSinceNow: -days * 86_400))
+                output.line("destroyed \(destroyed.count) retired wrapping keys")
+            }
+        } catch let error as KeyError {
+            throw CommandFailure(description: error.message)
+        } catch let error as ServiceError {
+            throw CommandFailure(description: error.message)
+        }
+    }
+}
