@@ -139,4 +139,48 @@ struct MultiStoreSealingTests {
             }
         }
     }
+
+    @Test(
+        "POST /v1/stores/{store}/shred: the administrator shreds at once; the owner cannot; a node that does not seal says so"
+    )
+    func shredRoute() async throws {
+        try await withTemporaryDirectory { keys in
+            var configuration = NodeConfiguration()
+            configuration.keyProvider = try KeyFileProvider(url: keys.appending(path: "wrapping.keys"))
+            try await MultiStoreFixture.with(configuration: configuration) { fixture in
+                let admin = try fixture.node.registry.issueToken(.administrator()).secret
+                try await fixture.node.application().test(.router) { client in
+                    let saved = try await client.send(
+                        .post,
+                        "/v1/stores/alice/samples",
+                        token: fixture.alice,
+                        json: "[\(Self.sample(2))]"
+                    )
+                    #expect(saved.status == .created, "\(saved.text)")
+                    let byOwner = try await client.send(.post, "/v1/stores/alice/shred", token: fixture.alice)
+                    #expect(byOwner.status == .forbidden || byOwner.status == .unauthorized, "\(byOwner.text)")
+                    let shredded = try await client.send(.post, "/v1/stores/alice/shred", token: admin)
+                    #expect(shredded.status == .ok && shredded.text.contains("keyID"), "\(shredded.text)")
+                    // The store closed; its next open finds no key.
+                    let feed = try await client.send(
+                        .get,
+                        "/v1/stores/alice/changes?type=heartRate",
+                        token: fixture.alice
+                    )
+                    #expect(feed.status == .gone && feed.text.contains("keyShredded"), "\(feed.text)")
+                    let twice = try await client.send(.post, "/v1/stores/alice/shred", token: admin)
+                    #expect(twice.status == .gone, "\(twice.text)")
+                    let missing = try await client.send(.post, "/v1/stores/carol/shred", token: admin)
+                    #expect(missing.status == .notFound, "\(missing.text)")
+                }
+            }
+        }
+        try await MultiStoreFixture.with { fixture in
+            let admin = try fixture.node.registry.issueToken(.administrator()).secret
+            try await fixture.node.application().test(.router) { client in
+                let refused = try await client.send(.post, "/v1/stores/alice/shred", token: admin)
+                #expect(refused.status == .badRequest && refused.text.contains("does not seal"), "\(refused.text)")
+            }
+        }
+    }
 }

@@ -16,6 +16,8 @@ struct AdminRoutes: Sendable {
     let registry: NodeRegistry
     /// Deletes a store the node may be serving (ends its requests first).
     let deleteStore: @Sendable (StoreName) async throws -> Void
+    /// Destroys a sealed store's data key (ends its requests first).
+    let shredStore: @Sendable (StoreName) async throws -> ShreddedKey
     /// What the node's rounds with a store's peer did (by peer id).
     let peerStatus: @Sendable (String, StoreName) -> PeerStatus?
 
@@ -34,6 +36,7 @@ struct AdminRoutes: Sendable {
         admin.post("/v1/stores/{store}/tokens", use: issue)
         admin.delete("/v1/stores/{store}/tokens/{token}", use: revoke)
         admin.put("/v1/stores/{store}/quota", use: setQuota)
+        admin.post("/v1/stores/{store}/shred", use: shred)
         admin.get("/v1/stores/{store}/peers", use: peers)
         admin.post("/v1/stores/{store}/peers", use: addPeer)
         admin.delete("/v1/stores/{store}/peers/{peer}", use: removePeer)
@@ -115,6 +118,11 @@ struct AdminRoutes: Sendable {
         let name = try Self.store(context)
         try await deleteStore(name)
         return Response(status: .noContent)
+    }
+
+    func shred(_ request: Request, context: NodeContext) async throws -> Response {
+        let name = try Self.existing(context, registry)
+        return try JSONBodies.response(encoding: try await shredStore(name))
     }
 
     func tokens(_ request: Request, context: NodeContext) async throws -> Response {

@@ -226,6 +226,25 @@ public final class MultiStoreNode: Sendable {
         peerScheduler.forget(name)
     }
 
+    /// Destroys `name`'s data key (crypto-shredding): the store's requests
+    /// end and it closes first, so no open copy keeps the unwrapped key;
+    /// then the registry's wrapped versions go and a tombstone stays.
+    ///
+    /// - Throws: ``ServiceError`` `.storeNotFound`, `.invalidArgument` for
+    ///   a node that does not seal or a store that is not sealed.
+    public func shredStore(_ name: StoreName, by principal: String) async throws(ServiceError) -> ShreddedKey {
+        guard let keyring else {
+            throw ServiceError(
+                .invalidArgument,
+                "this node does not seal its stores (serve --seal): store \(name) has no data key to shred"
+            )
+        }
+        guard try registry.store(name) != nil else { throw ServiceError(.storeNotFound, "there is no store \(name)") }
+        await pool.remove(name)
+        defer { pool.endRemoval(name) }
+        return try keyring.shred(name, by: principal)
+    }
+
     func router() -> Router<NodeContext> {
         let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics, kind: .multi)
         addRoutes(to: router)
@@ -238,6 +257,7 @@ public final class MultiStoreNode: Sendable {
         AdminRoutes(
             registry: registry,
             deleteStore: { [self] name in try await deleteStore(name) },
+            shredStore: { [self] name in try await shredStore(name, by: "the node's administrator") },
             peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
         ).register(on: router)
         router.group().add(middleware: AdminMiddleware(registry: registry))

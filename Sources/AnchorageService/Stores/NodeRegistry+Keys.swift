@@ -107,8 +107,17 @@ extension NodeRegistry {
     /// and a tombstone stays, in one commit. Whatever the key sealed, on
     /// every copy, can never be read again once no backup of the registry
     /// (or of the wrapping key) holds it.
+    ///
+    /// - Throws: ``ServiceError`` `.keyShredded` when it was shredded already
+    ///   (the first tombstone stays).
     @discardableResult
     public func shred(_ keyID: KeyID, by principal: String, now: Date = Date()) throws(ServiceError) -> ShreddedKey {
+        if let shredded = try shredded(keyID) {
+            throw ServiceError(
+                .keyShredded,
+                "the data key \(keyID) was shredded already, at \(shredded.at.formatted(.iso8601)), by \(shredded.by)"
+            )
+        }
         let record = ShreddedKey(keyID: keyID, at: Self.recorded(now), by: principal)
         let encoded = try Self.storage("shredding data key \(keyID)") { try encode(record) }
         try Self.storage("shredding data key \(keyID)") {
