@@ -355,6 +355,7 @@ let package = Package(
             name: "AnchorageBench",
             dependencies: [
                 "Anchorage",
+                "AnchorageKeys",
                 "AnchorageServer",
                 "AnchorageService",
                 "AppleHealthImport",

@@ -93,13 +93,13 @@ struct AnchorageBench: AsyncParsableCommand {
 
     enum Suite: String, ExpressibleByArgument {
         case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores,
-            fleet, series
+            fleet, series, sealed
 
         /// The suites `all` runs, each in a process of its own (`import`
         /// includes the reading row).
         static let eachAlone: [Suite] = [
             .log, .model, .store, .small, .statistics, .import, .series, .feed, .http, .hostile, .sync, .audit, .stores,
-            .fleet,
+            .fleet, .sealed,
         ]
     }
 
@@ -144,6 +144,7 @@ struct AnchorageBench: AsyncParsableCommand {
             (.stores, { try await runManyStoresBenchmarks(work: work, report: &$0) }),
             (.fleet, { try await runFleetBenchmarks(report: &$0) }),
             (.series, { try await runSeriesBenchmarks(work: work, report: &$0) }),
+            (.sealed, { try await runSealedBenchmarks(work: work, report: &$0) }),
         ]
         for (name, runSuite) in suites where suite == name {
             try await runSuite(&report)
