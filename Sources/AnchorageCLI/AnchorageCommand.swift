@@ -16,7 +16,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             SourcesCommand.self, SaveCommand.self, DeleteCommand.self, SyncCommand.self, AuditCommand.self,
             DigestCommand.self, RebuildCommand.self, ExportCommand.self, ImportLogCommand.self,
             HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, MigrateCommand.self, ActivityCommand.self,
-            StoresCommand.self,
+            StoresCommand.self, BackupCommand.self,
             KeysCommand.self,
             TokensCommand.self, PeersCommand.self, AccessLogCommand.self, FleetCommand.self,
         ]

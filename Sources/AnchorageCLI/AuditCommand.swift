@@ -76,15 +76,16 @@ extension AuditVerifyCommand {
     /// A sealed store, verified as an auditor without its key does: the
     /// chain, every envelope's digest and structure, the version vector.
     func verifyWithoutKey(_ keyID: KeyID, output: CLIOutput) throws {
-        var configuration = EventLog.Configuration()
-        configuration.sealing = .keyless(keyID)
-        let log: EventLog
+        let report: EventLog.VerificationReport
         do {
-            log = try EventLog.openForReading(at: storeOptions.directory, configuration: configuration)
+            // Read as an auditor does, without opening the store: a backup
+            // copy never opened stays as it is.
+            report = try EventLog.verify(at: storeOptions.directory, sealing: .keyless(keyID)) { checked in
+                output.status("\rverified \(checked) entries…")
+            }
         } catch {
             throw CommandFailure(description: "cannot verify the store: \(ErrorWords.describe(error))")
         }
-        let report = try log.verify { checked in output.status("\rverified \(checked) entries…") }
         if let problem = report.problem {
             output.status("\n")
             throw CommandFailure(description: "the log is damaged or was altered: \(problem)")

@@ -18,7 +18,13 @@ extension EventLog {
     ///
     /// Copying a store's files by other means while it is open is not safe,
     /// and a copy made that way keeps the original incarnation.
-    public func backup(to destination: URL) throws {
+    ///
+    /// - Parameter includingProjections: `false` writes a **log-only** copy:
+    ///   `data.mdb` alone (the log, its identity, origins and checkpoints),
+    ///   whose first open rebuilds the projections. A sealed store's log-only
+    ///   copy holds nothing but envelopes and clear headers, and a process
+    ///   without the key makes one (``Sealing/keyless(_:)``).
+    public func backup(to destination: URL, includingProjections: Bool = true) throws {
         let path = destination.standardizedFileURL.path
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -31,7 +37,7 @@ extension EventLog {
         let environment = try store().environment
         // The projections first: their copy is then no later than the
         // log's, whose open applies what they miss.
-        if let projections = environment.companion {
+        if includingProjections, let projections = environment.companion {
             try projections.copy(to: ProjectionStore.path(inStore: path))
             try ProjectionStore.openEnvironment(inStore: path, configuration: configuration).sync()
         }

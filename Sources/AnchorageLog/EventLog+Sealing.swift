@@ -308,3 +308,46 @@ extension EventLog {
         }
     }
 }
+
+extension EventLog {
+    /// Verifies the store in `directory` without opening it as a log (so
+    /// without taking part in its life: a backup copy that was never
+    /// opened stays as it is): the same checks as ``verify(progress:)``;
+    /// with ``Sealing/sealed(_:)`` keys, every envelope is opened too. For
+    /// auditors, with or without the key.
+    ///
+    /// ```swift
+    /// let report = try EventLog.verify(at: backup, sealing: .keyless(keyID))
+    /// ```
+    public static func verify(
+        at directory: URL,
+        sealing: Sealing = .off,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> VerificationReport {
+        let path = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
+            throw LogError(.noStore, "there is no store at \(path)")
+        }
+        let sealer = try StoreSealing(sealing).sealer
+        let readerLock = try ReaderLock(directory: path, exclusive: false)
+        defer { withExtendedLifetime(readerLock) {} }
+        var options = environmentConfiguration(Configuration())
+        options.options.insert(.readOnly)
+        let environment = try Environment(path: path, configuration: options)
+        return try environment.read { txn in
+            guard try txn.opener.database(named: "meta") != nil else {
+                throw LogError(.noStore, "the store at \(path) holds nothing yet")
+            }
+            let databases = try LogDatabases(in: txn.opener)
+            guard let identity = try readIdentity(databases, in: txn) else {
+                throw LogError(.noStore, "the store at \(path) was never written")
+            }
+            var origins = OriginTable()
+            if identity.layout == .compact, let numbers = databases.originNumbers {
+                try origins.load(from: numbers, in: txn)
+            }
+            let decoder = EntryDecoder(layout: identity.layout, origins: origins, sealer: sealer)
+            return try verify(databases, decoder: decoder, in: txn, progress: progress)
+        }
+    }
+}

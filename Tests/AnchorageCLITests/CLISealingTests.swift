@@ -131,3 +131,89 @@ struct CLIKeysTests {
         }
     }
 }
+
+/// `anchorage backup`: a log-only copy, sealed or not.
+@Suite("Command line: log-only backups")
+struct CLIBackupTests {
+    @Test(
+        "a sealed store's backup holds the log alone, no marker, verifies without the key, and restores to the same state with it"
+    )
+    func sealedBackup() async throws {
+        try await withTemporaryDirectory { directory in
+            let key = DataKey.generate()
+            let source = directory.appending(path: "source")
+            var configuration = HKHealthStore.Configuration.forTests
+            configuration.log.sealing = .sealed([key])
+            let marker = "backup-marker-\(UUID().uuidString)"
+            let store = HKHealthStore(directory: source, configuration: configuration)
+            try await store.save(
+                (0..<20).map { index in
+                    HKQuantitySample(
+                        type: HKQuantityType(.heartRate),
+                        quantity: HKQuantity(
+                            unit: .count().unitDivided(by: .minute()),
+                            doubleValue: Double(60 + index)
+                        ),
+                        start: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 60),
+                        end: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 60),
+                        metadata: ["note": marker]
+                    )
+                }
+            )
+            let digest = try store.stateDigest()
+            // Taken beside the open store, as beside a running node.
+            let copy = directory.appending(path: "copy")
+            let output = try await runCLI(["backup", copy.path, "--store", source.path])
+            #expect(output.contains("backed up 20 entries") && output.contains("the log alone"), "\(output)")
+            await store.close()
+            let names = try FileManager.default.contentsOfDirectory(atPath: copy.path)
+            #expect(!names.contains("projections.mdb"), "\(names)")
+            for name in names {
+                let bytes = try Data(contentsOf: copy.appending(path: name))
+                #expect(bytes.range(of: Data(marker.utf8)) == nil, "the backup's \(name) holds the marker")
+            }
+            #expect(try await runCLI(["audit", "verify", "--store", copy.path]).contains("intact (20 entries"))
+            let restored = HKHealthStore(directory: copy, configuration: configuration)
+            #expect(try restored.stateDigest() == digest)
+            #expect(try await restored.eventLog().checkProjections() == nil)
+            await restored.close()
+            do {
+                _ = try await runCLI([
+                    "backup", directory.appending(path: "full").path, "--store", source.path, "--with-projections",
+                ])
+                Issue.record("a sealed store's projections were copied")
+            } catch {
+                #expect("\(error)".contains("the log alone"), "\(error)")
+            }
+        }
+    }
+
+    @Test("an unsealed store's backup restores to the same state, with or without its projections")
+    func plainBackup() async throws {
+        try await withTemporaryDirectory { directory in
+            let source = directory.appending(path: "source")
+            let store = HKHealthStore(directory: source, configuration: .forTests)
+            try await store.save(
+                HKQuantitySample(
+                    type: HKQuantityType(.stepCount),
+                    quantity: HKQuantity(unit: .count(), doubleValue: 120),
+                    start: Date(timeIntervalSince1970: 1_717_200_000),
+                    end: Date(timeIntervalSince1970: 1_717_200_600)
+                )
+            )
+            let digest = try store.stateDigest()
+            await store.close()
+            for (name, flags) in [("log", [String]()), ("full", ["--with-projections"])] {
+                let copy = directory.appending(path: name)
+                _ = try await runCLI(["backup", copy.path, "--store", source.path] + flags)
+                #expect(
+                    FileManager.default.fileExists(atPath: copy.appending(path: "projections.mdb").path) == !flags
+                        .isEmpty
+                )
+                let restored = HKHealthStore(directory: copy, configuration: .forTests)
+                #expect(try restored.stateDigest() == digest)
+                await restored.close()
+            }
+        }
+    }
+}

@@ -267,4 +267,30 @@ struct SealingTests {
             await sealed.close()
         }
     }
+
+    @Test(
+        "EventLog.verify(at:) checks a never-opened log-only backup without the key, and with it opens every envelope"
+    )
+    func verifyAtDirectory() async throws {
+        let key = DataKey.generate()
+        try await withTemporaryDirectory { directory in
+            let log = try EventLog.open(at: directory.appending(path: "a"), configuration: Self.sealed([key]))
+            try await log.append(Self.events(count: 12))
+            let copy = directory.appending(path: "copy")
+            try log.backup(to: copy, includingProjections: false)
+            await log.close()
+            #expect(!FileManager.default.fileExists(atPath: copy.appending(path: "projections.mdb").path))
+            #expect(try EventLog.verify(at: copy, sealing: .keyless(key.id)).entriesChecked == 12)
+            #expect(try EventLog.verify(at: copy, sealing: .sealed([key])).isIntact)
+            // The check took no part in the copy's life: it is still a backup never opened.
+            #expect(try EventLog.sealingKeyID(at: copy) == key.id)
+            #expect(
+                Self.code { try EventLog.openForReading(at: copy, configuration: Self.keyless(key.id)) } == .needsWriter
+            )
+            // A key that is not the store's opens no envelope.
+            let impostor = try DataKey(id: key.id, version: 1, material: SymmetricKey(size: .bits256))
+            let report = try EventLog.verify(at: copy, sealing: .sealed([impostor]))
+            #expect(report.problem?.seq == 1, "\(String(describing: report.problem))")
+        }
+    }
 }
