@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import AnchorageServer
@@ -182,5 +183,94 @@ struct MultiStoreSealingTests {
                 #expect(refused.status == .badRequest && refused.text.contains("does not seal"), "\(refused.text)")
             }
         }
+    }
+
+    @Test(
+        "a key provider that cannot answer: 503 keyUnavailable with Retry-After, nothing stored; the store opens once it answers"
+    )
+    func providerUnavailable() async throws {
+        try await withTemporaryDirectory { keys in
+            let working = try KeyFileProvider(url: keys.appending(path: "wrapping.keys"))
+            let flaky = FlakyProvider(wrapping: working)
+            var configuration = NodeConfiguration()
+            configuration.keyProvider = flaky
+            configuration.storeIdleTimeout = .milliseconds(1)
+            try await MultiStoreFixture.with(configuration: configuration) { fixture in
+                try await fixture.node.application().test(.router) { client in
+                    let first = try await client.send(
+                        .post,
+                        "/v1/stores/alice/samples",
+                        token: fixture.alice,
+                        json: "[\(Self.sample(3))]"
+                    )
+                    #expect(first.status == .created, "\(first.text)")
+                }
+                await fixture.node.close()
+                flaky.failing.withLock { $0 = true }
+                var restarted = configuration
+                restarted.port = 0
+                let again = try MultiStoreNode(
+                    root: fixture.root,
+                    configuration: restarted,
+                    storeConfiguration: .forTests
+                )
+                try await again.application().test(.router) { client in
+                    let refused = try await client.send(
+                        .post,
+                        "/v1/stores/alice/samples",
+                        token: fixture.alice,
+                        json: "[\(Self.sample(4))]"
+                    )
+                    #expect(
+                        refused.status == .serviceUnavailable && refused.text.contains("keyUnavailable"),
+                        "\(refused.text)"
+                    )
+                    #expect(refused.headers[.retryAfter] != nil)
+                    flaky.failing.withLock { $0 = false }
+                    let feed = try await client.send(
+                        .get,
+                        "/v1/stores/alice/changes?type=heartRate",
+                        token: fixture.alice
+                    )
+                    #expect(feed.status == .ok, "\(feed.text)")
+                    #expect(
+                        feed.text.components(separatedBy: "\"uuid\"").count - 1 == 1,
+                        "only the first save: \(feed.text)"
+                    )
+                }
+                await again.close()
+            }
+        }
+    }
+}
+
+/// A key provider that fails on demand, as an HSM that stops answering.
+final class FlakyProvider: KeyProvider {
+    let inner: KeyFileProvider
+    let failing = Mutex(false)
+
+    init(wrapping inner: KeyFileProvider) { self.inner = inner }
+
+    var name: String { "a flaky provider" }
+
+    private func check() throws(KeyError) {
+        if failing.withLock({ $0 }) {
+            throw KeyError(.providerUnavailable, "the provider did not answer within 5 s")
+        }
+    }
+
+    func wrap(_ key: DataKey) async throws(KeyError) -> WrappedKey {
+        try check()
+        return try await inner.wrap(key)
+    }
+
+    func unwrap(_ wrapped: WrappedKey) async throws(KeyError) -> DataKey {
+        try check()
+        return try await inner.unwrap(wrapped)
+    }
+
+    func currentWrappingKeyID() async throws(KeyError) -> String {
+        try check()
+        return try await inner.currentWrappingKeyID()
     }
 }
