@@ -31,6 +31,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CLIOutput.current
+        _ = try storeOptions.existingStorePath()
         let keyID: KeyID?
         do {
             keyID = try EventLog.sealingKeyID(at: storeOptions.directory)

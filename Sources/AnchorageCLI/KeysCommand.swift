@@ -10,7 +10,7 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "List, shred and re-wrap the data keys of a multi-store node that seals its stores.",
-        subcommands: [KeysListCommand.self, KeysShredCommand.self, KeysRotateCommand.self]
+        subcommands: [KeysListCommand.self, KeysSealCommand.self, KeysShredCommand.self, KeysRotateCommand.self]
     )
 }
 
@@ -99,7 +99,7 @@ struct KeysRotateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try node.registry()
-        let url = keyFile.map { URL(fileURLWithPath: $0) } ?? SealingOptions.defaultKeyFile
+        let url = keyFile.map { URL(fileURLWithPath: $0) } ?? KeyProviderOptions.defaultKeyFile
         let output = CLIOutput.current
         do {
             let provider = try KeyFileProvider(url: url)
@@ -114,6 +114,51 @@ struct KeysRotateCommand: AsyncParsableCommand {
             throw CommandFailure(description: error.message)
         } catch let error as ServiceError {
             throw CommandFailure(description: error.message)
+        }
+    }
+}
+
+/// `anchorage keys seal STORE`.
+struct KeysSealCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seal",
+        abstract: "Seal every entry of an existing store under a data key of its own (the store must be closed).",
+        discussion: """
+            The store's data key is made and recorded in the registry first (or its own is used), then the
+            projections' file is deleted (it is rebuilt from the sealed log at the next open), the log is
+            rewritten sealed in one transaction, and the data file compacted, so that none of its files keeps
+            an entry in clear. Interrupted, it is run again and finishes. The sealing is deterministic: a
+            replica sealed under the same key gets the same bytes. Blocks the file system freed may keep old
+            bytes until reused: encrypt the disk itself for those.
+            """
+    )
+
+    @OptionGroup var node: NodeRootOption
+
+    @Argument(help: "The store to seal.")
+    var store: String
+
+    @OptionGroup(title: "Wrapping keys") var keyProvider: KeyProviderOptions
+
+    func run() async throws {
+        let registry = try node.registry()
+        let name = try registryCall { () throws(ServiceError) in try StoreName(store) }
+        guard try registryCall({ () throws(ServiceError) in try registry.store(name) }) != nil else {
+            throw CommandFailure(description: "there is no store \(name)")
+        }
+        let provider = try await keyProvider.provider()
+        let keyring = StoreKeyring(registry: registry, provider: provider)
+        do {
+            let keys = try await keyring.keysForSealing(name)
+            let report = try EventLog.seal(at: registry.directory(of: name), keys: keys)
+            CLIOutput.current.line(
+                "sealed \(report.entries) entries of \(name) under data key \(keys[0].id); data file "
+                    + "\(report.bytesBefore) → \(report.bytesAfter) bytes"
+            )
+        } catch let error as ServiceError {
+            throw CommandFailure(description: error.message)
+        } catch {
+            throw CommandFailure(description: "cannot seal \(name): \(ErrorWords.describe(error))")
         }
     }
 }

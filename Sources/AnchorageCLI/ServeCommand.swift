@@ -21,7 +21,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Fleet") var fleetOptions: FleetOptions
 
-    @OptionGroup(title: "Sealing") var sealingOptions: SealingOptions
+    @Flag(
+        help:
+            "With --stores: seal every store created from now on under its own data key (docs/log-format.md, \"Sealed entries\")."
+    )
+    var seal = false
+
+    @OptionGroup(title: "Sealing (with --seal)") var keyProvider: KeyProviderOptions
 
     @Option(
         name: .customLong("stores"),
@@ -116,6 +122,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
+        if !seal, keyProvider.namesProvider {
+            throw ValidationError("--key-file and --pkcs11-module go with --seal")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard bodyTimeout > 0, bodyTimeout <= 86_400 else {
@@ -197,14 +206,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
             configuration.peerSyncInterval = .milliseconds(Int64(peerInterval * 1_000))
             configuration.peerTrustRoots = peerTrustRoots
-            if fleetOptions.fleet, sealingOptions.seal {
+            if fleetOptions.fleet, seal {
                 // Every copy of a store must share its data key; a fleet's
                 // copies get theirs through placements, which name no key yet.
                 throw ValidationError(
                     "--seal does not go with --fleet yet: a fleet's copies would each make their own data key"
                 )
             }
-            configuration.keyProvider = try await sealingOptions.provider()
+            if seal { configuration.keyProvider = try await keyProvider.provider() }
             if fleetOptions.fleet {
                 try await serveFleet(
                     root: storesRoot,
@@ -217,7 +226,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)
             return
         }
-        if sealingOptions.seal {
+        if seal {
             throw ValidationError(
                 "--seal goes with --stores: a multi-store node keeps its stores' data keys in its registry"
             )

@@ -22,6 +22,17 @@ struct StoreOptions: ParsableArguments {
         return HKHealthStore(directory: directory, configuration: configuration)
     }
 
+    /// The store's path, when it holds a store.
+    ///
+    /// - Throws: ``CommandFailure`` when there is none (nothing is created).
+    func existingStorePath() throws -> String {
+        let path = directory.standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
+            throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
+        }
+        return path
+    }
+
     /// The store, opened for a command that only reads: beside a process
     /// that writes it (a running node), as LMDB allows. A store that a
     /// writer must settle first (indices of another version, a restored
@@ -35,10 +46,8 @@ struct StoreOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` when there is no store at the directory
     ///   (nothing is created) or it cannot be opened.
     func openStoreForReading(recordsReads: Bool = false) async throws -> HKHealthStore {
-        let path = directory.standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
-            throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
-        }
+        let path = try existingStorePath()
+
         var configuration = HKHealthStore.Configuration()
         configuration.readOnly = true
         configuration.log.appendsLocalRecordsWhenReading = recordsReads

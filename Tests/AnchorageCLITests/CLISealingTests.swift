@@ -132,6 +132,52 @@ struct CLIKeysTests {
     }
 }
 
+extension CLIKeysTests {
+    @Test(
+        "keys seal: an existing store's entries sealed under a key recorded first, no marker in its files, the same state"
+    )
+    func sealExisting() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "node")
+            let keyFile = directory.appending(path: "wrapping.keys")
+            _ = try await runCLI(["stores", "create", "carol", "--stores", root.path])
+            let registry = try NodeRegistry(root: root)
+            let carol = try StoreName("carol")
+            let marker = "seal-existing-\(UUID().uuidString)"
+            let store = HKHealthStore(directory: registry.directory(of: carol), configuration: .forTests)
+            try await store.save(
+                (0..<10).map { index in
+                    HKQuantitySample(
+                        type: HKQuantityType(.stepCount),
+                        quantity: HKQuantity(unit: .count(), doubleValue: Double(100 + index)),
+                        start: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 600),
+                        end: Date(timeIntervalSince1970: 1_717_200_300 + Double(index) * 600),
+                        metadata: ["note": marker]
+                    )
+                }
+            )
+            let digest = try store.stateDigest()
+            await store.close()
+            let sealed = try await runCLI(["keys", "seal", "carol", "--stores", root.path, "--key-file", keyFile.path])
+            #expect(sealed.contains("sealed 10 entries of carol"), "\(sealed)")
+            let keyID = try #require(try registry.keyID(of: carol))
+            for name in try FileManager.default.contentsOfDirectory(atPath: registry.directory(of: carol).path) {
+                let bytes = try Data(contentsOf: registry.directory(of: carol).appending(path: name))
+                #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(name) holds the marker after sealing")
+            }
+            let keyring = StoreKeyring(registry: registry, provider: try KeyFileProvider(url: keyFile))
+            var configuration = HKHealthStore.Configuration.forTests
+            configuration.log.sealing = try await keyring.sealing(for: carol, directory: registry.directory(of: carol))
+            let reopened = HKHealthStore(directory: registry.directory(of: carol), configuration: configuration)
+            #expect(try reopened.stateDigest() == digest)
+            #expect(try reopened.eventLog().sealingKeyID == keyID)
+            await reopened.close()
+            let again = try await runCLI(["keys", "seal", "carol", "--stores", root.path, "--key-file", keyFile.path])
+            #expect(again.contains("sealed 0 entries"), "sealing twice changes nothing: \(again)")
+        }
+    }
+}
+
 /// `anchorage backup`: a log-only copy, sealed or not.
 @Suite("Command line: log-only backups")
 struct CLIBackupTests {

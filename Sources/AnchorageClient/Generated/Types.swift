@@ -140,6 +140,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/stores/{store}/quota`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/quota/put(setStoreQuota)`.
     func setStoreQuota(_ input: Operations.SetStoreQuota.Input) async throws -> Operations.SetStoreQuota.Output
+    /// Destroys a sealed store's data key (crypto-shredding)
+    ///
+    /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/stores/{store}/shred`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/shred/post(shredStore)`.
+    func shredStore(_ input: Operations.ShredStore.Input) async throws -> Operations.ShredStore.Output
     /// The store's tokens, never a secret
     ///
     /// - Remark: HTTP `GET /v1/stores/{store}/tokens`.

@@ -71,6 +71,14 @@ public final class StoreKeyring: Sendable {
         return keys
     }
 
+    /// The data keys `store` is (or is to be) sealed under: its own when it
+    /// has one, else a new one, made and recorded first, so that sealing
+    /// the store's entries never runs ahead of the registry holding the key.
+    public func keysForSealing(_ store: StoreName) async throws(ServiceError) -> [DataKey] {
+        if let keyID = try registry.keyID(of: store) { return try await dataKeys(keyID, store: store) }
+        return [try await createKey(for: store)]
+    }
+
     /// Makes, wraps and records a new data key for `store`.
     func createKey(for store: StoreName) async throws(ServiceError) -> DataKey {
         let key = DataKey.generate()

@@ -2,24 +2,18 @@ import AnchorageKeys
 import ArgumentParser
 import Foundation
 
-/// `anchorage serve --stores DIR --seal …`: where a node's wrapping keys
-/// are — a key file, or a PKCS#11 token.
-struct SealingOptions: ParsableArguments {
-    @Flag(
-        help:
-            "With --stores: seal every store created from now on under its own data key (docs/log-format.md, \"Sealed entries\")."
-    )
-    var seal = false
-
+/// Where a node's wrapping keys are — a key file, or a PKCS#11 token:
+/// `serve --stores DIR --seal …`, `keys seal`.
+struct KeyProviderOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "With --seal: the file of wrapping keys (created 0600 on first use). Default: ~/.anchorage/wrapping.keys.",
+            "The file of wrapping keys (created 0600 on first use). Default: ~/.anchorage/wrapping.keys.",
             valueName: "file"
         )
     )
     var keyFile: String?
 
-    @Option(help: ArgumentHelp("With --seal: wrap data keys on a PKCS#11 token; the module's path.", valueName: "path"))
+    @Option(help: ArgumentHelp("Wrap data keys on a PKCS#11 token instead: the module's path.", valueName: "path"))
     var pkcs11Module: String?
 
     @Option(help: "With --pkcs11-module: the token's label.")
@@ -34,10 +28,10 @@ struct SealingOptions: ParsableArguments {
     @Flag(help: "With --pkcs11-module: generate the wrapping key on the token when it has none (non-extractable).")
     var pkcs11CreateKey = false
 
+    /// Whether any option names a provider.
+    var namesProvider: Bool { keyFile != nil || pkcs11Module != nil }
+
     func validate() throws {
-        if !seal, keyFile != nil || pkcs11Module != nil {
-            throw ValidationError("--key-file and --pkcs11-module go with --seal")
-        }
         if keyFile != nil, pkcs11Module != nil {
             throw ValidationError("give --key-file or --pkcs11-module, not both")
         }
@@ -54,9 +48,8 @@ struct SealingOptions: ParsableArguments {
         FileManager.default.homeDirectoryForCurrentUser.appending(path: ".anchorage/wrapping.keys")
     }
 
-    /// The key provider the options name; `nil` without --seal.
-    func provider() async throws -> (any KeyProvider)? {
-        guard seal else { return nil }
+    /// The key provider the options name: the key file by default.
+    func provider() async throws -> any KeyProvider {
         do {
             if let pkcs11Module, let pkcs11Token, let pkcs11PinFile {
                 var configuration = PKCS11Provider.Configuration(
