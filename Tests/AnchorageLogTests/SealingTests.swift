@@ -293,4 +293,27 @@ struct SealingTests {
             #expect(report.problem?.seq == 1, "\(String(describing: report.problem))")
         }
     }
+
+    @Test("a keyless copy purges a sealed save on instruction: the envelope goes, the digest stays, the chain verifies")
+    func keylessPurge() async throws {
+        let key = DataKey.generate()
+        try await withTemporaryDirectory { directory in
+            let source = try EventLog.open(at: directory.appending(path: "a"), configuration: Self.sealed([key]))
+            let relay = try EventLog.open(at: directory.appending(path: "relay"), configuration: Self.keyless(key.id))
+            try await source.append(Self.events(count: 6))
+            try await Self.replicate(from: source, to: relay)
+            let before = try readAll(relay)
+            #expect(try await relay.purgePayloads(at: [1]) == 1)
+            let after = try readAll(relay)
+            #expect(after[0].isPurged && after[0].envelope == nil)
+            #expect(after[0].payloadDigest == before[0].payloadDigest)
+            #expect(try relay.verify().isIntact)
+            // The key holder that receives the purged copy still verifies it.
+            let target = try EventLog.open(at: directory.appending(path: "b"), configuration: Self.sealed([key]))
+            try await Self.replicate(from: relay, to: target)
+            #expect(try readAll(target)[0].isPurged)
+            #expect(try target.verify().isIntact)
+            for log in [source, relay, target] { await log.close() }
+        }
+    }
 }
