@@ -162,9 +162,7 @@ extension KeyFileProvider {
         var id = [UInt8](repeating: 0, count: 8)
         id.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
         return WrappingKeyLine(
-            id: "file-"
-                + id.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-                .joined(),
+            id: "file-" + id.map { String(format: "%02x", $0) }.joined(),
             retired: false,
             created: Int64(now.timeIntervalSince1970),
             key: SymmetricKey(size: .bits256)

@@ -194,7 +194,6 @@ struct MultiStoreSealingTests {
             let flaky = FlakyProvider(wrapping: working)
             var configuration = NodeConfiguration()
             configuration.keyProvider = flaky
-            configuration.storeIdleTimeout = .milliseconds(1)
             try await MultiStoreFixture.with(configuration: configuration) { fixture in
                 try await fixture.node.application().test(.router) { client in
                     let first = try await client.send(

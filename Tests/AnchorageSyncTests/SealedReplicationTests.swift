@@ -76,4 +76,29 @@ struct SealedReplicationTests {
             }
         }
     }
+
+    @Test(
+        "the store asked refuses an identity naming another key id, or none, itself: an older or hostile asker gets nothing"
+    )
+    func endpointRefuses() async throws {
+        let key = DataKey.generate()
+        try await withTemporaryDirectories(1) { directories in
+            let log = try EventLog.open(at: directories[0], configuration: Self.configuration(.sealed([key])))
+            try await log.append(Self.events(2))
+            let endpoint = SyncEndpoint(log: log)
+            var asker = PeerIdentity(storeID: StoreID(), incarnation: 1, head: 0, versionVector: [:])
+            for keyID in [nil, KeyID()] as [KeyID?] {
+                asker.keyID = keyID
+                do {
+                    _ = try endpoint.identity(answering: asker)
+                    Issue.record("an identity of key \(String(describing: keyID)) was answered")
+                } catch let error as SyncError {
+                    #expect(error.code == .wrongPeer && error.message.contains("data key"), "\(error)")
+                }
+            }
+            asker.keyID = key.id
+            #expect(try endpoint.identity(answering: asker).keyID == key.id)
+            await log.close()
+        }
+    }
 }
