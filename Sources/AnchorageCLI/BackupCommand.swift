@@ -11,8 +11,8 @@ struct BackupCommand: ParsableCommand {
             The copy holds the log alone (data.mdb): its first open rebuilds the indices and statistics views,
             and starts a new incarnation, so anchors of the original are refused by it and it never reuses a
             dot. Open it as a store to restore, or serve it as a peer. A sealed store's copy holds only
-            envelopes and clear headers, needs no key to be made, and is erased with the rest when the store's
-            data key is shredded.
+            envelopes, clear headers and (with --with-projections) sealed projections, needs no key to be made,
+            and is erased with the rest when the store's data key is shredded.
             """
     )
 
@@ -21,21 +21,16 @@ struct BackupCommand: ParsableCommand {
     @Argument(help: "The new directory for the copy (it must not hold a store).")
     var destination: String
 
-    @Flag(help: "Copy the indices and statistics views too (a sealed store's are not sealed yet).")
+    @Flag(help: "Copy the indices and statistics views too (sealed, for a sealed store): no rebuild on restore.")
     var withProjections = false
 
     func run() throws {
         let directory = storeOptions.directory
         var configuration = EventLog.Configuration()
         do {
-            if let keyID = try EventLog.sealingKeyID(at: directory) {
-                guard !withProjections else {
-                    throw CommandFailure(
-                        description: "the store is sealed: its backups hold the log alone (without --with-projections)"
-                    )
-                }
-                configuration.sealing = .keyless(keyID)
-            }
+            // A sealed store is copied without its key: envelopes, clear
+            // headers and (with --with-projections) sealed projections.
+            if let keyID = try EventLog.sealingKeyID(at: directory) { configuration.sealing = .keyless(keyID) }
             let log = try EventLog.openForReading(at: directory, configuration: configuration)
             try log.backup(to: URL(fileURLWithPath: destination), includingProjections: withProjections)
             CLIOutput.current.line(

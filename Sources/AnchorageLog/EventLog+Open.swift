@@ -90,7 +90,11 @@ extension EventLog {
         let sealing = try StoreSealing(configuration.sealing)
         let environment = try DirectoryLock.openExclusively(directory: path) {
             let environment = try Environment(path: path, configuration: environmentConfiguration(configuration))
-            if ProjectionStore.mustDiscard(try ProjectionStore.recordedState(of: environment)) {
+            // Projections that may have lost commits, or that were sealed
+            // under another key version (or not at all), are rebuilt in a
+            // new file: nothing of them stays in its free pages.
+            let resealed = try ProjectionStore.recordedSealing(of: environment) != sealing.projectionTag
+            if try ProjectionStore.mustDiscard(ProjectionStore.recordedState(of: environment)) || resealed {
                 try ProjectionStore.discard(inStore: path)
             }
             environment.pair(
@@ -218,6 +222,7 @@ extension EventLog {
         ) {
             try txn.put(record.bytes, forKey: SealingRecord.key, in: databases.meta)
         }
+        try ProjectionStore.recordSealing(sealing.projectionTag, meta: databases.meta, in: txn)
         let applied = try ProjectionStore.applied(meta: databases.projectionVersions, in: txn)
         // A version changed (or the file is new): rebuild them all, which
         // also covers entries they have not applied yet.

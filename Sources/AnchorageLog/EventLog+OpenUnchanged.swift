@@ -30,7 +30,8 @@ extension EventLog {
             databases.projectionMeta = try companion.database(named: "meta")
             guard let identity = try readIdentity(databases, in: txn),
                 try !txn.contains(key: MetaKey.reincarnate, in: databases.meta),
-                try MetaKey.projectionKeys(in: databases.meta, txn).isEmpty
+                try MetaKey.projectionKeys(in: databases.meta, txn).isEmpty,
+                try txn.value(forKey: ProjectionStore.sealingKey, in: databases.meta) == sealing.projectionTag
             else { return nil }
             // The head, the projections' last applied entry and the origins' numbers.
             let state = try WriterState.load(identity: identity, databases: databases, in: txn)

@@ -115,6 +115,15 @@ extension EventLog {
                     + "and must be rebuilt by opening the store for writing"
             )
         }
+        if !projections.isEmpty,
+            try txn.value(forKey: ProjectionStore.sealingKey, in: databases.meta) != sealing.projectionTag
+        {
+            throw LogError(
+                .needsWriter,
+                "the store's projections are sealed under another version of its data key (or not sealed as it "
+                    + "is) and must be rebuilt by opening the store for writing"
+            )
+        }
         let state = try WriterState.load(identity: identity, databases: databases, in: txn)
         // A reader records nothing: a key version new to the store is
         // recorded by its writer.

@@ -66,6 +66,10 @@ enum StoreSealing: Sendable {
     }
 
     var isSealed: Bool { keyID != nil }
+
+    /// What the log's `meta` records of the key the projections are sealed
+    /// under (``ProjectionStore/sealingKey``); `nil` when they are not.
+    var projectionTag: [UInt8]? { sealer?.projections.tag }
 }
 
 extension EventLog {

@@ -34,6 +34,10 @@ enum ProjectionStore {
     /// The projections' `meta` key of the last entry they applied.
     static let appliedKey = Array("applied".utf8)
 
+    /// The log `meta` key of the data key version the projections are
+    /// sealed under (``ProjectionCipher/tag``); absent when they are not.
+    static let sealingKey = Array("projections-sealing".utf8)
+
     /// Whether the projections may hold commits that are not on disk.
     enum State: Equatable {
         /// Synced after their last commit.
@@ -85,6 +89,27 @@ enum ProjectionStore {
                 let bytes = try txn.value(forKey: stateKey, in: meta)
             else { return nil }
             return State(bytes: bytes) ?? .dirty(boot: [])
+        }
+    }
+
+    /// The sealing the log's `meta` records for the projections, read
+    /// before they open: `nil` when they are not sealed (or there is no
+    /// store yet).
+    static func recordedSealing(of environment: Environment) throws -> [UInt8]? {
+        try environment.read { txn in
+            guard let meta = try txn.opener.database(named: "meta") else { return nil }
+            return try txn.value(forKey: sealingKey, in: meta)
+        }
+    }
+
+    /// Records the projections' sealing in the log's `meta` when it
+    /// changed.
+    static func recordSealing(_ tag: [UInt8]?, meta: Database, in txn: borrowing WriteTransaction) throws {
+        guard try txn.value(forKey: sealingKey, in: meta) != tag else { return }
+        if let tag {
+            try txn.put(tag, forKey: sealingKey, in: meta)
+        } else {
+            try txn.removeValue(forKey: sealingKey, in: meta)
         }
     }
 

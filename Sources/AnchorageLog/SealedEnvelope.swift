@@ -137,6 +137,8 @@ final class EntrySealer: Sendable {
     let logKeys: [UInt16: SymmetricKey]
     /// The key check of each version (what `meta/sealing` records).
     let checks: [UInt16: [UInt8]]
+    /// What seals the projections: the current version's projection keys.
+    let projections: ProjectionCipher
 
     /// A sealer for `keys`: versions of one key id.
     ///
@@ -163,6 +165,8 @@ final class EntrySealer: Sendable {
         }
         self.logKeys = logKeys
         self.checks = checks
+        let current = currentVersion
+        projections = ProjectionCipher(key: keys.first { $0.version == current }!)
     }
 
     /// Seals an entry's identity and payload into an envelope under the

@@ -4,8 +4,15 @@ import Foundation
 /// Random objects of every kind, with metadata, devices and revisions.
 public struct ObjectGenerator {
     public var random: SeededGenerator
+    /// A string every object carries when set: in its source's name and
+    /// bundle id, its device's name and a metadata value (a test looking
+    /// for it in a store's files); `nil` leaves the objects as they were.
+    public var marker: String?
 
-    public init(seed: UInt64) { random = SeededGenerator(seed: seed) }
+    public init(seed: UInt64, marker: String? = nil) {
+        random = SeededGenerator(seed: seed)
+        self.marker = marker
+    }
 
     public mutating func bool() -> Bool { Bool.random(using: &random) }
     public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
@@ -26,7 +33,10 @@ public struct ObjectGenerator {
 
     public mutating func revision() -> HKSourceRevision {
         HKSourceRevision(
-            source: HKSource(name: text(), bundleIdentifier: "com.example." + String(int(0...3))),
+            source: marker.map {
+                HKSource(name: "\($0) source", bundleIdentifier: "org.\($0).app" + String(int(0...3)))
+            }
+                ?? HKSource(name: text(), bundleIdentifier: "com.example." + String(int(0...3))),
             version: bool() ? String(int(1...9)) + "." + String(int(0...9)) : nil,
             productType: bool() ? "iPhone\(int(10...16)),\(int(1...3))" : nil,
             operatingSystemVersion: OperatingSystemVersion(
@@ -38,6 +48,18 @@ public struct ObjectGenerator {
     }
 
     public mutating func device() -> HKDevice? {
+        if let marker {
+            return HKDevice(
+                name: "\(marker) watch",
+                manufacturer: nil,
+                model: nil,
+                hardwareVersion: nil,
+                firmwareVersion: nil,
+                softwareVersion: nil,
+                localIdentifier: nil,
+                udiDeviceIdentifier: nil
+            )
+        }
         guard bool() else { return nil }
         func maybe(_ g: inout ObjectGenerator) -> String? { g.bool() ? g.text() : nil }
         return HKDevice(
@@ -65,6 +87,7 @@ public struct ObjectGenerator {
             default: values[key] = .quantity(HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: double(0...200)))
             }
         }
+        if let marker { values["note"] = .string("\(marker) note") }
         if bool() {
             values[HKMetadataKeySyncIdentifier] = .string(text())
             values[HKMetadataKeySyncVersion] = .integer(Int64(int(0...100)))

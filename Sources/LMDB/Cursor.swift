@@ -27,6 +27,8 @@ public struct Cursor: ~Copyable {
     let transaction: TransactionHandle
     /// The environment of the cursor's database.
     unowned(unsafe) let environment: Environment
+    /// The database, whose sealing (if any) every entry passes through.
+    let database: Database
 
     deinit {
         mdb_cursor_close(pointer)
@@ -45,7 +47,12 @@ public struct Cursor: ~Copyable {
     /// Moves with `operation` and hands the entry there to `body`.
     private func visit<R>(_ operation: MDB_cursor_op, _ body: EntryBody<R>) throws -> R? {
         guard let (key, value) = try move(operation) else { return nil }
-        return try body(key.bytes, value.bytes)
+        return try database.withPlainEntry(key: key.bytes, value: value.bytes, body)
+    }
+
+    /// Moves to the first entry at or after the plain key `key`.
+    private func moveAtOrAfter(_ key: UnsafeRawBufferPointer) throws -> (MDB_val, MDB_val)? {
+        try database.withStoredKey(key) { try move(MDB_SET_RANGE, key: $0) }
     }
 
     /// Moves to the first entry.
@@ -71,8 +78,8 @@ public struct Cursor: ~Copyable {
     /// Moves to the first entry whose key is greater than or equal to `key`
     /// (`MDB_SET_RANGE`).
     public func seek<R>(atOrAfter key: UnsafeRawBufferPointer, _ body: EntryBody<R>) throws -> R? {
-        guard let (key, value) = try move(MDB_SET_RANGE, key: key) else { return nil }
-        return try body(key.bytes, value.bytes)
+        guard let (key, value) = try moveAtOrAfter(key) else { return nil }
+        return try database.withPlainEntry(key: key.bytes, value: value.bytes, body)
     }
 
     /// Moves to the first entry whose key is greater than or equal to `key`.
@@ -94,7 +101,7 @@ public struct Cursor: ~Copyable {
     ///
     /// - Complexity: O(log *n*) to find the start, then O(1) per entry.
     public func scan(from startKey: UnsafeRawBufferPointer, _ body: EntryBody<Bool>) throws {
-        try scan(from: try move(MDB_SET_RANGE, key: startKey), body)
+        try scan(from: try moveAtOrAfter(startKey), body)
     }
 
     /// Calls `body` for each entry in key order from `startKey`; see
@@ -106,7 +113,7 @@ public struct Cursor: ~Copyable {
     private func scan(from start: (MDB_val, MDB_val)?, _ body: EntryBody<Bool>) throws {
         var entry = start
         while let (key, value) = entry {
-            guard try body(key.bytes, value.bytes) else { return }
+            guard try database.withPlainEntry(key: key.bytes, value: value.bytes, body) else { return }
             entry = try move(MDB_NEXT)
         }
     }
@@ -117,17 +124,19 @@ public struct Cursor: ~Copyable {
     public func scanReversed(from startKey: [UInt8]? = nil, _ body: EntryBody<Bool>) throws {
         var entry: (MDB_val, MDB_val)?
         if let startKey {
-            entry = try startKey.withUnsafeBytes { start in
-                guard let found = try move(MDB_SET_RANGE, key: start) else { return try move(MDB_LAST) }
-                // SET_RANGE lands on the first key >= start; step back if it is greater.
-                if found.0.bytes.elementsEqual(start) { return found }
-                return try move(MDB_PREV)
+            entry = try startKey.withUnsafeBytes { plain in
+                try database.withStoredKey(plain) { start in
+                    guard let found = try move(MDB_SET_RANGE, key: start) else { return try move(MDB_LAST) }
+                    // SET_RANGE lands on the first key >= start; step back if it is greater.
+                    if found.0.bytes.elementsEqual(start) { return found }
+                    return try move(MDB_PREV)
+                }
             }
         } else {
             entry = try move(MDB_LAST)
         }
         while let (key, value) = entry {
-            guard try body(key.bytes, value.bytes) else { return }
+            guard try database.withPlainEntry(key: key.bytes, value: value.bytes, body) else { return }
             entry = try move(MDB_PREV)
         }
     }

@@ -22,11 +22,27 @@ public struct Database: Sendable, Hashable {
     /// ``Environment/companion``): a transaction of a paired environment
     /// reads and writes it through the companion's transaction.
     let inCompanion: Bool
+    /// How keys and values are sealed (``DatabaseSealing``); `nil` stores
+    /// them as given.
+    let sealing: (any DatabaseSealing)?
 
-    init(dbi: MDB_dbi, name: String?, inCompanion: Bool = false) {
+    init(dbi: MDB_dbi, name: String?, inCompanion: Bool = false, sealing: (any DatabaseSealing)? = nil) {
         self.dbi = dbi
         self.name = name
         self.inCompanion = inCompanion
+        self.sealing = sealing
+    }
+
+    /// Two handles are equal when they name the same database the same way.
+    public static func == (lhs: Database, rhs: Database) -> Bool {
+        lhs.dbi == rhs.dbi && lhs.name == rhs.name && lhs.inCompanion == rhs.inCompanion
+            && lhs.sealing.map { ObjectIdentifier($0) } == rhs.sealing.map { ObjectIdentifier($0) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(dbi)
+        hasher.combine(name)
+        hasher.combine(inCompanion)
     }
 
     /// Whether the database lives in the companion environment of a pair

@@ -71,12 +71,16 @@ extension ReadableTransaction where Self: ~Copyable {
         in database: Database,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R? {
-        var keyVal = MDB_val(key)
-        var dataVal = MDB_val()
-        let environment = handle.environment(for: database)
-        let rc = environment.call("mdb_get") { mdb_get(handle.pointer(for: database), database.dbi, &keyVal, &dataVal) }
-        guard try environment.checkFound(rc, "mdb_get", in: handle) else { return nil }
-        return try body(dataVal.bytes)
+        try database.withStoredKey(key) { key in
+            var keyVal = MDB_val(key)
+            var dataVal = MDB_val()
+            let environment = handle.environment(for: database)
+            let rc = environment.call("mdb_get") {
+                mdb_get(handle.pointer(for: database), database.dbi, &keyVal, &dataVal)
+            }
+            guard try environment.checkFound(rc, "mdb_get", in: handle) else { return nil }
+            return try database.withPlainValue(dataVal.bytes, storedKey: key, body)
+        }
     }
 
     /// Calls `body` with the value stored under `key`, without copying it.
@@ -115,7 +119,7 @@ extension ReadableTransaction where Self: ~Copyable {
             mdb_cursor_open(handle.pointer(for: database), database.dbi, &cursor)
         }
         try environment.check(rc, "mdb_cursor_open", in: handle)
-        let wrapped = Cursor(pointer: cursor!, transaction: handle, environment: environment)
+        let wrapped = Cursor(pointer: cursor!, transaction: handle, environment: environment, database: database)
         return try body(wrapped)
     }
 

@@ -127,13 +127,17 @@ extension WriteTransaction {
         in database: Database,
         options: PutOptions = []
     ) throws {
-        var keyVal = MDB_val(key)
-        var dataVal = MDB_val(value)
-        let environment = handle.environment(for: database)
-        let rc = environment.call("mdb_put") {
-            mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, options.rawValue)
+        try database.withStoredKey(key) { key in
+            try database.withStoredValue(value, storedKey: key) { value in
+                var keyVal = MDB_val(key)
+                var dataVal = MDB_val(value)
+                let environment = handle.environment(for: database)
+                let rc = environment.call("mdb_put") {
+                    mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, options.rawValue)
+                }
+                try environment.check(rc, "mdb_put", in: handle)
+            }
         }
-        try environment.check(rc, "mdb_put", in: handle)
     }
 
     /// Stores `value` under `key`; see ``put(_:forKey:in:options:)-(UnsafeRawBufferPointer,_,_,_)``.
@@ -164,16 +168,20 @@ extension WriteTransaction {
         in database: Database,
         atEnd: Bool = false
     ) throws -> Bool {
-        var keyVal = MDB_val(key)
-        var dataVal = MDB_val(value)
-        let environment = handle.environment(for: database)
-        let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
-        let rc = environment.call("mdb_put") {
-            mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, flags)
+        try database.withStoredKey(key) { key in
+            try database.withStoredValue(value, storedKey: key) { value in
+                var keyVal = MDB_val(key)
+                var dataVal = MDB_val(value)
+                let environment = handle.environment(for: database)
+                let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
+                let rc = environment.call("mdb_put") {
+                    mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, flags)
+                }
+                if rc == MDB_KEYEXIST { return false }
+                try environment.check(rc, "mdb_put", in: handle)
+                return true
+            }
         }
-        if rc == MDB_KEYEXIST { return false }
-        try environment.check(rc, "mdb_put", in: handle)
-        return true
     }
 
     /// Reserves `count` bytes for the value of `key` and lets `fill` write
@@ -190,6 +198,14 @@ extension WriteTransaction {
         options: PutOptions = [],
         _ fill: (UnsafeMutableRawBufferPointer) throws -> R
     ) throws -> R {
+        if database.sealing != nil {
+            // The value is sealed once it is whole: filled in memory, then stored.
+            return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
+                let result = try fill(buffer)
+                try put(UnsafeRawBufferPointer(buffer), forKey: key, in: database, options: options)
+                return result
+            }
+        }
         var keyVal = MDB_val(key)
         var dataVal = MDB_val(mv_size: count, mv_data: nil)
         let environment = handle.environment(for: database)
@@ -211,10 +227,14 @@ extension WriteTransaction {
     /// Related LMDB documentation: `mdb_del`.
     @discardableResult
     public func removeValue(forKey key: UnsafeRawBufferPointer, in database: Database) throws -> Bool {
-        var keyVal = MDB_val(key)
-        let environment = handle.environment(for: database)
-        let rc = environment.call("mdb_del") { mdb_del(handle.pointer(for: database), database.dbi, &keyVal, nil) }
-        return try environment.checkFound(rc, "mdb_del", in: handle)
+        try database.withStoredKey(key) { key in
+            var keyVal = MDB_val(key)
+            let environment = handle.environment(for: database)
+            let rc = environment.call("mdb_del") {
+                mdb_del(handle.pointer(for: database), database.dbi, &keyVal, nil)
+            }
+            return try environment.checkFound(rc, "mdb_del", in: handle)
+        }
     }
 
     /// Removes the value stored under `key`; returns whether there was one.

@@ -118,4 +118,33 @@ struct SealingVectorTests {
             #expect(try log.verify().isIntact)
         }
     }
+
+    @Test(
+        "a sealed projection row: the projections' tag, a kind's pseudonym, a sealed bundle id and value, byte for byte"
+    )
+    func projectionRow() throws {
+        let sealer = try EntrySealer(keys: [try Vector.key])
+        #expect(Self.hex(sealer.projections.tag) == "0001e72350fa2a7cdb18")
+        #expect(Self.hex(sealer.projections.pseudonym(ofKind: 1001).bigEndianBytes) == "a3865314")
+        let stored = try SealedProjectionTests.withEnvironment(sealer: sealer) { environment, _ in
+            let sources = try environment.write { txn in
+                try txn.opener.projectionDatabase(named: "hk.sources", keys: ProjectionKeyLayout(.kind, .identifier))!
+            }
+            try environment.write { txn in
+                try txn.put(
+                    UInt64(1).bigEndianBytes + Array("Example".utf8),
+                    forKey: UInt32(1001).bigEndianBytes + Array("com.example.app".utf8),
+                    in: sources
+                )
+            }
+            return try SealedProjectionTests.entries(
+                try SealedProjectionTests.raw("hk.sources", in: environment),
+                in: environment
+            )
+        }
+        #expect(
+            stored.map { Self.hex($0.0) } == ["a3865314a3d995eeb0e2d943c645ab5367d198f187b94c89084fcbfad8fa7f92dd5476"]
+        )
+        #expect(stored.map { Self.hex($0.1) } == ["e4c6d35e7bebc128c84522a76f8d3300c85f5a8841756fa705455c0deb2eb0"])
+    }
 }

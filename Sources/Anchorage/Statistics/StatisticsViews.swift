@@ -66,14 +66,14 @@ struct StatisticsViews: Sendable {
     static let merged: UInt32 = 0
 
     init(in txn: borrowing DatabaseOpener) throws {
-        samples = try txn.openStoreDatabase("st.samples")
-        long = try txn.openStoreDatabase("st.long")
-        sources = try txn.openStoreDatabase("st.sources")
-        kinds = try txn.openStoreDatabase("st.kinds")
-        buckets = try txn.openStoreDatabase("st.buckets")
-        priorities = try txn.openStoreDatabase("st.priorities")
-        firstSeen = try txn.openStoreDatabase("st.first-seen")
-        series = try txn.database(named: "st.series")
+        samples = try txn.openStoreDatabase("st.samples", keys: .kindFirst)
+        long = try txn.openStoreDatabase("st.long", keys: .kindFirst)
+        sources = try txn.openStoreDatabase("st.sources", keys: ProjectionKeyLayout(.kind, .clear(1), .identifier))
+        kinds = try txn.openStoreDatabase("st.kinds", keys: .kindFirst)
+        buckets = try txn.openStoreDatabase("st.buckets", keys: .kindFirst)
+        priorities = try txn.openStoreDatabase("st.priorities", keys: .kindFirst)
+        firstSeen = try txn.openStoreDatabase("st.first-seen", keys: ProjectionKeyLayout(.kind, .identifier))
+        series = try txn.projectionDatabase(named: "st.series", keys: .kindFirst)
         lookup = try EntryLookup(in: txn)
     }
 

@@ -48,22 +48,25 @@ struct HealthIndex: Sendable {
 
     /// Opens the index databases (creating them in a write transaction).
     init(in txn: borrowing DatabaseOpener) throws {
-        objects = try txn.openStoreDatabase("hk.objects")
-        typeTime = try txn.openStoreDatabase("hk.type-time")
-        typeSeq = try txn.openStoreDatabase("hk.type-seq")
-        kindStats = try txn.openStoreDatabase("hk.kind-stats")
-        sources = try txn.openStoreDatabase("hk.sources")
-        syncIDs = try txn.openStoreDatabase("hk.sync-ids")
-        syncCandidates = try txn.openStoreDatabase("hk.sync-candidates")
-        memberOf = try txn.openStoreDatabase("hk.member-of")
-        members = try txn.openStoreDatabase("hk.members")
-        workoutSamples = try txn.openStoreDatabase("hk.workout-samples")
-        sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts")
-        efforts = try txn.openStoreDatabase("hk.efforts")
-        sampleEfforts = try txn.openStoreDatabase("hk.sample-efforts")
-        grants = try txn.openStoreDatabase("hk.grants")
-        settings = try txn.openStoreDatabase("hk.settings")
-        conflicts = try txn.openStoreDatabase("hk.conflicts")
+        objects = try txn.openStoreDatabase("hk.objects", keys: .clear)
+        typeTime = try txn.openStoreDatabase("hk.type-time", keys: .kindFirst)
+        typeSeq = try txn.openStoreDatabase("hk.type-seq", keys: .kindFirst)
+        kindStats = try txn.openStoreDatabase("hk.kind-stats", keys: .kindFirst)
+        sources = try txn.openStoreDatabase("hk.sources", keys: ProjectionKeyLayout(.kind, .identifier))
+        syncIDs = try txn.openStoreDatabase("hk.sync-ids", keys: ProjectionKeyLayout(.identifier))
+        syncCandidates = try txn.openStoreDatabase(
+            "hk.sync-candidates",
+            keys: ProjectionKeyLayout(.fixedIdentifier(32))
+        )
+        memberOf = try txn.openStoreDatabase("hk.member-of", keys: .clear)
+        members = try txn.openStoreDatabase("hk.members", keys: .clear, sealsValues: false)
+        workoutSamples = try txn.openStoreDatabase("hk.workout-samples", keys: .clear, sealsValues: false)
+        sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts", keys: .clear, sealsValues: false)
+        efforts = try txn.openStoreDatabase("hk.efforts", keys: .clear)
+        sampleEfforts = try txn.openStoreDatabase("hk.sample-efforts", keys: .clear, sealsValues: false)
+        grants = try txn.openStoreDatabase("hk.grants", keys: ProjectionKeyLayout(.lengthPrefixedIdentifier, .kind))
+        settings = try txn.openStoreDatabase("hk.settings", keys: .clear)
+        conflicts = try txn.openStoreDatabase("hk.conflicts", keys: .clear)
         lookup = try EntryLookup(in: txn)
     }
 
@@ -178,12 +181,14 @@ struct IndexOutput {
 
 extension DatabaseOpener {
     /// Opens one of the store's index or view databases (creating it in a
-    /// write transaction).
+    /// write transaction), sealed when the store is: the identifiers in its
+    /// keys as `keys` says, its values unless `sealsValues` is false (the
+    /// tables whose values are empty).
     ///
     /// - Throws: ``HKError`` `errorDatabaseInaccessible` when it cannot: in
     ///   a read transaction, when a process that writes has not created it yet.
-    func openStoreDatabase(_ name: String) throws -> Database {
-        guard let database = try database(named: name) else {
+    func openStoreDatabase(_ name: String, keys: ProjectionKeyLayout, sealsValues: Bool = true) throws -> Database {
+        guard let database = try projectionDatabase(named: name, keys: keys, sealsValues: sealsValues) else {
             throw HKError(
                 .errorDatabaseInaccessible,
                 "the store has no \(name) database yet; open it once with a command that writes (such as `anchorage rebuild`)"
