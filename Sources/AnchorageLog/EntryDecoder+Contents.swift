@@ -22,11 +22,17 @@ extension EntryDecoder {
         guard stored.isSealed, let sealer, let envelope = stored.envelope(in: bytes) else {
             return try body(entry, stored.payload(in: bytes))
         }
-        let opened = try sealer.open(envelope, operation: stored.operation, dot: stored.dot, seq: seq)
-        let result = LogEntry(opened: opened, sealed: entry)
-        return try opened.payload.withUnsafeBytes { payload in
-            try body(result, stored.operation == .save ? payload : nil)
+        // `body` may throw anything: it runs outside the typed closure.
+        var result: Result<R, any Error>?
+        try sealer.withOpened(envelope, operation: stored.operation, dot: stored.dot, seq: seq) {
+            kind,
+            timestamp,
+            id,
+            payload in
+            let opened = LogEntry(opened: (kind, timestamp, id), sealed: entry)
+            result = Result { try body(opened, stored.operation == .save ? payload : nil) }
         }
+        return try result!.get()
     }
 }
 
@@ -34,6 +40,11 @@ extension LogEntry {
     /// A sealed entry with what its envelope holds: kind, time, object id;
     /// the payload is attached by the caller.
     init(opened: OpenedEntry, sealed entry: LogEntry) {
+        self.init(opened: (opened.kind, opened.timestamp, opened.id), sealed: entry)
+    }
+
+    /// A sealed entry with the kind, time and object id its envelope holds.
+    init(opened: (kind: EntryKind, timestamp: Int64, id: UUID), sealed entry: LogEntry) {
         self.init(
             seq: entry.seq,
             dot: entry.dot,

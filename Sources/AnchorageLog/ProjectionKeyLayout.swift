@@ -24,6 +24,9 @@ public struct ProjectionKeyLayout: Sendable, Hashable {
         /// A length byte and that many bytes: the bytes sealed
         /// deterministically (16 bytes longer), the length kept.
         case lengthPrefixedIdentifier
+        /// In a key that starts with these bytes, the rest is an
+        /// ``identifier``; any other key is kept as it is from here.
+        case identifierAfter([UInt8])
     }
 
     /// The parts, in key order.
@@ -42,7 +45,8 @@ public struct ProjectionKeyLayout: Sendable, Hashable {
     var growth: Int {
         parts.reduce(0) { total, part in
             switch part {
-            case .identifier, .fixedIdentifier, .lengthPrefixedIdentifier: total + ProjectionCipher.tagSize
+            case .identifier, .fixedIdentifier, .lengthPrefixedIdentifier, .identifierAfter:
+                total + ProjectionCipher.tagSize
             case .kind, .clear: total
             }
         }

@@ -70,14 +70,29 @@ enum SealedEnvelope {
 
     /// The associated data that binds an envelope to its entry.
     static func associatedData(operation: EntryOperation, dot: Dot, keyID: KeyID) -> [UInt8] {
-        var data = associatedPrefix
-        data.reserveCapacity(associatedPrefix.count + 2 + 16 + 8 + 16)
-        data.append(EntryFormat.sealedVersion)
-        data.append(operation.rawValue)
-        data += dot.origin.uuid.bytes
-        data += dot.counter.bigEndianBytes
-        data += keyID.uuid.bytes
-        return data
+        withAssociatedData(operation: operation, dot: dot, keyID: keyID) { Array($0) }
+    }
+
+    /// Calls `body` with the associated data that binds an envelope to its
+    /// entry, built on the stack.
+    static func withAssociatedData<R>(
+        operation: EntryOperation,
+        dot: Dot,
+        keyID: KeyID,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        let count = associatedPrefix.count + 2 + 16 + 8 + 16
+        return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
+            associatedPrefix.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            var offset = associatedPrefix.count
+            buffer[offset] = EntryFormat.sealedVersion
+            buffer[offset + 1] = operation.rawValue
+            offset += 2
+            dot.origin.uuid.store(into: buffer, at: offset)
+            buffer.storeBytes(of: dot.counter.bigEndian, toByteOffset: offset + 16, as: UInt64.self)
+            keyID.uuid.store(into: buffer, at: offset + 24)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// The inner record: identity, payload, padding.
@@ -209,6 +224,22 @@ final class EntrySealer: Sendable {
         dot: Dot,
         seq: UInt64
     ) throws(LogError) -> OpenedEntry {
+        try withOpened(region, operation: operation, dot: dot, seq: seq) { kind, timestamp, id, payload in
+            OpenedEntry(kind: kind, timestamp: timestamp, id: id, payload: Array(payload))
+        }
+    }
+
+    /// Opens the envelope of the entry stored under `seq` and calls `body`
+    /// with what it holds, the payload in place (empty for a delete).
+    ///
+    /// - Throws: as ``open(_:operation:dot:seq:)``, or what `body` throws.
+    func withOpened<R>(
+        _ region: UnsafeRawBufferPointer,
+        operation: EntryOperation,
+        dot: Dot,
+        seq: UInt64,
+        _ body: (EntryKind, Int64, UUID, UnsafeRawBufferPointer) throws(LogError) -> R
+    ) throws(LogError) -> R {
         if let fault = SealedEnvelope.structuralFault(of: region) { throw LogError.malformedEntry(seq, fault) }
         let version = SealedEnvelope.keyVersion(of: region)
         guard let key = logKeys[version] else {
@@ -218,35 +249,36 @@ final class EntrySealer: Sendable {
                 seq: seq
             )
         }
-        let associated = SealedEnvelope.associatedData(operation: operation, dot: dot, keyID: keyID)
         let inner: Data
         do {
             let box = try AES.GCM._SIV.SealedBox(combined: UnsafeRawBufferPointer(rebasing: region[4...]))
-            inner = try AES.GCM._SIV.open(box, using: key, authenticating: associated)
+            inner = try SealedEnvelope.withAssociatedData(operation: operation, dot: dot, keyID: keyID) {
+                try AES.GCM._SIV.open(box, using: key, authenticating: $0)
+            }
         } catch {
             throw LogError.malformedEntry(
                 seq,
                 "its sealed envelope does not open: it was changed, belongs to another entry, or was sealed under another key"
             )
         }
-        let opened = inner.withUnsafeBytes { buffer -> OpenedEntry? in
-            guard let (kind, timestamp, id, range) = SealedEnvelope.parseInner(buffer) else { return nil }
-            return OpenedEntry(
-                kind: kind,
-                timestamp: timestamp,
-                id: id,
-                payload: Array(UnsafeRawBufferPointer(rebasing: buffer[range]))
-            )
+        let result = inner.withUnsafeBytes { buffer -> Result<R, LogError> in
+            guard let (kind, timestamp, id, range) = SealedEnvelope.parseInner(buffer) else {
+                return .failure(
+                    LogError.malformedEntry(
+                        seq,
+                        "its sealed envelope opens but its inner record is not padded as specified"
+                    )
+                )
+            }
+            if operation == .delete, !range.isEmpty {
+                return .failure(LogError.malformedEntry(seq, "its sealed envelope gives a delete a payload"))
+            }
+            do throws(LogError) {
+                return .success(try body(kind, timestamp, id, UnsafeRawBufferPointer(rebasing: buffer[range])))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard let opened else {
-            throw LogError.malformedEntry(
-                seq,
-                "its sealed envelope opens but its inner record is not padded as specified"
-            )
-        }
-        if operation == .delete, !opened.payload.isEmpty {
-            throw LogError.malformedEntry(seq, "its sealed envelope gives a delete a payload")
-        }
-        return opened
+        return try result.get()
     }
 }

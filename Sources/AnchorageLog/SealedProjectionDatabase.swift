@@ -99,6 +99,10 @@ final class SealedProjectionDatabase: DatabaseSealing {
                     precondition(remaining > count, "a projection key cut inside an identifier")
                     copy(1)
                     sealIdentifier(count, part: index)
+                case .identifierAfter(let literal):
+                    guard UnsafeRawBufferPointer(rebasing: key[read...]).starts(with: literal) else { break }
+                    copy(literal.count)
+                    sealIdentifier(key.count - read, part: index)
                 }
             }
             copy(key.count - read)
@@ -157,6 +161,12 @@ final class SealedProjectionDatabase: DatabaseSealing {
                     let count = Int(stored[read])
                     copy(1)
                     try openIdentifier(count, part: index)
+                case .identifierAfter(let literal):
+                    guard UnsafeRawBufferPointer(rebasing: stored[read...]).starts(with: literal) else { break }
+                    copy(literal.count)
+                    let sealed = stored.count - read
+                    guard sealed == 0 || sealed > ProjectionCipher.tagSize else { throw failure("key") }
+                    try openIdentifier(max(0, sealed - ProjectionCipher.tagSize), part: index)
                 }
             }
             copy(stored.count - read)

@@ -24,6 +24,7 @@ struct SealedProjectionTests {
         ("sources", ProjectionKeyLayout(.kind, .clear(1), .identifier)),
         ("grants", ProjectionKeyLayout(.lengthPrefixedIdentifier, .kind)),
         ("sync", ProjectionKeyLayout(.fixedIdentifier(32))),
+        ("settings", ProjectionKeyLayout(.identifierAfter(Array("medication/".utf8)))),
         ("plain", .clear),
     ]
 
@@ -46,6 +47,12 @@ struct SealedProjectionTests {
         case "sync":
             let hash = Array(SHA256.hash(data: [UInt8.random(in: 0...6, using: &random)]))
             return hash + UUID.random(using: &random).bytes
+        case "settings":
+            switch Int.random(in: 0...2, using: &random) {
+            case 0: return Array("medication/".utf8) + Array(bundles.randomElement(using: &random)!.utf8)
+            case 1: return Array("activity".utf8) + UInt32.random(in: 0...40, using: &random).bigEndianBytes
+            default: return Array("characteristics".utf8)
+            }
         default: return UUID.random(using: &random).bytes
         }
     }
@@ -217,6 +224,11 @@ struct SealedProjectionTests {
                         forKey: kind.bigEndianBytes + UInt64(index).bigEndianBytes,
                         in: databases["kinds"]!
                     )
+                    try txn.put(
+                        marker,
+                        forKey: Array("medication/".utf8) + Array(Self.bundles[index % Self.bundles.count].utf8),
+                        in: databases["settings"]!
+                    )
                 }
             }
         }
@@ -225,6 +237,12 @@ struct SealedProjectionTests {
                 try write(environment, databases)
                 var digest = SHA256()
                 for (name, _) in Self.layouts where name != "plain" && name != "sync" {
+                    if name == "settings" {
+                        // The medication concepts are sealed; the literal stays.
+                        let keys = try Self.entries(try Self.raw(name, in: environment), in: environment).map(\.0)
+                        #expect(keys.count == Self.bundles.count)
+                        #expect(keys.allSatisfy { $0.starts(with: Array("medication/".utf8)) })
+                    }
                     for (key, value) in try Self.entries(try Self.raw(name, in: environment), in: environment) {
                         #expect(!SealingTests.contains(value, marker), "\(name) stores a value as given")
                         for bundle in Self.bundles where bundle.utf8.count > 2 {

@@ -147,9 +147,13 @@ extension StoreEngine {
                         rowsRead += 1
                         let start = key.uint64(at: 5)
                         if let upper, start >= upper { return false }
-                        let end = value.uint64(at: 0)
-                        if let endFrom, end < endFrom { return true }
-                        if let endBefore, end >= endBefore { return true }
+                        // A sealed store's rows hold no end: the caller's
+                        // predicate decides on the sample.
+                        if value.count >= 8 {
+                            let end = value.uint64(at: 0)
+                            if let endFrom, end < endFrom { return true }
+                            if let endBefore, end >= endBefore { return true }
+                        }
                         seqs.append(key.uint64(at: 13))
                         return true
                     }

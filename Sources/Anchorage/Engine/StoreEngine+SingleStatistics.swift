@@ -225,12 +225,31 @@ extension StoreEngine {
                         let startSeconds = IndexKey.seconds(fromDateKey: key.uint64(at: 5))
                         guard key.uint64(at: 5) < upperKey else { return true }
                         if startSeconds + reach < latest { return false }
-                        latest = max(latest, IndexKey.seconds(fromDateKey: value.uint64(at: 0)))
+                        latest = max(latest, try end(of: key.uint64(at: 13), row: value, in: txn))
                         return true
                     }
                 }
             }
         }
         return earliest <= latest ? earliest...latest : nil
+    }
+}
+
+extension StoreEngine {
+    /// The end (reference-date seconds) of the sample saved at `seq`, from
+    /// its type/time row, or, in a sealed store (whose rows hold none), from
+    /// the sample itself.
+    func end(
+        of seq: UInt64,
+        row: UnsafeRawBufferPointer,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws -> Double {
+        if row.count >= 8 { return IndexKey.seconds(fromDateKey: row.uint64(at: 0)) }
+        let end = try log.withEntry(at: seq, in: txn) { _, payload -> Double? in
+            guard let payload else { return nil }
+            var decoder = IndexWriterContext.countingDecoder()
+            return try? decoder.summary(payload).end.timeIntervalSinceReferenceDate
+        }
+        return (end ?? nil) ?? -.infinity
     }
 }

@@ -29,7 +29,8 @@ extension HealthIndex {
 }
 
 extension StoreEngine {
-    /// The visible medications, in the order of their concepts' keys.
+    /// The visible medications, in the order of their concepts' keys
+    /// (domain, then code; sealed or not).
     func userAnnotatedMedications(
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [HKUserAnnotatedMedication] {
@@ -42,9 +43,12 @@ extension StoreEngine {
                 return true
             }
         }
-        return try seqs.compactMap { seq in
+        let medications = try seqs.compactMap { seq in
             try log.withEntry(at: seq, in: txn) { _, payload in payload.flatMap(UserAnnotatedMedicationJSON.decoded) }
                 ?? nil
         }
+        // A sealed store's keys sort by pseudonym: the order is the concepts'.
+        return medications.map { (HealthIndex.medicationKey($0.medication.identifier), $0) }
+            .sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
     }
 }

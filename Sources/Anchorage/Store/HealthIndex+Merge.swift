@@ -261,7 +261,11 @@ extension HealthIndex {
         aggregates: inout BatchAggregates,
         in txn: borrowing WriteTransaction
     ) throws {
-        try withUnsafeBytes(of: record.endKey.bigEndian) { value in
+        // A sealed store keeps no end date here (a date as a value): its
+        // readers take every row the tiers bound, and the sample, opened
+        // anyway, says whether it ends in range.
+        try withUnsafeBytes(of: record.endKey.bigEndian) { end in
+            let value = typeTime.isSealed ? UnsafeRawBufferPointer(rebasing: end[0..<0]) : end
             let tier = DurationTier.of(start: record.startKey, end: record.endKey)
             try IndexKey.withTimeKey(record.kind, tier, record.startKey, record.saveSeq) { key in
                 try put(value, forKey: key, in: typeTime, txn: txn)

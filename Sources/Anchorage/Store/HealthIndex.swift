@@ -50,7 +50,7 @@ struct HealthIndex: Sendable {
     init(in txn: borrowing DatabaseOpener) throws {
         objects = try txn.openStoreDatabase("hk.objects", keys: .clear)
         typeTime = try txn.openStoreDatabase("hk.type-time", keys: .kindFirst)
-        typeSeq = try txn.openStoreDatabase("hk.type-seq", keys: .kindFirst)
+        typeSeq = try txn.openStoreDatabase("hk.type-seq", keys: .kindFirst, sealsValues: false)
         kindStats = try txn.openStoreDatabase("hk.kind-stats", keys: .kindFirst)
         sources = try txn.openStoreDatabase("hk.sources", keys: ProjectionKeyLayout(.kind, .identifier))
         syncIDs = try txn.openStoreDatabase("hk.sync-ids", keys: ProjectionKeyLayout(.identifier))
@@ -58,15 +58,23 @@ struct HealthIndex: Sendable {
             "hk.sync-candidates",
             keys: ProjectionKeyLayout(.fixedIdentifier(32))
         )
-        memberOf = try txn.openStoreDatabase("hk.member-of", keys: .clear)
+        memberOf = try txn.openStoreDatabase("hk.member-of", keys: .clear, sealsValues: false)
         members = try txn.openStoreDatabase("hk.members", keys: .clear, sealsValues: false)
         workoutSamples = try txn.openStoreDatabase("hk.workout-samples", keys: .clear, sealsValues: false)
         sampleWorkouts = try txn.openStoreDatabase("hk.sample-workouts", keys: .clear, sealsValues: false)
-        efforts = try txn.openStoreDatabase("hk.efforts", keys: .clear)
+        efforts = try txn.openStoreDatabase("hk.efforts", keys: .clear, sealsValues: false)
         sampleEfforts = try txn.openStoreDatabase("hk.sample-efforts", keys: .clear, sealsValues: false)
-        grants = try txn.openStoreDatabase("hk.grants", keys: ProjectionKeyLayout(.lengthPrefixedIdentifier, .kind))
-        settings = try txn.openStoreDatabase("hk.settings", keys: .clear)
-        conflicts = try txn.openStoreDatabase("hk.conflicts", keys: .clear)
+        grants = try txn.openStoreDatabase(
+            "hk.grants",
+            keys: ProjectionKeyLayout(.lengthPrefixedIdentifier, .kind),
+            sealsValues: false
+        )
+        // Medication concepts are identifiers; the other settings' names are not.
+        settings = try txn.openStoreDatabase(
+            "hk.settings",
+            keys: ProjectionKeyLayout(.identifierAfter(Self.medicationPrefix))
+        )
+        conflicts = try txn.openStoreDatabase("hk.conflicts", keys: .clear, sealsValues: false)
         lookup = try EntryLookup(in: txn)
     }
 
@@ -183,7 +191,8 @@ extension DatabaseOpener {
     /// Opens one of the store's index or view databases (creating it in a
     /// write transaction), sealed when the store is: the identifiers in its
     /// keys as `keys` says, its values unless `sealsValues` is false (the
-    /// tables whose values are empty).
+    /// tables whose values hold no health value, date, source, device or
+    /// string: statuses, sequence numbers, uuids, or nothing).
     ///
     /// - Throws: ``HKError`` `errorDatabaseInaccessible` when it cannot: in
     ///   a read transaction, when a process that writes has not created it yet.
