@@ -10,7 +10,10 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "List, shred and re-wrap the data keys of a multi-store node that seals its stores.",
-        subcommands: [KeysListCommand.self, KeysSealCommand.self, KeysShredCommand.self, KeysRotateCommand.self]
+        subcommands: [
+            KeysListCommand.self, KeysSealCommand.self, KeysShredCommand.self, KeysRotateCommand.self,
+            KeysRekeyCommand.self,
+        ]
     )
 }
 

@@ -47,13 +47,28 @@ extension EventLog {
         configuration: Configuration = Configuration(),
         progress: ((Int) -> Void)? = nil
     ) throws -> SealReport {
+        let sealer = try EntrySealer(keys: keys)
+        let (entries, before, after) = try rewriteClosed(at: directory) { path in
+            try sealInPlace(path: path, sealer: sealer, configuration: configuration, progress: progress)
+        }
+        return SealReport(entries: entries, bytesBefore: before, bytesAfter: after)
+    }
+
+    /// Runs `rewrite` on the closed store in `directory` (given its path),
+    /// holding it against writers and readers, after deleting its
+    /// projections' file (the next open rebuilds it), then compacts the
+    /// data file so the pages the rewrite freed leave it. Returns what
+    /// `rewrite` returned and the data file's size before and after.
+    static func rewriteClosed<R>(
+        at directory: URL,
+        _ rewrite: (String) throws -> R
+    ) throws -> (R, before: Int, after: Int) {
         let path = directory.standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw LogError(.noStore, "there is no store at \(path)")
         }
-        let sealer = try EntrySealer(keys: keys)
         let before = fileSize(path + "/data.mdb")
-        let entries: Int
+        let result: R
         do {
             let lock = try DirectoryLock(directory: path)
             let readers = try ReaderLock(directory: path, exclusive: true)
@@ -61,10 +76,10 @@ extension EventLog {
             for file in [ProjectionStore.path(inStore: path), ProjectionStore.path(inStore: path) + "-lock"] {
                 try? FileManager.default.removeItem(atPath: file)
             }
-            entries = try sealInPlace(path: path, sealer: sealer, configuration: configuration, progress: progress)
+            result = try rewrite(path)
         }
         try compact(at: directory)
-        return SealReport(entries: entries, bytesBefore: before, bytesAfter: fileSize(path + "/data.mdb"))
+        return (result, before, fileSize(path + "/data.mdb"))
     }
 
     /// The nonce of an entry sealed after it was written: a version-2
@@ -120,45 +135,22 @@ extension EventLog {
                 )
             }
             let head = report.head
-            var link = EntryDigest.zero
-            for seq in stride(from: UInt64(1), through: head, by: 1) {
-                let rewritten = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
-                    let stored = try decoder.decode(seq: seq, bytes: value)
-                    guard !stored.isSealed else {
-                        throw LogError.malformedEntry(seq, "a store with no key recorded holds a sealed entry")
-                    }
-                    var header = stored.header(in: value)
-                    var region: [UInt8] = []
-                    if !stored.isPurged {
-                        let nonce = stored.salt(in: value) ?? derivedNonce(for: stored.dot)
-                        region = sealer.seal(
-                            operation: stored.operation,
-                            dot: stored.dot,
-                            kind: stored.kind,
-                            timestamp: stored.timestamp,
-                            id: stored.id,
-                            payload: stored.payload(in: value),
-                            nonce: nonce
-                        )
-                        header.payloadDigest = EntryDigest.of(region)
-                    }
-                    header.version = EntryFormat.sealedVersion
-                    header.kind = EntryKind(rawValue: 0)
-                    header.timestamp = 0
-                    header.id = .zero
-                    link = EntryFormat.link(previous: link, header: header)
-                    return try region.withUnsafeBytes { region in
-                        CompactLayout.encode(
-                            header,
-                            originNumber: try CompactLayout.originNumber(of: value).orThrow(seq),
-                            link: seq % CompactLayout.linkInterval == 0 || seq == head ? link : nil,
-                            region: region
-                        )
-                    }
+            try rewriteEntries(through: head, databases: databases, decoder: decoder, in: txn, progress: progress) {
+                seq,
+                stored,
+                value in
+                guard !stored.isSealed else {
+                    throw LogError.malformedEntry(seq, "a store with no key recorded holds a sealed entry")
                 }
-                guard let rewritten else { throw LogError.malformedEntry(seq, "it is missing from the log") }
-                try txn.put(rewritten, forKey: seq.bigEndianBytes, in: databases.log)
-                if seq % 65_536 == 0 { progress?(Int(seq)) }
+                return sealer.seal(
+                    operation: stored.operation,
+                    dot: stored.dot,
+                    kind: stored.kind,
+                    timestamp: stored.timestamp,
+                    id: stored.id,
+                    payload: stored.payload(in: value),
+                    nonce: stored.salt(in: value) ?? derivedNonce(for: stored.dot)
+                )
             }
             try txn.put(
                 SealingRecord(keyID: sealer.keyID, checks: sealer.checks).bytes,
@@ -177,6 +169,49 @@ extension EventLog {
                 throw LogError(.malformedEntry, "sealing produced a log that does not verify: \(problem)")
             }
             return Int(head)
+        }
+    }
+}
+
+extension EventLog {
+    /// Rewrites every entry of the log, 1 through `head`, as a sealed entry
+    /// whose envelope `envelope` makes (a purged save keeps its digest and
+    /// no region), recomputing every link; in the caller's transaction.
+    static func rewriteEntries(
+        through head: UInt64,
+        databases: LogDatabases,
+        decoder: EntryDecoder,
+        in txn: borrowing WriteTransaction,
+        progress: ((Int) -> Void)?,
+        envelope: (UInt64, StoredEntry, UnsafeRawBufferPointer) throws -> [UInt8]
+    ) throws {
+        var link = EntryDigest.zero
+        for seq in stride(from: UInt64(1), through: head, by: 1) {
+            let rewritten = try txn.withValue(forKey: seq.bigEndianBytes, in: databases.log) { value in
+                let stored = try decoder.decode(seq: seq, bytes: value)
+                var header = stored.header(in: value)
+                var region: [UInt8] = []
+                if !stored.isPurged {
+                    region = try envelope(seq, stored, value)
+                    header.payloadDigest = EntryDigest.of(region)
+                }
+                header.version = EntryFormat.sealedVersion
+                header.kind = EntryKind(rawValue: 0)
+                header.timestamp = 0
+                header.id = .zero
+                link = EntryFormat.link(previous: link, header: header)
+                return try region.withUnsafeBytes { region in
+                    CompactLayout.encode(
+                        header,
+                        originNumber: try CompactLayout.originNumber(of: value).orThrow(seq),
+                        link: seq % CompactLayout.linkInterval == 0 || seq == head ? link : nil,
+                        region: region
+                    )
+                }
+            }
+            guard let rewritten else { throw LogError.malformedEntry(seq, "it is missing from the log") }
+            try txn.put(rewritten, forKey: seq.bigEndianBytes, in: databases.log)
+            if seq % 65_536 == 0 { progress?(Int(seq)) }
         }
     }
 }

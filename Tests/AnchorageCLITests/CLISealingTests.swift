@@ -265,3 +265,58 @@ struct CLIBackupTests {
         }
     }
 }
+
+extension CLIKeysTests {
+    @Test(
+        "keys rekey: a new version of a person's key, its store re-sealed under it, the old version destroyed, the same state"
+    )
+    func rekey() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "node")
+            let keyFile = directory.appending(path: "wrapping.keys")
+            _ = try await runCLI(["stores", "create", "dana", "--stores", root.path])
+            let registry = try NodeRegistry(root: root)
+            let dana = try StoreName("dana")
+            let store = HKHealthStore(directory: registry.directory(of: dana), configuration: .forTests)
+            try await store.save(
+                (0..<8).map { index in
+                    HKQuantitySample(
+                        type: HKQuantityType(.stepCount),
+                        quantity: HKQuantity(unit: .count(), doubleValue: Double(200 + index)),
+                        start: Date(timeIntervalSince1970: 1_717_200_000 + Double(index) * 600),
+                        end: Date(timeIntervalSince1970: 1_717_200_300 + Double(index) * 600)
+                    )
+                }
+            )
+            let digest = try store.stateDigest()
+            await store.close()
+            _ = try await runCLI(["keys", "seal", "dana", "--stores", root.path, "--key-file", keyFile.path])
+            let keyID = try #require(try registry.keyID(of: dana))
+            #expect(try registry.wrappedKeys(keyID).map(\.version) == [1])
+
+            let output = try await runCLI(["keys", "rekey", "dana", "--stores", root.path, "--key-file", keyFile.path])
+            #expect(output.contains("re-sealed 8 entries of dana under version 2"), "\(output)")
+            #expect(output.contains("destroyed version(s) 1"), "\(output)")
+            #expect(try registry.wrappedKeys(keyID).map(\.version) == [2])
+
+            let keyring = StoreKeyring(registry: registry, provider: try KeyFileProvider(url: keyFile))
+            var configuration = HKHealthStore.Configuration.forTests
+            configuration.log.sealing = try await keyring.sealing(for: dana, directory: registry.directory(of: dana))
+            let reopened = HKHealthStore(directory: registry.directory(of: dana), configuration: configuration)
+            #expect(try reopened.stateDigest() == digest)
+            #expect(try await reopened.eventLog().checkProjections() == nil)
+            await reopened.close()
+            #expect(
+                try await runCLI(["audit", "verify", "--store", registry.directory(of: dana).path]).contains("intact")
+            )
+            // A store that does not seal has no key to change.
+            _ = try await runCLI(["stores", "create", "erin", "--stores", root.path])
+            do {
+                _ = try await runCLI(["keys", "rekey", "erin", "--stores", root.path, "--key-file", keyFile.path])
+                Issue.record("a store that does not seal was re-keyed")
+            } catch {
+                #expect("\(error)".contains("not sealed"), "\(error)")
+            }
+        }
+    }
+}

@@ -49,7 +49,7 @@ struct HealthIndex: Sendable {
     /// Opens the index databases (creating them in a write transaction).
     init(in txn: borrowing DatabaseOpener) throws {
         objects = try txn.openStoreDatabase("hk.objects", keys: .clear)
-        typeTime = try txn.openStoreDatabase("hk.type-time", keys: .kindFirst)
+        typeTime = try txn.openStoreDatabase("hk.type-time", keys: .kindFirst, sealsValues: false)
         typeSeq = try txn.openStoreDatabase("hk.type-seq", keys: .kindFirst, sealsValues: false)
         kindStats = try txn.openStoreDatabase("hk.kind-stats", keys: .kindFirst)
         sources = try txn.openStoreDatabase("hk.sources", keys: ProjectionKeyLayout(.kind, .identifier))

@@ -82,17 +82,23 @@ public final class StoreKeyring: Sendable {
     /// Makes, wraps and records a new data key for `store`.
     func createKey(for store: StoreName) async throws(ServiceError) -> DataKey {
         let key = DataKey.generate()
-        let wrapped: WrappedKey
+        try registry.recordKey(try await wrap(key, for: "store \(store)"), for: store)
+        return key
+    }
+
+    /// `key`, wrapped by the provider.
+    ///
+    /// - Throws: ``ServiceError`` `.keyUnavailable` naming `what` the key
+    ///   was for, when the provider fails.
+    func wrap(_ key: DataKey, for what: String) async throws(ServiceError) -> WrappedKey {
         do {
-            wrapped = try await provider.wrap(key)
+            return try await provider.wrap(key)
         } catch {
             throw ServiceError(
                 .keyUnavailable,
-                "no data key could be made for store \(store): \(provider.name) failed: \(error.message)"
+                "no data key could be made for \(what): \(provider.name) failed: \(error.message)"
             )
         }
-        try registry.recordKey(wrapped, for: store)
-        return key
     }
 
     /// Destroys `store`'s data key (crypto-shredding): from now on every
