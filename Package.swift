@@ -445,6 +445,8 @@ let package = Package(
             name: "AnchorageServerTests",
             dependencies: [
                 "AnchorageTestRun",
+                "AnchorageFleet",
+                "Etcd",
                 "anchorage",
                 "AnchorageClient",
                 "AnchorageCLI",

@@ -206,21 +206,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.storeIdleTimeout = .milliseconds(Int64(storeIdle * 1_000))
             configuration.peerSyncInterval = .milliseconds(Int64(peerInterval * 1_000))
             configuration.peerTrustRoots = peerTrustRoots
-            if fleetOptions.fleet, seal {
-                // Every copy of a store must share its data key; a fleet's
-                // copies get theirs through placements, which name no key yet.
-                throw ValidationError(
-                    "--seal does not go with --fleet yet: a fleet's copies would each make their own data key"
-                )
-            }
             if seal { configuration.keyProvider = try await keyProvider.provider() }
             if fleetOptions.fleet {
-                try await serveFleet(
-                    root: storesRoot,
-                    configuration: configuration,
-                    fleet: try fleetOptions.configuration(host: host, port: port),
-                    logger: logger
-                )
+                // A sealed fleet's placements name each store's key id; every
+                // copy unwraps the key with the same wrapping key (the same
+                // key file or HSM token on every node).
+                var fleet = try fleetOptions.configuration(host: host, port: port)
+                fleet.seals = seal
+                try await serveFleet(root: storesRoot, configuration: configuration, fleet: fleet, logger: logger)
                 return
             }
             try await serveStores(root: storesRoot, configuration: configuration, logger: logger)

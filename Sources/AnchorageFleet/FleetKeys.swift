@@ -10,7 +10,10 @@
 /// - `controller`: the node that places stores, attached to its lease;
 /// - `tokens/<token>`: a store token's record and the digest of its secret,
 ///   so every node accepts the fleet's tokens;
-/// - `synced/<store>/<node>`: a copy being added reports it has caught up.
+/// - `synced/<store>/<node>`: a copy being added reports it has caught up;
+/// - `data-keys/<key id>`: the wrapped versions of a sealed store's data key
+///   (wrapped by the fleet's wrapping key: etcd never holds a key in clear);
+/// - `shredded/<key id>`: the tombstone of a data key destroyed on purpose.
 ///
 /// ```swift
 /// let keys = FleetKeys()
@@ -29,6 +32,8 @@ public struct FleetKeys: Sendable, Hashable {
     public var controller: String { root + "controller" }
     public var tokens: String { root + "tokens/" }
     public var synced: String { root + "synced/" }
+    public var dataKeys: String { root + "data-keys/" }
+    public var shredded: String { root + "shredded/" }
 
     public func node(_ id: String) -> String { nodes + id }
     public func store(_ id: String) -> String { stores + id }
@@ -36,6 +41,8 @@ public struct FleetKeys: Sendable, Hashable {
     public func role(of store: String, on node: String) -> String { byNode(node) + store }
     public func token(_ id: String) -> String { tokens + id }
     public func synced(_ store: String, on node: String) -> String { synced + store + "/" + node }
+    public func dataKey(_ keyID: String) -> String { dataKeys + keyID }
+    public func shredded(_ keyID: String) -> String { shredded + keyID }
 
     /// The id at the end of a key under `prefix`, or `nil`.
     public func id(in key: String, under prefix: String) -> String? {

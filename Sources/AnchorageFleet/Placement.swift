@@ -21,23 +21,30 @@ public struct Placement: Codable, Sendable, Hashable {
     /// Copies that go once a joining copy is counted (a move, or a node
     /// handing its stores over); a retiring primary hands over first.
     public var retiring: [String]
+    /// The id (32 hex digits) of the data key every copy of a sealed
+    /// store seals under; `nil` for a store that does not seal. The
+    /// placement names the key, never holds it: each node unwraps it with
+    /// the fleet's wrapping key (``FleetKeys/dataKey(_:)``).
+    public var keyID: String?
 
     public init(
         primary: String,
         replicas: [String],
         epoch: Int64,
         joining: [String] = [],
-        retiring: [String] = []
+        retiring: [String] = [],
+        keyID: String? = nil
     ) {
         self.primary = primary
         self.replicas = replicas
         self.epoch = epoch
         self.joining = joining
         self.retiring = retiring
+        self.keyID = keyID
     }
 
     enum CodingKeys: String, CodingKey {
-        case primary, replicas, epoch, joining, retiring
+        case primary, replicas, epoch, joining, retiring, keyID
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +54,7 @@ public struct Placement: Codable, Sendable, Hashable {
         epoch = try container.decode(Int64.self, forKey: .epoch)
         joining = try container.decodeIfPresent([String].self, forKey: .joining) ?? []
         retiring = try container.decodeIfPresent([String].self, forKey: .retiring) ?? []
+        keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +64,7 @@ public struct Placement: Codable, Sendable, Hashable {
         try container.encode(epoch, forKey: .epoch)
         if !joining.isEmpty { try container.encode(joining, forKey: .joining) }
         if !retiring.isEmpty { try container.encode(retiring, forKey: .retiring) }
+        try container.encodeIfPresent(keyID, forKey: .keyID)
     }
 
     /// Every node holding a counted copy, the primary first.

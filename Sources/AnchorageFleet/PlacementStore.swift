@@ -1,4 +1,5 @@
 public import Etcd
+import Foundation
 
 /// The stores' placements in etcd: read by anyone, written only by the
 /// controller, each change a compare-and-swap on the record's mod revision
@@ -17,11 +18,14 @@ public struct PlacementStore: Sendable {
     let keys: FleetKeys
     /// How many copies a new store gets.
     public let copies: Int
+    /// Names a data key id for every new store: its copies seal.
+    public let seals: Bool
 
-    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys(), copies: Int = 3) {
+    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys(), copies: Int = 3, seals: Bool = false) {
         self.etcd = etcd
         self.keys = keys
         self.copies = max(1, copies)
+        self.seals = seals
     }
 
     /// A store's placement, if it has one.
@@ -90,7 +94,10 @@ public struct PlacementStore: Sendable {
                 .init(id: $0.id, zone: $0.record.zone, load: loads[$0.id] ?? 0, capacity: $0.record.capacity)
             }
         )
-        let placement = Placement(primary: chosen[0], replicas: Array(chosen.dropFirst()), epoch: 1)
+        // A sealed store's key id is named now, its key made by the first
+        // copy that opens (``FleetKeys/dataKey(_:)``).
+        let keyID = seals ? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() : nil
+        let placement = Placement(primary: chosen[0], replicas: Array(chosen.dropFirst()), epoch: 1, keyID: keyID)
         let key = keys.store(store)
         let txn = EtcdTxn(
             compare: [keys.fence(claim), EtcdCompare(key, .equal, .createRevision(0))],

@@ -1,7 +1,7 @@
 package import Anchorage
 public import AnchorageKeys
 public import AnchorageLog
-import AnchorageService
+public import AnchorageService
 public import AnchorageSync
 public import Foundation
 
@@ -119,6 +119,9 @@ public struct NodeConfiguration: Sendable {
     /// provider); `nil` leaves new stores unsealed. Stores created before
     /// stay as they are.
     public var keyProvider: (any KeyProvider)?
+    /// Where a store's copies on other nodes find the data key they share
+    /// (a fleet's etcd: set by ``FleetNode``); `nil` on a node of its own.
+    public var sharedDataKeys: (any SharedDataKeys)?
     /// A multi-store node: the least time between two passes over every
     /// store with peers in the registry (each pass pulls and pushes); a
     /// store that changes pushes to its peers within about a second.

@@ -9,7 +9,7 @@ import HTTPTypes
 extension Client {
     /// Destroys a sealed store's data key (crypto-shredding)
     ///
-    /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.
+    /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. In a fleet, any node shreds a store's key for every node: the tombstone goes into etcd with the wrapped key's removal, and each node closes its copy and destroys its own wrapped copy of the key. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.
     ///
     ///
     /// - Remark: HTTP `POST /v1/stores/{store}/shred`.
@@ -165,7 +165,7 @@ extension Client {
 extension APIProtocol {
     /// Destroys a sealed store's data key (crypto-shredding)
     ///
-    /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.
+    /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. In a fleet, any node shreds a store's key for every node: the tombstone goes into etcd with the wrapped key's removal, and each node closes its copy and destroys its own wrapped copy of the key. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.
     ///
     ///
     /// - Remark: HTTP `POST /v1/stores/{store}/shred`.

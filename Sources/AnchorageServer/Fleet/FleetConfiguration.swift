@@ -43,6 +43,10 @@ public struct FleetConfiguration: Sendable {
     public var lockDelay: Duration = .seconds(1)
     /// How many copies a new store gets.
     public var copies = 3
+    /// Whether new stores seal (``NodeConfiguration/keyProvider`` set on
+    /// every node, with the same wrapping key): their placements name a
+    /// data key id, and every copy seals under that key.
+    public var seals = false
     /// How long a replica's node may be gone before the controller adds a
     /// copy elsewhere (a restart is not a loss).
     public var replaceAfter: Duration = .seconds(60)

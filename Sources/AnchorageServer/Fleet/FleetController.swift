@@ -34,7 +34,7 @@ final class FleetController: Sendable {
         self.membership = membership
         self.directory = directory
         self.cache = cache
-        placements = PlacementStore(etcd: etcd, keys: fleet.keys, copies: fleet.copies)
+        placements = PlacementStore(etcd: etcd, keys: fleet.keys, copies: fleet.copies, seals: fleet.seals)
         election = ControllerElection(etcd: etcd, keys: fleet.keys, nodeID: fleet.nodeID)
         self.logger = logger
     }

@@ -198,6 +198,21 @@ final class FleetCopies: Sendable {
         }
     }
 
+    /// Stops the work this node does for `store` (its follower or its
+    /// promotion) and waits for it to end, keeping the copy's place: the
+    /// next reconcile starts it again only when the placement changes. For
+    /// a copy whose data key was shredded: nothing should hold it open.
+    func stop(_ store: String) async {
+        let task = copies.withLock { copies -> Task<Void, Never>? in
+            let task = copies[store]?.task
+            copies[store]?.task = nil
+            copies[store]?.ready = false
+            return task
+        }
+        task?.cancel()
+        await task?.value
+    }
+
     /// Whether this node still holds `store` with `role` at `epoch`.
     func holds(_ store: StoreName, _ role: Placement.Role, epoch: Int64) -> Bool {
         copies.withLock { $0[store.rawValue].map { $0.role == role && $0.epoch == epoch } ?? false }

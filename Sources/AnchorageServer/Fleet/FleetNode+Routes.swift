@@ -46,6 +46,10 @@ extension FleetNode {
             )
         }
         admin.post("/v1/stores") { [self] request, context in try await createStore(request, context: context) }
+        admin.post("/v1/stores/{store}/shred") { [self] _, context in
+            let name = try StoreName(context.parameters.get("store") ?? "")
+            return try JSONBodies.response(encoding: try await shredStore(name))
+        }
         admin.post("/v1/stores/{store}/move") { [self] request, context in
             try await moveStore(request, context: context)
         }

@@ -72,6 +72,16 @@ public final class FleetNode: Sendable {
         // requests retry on their own terms).
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        cache = PlacementCache(etcd: etcd, keys: fleet.keys)
+        if fleet.seals {
+            guard configuration.keyProvider != nil else {
+                try? client.syncShutdown()
+                throw NodeConfigurationError(
+                    "a fleet that seals needs a key provider on every node (--key-file or --pkcs11-module)"
+                )
+            }
+            configuration.sharedDataKeys = FleetDataKeys(etcd: etcd, keys: fleet.keys, cache: cache)
+        }
         do {
             node = try MultiStoreNode(root: root, configuration: configuration, logger: logger)
         } catch {
@@ -90,7 +100,6 @@ public final class FleetNode: Sendable {
             logger: logger
         )
         directory = NodeDirectory(etcd: etcd, keys: fleet.keys)
-        cache = PlacementCache(etcd: etcd, keys: fleet.keys)
         tokens = FleetTokens(etcd: etcd, keys: fleet.keys)
         var replication = configuration.replication
         replication.backoff = Backoff(base: .milliseconds(50), maximum: .seconds(1))
@@ -137,7 +146,8 @@ public final class FleetNode: Sendable {
             FleetTask { [cache] in try? await cache.run() },
             FleetTask { [tokens] in try? await tokens.run() },
             FleetTask { [copies] in await copies.run() },
-            FleetTask { [controller] in await controller.run() }
+            FleetTask { [controller] in await controller.run() },
+            FleetTask { [self] in await followShreddedKeys() }
         )
         return application
     }

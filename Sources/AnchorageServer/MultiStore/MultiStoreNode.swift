@@ -83,7 +83,9 @@ public final class MultiStoreNode: Sendable {
             throw NodeConfigurationError(error.message, underlyingError: error)
         }
         let registry = registry
-        let keyring = configuration.keyProvider.map { StoreKeyring(registry: registry, provider: $0) }
+        let keyring = configuration.keyProvider.map {
+            StoreKeyring(registry: registry, provider: $0, shared: configuration.sharedDataKeys)
+        }
         self.keyring = keyring
         // What can still fail comes before the HTTP clients, which must be shut down once made.
         let pace = RequestBodyPace(configuration)
@@ -242,7 +244,7 @@ public final class MultiStoreNode: Sendable {
         guard try registry.store(name) != nil else { throw ServiceError(.storeNotFound, "there is no store \(name)") }
         await pool.remove(name)
         defer { pool.endRemoval(name) }
-        return try keyring.shred(name, by: principal)
+        return try await keyring.shredEverywhere(name, by: principal)
     }
 
     func router() -> Router<NodeContext> {

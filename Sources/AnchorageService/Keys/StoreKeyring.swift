@@ -18,10 +18,14 @@ public final class StoreKeyring: Sendable {
     /// Where the wrapping keys are.
     public let provider: any KeyProvider
     let registry: NodeRegistry
+    /// Where the copies of a store on other nodes find the key they share
+    /// (a fleet); `nil` on a node of its own.
+    public let shared: (any SharedDataKeys)?
 
-    public init(registry: NodeRegistry, provider: any KeyProvider) {
+    public init(registry: NodeRegistry, provider: any KeyProvider, shared: (any SharedDataKeys)? = nil) {
         self.registry = registry
         self.provider = provider
+        self.shared = shared
     }
 
     /// How `store` opens: sealed under every version of its data key,
@@ -32,6 +36,7 @@ public final class StoreKeyring: Sendable {
     ///   destroyed, `.keyUnavailable` when the provider cannot unwrap it
     ///   (an HSM that does not answer, a destroyed wrapping key).
     public func sealing(for store: StoreName, directory: URL) async throws(ServiceError) -> EventLog.Sealing {
+        if let shared { return try await sharedSealing(for: store, shared: shared) }
         guard let keyID = try registry.keyID(of: store) else {
             let isNew = !FileManager.default.fileExists(atPath: directory.appending(path: "data.mdb").path)
             guard isNew else { return .off }
@@ -111,6 +116,26 @@ public final class StoreKeyring: Sendable {
             throw ServiceError(.invalidArgument, "store \(store) is not sealed: there is no data key to shred")
         }
         return try registry.shred(keyID, by: principal, now: now)
+    }
+
+    /// ``shred(_:by:now:)``, and on every node sharing the key: the shared
+    /// copies' tombstone first, so no node unwraps it again.
+    @discardableResult
+    public func shredEverywhere(
+        _ store: StoreName,
+        by principal: String,
+        now: Date = Date()
+    ) async throws(ServiceError) -> ShreddedKey {
+        guard let shared else { return try shred(store, by: principal, now: now) }
+        var keyID = try registry.keyID(of: store)
+        if keyID == nil { keyID = try await shared.keyID(of: store) }
+        guard let keyID else {
+            throw ServiceError(.invalidArgument, "store \(store) is not sealed: there is no data key to shred")
+        }
+        let record = try registry.shredded(keyID) ?? ShreddedKey(keyID: keyID, at: now, by: principal)
+        try await shared.shred(record)
+        if try registry.shredded(keyID) == nil { _ = try registry.shred(keyID, by: principal, now: record.at) }
+        return record
     }
 
     /// Re-wraps every data key of the registry with the provider's current

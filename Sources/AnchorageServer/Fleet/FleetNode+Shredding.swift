@@ -1,0 +1,86 @@
+import AnchorageFleet
+import AnchorageLog
+import AnchorageService
+import Etcd
+import Foundation
+import HTTPTypes
+import Logging
+
+extension FleetNode {
+    /// Follows the fleet's tombstones of shredded data keys until
+    /// cancelled: a key shredded through any node closes this node's open
+    /// copies sealed under it (no copy keeps the unwrapped key) and
+    /// destroys this node's wrapped copy of it, so that every copy answers
+    /// `keyShredded` from then on.
+    func followShreddedKeys() async {
+        while !Task.isCancelled {
+            do {
+                for try await update in etcd.follow(.prefix(fleet.keys.shredded)) {
+                    let kvs: [EtcdKeyValue]
+                    switch update {
+                    case .snapshot(let all, _): kvs = all
+                    case .events(let events): kvs = events.filter { $0.kind == .put }.map(\.kv)
+                    }
+                    for kv in kvs {
+                        guard let text = fleet.keys.id(in: kv.keyText, under: fleet.keys.shredded),
+                            let keyID = KeyID(text)
+                        else { continue }
+                        await forgetShreddedKey(keyID)
+                    }
+                }
+            } catch {
+                logger.warning("cannot follow the fleet's shredded keys", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
+
+extension FleetNode {
+    /// Closes this node's copies sealed under `keyID` (their followers
+    /// stopped first, so nothing holds them open) and destroys this node's
+    /// wrapped copy of the key (shredded through another node).
+    func forgetShreddedKey(_ keyID: KeyID) async {
+        guard let names = try? node.registry.stores(sealedUnder: keyID) else { return }
+        for name in names {
+            await copies.stop(name.rawValue)
+            await node.pool.remove(name)
+            node.pool.endRemoval(name)
+        }
+        if (try? node.registry.shredded(keyID)) ?? nil == nil {
+            _ = try? node.registry.shred(keyID, by: "the fleet", now: Date())
+        }
+    }
+}
+
+extension FleetNode {
+    /// Destroys a placed store's data key for the whole fleet (through any
+    /// node): this node's copy, if it holds one, closes first; the
+    /// tombstone goes into etcd with the wrapped key's removal; the other
+    /// nodes close theirs as they see it (``followShreddedKeys()``).
+    func shredStore(_ name: StoreName) async throws -> ShreddedKey {
+        guard cache.placements[name.rawValue] != nil else {
+            throw APIError(.notFound, .notFound, "the fleet has no store \(name)")
+        }
+        guard let keyring = node.keyring else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "this fleet does not seal its stores (serve --seal): store \(name) has no data key to shred"
+            )
+        }
+        let holds = try node.registry.store(name) != nil
+        if holds {
+            await copies.stop(name.rawValue)
+            await node.pool.remove(name)
+        }
+        do {
+            let record = try await keyring.shredEverywhere(name, by: "the fleet's administrator")
+            if holds { node.pool.endRemoval(name) }
+            return record
+        } catch {
+            if holds { node.pool.endRemoval(name) }
+            throw error
+        }
+    }
+}

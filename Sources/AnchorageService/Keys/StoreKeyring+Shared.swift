@@ -1,0 +1,41 @@
+import AnchorageKeys
+import AnchorageLog
+import Foundation
+
+extension StoreKeyring {
+    /// How a copy of `store` opens on a node that shares keys: under the
+    /// key its placement names, made by the first copy that opens, kept in
+    /// this node's registry as well (so ``NodeRegistry`` lists it, and an
+    /// audit finds its id), unwrapped here.
+    func sharedSealing(for store: StoreName, shared: any SharedDataKeys) async throws(ServiceError) -> EventLog.Sealing
+    {
+        var placed = try await shared.keyID(of: store)
+        if placed == nil { placed = try registry.keyID(of: store) }
+        guard let keyID = placed else { return .off }
+        if let shredded = try registry.shredded(keyID) {
+            throw ServiceError(
+                .keyShredded,
+                "the data of store \(store) was erased: its data key \(keyID) was shredded at "
+                    + "\(shredded.at.formatted(.iso8601)); nothing it sealed can be read again"
+            )
+        }
+        var wrapped: [WrappedKey]
+        do {
+            wrapped = try await shared.wrappedKeys(keyID)
+        } catch  where error.code == .keyShredded {
+            // Destroyed elsewhere: this node's wrapped copy goes too.
+            _ = try? registry.shred(keyID, by: "the fleet", now: Date())
+            throw ServiceError(.keyShredded, "the data of store \(store) was erased: \(error.message)")
+        }
+        if wrapped.isEmpty {
+            let key = DataKey.generate(id: keyID, version: 1)
+            wrapped = try await shared.publishFirst(try await wrap(key, for: "store \(store)"))
+        }
+        let local = Set(try registry.wrappedKeys(keyID).map(\.version))
+        let mapped = try registry.keyID(of: store) == keyID
+        for version in wrapped where !local.contains(version.version) || !mapped {
+            try registry.recordKey(version, for: store)
+        }
+        return .sealed(try await dataKeys(keyID, store: store))
+    }
+}
