@@ -492,6 +492,7 @@ let package = Package(
             dependencies: [
                 "AnchorageTestRun",
                 "AnchorageTesting",
+                "AnchorageStoreTesting",
                 "AppleHealthImport",
                 "Anchorage",
                 "AnchorageLog",

@@ -56,13 +56,18 @@ extension AnchorageBench {
 
     /// Imports `export` into a new store at `directory` and compacts it as
     /// `anchorage import` does, then removes it.
-    static func importOnce(_ export: URL, into directory: URL) async throws -> ImportRun {
+    static func importOnce(
+        _ export: URL,
+        into directory: URL,
+        sealing: EventLog.Sealing = .off
+    ) async throws -> ImportRun {
         try? FileManager.default.removeItem(at: directory)
         // The peak of this import, not of an earlier one in this process.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
         // Committed as `anchorage import` commits (see ImportCommand).
         var configuration = HKHealthStore.Configuration()
         configuration.log.durability = .noMetaSync
+        configuration.log.sealing = sealing
         let store = HKHealthStore(directory: directory, configuration: configuration)
         // Anonymous memory (heap, stacks) has no peak field: sample it.
         let sampler = ProcessMemory.peaks(of: ["RssAnon:"])

@@ -16,10 +16,18 @@ extension AnchorageBench {
             var catchUp: (sealed: Double, plain: Double)
             var statistics: (sealed: Double, plain: Double)
             var bytes: (sealed: Double, plain: Double)
+            var imported: (sealed: Double, plain: Double)
         }
         let measured = try await eachRun { run -> Run in
             progress("sealed run \(run)/\(runs)")
-            var result = Run(batch: (0, 0), single: (0, 0), catchUp: (0, 0), statistics: (0, 0), bytes: (0, 0))
+            var result = Run(
+                batch: (0, 0),
+                single: (0, 0),
+                catchUp: (0, 0),
+                statistics: (0, 0),
+                bytes: (0, 0),
+                imported: (0, 0)
+            )
             // Plain first on even runs, sealed first on odd ones.
             for sealed in run % 2 == 0 ? [false, true] : [true, false] {
                 let sealing: EventLog.Sealing = sealed ? .sealed([key]) : .off
@@ -61,6 +69,16 @@ extension AnchorageBench {
                     total: 6_400
                 )
                 try? FileManager.default.removeItem(at: directory)
+                // `anchorage import`'s work, when Scripts/bench gives an export.
+                var importRate = 0.0
+                if let export {
+                    importRate = try await Self.importOnce(
+                        URL(fileURLWithPath: export),
+                        into: work.appending(path: "sealed-import-\(run)-\(sealed)"),
+                        sealing: sealing
+                    ).rate
+                }
+                if sealed { result.imported.sealed = importRate } else { result.imported.plain = importRate }
                 if sealed {
                     result.batch.sealed = batchRate
                     result.catchUp.sealed = catchUpRate
@@ -83,7 +101,9 @@ extension AnchorageBench {
             (.sealedCatchUp, { $0.catchUp }),
             (.sealedStatistics, { $0.statistics }),
             (.sealedDataFile, { $0.bytes }),
-        ] as [(Workload, (Run) -> (sealed: Double, plain: Double))] {
+        ] + (export == nil ? [] : [(.sealedImport, { $0.imported })])
+            as [(Workload, (Run) -> (sealed: Double, plain: Double))]
+        {
             report.add(workload, anchorage: measured.map { pair($0).sealed }, baseline: measured.map { pair($0).plain })
         }
         if let opens = try await coldOpensWithPKCS11(work: work) {

@@ -560,6 +560,11 @@ extension Workload {
         "bytes",
         goal: .ratioAtMost(1.15)
     )
+    static let sealedImport = Workload(
+        "sealed import of a Health export, compaction included (vs unsealed)",
+        "elements/s",
+        goal: .ratioAtLeast(0.9)
+    )
     static let sealedColdOpenPKCS11 = Workload(
         "sealed store's cold open, data key unwrapped on a PKCS#11 token (SoftHSM2), p99",
         "ms",

@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageStoreTesting
 import Foundation
 import Testing
 
@@ -16,8 +17,8 @@ let generatedFixture = fixture.deletingLastPathComponent().appendingPathComponen
 /// A store in a fresh temporary directory, removed after `body`.
 func withImportStore<R>(_ body: (HKHealthStore) async throws -> R) async throws -> R {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-import-\(UUID())")
-    var configuration = HKHealthStore.Configuration()
-    configuration.log.durability = .none
+    // Sealed under the run's test key when the run seals (Scripts/test's second pass).
+    var configuration = HKHealthStore.Configuration.forTests
     configuration.timeZone = TimeZone(identifier: "Europe/Paris")!
     let store = HKHealthStore(directory: directory, configuration: configuration)
     defer { try? FileManager.default.removeItem(at: directory) }
