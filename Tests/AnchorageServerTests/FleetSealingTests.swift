@@ -1,3 +1,4 @@
+import Anchorage
 import AnchorageFleet
 import AnchorageKeys
 import AnchorageLog
@@ -87,23 +88,39 @@ struct FleetSealingTests {
         let keys = FleetKeys()
         let record = try #require(try await PlacementStore(etcd: etcd, keys: keys).placement(of: "sage"))
         let keyID = try #require(record.placement.keyID.flatMap(KeyID.init))
-        for index in 0..<30 {
+        // Step counts, then one sample of every kind, each carrying the
+        // marker in its source, device and metadata.
+        var bodies = (0..<30).map { "[" + Self.sample($0, marker: marker) + "]" }
+        var generator = ObjectGenerator(seed: 54, marker: marker)
+        let kinds: [HKSample] = [
+            generator.categorySample(), generator.correlation(), generator.workout(),
+            generator.route(locations: 1...20),
+            generator.heartbeatSeries(beats: 1...20), generator.electrocardiogram(measurements: 1...50),
+            generator.audiogram(), generator.stateOfMind(), generator.assessment(), generator.visionPrescription(),
+            generator.quantitySeries(), generator.clinicalRecord(), generator.medicationDoseEvent(),
+        ]
+        let encoder = CanonicalJSON.encoder()
+        bodies += try kinds.map { String(decoding: try encoder.encode([HealthObject($0)]), as: UTF8.self) }
+        var saved = 0
+        for (index, body) in bodies.enumerated() {
             // Through every node; asked again while the primary begins
             // its epoch (503 fleetUnavailable).
             try await fleet.explaining {
-                try await waitUntil("sample \(index) is saved", timeout: 60) {
-                    let saved = await client.send(
+                try await waitUntil("object \(index) is saved", timeout: 60) {
+                    let answer = await client.send(
                         .POST,
                         "/v1/stores/sage/samples",
                         to: index % 3,
                         token: token,
-                        body: "[" + Self.sample(index, marker: marker) + "]"
+                        body: body
                     )
-                    #expect(saved.status < 500 || saved.status == 503, "\(saved.status) \(saved.body)")
-                    return saved.status == 200 || saved.status == 201
+                    #expect(answer.status < 300 || answer.status == 503, "\(answer.status) \(answer.body.prefix(300))")
+                    if answer.status < 300 { saved += 1 }
+                    return answer.status != 503
                 }
             }
         }
+        #expect(saved == bodies.count, "every kind saved")
         let stored = try #require(try await etcd.range(.key(keys.dataKey(keyID.description))).kvs.first)
         let wrapped = try JSONDecoder().decode([WrappedKey].self, from: Data(stored.value))
         #expect(wrapped.map(\.version) == [1])
