@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
         let output = CLIOutput.current
         let zone = TimeZone.current
         let dataset = DemoDataset(days: days, zone: zone)
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let saved: Int
         do {
             output.line("Anchorage demo: store \(storeOptions.directory.path)")

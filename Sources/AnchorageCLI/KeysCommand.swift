@@ -153,7 +153,16 @@ struct KeysSealCommand: AsyncParsableCommand {
         let keyring = StoreKeyring(registry: registry, provider: provider)
         do {
             let keys = try await keyring.keysForSealing(name)
-            let report = try EventLog.seal(at: registry.directory(of: name), keys: keys)
+            let directory = registry.directory(of: name)
+            guard FileManager.default.fileExists(atPath: directory.appending(path: "data.mdb").path) else {
+                // Never opened: created sealed, so its first entry is.
+                var configuration = EventLog.Configuration()
+                configuration.sealing = .sealed(keys)
+                await (try EventLog.open(at: directory, configuration: configuration)).close()
+                CLIOutput.current.line("sealed 0 entries of \(name) under data key \(keys[0].id) (a new store)")
+                return
+            }
+            let report = try EventLog.seal(at: directory, keys: keys)
             CLIOutput.current.line(
                 "sealed \(report.entries) entries of \(name) under data key \(keys[0].id); data file "
                     + "\(report.bytesBefore) → \(report.bytesAfter) bytes"

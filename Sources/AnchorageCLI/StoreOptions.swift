@@ -16,9 +16,10 @@ struct StoreOptions: ParsableArguments {
     /// The store, opened (created if missing) to be written: by one process
     /// at a time. `durability` is what each commit guarantees; the store is
     /// flushed whole when it closes (see `EventLog.Durability`).
-    func openStore(durability: EventLog.Durability = .full) -> HKHealthStore {
+    func openStore(durability: EventLog.Durability = .full) async throws -> HKHealthStore {
         var configuration = HKHealthStore.Configuration()
         configuration.log.durability = durability
+        configuration.log.sealing = try await sealing()
         return HKHealthStore(directory: directory, configuration: configuration)
     }
 
@@ -51,6 +52,7 @@ struct StoreOptions: ParsableArguments {
         var configuration = HKHealthStore.Configuration()
         configuration.readOnly = true
         configuration.log.appendsLocalRecordsWhenReading = recordsReads
+        configuration.log.sealing = try await sealing()
         let reading = HKHealthStore(directory: directory, configuration: configuration)
         do {
             try await reading.opened()
@@ -67,7 +69,9 @@ struct StoreOptions: ParsableArguments {
                 throw CommandFailure(description: error.message)
             }
         }
-        let writing = HKHealthStore(directory: directory)
+        var writable = HKHealthStore.Configuration()
+        writable.log.sealing = configuration.log.sealing
+        let writing = HKHealthStore(directory: directory, configuration: writable)
         do {
             try await writing.opened()
             return writing

@@ -52,7 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = storeOptions.openStore()
+        let store = try await storeOptions.openStore()
         let output = CLIOutput.current
         let transport: HTTPPeerTransport
         do {

@@ -320,3 +320,48 @@ extension CLIKeysTests {
         }
     }
 }
+
+extension CLIKeysTests {
+    @Test(
+        "import, stats, samples, sources and digest on a node's sealed store, with the node's key file: the same answers as on a plain store; without it, a typed refusal"
+    )
+    func commandsOnASealedStore() async throws {
+        try await withTemporaryDirectory { directory in
+            let root = directory.appending(path: "node")
+            let keyFile = directory.appending(path: "wrapping.keys")
+            let fixture = repositoryRoot.appendingPathComponent("Fixtures/apple-health/export-small.xml").path
+            _ = try await runCLI(["stores", "create", "gwen", "--stores", root.path])
+            // Sealed before anything is written: `keys seal` of an empty store.
+            _ = try await runCLI(["keys", "seal", "gwen", "--stores", root.path, "--key-file", keyFile.path])
+            let sealed = root.appending(path: "gwen").path
+            let plain = directory.appending(path: "plain").path
+            let commands: [[String]] = [
+                ["stats", "--type", "stepCount", "--options", "sum", "--from", "2024-01-01", "--to", "2025-01-01"],
+                ["samples", "--type", "heartRate", "--limit", "5"],
+                ["sources", "--type", "stepCount"],
+                ["digest"],
+            ]
+            let answers = try await SealedStoreKeyFile.$override.withValue(keyFile) {
+                #expect(try await runCLI(["import", fixture, "--store", sealed]).contains("imported"))
+                _ = try await runCLI(["import", fixture, "--store", plain])
+                var answers: [[String]] = [[], []]
+                for command in commands {
+                    answers[0].append(try await runCLI(command + ["--store", plain]))
+                    answers[1].append(try await runCLI(command + ["--store", sealed]))
+                }
+                return answers
+            }
+            #expect(answers[0] == answers[1], "a sealed store answers otherwise")
+            #expect(try await runCLI(["audit", "verify", "--store", sealed]).contains("intact"))
+            // Another key file cannot unwrap the store's key.
+            do {
+                _ = try await SealedStoreKeyFile.$override.withValue(directory.appending(path: "other.keys")) {
+                    try await runCLI(["digest", "--store", sealed])
+                }
+                Issue.record("a sealed store was read with another wrapping key")
+            } catch {
+                #expect("\(error)".contains("cannot be unwrapped"), "\(error)")
+            }
+        }
+    }
+}
