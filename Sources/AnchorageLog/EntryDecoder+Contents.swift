@@ -36,6 +36,28 @@ extension EntryDecoder {
     }
 }
 
+extension EntryDecoder {
+    /// Calls `body` with the payload of the entry stored under `seq` (a
+    /// save's, opened when sealed; `nil` for a delete, a purged save, or a
+    /// sealed one read without the key), without building the entry: for
+    /// readers that want the payload alone.
+    func withPayload<R>(
+        of stored: StoredEntry,
+        seq: UInt64,
+        bytes: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) throws -> R {
+        guard stored.isSealed, let sealer, let envelope = stored.envelope(in: bytes) else {
+            return try body(stored.payload(in: bytes))
+        }
+        var result: Result<R, any Error>?
+        try sealer.withOpened(envelope, operation: stored.operation, dot: stored.dot, seq: seq) { _, _, _, payload in
+            result = Result { try body(stored.operation == .save ? payload : nil) }
+        }
+        return try result!.get()
+    }
+}
+
 extension LogEntry {
     /// A sealed entry with what its envelope holds: kind, time, object id;
     /// the payload is attached by the caller.

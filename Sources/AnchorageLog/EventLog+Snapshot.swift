@@ -89,9 +89,7 @@ extension EventLog {
                 let visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool = { key, value in
                     guard UInt64(bigEndianBytes: key) == seq else { return false }
                     let stored = try decoder.decode(seq: seq, bytes: value)
-                    try decoder.withContents(of: stored, seq: seq, bytes: value) { _, payload in
-                        try body(index, payload)
-                    }
+                    try decoder.withPayload(of: stored, seq: seq, bytes: value) { try body(index, $0) }
                     return true
                 }
                 let found: Bool?
