@@ -1,5 +1,6 @@
 -- wrk script for Scripts/bench (suite http): every request posts 10 step
--- samples with fresh uuids to /v1/samples, as a phone syncing would; done()
+-- samples with fresh uuids to /v1/samples (or a multi-store node's
+-- /v1/stores/<id>/samples, with $ANCHORAGE_WRK_TOKEN), as a phone syncing would; done()
 -- prints one line the bench reads:
 --   ANCHORAGE_WRK <requests> <duration µs> <non-2xx> <socket errors> <p50 µs> <p99 µs>
 
@@ -26,6 +27,9 @@ end
 
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
+-- A store of a multi-store node needs its token (suite sealed).
+local token = os.getenv("ANCHORAGE_WRK_TOKEN")
+if token and token ~= "" then wrk.headers["Authorization"] = "Bearer " .. token end
 
 function request()
     counter = counter + 1

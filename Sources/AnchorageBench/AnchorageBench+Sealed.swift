@@ -106,6 +106,9 @@ extension AnchorageBench {
         {
             report.add(workload, anchorage: measured.map { pair($0).sealed }, baseline: measured.map { pair($0).plain })
         }
+        if let http = try await sealedWrkSaves(work: work) {
+            report.add(.sealedWrkSaves, anchorage: http.map(\.sealed), baseline: http.map(\.plain))
+        }
         if let opens = try await coldOpensWithPKCS11(work: work) {
             report.add(.sealedColdOpenPKCS11, anchorage: [opens])
         } else {

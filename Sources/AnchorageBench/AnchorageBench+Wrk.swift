@@ -35,10 +35,16 @@ extension AnchorageBench {
         _ executable: String,
         script: String,
         url: String,
-        connections: Int
+        connections: Int,
+        token: String? = nil
     ) throws -> (rate: Double, tail: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        if let token {
+            var environment = ProcessInfo.processInfo.environment
+            environment["ANCHORAGE_WRK_TOKEN"] = token
+            process.environment = environment
+        }
         process.arguments = ["-t2", "-c\(connections)", "-d10s", "--timeout", "30s", "-s", script, url]
         let output = Pipe()
         process.standardOutput = output

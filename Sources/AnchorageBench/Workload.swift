@@ -565,6 +565,11 @@ extension Workload {
         "elements/s",
         goal: .ratioAtLeast(0.9)
     )
+    static let sealedWrkSaves = Workload(
+        "sealed HTTP saves from wrk, 10-sample posts, 16 connections, multi-store node (vs unsealed)",
+        "samples/s",
+        goal: .ratioAtLeast(0.9)
+    )
     static let sealedColdOpenPKCS11 = Workload(
         "sealed store's cold open, data key unwrapped on a PKCS#11 token (SoftHSM2), p99",
         "ms",

@@ -8,7 +8,11 @@ import Testing
 /// on save with a rule id, never stored where no query could read them.
 @Suite("Source and device text limits (OBJ-2, OBJ-3)")
 struct StoreTextLimitTests {
-    static func sample(name: String, deviceName: String? = nil) throws -> HKQuantitySample {
+    static func sample(
+        name: String,
+        bundle: String = "com.example.long",
+        deviceName: String? = nil
+    ) throws -> HKQuantitySample {
         try HKQuantitySample.stored(
             type: stepType,
             quantity: HKQuantity(unit: .count(), doubleValue: 3),
@@ -16,7 +20,7 @@ struct StoreTextLimitTests {
             end: minutes(1),
             uuid: UUID(),
             sourceRevision: HKSourceRevision(
-                source: HKSource(name: name, bundleIdentifier: "com.example.long"),
+                source: HKSource(name: name, bundleIdentifier: bundle),
                 version: nil
             ),
             device: deviceName.map {
@@ -107,6 +111,32 @@ struct StoreTextLimitTests {
             #expect(read.map(\.uuid) == [kept.uuid])
             #expect(read.first?.sourceRevision.source.name == longest)
             #expect(read.first?.device?.name == longest)
+        }
+    }
+
+    @Test(
+        "OBJ-2: a source's bundle identifier over 255 bytes (a part of index keys) is refused, nothing stored; 255 bytes are stored and listed"
+    )
+    func bundleIdentifierLimit() async throws {
+        try await withTemporaryStore { store, _ in
+            let longest = "com." + String(repeating: "x", count: 251)
+            await #expect {
+                try await store.save(try Self.sample(name: "Phone", bundle: longest + "x"))
+            } throws: { error in
+                (error as? HKError)?.rule == "OBJ-2" && "\(error)".contains("bundle identifier")
+            }
+            let saved = try Self.sample(name: "Phone", bundle: longest)
+            try await store.save(saved)
+            let sources = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: stepType)).result(
+                for: store
+            )
+            #expect(sources.map(\.bundleIdentifier) == [longest])
+            let samples = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: stepType)],
+                sortDescriptors: []
+            )
+            .result(for: store)
+            #expect(samples.map(\.uuid) == [saved.uuid])
         }
     }
 }

@@ -12,6 +12,10 @@ public final class HKSource: Hashable, Sendable, CustomStringConvertible {
     /// The reverse-DNS identifier (`com.example.app`).
     public let bundleIdentifier: String
 
+    /// The longest bundle identifier a store accepts in a sample's source:
+    /// 255 UTF-8 bytes (it is a part of index keys, as in authorization).
+    package static let maximumBundleIdentifierLength = 255
+
     /// Creates a source.
     public init(name: String, bundleIdentifier: String) {
         self.name = name

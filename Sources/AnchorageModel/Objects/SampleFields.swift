@@ -102,6 +102,14 @@ package struct SampleFields: ~Copyable, Sendable {
                     + "\(HKSourceRevision.maximumTextLength) bytes each"
             )
         }
+        // The bundle identifier is also a part of index keys, which LMDB
+        // limits to 511 bytes: 255 bytes, as for an app's authorization (AUTH-11).
+        guard revision.source.bundleIdentifier.utf8.count <= HKSource.maximumBundleIdentifierLength else {
+            throw .invalid(
+                "OBJ-2",
+                "a source's bundle identifier may be at most \(HKSource.maximumBundleIdentifierLength) bytes"
+            )
+        }
         guard device?.fitsPayload ?? true else {
             throw .invalid(
                 "OBJ-3",
