@@ -22,7 +22,7 @@ struct FleetDataKeysTests {
     static func withNodes(
         _ body: (
             _ nodes: [(keyring: StoreKeyring, registry: NodeRegistry)], _ stranger: StoreKeyring, _ etcd: EtcdClient,
-            _ keys: FleetKeys
+            _ keys: FleetKeys, _ cluster: EtcdTestCluster
         ) async throws -> Void
     ) async throws {
         try await EtcdTestCluster.with(size: 1) { cluster in
@@ -47,7 +47,7 @@ struct FleetDataKeysTests {
                     provider: try KeyFileProvider(url: directory.appending(path: "other.keys")),
                     shared: shared
                 )
-                let result = await Result { try await body(nodes, stranger, etcd, keys) }
+                let result = await Result { try await body(nodes, stranger, etcd, keys, cluster) }
                 await etcd.shutdown()
                 try result.get()
             }
@@ -68,10 +68,10 @@ struct FleetDataKeysTests {
     }
 
     @Test(
-        "copies of 12 stores opened on two nodes at once: one key per store, the one its placement names; a node without the fleet's wrapping key is keyUnavailable; a shred through one node is keyShredded on the other"
+        "copies of 12 stores opened on two nodes at once: one key per store, the one its placement names; a node without the fleet's wrapping key is keyUnavailable; a shred through one node is keyShredded on the other; with etcd out of reach, a copy opened before opens with its own keys"
     )
     func sharedKeys() async throws {
-        try await Self.withNodes { nodes, stranger, etcd, keys in
+        try await Self.withNodes { nodes, stranger, etcd, keys, cluster in
             var placed: [StoreName: KeyID] = [:]
             for index in 0..<12 {
                 let name = try StoreName("s\(index)")
@@ -109,10 +109,23 @@ struct FleetDataKeysTests {
             #expect(try nodes[1].registry.shredded(placed[name]!) != nil)
             // The others are untouched.
             let other = try StoreName("s1")
-            #expect(
-                !Self.material(try await nodes[1].keyring.sealing(for: other, directory: URL(fileURLWithPath: "/x")))
-                    .isEmpty
+            let before = Self.material(
+                try await nodes[1].keyring.sealing(for: other, directory: URL(fileURLWithPath: "/x"))
             )
+            #expect(!before.isEmpty)
+            // etcd out of reach: a copy a node opened before opens with the
+            // versions it keeps; one it never held cannot.
+            cluster.kill(0)
+            let during = Self.material(
+                try await nodes[1].keyring.sealing(for: other, directory: URL(fileURLWithPath: "/x"))
+            )
+            #expect(during == before)
+            do {
+                _ = try await stranger.sealing(for: other, directory: URL(fileURLWithPath: "/x"))
+                Issue.record("a node that never held the key opened a copy with etcd out of reach")
+            } catch let error as ServiceError {
+                #expect(error.code == .keyUnavailable, "\(error)")
+            }
         }
     }
 }

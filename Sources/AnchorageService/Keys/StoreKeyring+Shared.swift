@@ -9,8 +9,16 @@ extension StoreKeyring {
     /// audit finds its id), unwrapped here.
     func sharedSealing(for store: StoreName, shared: any SharedDataKeys) async throws(ServiceError) -> EventLog.Sealing
     {
-        var placed = try await shared.keyID(of: store)
-        if placed == nil { placed = try registry.keyID(of: store) }
+        let recorded = try registry.keyID(of: store)
+        var placed: KeyID?
+        do {
+            placed = try await shared.keyID(of: store)
+        } catch  where recorded != nil && error.code == .keyUnavailable {
+            // The shared record is out of reach (etcd has no majority): a
+            // copy this node has opened before opens with what it keeps.
+            placed = recorded
+        }
+        if placed == nil { placed = recorded }
         guard let keyID = placed else { return .off }
         if let shredded = try registry.shredded(keyID) {
             throw ServiceError(
@@ -26,6 +34,11 @@ extension StoreKeyring {
             // Destroyed elsewhere: this node's wrapped copy goes too.
             _ = try? registry.shred(keyID, by: "the fleet", now: Date())
             throw ServiceError(.keyShredded, "the data of store \(store) was erased: \(error.message)")
+        } catch  where error.code == .keyUnavailable && recorded == keyID {
+            // Out of reach: the versions this node keeps serve, as its
+            // cached placements do; a shred reaches it once etcd answers
+            // again (the node follows the tombstones).
+            return .sealed(try await dataKeys(keyID, store: store))
         }
         if wrapped.isEmpty {
             let key = DataKey.generate(id: keyID, version: 1)
