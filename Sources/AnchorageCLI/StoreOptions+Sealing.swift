@@ -41,6 +41,13 @@ extension StoreOptions {
             SealedStoreKeyFile.override
             ?? ProcessInfo.processInfo.environment["ANCHORAGE_KEY_FILE"].map { URL(fileURLWithPath: $0) }
             ?? KeyProviderOptions.defaultKeyFile
+        // A missing file is not made here: a new one could unwrap nothing.
+        guard FileManager.default.fileExists(atPath: keyFile.path) else {
+            throw CommandFailure(
+                description: "the store at \(directory.path) is sealed, and there is no key file at \(keyFile.path) "
+                    + "to unwrap its data key; set ANCHORAGE_KEY_FILE to the node's key file"
+            )
+        }
         do {
             let registry = try NodeRegistry(root: root)
             let keyring = StoreKeyring(registry: registry, provider: try KeyFileProvider(url: keyFile))

@@ -39,15 +39,14 @@ final class ProjectionCipher: Sendable {
             data: HMAC<SHA256>.authenticationCode(for: Array("identifiers".utf8), using: names)
         )
         kindKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Array("kinds".utf8), using: names))
+        let check = HMAC<SHA256>.authenticationCode(for: Array("anchorage projections check".utf8), using: valueKey)
+        tag = [UInt8(version >> 8), UInt8(version & 0xFF)] + Array(check.prefix(8))
     }
 
     /// What the log's `meta` records of the key the projections were
     /// sealed under: the version and 8 bytes of HMAC-SHA256 under the
     /// projections subkey of "anchorage projections check".
-    var tag: [UInt8] {
-        let check = HMAC<SHA256>.authenticationCode(for: Array("anchorage projections check".utf8), using: valueKey)
-        return [UInt8(version >> 8), UInt8(version & 0xFF)] + Array(check.prefix(8))
-    }
+    let tag: [UInt8]
 
     // MARK: Kinds
 

@@ -352,8 +352,29 @@ extension CLIKeysTests {
                 return answers
             }
             #expect(answers[0] == answers[1], "a sealed store answers otherwise")
-            #expect(try await runCLI(["audit", "verify", "--store", sealed]).contains("intact"))
+            // With the key file, the audit opens every envelope and replays the indices.
+            let audited = try await SealedStoreKeyFile.$override.withValue(keyFile) {
+                try await runCLI(["audit", "verify", "--store", sealed])
+            }
+            #expect(audited.contains("intact") && audited.contains("agree with a replay"), "\(audited)")
+            // Without it, as an auditor without the key.
+            let keyless = try await SealedStoreKeyFile.$override.withValue(directory.appending(path: "none.keys")) {
+                try await runCLI(["audit", "verify", "--store", sealed])
+            }
+            #expect(keyless.contains("intact") && keyless.contains("not checked"), "\(keyless)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "none.keys").path))
             // Another key file cannot unwrap the store's key.
+            do {
+                _ = try await SealedStoreKeyFile.$override.withValue(directory.appending(path: "other.keys")) {
+                    try await runCLI(["digest", "--store", sealed])
+                }
+                Issue.record("a sealed store was read with another wrapping key")
+            } catch {
+                #expect("\(error)".contains("no key file at"), "\(error)")
+            }
+            // A key file of another wrapping key cannot unwrap it.
+            let other = try KeyFileProvider(url: directory.appending(path: "other.keys"))
+            _ = try await other.currentWrappingKeyID()
             do {
                 _ = try await SealedStoreKeyFile.$override.withValue(directory.appending(path: "other.keys")) {
                     try await runCLI(["digest", "--store", sealed])

@@ -41,14 +41,21 @@ extension FleetNode {
     /// stopped first, so nothing holds them open) and destroys this node's
     /// wrapped copy of the key (shredded through another node).
     func forgetShreddedKey(_ keyID: KeyID) async {
-        guard let names = try? node.registry.stores(sealedUnder: keyID) else { return }
-        for name in names {
-            await copies.stop(name.rawValue)
-            await node.pool.remove(name)
-            node.pool.endRemoval(name)
-        }
-        if (try? node.registry.shredded(keyID)) ?? nil == nil {
-            _ = try? node.registry.shred(keyID, by: "the fleet", now: Date())
+        do {
+            // Forgotten already (a tombstone seen before this follow began):
+            // its copies closed then, and cannot open again.
+            guard try node.registry.shredded(keyID) == nil else { return }
+            for name in try node.registry.stores(sealedUnder: keyID) {
+                await copies.stop(name.rawValue)
+                await node.pool.remove(name)
+                node.pool.endRemoval(name)
+            }
+            _ = try node.registry.shred(keyID, by: "the fleet", now: Date())
+        } catch {
+            logger.warning(
+                "cannot forget a data key shredded in the fleet",
+                metadata: ["key": "\(keyID)", "error": "\(error.message)"]
+            )
         }
     }
 }
@@ -69,18 +76,8 @@ extension FleetNode {
                 "this fleet does not seal its stores (serve --seal): store \(name) has no data key to shred"
             )
         }
-        let holds = try node.registry.store(name) != nil
-        if holds {
+        return try await node.shredKey(of: name, by: "the fleet's administrator", keyring: keyring) {
             await copies.stop(name.rawValue)
-            await node.pool.remove(name)
-        }
-        do {
-            let record = try await keyring.shredEverywhere(name, by: "the fleet's administrator")
-            if holds { node.pool.endRemoval(name) }
-            return record
-        } catch {
-            if holds { node.pool.endRemoval(name) }
-            throw error
         }
     }
 }

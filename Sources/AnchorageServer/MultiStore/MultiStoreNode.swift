@@ -242,8 +242,25 @@ public final class MultiStoreNode: Sendable {
             )
         }
         guard try registry.store(name) != nil else { throw ServiceError(.storeNotFound, "there is no store \(name)") }
-        await pool.remove(name)
-        defer { pool.endRemoval(name) }
+        return try await shredKey(of: name, by: principal, keyring: keyring)
+    }
+
+    /// Destroys `name`'s data key wherever it is shared
+    /// (``StoreKeyring/shredEverywhere(_:by:now:)``); a copy this node holds
+    /// closes first, once `stopping` has ended what else holds it open (a
+    /// fleet copy's follower).
+    func shredKey(
+        of name: StoreName,
+        by principal: String,
+        keyring: StoreKeyring,
+        stopping: () async -> Void = {}
+    ) async throws(ServiceError) -> ShreddedKey {
+        let holds = try registry.store(name) != nil
+        if holds {
+            await stopping()
+            await pool.remove(name)
+        }
+        defer { if holds { pool.endRemoval(name) } }
         return try await keyring.shredEverywhere(name, by: principal)
     }
 
