@@ -98,6 +98,9 @@ let package = Package(
         ),
         // glibc's <malloc.h> (mallopt, malloc_trim). Modulemap and shim only.
         .systemLibrary(name: "CMalloc"),
+        // BoringSSL's AEAD functions, declared for the log's sealing: their
+        // definitions are swift-crypto's (Sources/CAEAD/shim.h says why).
+        .systemLibrary(name: "CAEAD"),
         // A safe, general LMDB binding: no domain types.
         .target(
             name: "LMDB",
@@ -110,9 +113,9 @@ let package = Package(
             name: "AnchorageLog",
             dependencies: [
                 "LMDB",
+                // BoringSSL's AEAD contexts, as swift-crypto links them.
+                "CAEAD",
                 .product(name: "Crypto", package: "swift-crypto"),
-                // AES-256-GCM-SIV (RFC 8452), which seals entries.
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -546,6 +549,8 @@ let package = Package(
                 "AnchorageLog",
                 "LogCrashWriter",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // swift-crypto's AES-256-GCM-SIV, which the log's own calls are checked against.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

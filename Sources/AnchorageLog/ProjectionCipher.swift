@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import LMDB
 import Synchronization
-import _CryptoExtras
 
 /// A sealed store's projection keys: what seals the values of its indices
 /// and views, and what turns the identifiers in their keys into keyed
@@ -25,22 +24,36 @@ final class ProjectionCipher: Sendable {
 
     /// The data key version the projections are sealed under.
     let version: UInt16
-    private let valueKey: SymmetricKey
-    private let identifierKey: SymmetricKey
+    private let valueKey: SIVKey
+    private let identifierKey: SIVKey
     private let kindKey: SymmetricKey
     private let kinds = Mutex<(forward: [UInt32: UInt32], backward: [UInt32: UInt32])>(([:], [:]))
-    private static let zeroNonce = try! AES.GCM._SIV.Nonce(data: [UInt8](repeating: 0, count: 12))
+    /// The last kind looked up each way, as `kind << 32 | pseudonym` and
+    /// `pseudonym << 32 | kind`: a scan over one type's rows asks for the
+    /// same one each time, and reads it with no lock.
+    private let lastForward: Atomic<UInt64>
+    private let lastBackward: Atomic<UInt64>
+    private static let zeroNonce = [UInt8](repeating: 0, count: SIVKey.nonceSize)
 
     init(key: DataKey) {
         version = key.version
-        valueKey = key.subkey(.projections)
+        let projections = key.subkey(.projections)
+        valueKey = SIVKey(projections)
         let names = key.subkey(.names)
-        identifierKey = SymmetricKey(
-            data: HMAC<SHA256>.authenticationCode(for: Array("identifiers".utf8), using: names)
+        identifierKey = SIVKey(
+            SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Array("identifiers".utf8), using: names))
         )
         kindKey = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Array("kinds".utf8), using: names))
-        let check = HMAC<SHA256>.authenticationCode(for: Array("anchorage projections check".utf8), using: valueKey)
+        let check = HMAC<SHA256>.authenticationCode(
+            for: Array("anchorage projections check".utf8),
+            using: projections
+        )
         tag = [UInt8(version >> 8), UInt8(version & 0xFF)] + Array(check.prefix(8))
+        lastForward = Atomic(0)
+        lastBackward = Atomic(0)
+        let zero = feistel(0, inverse: false)
+        lastForward.store(UInt64(zero), ordering: .relaxed)
+        lastBackward.store(UInt64(zero) << 32, ordering: .relaxed)
     }
 
     /// What the log's `meta` records of the key the projections were
@@ -52,6 +65,14 @@ final class ProjectionCipher: Sendable {
 
     /// The pseudonym of `kind`.
     func pseudonym(ofKind kind: UInt32) -> UInt32 {
+        let last = lastForward.load(ordering: .relaxed)
+        if UInt32(last >> 32) == kind { return UInt32(truncatingIfNeeded: last) }
+        let pseudonym = lookUpPseudonym(ofKind: kind)
+        lastForward.store(UInt64(kind) << 32 | UInt64(pseudonym), ordering: .relaxed)
+        return pseudonym
+    }
+
+    private func lookUpPseudonym(ofKind kind: UInt32) -> UInt32 {
         if let known = kinds.withLock({ $0.forward[kind] }) { return known }
         let pseudonym = feistel(kind, inverse: false)
         kinds.withLock {
@@ -63,6 +84,14 @@ final class ProjectionCipher: Sendable {
 
     /// The kind whose pseudonym is `pseudonym`.
     func kind(ofPseudonym pseudonym: UInt32) -> UInt32 {
+        let last = lastBackward.load(ordering: .relaxed)
+        if UInt32(last >> 32) == pseudonym { return UInt32(truncatingIfNeeded: last) }
+        let kind = lookUpKind(ofPseudonym: pseudonym)
+        lastBackward.store(UInt64(pseudonym) << 32 | UInt64(kind), ordering: .relaxed)
+        return kind
+    }
+
+    private func lookUpKind(ofPseudonym pseudonym: UInt32) -> UInt32 {
         if let known = kinds.withLock({ $0.backward[pseudonym] }) { return known }
         let kind = feistel(pseudonym, inverse: true)
         kinds.withLock {
@@ -104,39 +133,31 @@ final class ProjectionCipher: Sendable {
         associatedData: UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer
     ) {
-        // The nonce has 12 bytes and the key 32: sealing cannot fail.
-        let box = try! AES.GCM._SIV.seal(
-            plain,
-            using: identifier ? identifierKey : valueKey,
-            nonce: Self.zeroNonce,
-            authenticating: associatedData
-        )
-        box.ciphertext.withUnsafeBytes { output.copyMemory(from: $0) }
-        box.tag.withUnsafeBytes {
-            UnsafeMutableRawBufferPointer(rebasing: output[plain.count...]).copyMemory(from: $0)
+        _ = Self.zeroNonce.withUnsafeBytes { nonce in
+            (identifier ? identifierKey : valueKey).seal(
+                plain,
+                nonce: nonce,
+                associatedData: associatedData,
+                into: output
+            )
         }
     }
 
-    /// Opens what ``seal(_:identifier:associatedData:into:)`` wrote;
-    /// `nil` when it does not open.
+    /// Opens what ``seal(_:identifier:associatedData:into:)`` wrote into
+    /// `output`; returns the count, or `nil` when it does not open.
     func open(
         _ sealed: UnsafeRawBufferPointer,
         identifier: Bool,
-        associatedData: UnsafeRawBufferPointer
-    ) -> Data? {
-        guard sealed.count >= Self.tagSize else { return nil }
-        let split = sealed.count - Self.tagSize
-        guard
-            let box = try? AES.GCM._SIV.SealedBox(
-                nonce: Self.zeroNonce,
-                ciphertext: UnsafeRawBufferPointer(rebasing: sealed[..<split]),
-                tag: UnsafeRawBufferPointer(rebasing: sealed[split...])
+        associatedData: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) -> Int? {
+        Self.zeroNonce.withUnsafeBytes { nonce in
+            (identifier ? identifierKey : valueKey).open(
+                sealed,
+                nonce: nonce,
+                associatedData: associatedData,
+                into: output
             )
-        else { return nil }
-        return try? AES.GCM._SIV.open(
-            box,
-            using: identifier ? identifierKey : valueKey,
-            authenticating: associatedData
-        )
+        }
     }
 }

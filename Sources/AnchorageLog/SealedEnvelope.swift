@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LMDB
-import _CryptoExtras
 
 /// The envelope a sealed entry (entry version 3) stores as its payload
 /// region: what identifies the object and its payload, sealed with
@@ -75,14 +74,14 @@ enum SealedEnvelope {
 
     /// Calls `body` with the associated data that binds an envelope to its
     /// entry, built on the stack.
-    static func withAssociatedData<R>(
+    static func withAssociatedData<R, E: Error>(
         operation: EntryOperation,
         dot: Dot,
         keyID: KeyID,
-        _ body: (UnsafeRawBufferPointer) throws -> R
-    ) rethrows -> R {
+        _ body: (UnsafeRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
         let count = associatedPrefix.count + 2 + 16 + 8 + 16
-        return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer in
+        return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { buffer throws(E) -> R in
             associatedPrefix.withUnsafeBytes { buffer.copyMemory(from: $0) }
             var offset = associatedPrefix.count
             buffer[offset] = EntryFormat.sealedVersion
@@ -97,19 +96,38 @@ enum SealedEnvelope {
 
     /// The inner record: identity, payload, padding.
     static func inner(kind: EntryKind, timestamp: Int64, id: UUID, payload: UnsafeRawBufferPointer?) -> [UInt8] {
-        let payloadCount = payload?.count ?? 0
-        var bytes = [UInt8](repeating: 0, count: innerSize(payloadCount: payloadCount))
-        bytes.withUnsafeMutableBytes { buffer in
-            buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: timestamp.bigEndian, toByteOffset: 4, as: Int64.self)
-            id.store(into: buffer, at: 12)
-            if let payload, payloadCount > 0 {
-                UnsafeMutableRawBufferPointer(rebasing: buffer[identitySize..<identitySize + payloadCount])
-                    .copyMemory(from: payload)
-            }
-            buffer[identitySize + payloadCount] = 0x80
+        [UInt8](unsafeUninitializedCapacity: innerSize(payloadCount: payload?.count ?? 0)) { buffer, count in
+            count = buffer.count
+            writeInner(
+                kind: kind,
+                timestamp: timestamp,
+                id: id,
+                payload: payload,
+                into: UnsafeMutableRawBufferPointer(buffer)
+            )
         }
-        return bytes
+    }
+
+    /// Writes the inner record into `buffer`, which has exactly
+    /// ``innerSize(payloadCount:)`` bytes.
+    static func writeInner(
+        kind: EntryKind,
+        timestamp: Int64,
+        id: UUID,
+        payload: UnsafeRawBufferPointer?,
+        into buffer: UnsafeMutableRawBufferPointer
+    ) {
+        let payloadCount = payload?.count ?? 0
+        buffer.storeBytes(of: kind.rawValue.bigEndian, toByteOffset: 0, as: UInt32.self)
+        buffer.storeBytes(of: timestamp.bigEndian, toByteOffset: 4, as: Int64.self)
+        id.store(into: buffer, at: 12)
+        if let payload, payloadCount > 0 {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[identitySize..<identitySize + payloadCount])
+                .copyMemory(from: payload)
+        }
+        buffer[identitySize + payloadCount] = 0x80
+        UnsafeMutableRawBufferPointer(rebasing: buffer[(identitySize + payloadCount + 1)...])
+            .initializeMemory(as: UInt8.self, repeating: 0)
     }
 
     /// Reads an opened inner record; `nil` when its padding is not valid.
@@ -148,12 +166,14 @@ final class EntrySealer: Sendable {
     let keyID: KeyID
     /// The version new entries are sealed under.
     let currentVersion: UInt16
-    /// The log subkey of each version.
-    let logKeys: [UInt16: SymmetricKey]
+    /// The log subkey of each version, ready to seal and open.
+    let logKeys: [UInt16: SIVKey]
     /// The key check of each version (what `meta/sealing` records).
     let checks: [UInt16: [UInt8]]
     /// What seals the projections: the current version's projection keys.
     let projections: ProjectionCipher
+    /// The current version's log subkey (most entries are sealed under it).
+    private let currentKey: SIVKey
 
     /// A sealer for `keys`: versions of one key id.
     ///
@@ -171,17 +191,18 @@ final class EntrySealer: Sendable {
         }
         keyID = first.id
         currentVersion = keys.map(\.version).max()!
-        var logKeys: [UInt16: SymmetricKey] = [:]
+        var logKeys: [UInt16: SIVKey] = [:]
         var checks: [UInt16: [UInt8]] = [:]
         for key in keys {
             let logKey = key.subkey(.log)
-            logKeys[key.version] = logKey
+            logKeys[key.version] = SIVKey(logKey)
             checks[key.version] = DataKey.check(logKey: logKey)
         }
         self.logKeys = logKeys
         self.checks = checks
         let current = currentVersion
         projections = ProjectionCipher(key: keys.first { $0.version == current }!)
+        currentKey = logKeys[current]!
     }
 
     /// Seals an entry's identity and payload into an envelope under the
@@ -195,22 +216,32 @@ final class EntrySealer: Sendable {
         payload: UnsafeRawBufferPointer?,
         nonce: EntrySalt
     ) -> [UInt8] {
-        let inner = SealedEnvelope.inner(kind: kind, timestamp: timestamp, id: id, payload: payload)
-        let associated = SealedEnvelope.associatedData(operation: operation, dot: dot, keyID: keyID)
-        let nonceBytes = nonce.withBytes { Array($0) }
-        // The nonce has 12 bytes and the key 32: sealing cannot fail.
-        let box = try! AES.GCM._SIV.seal(
-            inner,
-            using: logKeys[currentVersion]!,
-            nonce: AES.GCM._SIV.Nonce(data: nonceBytes),
-            authenticating: associated
-        )
-        var envelope = [SealedEnvelope.version, SealedEnvelope.algorithm]
-        envelope.reserveCapacity(SealedEnvelope.headerSize + inner.count + SealedEnvelope.tagSize)
-        envelope.append(UInt8(currentVersion >> 8))
-        envelope.append(UInt8(currentVersion & 0xFF))
-        envelope += box.combined
-        return envelope
+        let innerCount = SealedEnvelope.innerSize(payloadCount: payload?.count ?? 0)
+        let key = currentKey
+        let version = currentVersion
+        return [UInt8](unsafeUninitializedCapacity: SealedEnvelope.headerSize + innerCount + SealedEnvelope.tagSize) {
+            buffer,
+            count in
+            let envelope = UnsafeMutableRawBufferPointer(buffer)
+            envelope[0] = SealedEnvelope.version
+            envelope[1] = SealedEnvelope.algorithm
+            envelope[2] = UInt8(version >> 8)
+            envelope[3] = UInt8(version & 0xFF)
+            nonce.withBytes { envelope.baseAddress!.advanced(by: 4).copyMemory(from: $0.baseAddress!, byteCount: 12) }
+            withUnsafeTemporaryAllocation(byteCount: innerCount, alignment: 16) { inner in
+                defer { inner.initializeMemory(as: UInt8.self, repeating: 0) }
+                SealedEnvelope.writeInner(kind: kind, timestamp: timestamp, id: id, payload: payload, into: inner)
+                _ = SealedEnvelope.withAssociatedData(operation: operation, dot: dot, keyID: keyID) { associated in
+                    key.seal(
+                        UnsafeRawBufferPointer(inner),
+                        nonce: UnsafeRawBufferPointer(rebasing: envelope[4..<16]),
+                        associatedData: associated,
+                        into: UnsafeMutableRawBufferPointer(rebasing: envelope[SealedEnvelope.headerSize...])
+                    )
+                }
+            }
+            count = buffer.count
+        }
     }
 
     /// Opens the envelope of the entry stored under `seq`.
@@ -242,43 +273,35 @@ final class EntrySealer: Sendable {
     ) throws(LogError) -> R {
         if let fault = SealedEnvelope.structuralFault(of: region) { throw LogError.malformedEntry(seq, fault) }
         let version = SealedEnvelope.keyVersion(of: region)
-        guard let key = logKeys[version] else {
+        guard let key = version == currentVersion ? currentKey : logKeys[version] else {
             throw LogError(
                 .keyUnavailable,
                 "entry \(seq) is sealed under version \(version) of data key \(keyID), which this store was not given",
                 seq: seq
             )
         }
-        let inner: Data
-        do {
-            let box = try AES.GCM._SIV.SealedBox(combined: UnsafeRawBufferPointer(rebasing: region[4...]))
-            inner = try SealedEnvelope.withAssociatedData(operation: operation, dot: dot, keyID: keyID) {
-                try AES.GCM._SIV.open(box, using: key, authenticating: $0)
-            }
-        } catch {
-            throw LogError.malformedEntry(
-                seq,
-                "its sealed envelope does not open: it was changed, belongs to another entry, or was sealed under another key"
-            )
-        }
-        let result = inner.withUnsafeBytes { buffer -> Result<R, LogError> in
-            guard let (kind, timestamp, id, range) = SealedEnvelope.parseInner(buffer) else {
-                return .failure(
-                    LogError.malformedEntry(
+        let sealed = UnsafeRawBufferPointer(rebasing: region[SealedEnvelope.headerSize...])
+        let nonce = UnsafeRawBufferPointer(rebasing: region[4..<SealedEnvelope.headerSize])
+        return try SealedEnvelope.withAssociatedData(operation: operation, dot: dot, keyID: keyID) {
+            associated throws(LogError) -> R in
+            try key.withOpened(sealed, nonce: nonce, associatedData: associated) { opened throws(LogError) -> R in
+                guard let opened else {
+                    throw LogError.malformedEntry(
+                        seq,
+                        "its sealed envelope does not open: it was changed, belongs to another entry, or was sealed under another key"
+                    )
+                }
+                guard let (kind, timestamp, id, range) = SealedEnvelope.parseInner(opened) else {
+                    throw LogError.malformedEntry(
                         seq,
                         "its sealed envelope opens but its inner record is not padded as specified"
                     )
-                )
-            }
-            if operation == .delete, !range.isEmpty {
-                return .failure(LogError.malformedEntry(seq, "its sealed envelope gives a delete a payload"))
-            }
-            do throws(LogError) {
-                return .success(try body(kind, timestamp, id, UnsafeRawBufferPointer(rebasing: buffer[range])))
-            } catch {
-                return .failure(error)
+                }
+                if operation == .delete, !range.isEmpty {
+                    throw LogError.malformedEntry(seq, "its sealed envelope gives a delete a payload")
+                }
+                return try body(kind, timestamp, id, UnsafeRawBufferPointer(rebasing: opened[range]))
             }
         }
-        return try result.get()
     }
 }

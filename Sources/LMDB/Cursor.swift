@@ -110,6 +110,31 @@ public struct Cursor: ~Copyable {
         try startKey.withUnsafeBytes { try scan(from: $0, body) }
     }
 
+    /// Calls `body` for each entry in key order from `startKey`, as
+    /// ``scan(from:_:)-(UnsafeRawBufferPointer,_)`` does, with its value
+    /// opened only if `body` asks for it: in a sealed database, a scan
+    /// that decides by the key first opens only the values it keeps.
+    public func scanKeys(
+        from startKey: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer, EntryValue) throws -> Bool
+    ) throws {
+        var entry = try moveAtOrAfter(startKey)
+        while let (key, value) = entry {
+            let storedKey = key.bytes
+            let more = try database.withPlainKey(storedKey) { plainKey in
+                try body(plainKey, EntryValue(stored: value.bytes, storedKey: storedKey, database: database))
+            }
+            guard more else { return }
+            entry = try move(MDB_NEXT)
+        }
+    }
+
+    /// Calls `body` for each entry in key order from `startKey`; see
+    /// ``scanKeys(from:_:)-(UnsafeRawBufferPointer,_)``.
+    public func scanKeys(from startKey: [UInt8], _ body: (UnsafeRawBufferPointer, EntryValue) throws -> Bool) throws {
+        try startKey.withUnsafeBytes { try scanKeys(from: $0, body) }
+    }
+
     private func scan(from start: (MDB_val, MDB_val)?, _ body: EntryBody<Bool>) throws {
         var entry = start
         while let (key, value) = entry {
@@ -144,3 +169,23 @@ public struct Cursor: ~Copyable {
 
 @available(*, unavailable, message: "a cursor belongs to the closure that received it")
 extension Cursor: Sendable {}
+
+/// The value of the entry a ``Cursor/scanKeys(from:_:)-(UnsafeRawBufferPointer,_)``
+/// reached, opened (in a sealed database) only when read. Valid only
+/// during the call that received it, like the key.
+public struct EntryValue {
+    let stored: UnsafeRawBufferPointer
+    let storedKey: UnsafeRawBufferPointer
+    let database: Database
+
+    /// Calls `body` with the value's plain bytes.
+    ///
+    /// - Throws: what the database's sealing throws when the value does not
+    ///   open, or what `body` throws.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try database.withPlainValue(stored, storedKey: storedKey, body)
+    }
+}
+
+@available(*, unavailable, message: "a value belongs to the closure that received it")
+extension EntryValue: Sendable {}

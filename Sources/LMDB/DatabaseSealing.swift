@@ -3,10 +3,11 @@
 /// the code that reads and writes it.
 ///
 /// A ``Database`` given a sealing (``Database/sealed(by:)``) hands every
-/// key it is given to ``withStoredKey(_:_:)`` before LMDB sees it, and
-/// every key LMDB returns to ``withPlainKey(_:_:)`` before the caller sees
-/// it; values go through ``seal(_:storedKey:into:)`` and
-/// ``withOpenedValue(_:storedKey:_:)``. Callers keep reading and writing
+/// key it is given to ``storeKey(_:into:)`` before LMDB sees it, and every
+/// key LMDB returns to ``plainKey(_:into:)`` before the caller sees it;
+/// values go through ``seal(_:storedKey:into:)`` and
+/// ``openValue(_:storedKey:into:)``. The buffers are the database's, on
+/// the stack, and plain values are wiped after use. Callers keep reading and writing
 /// plain keys and values, inside closures as before:
 ///
 /// ```swift
@@ -22,14 +23,22 @@
 /// sealing must be deterministic too when the application compares
 /// rebuilt databases byte for byte.
 public protocol DatabaseSealing: AnyObject, Sendable {
-    /// Calls `body` with the stored form of `key`.
-    func withStoredKey<R>(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
+    /// How many bytes longer a stored key is than its plain key, at most.
+    var keyGrowth: Int { get }
 
-    /// Calls `body` with the plain form of the stored key `stored`.
+    /// Whether values are sealed; when `false` they are stored as they are.
+    var sealsValues: Bool { get }
+
+    /// Writes the stored form of `key` into `output` (at least
+    /// `key.count + keyGrowth` bytes); returns the count written.
+    func storeKey(_ key: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int
+
+    /// Writes the plain form of the stored key `stored` into `output` (at
+    /// least `stored.count` bytes); returns the count written.
     ///
     /// - Throws: when `stored` does not open (the file was changed or
     ///   written under another key).
-    func withPlainKey<R>(_ stored: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R
+    func plainKey(_ stored: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws -> Int
 
     /// The size of the sealed form of a value of `count` bytes.
     func sealedCount(ofValueCount count: Int) -> Int
@@ -42,15 +51,15 @@ public protocol DatabaseSealing: AnyObject, Sendable {
         into output: UnsafeMutableRawBufferPointer
     )
 
-    /// Calls `body` with the plain form of `sealed`, stored under
-    /// `storedKey`.
+    /// Writes the plain form of `sealed`, stored under `storedKey`, into
+    /// `output` (at least `sealed.count` bytes); returns the count written.
     ///
     /// - Throws: when `sealed` does not open.
-    func withOpenedValue<R>(
+    func openValue(
         _ sealed: UnsafeRawBufferPointer,
         storedKey: UnsafeRawBufferPointer,
-        _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R
+        into output: UnsafeMutableRawBufferPointer
+    ) throws -> Int
 }
 
 extension Database {
@@ -68,7 +77,10 @@ extension Database {
     @inline(__always)
     func withStoredKey<R>(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard let sealing else { return try body(key) }
-        return try sealing.withStoredKey(key, body)
+        return try withUnsafeTemporaryAllocation(byteCount: key.count + sealing.keyGrowth, alignment: 8) { buffer in
+            let count = sealing.storeKey(key, into: buffer)
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// Calls `body` with the plain key and value of a stored entry.
@@ -78,9 +90,19 @@ extension Database {
         value: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        guard let sealing else { return try body(key, value) }
-        return try sealing.withPlainKey(key) { plainKey in
-            try sealing.withOpenedValue(value, storedKey: key) { plainValue in try body(plainKey, plainValue) }
+        guard sealing != nil else { return try body(key, value) }
+        return try withPlainKey(key) { plainKey in
+            try withPlainValue(value, storedKey: key) { plainValue in try body(plainKey, plainValue) }
+        }
+    }
+
+    /// Calls `body` with the plain form of a stored key.
+    @inline(__always)
+    func withPlainKey<R>(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard let sealing else { return try body(key) }
+        return try withUnsafeTemporaryAllocation(byteCount: key.count, alignment: 8) { buffer in
+            let count = try sealing.plainKey(key, into: buffer)
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
@@ -91,8 +113,14 @@ extension Database {
         storedKey: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        guard let sealing else { return try body(value) }
-        return try sealing.withOpenedValue(value, storedKey: storedKey, body)
+        guard let sealing, sealing.sealsValues else { return try body(value) }
+        // The plain bytes live on the stack, and are overwritten before the
+        // call returns.
+        return try withUnsafeTemporaryAllocation(byteCount: max(value.count, 1), alignment: 8) { buffer in
+            defer { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
+            let count = try sealing.openValue(value, storedKey: storedKey, into: buffer)
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// Calls `body` with the stored form of `value`, to be stored under
@@ -103,7 +131,7 @@ extension Database {
         storedKey: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        guard let sealing else { return try body(value) }
+        guard let sealing, sealing.sealsValues else { return try body(value) }
         return try withUnsafeTemporaryAllocation(
             byteCount: sealing.sealedCount(ofValueCount: value.count),
             alignment: 8

@@ -77,12 +77,18 @@ extension StatisticsViews: Projection {
     private func finish(_ batch: inout ViewBatch, in txn: borrowing WriteTransaction) throws {
         try batch.flush(into: self, in: txn)
         for (kind, fine) in batch.touched {
-            try recompute(kind: kind, fineBuckets: fine, sources: batch.touchedSources[kind] ?? [], in: txn)
+            try recompute(
+                kind: kind,
+                fineBuckets: fine,
+                sources: batch.touchedSources[kind] ?? [],
+                added: batch.added,
+                in: txn
+            )
         }
         for kind in batch.remerge {
             // A new ranking changes the merged rows (only) wherever the type has data.
             let rest = Set(try existingFineBuckets(of: kind, in: txn)).subtracting(batch.touched[kind] ?? [])
-            try recompute(kind: kind, fineBuckets: rest, mergedOnly: true, in: txn)
+            try recompute(kind: kind, fineBuckets: rest, mergedOnly: true, added: batch.added, in: txn)
         }
     }
 
@@ -171,12 +177,13 @@ extension StatisticsViews: Projection {
             }
             return
         }
+        let startKey = IndexKey.date(Date(timeIntervalSinceReferenceDate: start))
         try row.withBytes { value in
-            try IndexKey.withKindKey(kind, IndexKey.date(Date(timeIntervalSinceReferenceDate: start)), saveSeq) {
-                key in
+            try IndexKey.withKindKey(kind, startKey, saveSeq) { key in
                 try txn.put(value, forKey: key, in: samples)
             }
         }
+        if samples.isSealed { batch.noteAdded(row, at: .init(kind: kind.rawValue, start: startKey, seq: saveSeq)) }
         batch.noteDuration(end - start, kind: kind)
         batch.touch(kind, source: number, ViewLevel.fineBuckets(start: start, end: end))
     }
@@ -248,6 +255,7 @@ extension StatisticsViews: Projection {
         fineBuckets: Set<Int64>,
         sources: Set<UInt32>? = nil,
         mergedOnly: Bool = false,
+        added: [ViewSampleRow.Key: ViewSampleRow] = [:],
         in txn: borrowing WriteTransaction
     ) throws {
         guard !fineBuckets.isEmpty else { return }
@@ -265,7 +273,14 @@ extension StatisticsViews: Projection {
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
         // The samples of every touched fine bucket, read in a few scans.
-        let found = try samples(of: kind, inFineBuckets: touched, sources: known, longest: longest, in: txn)
+        let found = try samples(
+            of: kind,
+            inFineBuckets: touched,
+            sources: known,
+            longest: longest,
+            added: added,
+            in: txn
+        )
         for level in 0..<ViewLevel.lengths.count {
             var parents = Set<Int64>()
             for bucket in touched.sorted() {

@@ -181,22 +181,29 @@ struct StatisticsViews: Sendable {
         }
     }
 
-    /// The samples of `kind` whose interval reaches into `window`, ranked.
+    /// The samples of `kind` whose interval reaches into `window`, ranked;
+    /// rows found in `added` (what the writer's batch wrote) are taken from
+    /// there instead of being read (and, sealed, opened) again.
     func samples(
         of kind: EntryKind,
         overlapping window: StatisticsWindow,
         sources known: NumberedSources,
         longest: Double,
+        added: [ViewSampleRow.Key: ViewSampleRow] = [:],
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [StatisticsSample] {
         var found: [StatisticsSample] = []
         let from = Self.sampleKey(kind: kind, start: window.start - longest, seq: 0)
         let limit = IndexKey.date(Date(timeIntervalSinceReferenceDate: window.end))
         try txn.withCursor(on: samples) { cursor in
-            try cursor.scan(from: from) { key, value in
-                guard key.count == 20, key.uint32(at: 0) == kind.rawValue, key.uint64(at: 4) < limit,
-                    let row = ViewSampleRow(value)
-                else { return false }
+            try cursor.scanKeys(from: from) { key, value in
+                guard key.count == 20, key.uint32(at: 0) == kind.rawValue, key.uint64(at: 4) < limit else {
+                    return false
+                }
+                let memo =
+                    added.isEmpty
+                    ? nil : added[.init(kind: kind.rawValue, start: key.uint64(at: 4), seq: key.uint64(at: 12))]
+                guard let row = try memo ?? value.withBytes({ ViewSampleRow($0) }) else { return false }
                 let sample = StatisticsSample(
                     start: IndexKey.seconds(fromDateKey: key.uint64(at: 4)),
                     end: row.end,
@@ -226,6 +233,7 @@ extension StatisticsViews {
         inFineBuckets buckets: Set<Int64>,
         sources known: NumberedSources,
         longest: Double,
+        added: [ViewSampleRow.Key: ViewSampleRow] = [:],
         in txn: borrowing some ReadableTransaction & ~Copyable
     ) throws -> [Int64: [StatisticsSample]] {
         var runs: [(first: Int64, last: Int64)] = []
@@ -248,6 +256,7 @@ extension StatisticsViews {
                 overlapping: window,
                 sources: known,
                 longest: longest,
+                added: added,
                 in: txn
             ) {
                 // Only neighbours of the buckets its ends fall in can hold it.

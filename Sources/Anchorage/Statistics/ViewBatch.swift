@@ -22,6 +22,16 @@ struct ViewBatch {
     private var lastNumber: (kind: EntryKind, bundle: String, number: UInt32)?
     private var lastSeen: (kind: EntryKind, bundle: String, earliest: Int64)?
 
+    /// The `st.samples` rows this batch wrote, by key, when the views are
+    /// sealed: buckets are computed again from these without opening them
+    /// back (a row the batch removed is no longer found by a scan, so one
+    /// left here is never read).
+    private(set) var added: [ViewSampleRow.Key: ViewSampleRow] = [:]
+
+    mutating func noteAdded(_ row: ViewSampleRow, at key: ViewSampleRow.Key) {
+        added[key] = row
+    }
+
     mutating func touch(_ kind: EntryKind, source: UInt32, _ buckets: some Sequence<Int64>) {
         touched[kind, default: []].formUnion(buckets)
         touchedSources[kind, default: []].insert(source)

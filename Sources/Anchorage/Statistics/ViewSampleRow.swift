@@ -12,6 +12,13 @@ struct ViewSampleRow {
 
     static let size = 21
 
+    /// A row's key, parsed: kind ‖ start (an ``IndexKey`` date) ‖ seq.
+    struct Key: Hashable {
+        var kind: UInt32
+        var start: UInt64
+        var seq: UInt64
+    }
+
     init(end: Double, value: Double, source: UInt32, userEntered: Bool) {
         self.end = end
         self.value = value
