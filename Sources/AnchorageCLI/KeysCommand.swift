@@ -84,34 +84,81 @@ struct KeysShredCommand: ParsableCommand {
 struct KeysRotateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate",
-        abstract: "Add a new wrapping key to the key file and re-wrap every data key with it; no store is touched.",
+        abstract: "Re-wrap every data key of the registry with a new wrapping key; no store is touched.",
         discussion: """
-            The previous wrapping keys are kept, retired, so backups of the registry made before still unwrap.
-            --destroy-retired-days D destroys the retired ones older than D days: data keys that only such a
-            backup holds wrapped can never be unwrapped again, which is what completes a shredding.
+            With the key file: a new wrapping key is added to it. The previous ones are kept, retired, so \
+            backups of the registry made before still unwrap; --destroy-retired-days D destroys the retired \
+            ones older than D days: data keys that only such a backup holds wrapped can never be unwrapped \
+            again, which is what completes a shredding.
+
+            With a PKCS#11 token: name the new key with --pkcs11-key-label (--pkcs11-create-key generates it, \
+            non-extractable); data keys wrapped by another key of the token are unwrapped with it and re-wrapped \
+            with the new one. Start serve with the new label afterwards. The old key stays on the token until \
+            --pkcs11-destroy-label destroys it, refused while a data key of the registry is wrapped by it.
             """
     )
 
     @OptionGroup var node: NodeRootOption
 
-    @Option(help: ArgumentHelp("The key file (as serve --key-file).", valueName: "file"))
-    var keyFile: String?
+    @OptionGroup var keys: KeyProviderOptions
 
-    @Option(parsing: .unconditional, help: "Destroy retired wrapping keys older than this many days.")
+    @Option(
+        parsing: .unconditional,
+        help: "With the key file: destroy retired wrapping keys older than this many days."
+    )
     var destroyRetiredDays: Double?
+
+    @Option(
+        help: "With --pkcs11-module: destroy the token's retired wrapping key with this label once nothing uses it."
+    )
+    var pkcs11DestroyLabel: [String] = []
+
+    func validate() throws {
+        if keys.pkcs11Module != nil, destroyRetiredDays != nil {
+            throw ValidationError("--destroy-retired-days is for the key file; with a token use --pkcs11-destroy-label")
+        }
+        if keys.pkcs11Module == nil, !pkcs11DestroyLabel.isEmpty {
+            throw ValidationError("--pkcs11-destroy-label goes with --pkcs11-module")
+        }
+        if pkcs11DestroyLabel.contains(keys.pkcs11KeyLabel) {
+            throw ValidationError(
+                "--pkcs11-destroy-label \"\(keys.pkcs11KeyLabel)\" names the wrapping key in use (--pkcs11-key-label)"
+            )
+        }
+    }
 
     func run() async throws {
         let registry = try node.registry()
-        let url = keyFile.map { URL(fileURLWithPath: $0) } ?? KeyProviderOptions.defaultKeyFile
         let output = CLIOutput.current
         do {
-            let provider = try KeyFileProvider(url: url)
-            let id = try provider.rotate()
+            let provider: any KeyProvider
+            if keys.pkcs11Module != nil {
+                provider = try await keys.provider()
+            } else {
+                let file = try KeyFileProvider(
+                    url: keys.keyFile.map { URL(fileURLWithPath: $0) } ?? KeyProviderOptions.defaultKeyFile
+                )
+                output.line("wrapping key \(try file.rotate()) added to \(file.url.path)")
+                provider = file
+            }
             let count = try await StoreKeyring(registry: registry, provider: provider).rewrapAll()
-            output.line("wrapping key \(id) added; \(count) data keys re-wrapped with it")
-            if let days = destroyRetiredDays {
-                let destroyed = try provider.destroy(retiredBefore: Date(timeIntervalSinceNow: -days * 86_400))
+            output.line("\(count) data keys re-wrapped with \(try await provider.currentWrappingKeyID())")
+            if let days = destroyRetiredDays, let file = provider as? KeyFileProvider {
+                let destroyed = try file.destroy(retiredBefore: Date(timeIntervalSinceNow: -days * 86_400))
                 output.line("destroyed \(destroyed.count) retired wrapping keys")
+            }
+            if let token = provider as? PKCS11Provider {
+                let used = Set(try registry.allWrappedKeys().map(\.wrappingKeyID))
+                for label in pkcs11DestroyLabel {
+                    guard !used.contains(PKCS11Provider.wrappingKeyPrefix + label) else {
+                        throw CommandFailure(
+                            description:
+                                "the token's key \"\(label)\" still wraps data keys of this registry: not destroyed"
+                        )
+                    }
+                    try await token.destroyRetiredKey(label: label)
+                    output.line("destroyed the token's retired wrapping key \"\(label)\"")
+                }
             }
         } catch let error as KeyError {
             throw CommandFailure(description: error.message)

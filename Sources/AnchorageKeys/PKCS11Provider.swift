@@ -52,11 +52,15 @@ public final class PKCS11Provider: KeyProvider {
     }
 
     public let configuration: Configuration
-    private let module: PKCS11Module
-    private let session: CK_SESSION_HANDLE
-    private let key: CK_OBJECT_HANDLE
+    let module: PKCS11Module
+    let session: CK_SESSION_HANDLE
+    /// The wrapping key: what wraps, and unwraps what it wrapped.
+    let key: CK_OBJECT_HANDLE
     /// Every call of the session runs here, one at a time.
-    private let queue = DispatchQueue(label: "anchorage.pkcs11")
+    let queue = DispatchQueue(label: "anchorage.pkcs11")
+    /// Other wrapping keys of the token, by label, found when a data key
+    /// wrapped by one of them was unwrapped (``PKCS11Provider+Rotation.swift``).
+    let retiredKeys = Mutex<[String: CK_OBJECT_HANDLE]>([:])
 
     deinit {
         let (module, session) = (self.module, self.session)
@@ -66,7 +70,7 @@ public final class PKCS11Provider: KeyProvider {
     public var name: String { "PKCS#11 token \"\(configuration.token)\" (\(configuration.module))" }
 
     /// The id ``WrappedKey/wrappingKeyID`` records: the key's label.
-    var wrappingKeyID: String { "pkcs11:" + configuration.keyLabel }
+    var wrappingKeyID: String { Self.wrappingKeyPrefix + configuration.keyLabel }
 
     /// Loads the module, logs into the token and finds (or creates) the
     /// wrapping key, within the configured time-out.
@@ -132,13 +136,8 @@ public final class PKCS11Provider: KeyProvider {
     }
 
     public func unwrap(_ wrapped: WrappedKey) async throws(KeyError) -> DataKey {
-        guard wrapped.wrappingKeyID == wrappingKeyID else {
-            throw KeyError(
-                .wrappingKeyUnavailable,
-                "the data key \(wrapped.keyID) is wrapped by \(wrapped.wrappingKeyID), not by this token's "
-                    + "\(wrappingKeyID)"
-            )
-        }
+        // The current key, or one it replaced that the token still holds.
+        let key = try await wrappingKey(named: wrapped.wrappingKeyID, unwrapping: wrapped)
         guard wrapped.bytes.count == WrappedKey.wrappedSize else {
             throw KeyError(
                 .unwrapFailed,
@@ -148,7 +147,7 @@ public final class PKCS11Provider: KeyProvider {
         let nonce = Array(wrapped.bytes.prefix(12))
         let sealed = Array(wrapped.bytes.dropFirst(12))
         let associated = wrapped.associatedData
-        let (module, session, key) = (self.module, self.session, self.key)
+        let (module, session) = (self.module, self.session)
         let material: [UInt8]
         do {
             material = try await Self.run(on: queue, timeout: configuration.timeout, what: "unwrapping a data key") {
@@ -243,13 +242,15 @@ extension PKCS11Provider {
     static func findKey(
         _ module: PKCS11Module,
         session: CK_SESSION_HANDLE,
-        configuration: Configuration
+        configuration: Configuration,
+        label: String? = nil
     ) throws(KeyError) -> CK_OBJECT_HANDLE {
+        let label = label ?? configuration.keyLabel
         let found = try AttributeTemplate(
             [
                 (CKA_CLASS, .unsigned(UInt(CKO_SECRET_KEY))),
                 (CKA_KEY_TYPE, .unsigned(UInt(CKK_AES))),
-                (CKA_LABEL, .bytes(Array(configuration.keyLabel.utf8))),
+                (CKA_LABEL, .bytes(Array(label.utf8))),
             ]
         ).with { template throws(KeyError) -> [CK_OBJECT_HANDLE] in
             try module.check(
@@ -266,19 +267,18 @@ extension PKCS11Provider {
         if found.count > 1 {
             throw KeyError(
                 .tokenError,
-                "the token \"\(configuration.token)\" holds several AES keys labelled \"\(configuration.keyLabel)\"; "
-                    + "keep one"
+                "the token \"\(configuration.token)\" holds several AES keys labelled \"\(label)\"; keep one"
             )
         }
         if let key = found.first { return key }
-        guard configuration.createsKey else {
+        guard configuration.createsKey, label == configuration.keyLabel else {
             throw KeyError(
                 .keyMissing,
-                "the token \"\(configuration.token)\" holds no AES key labelled \"\(configuration.keyLabel)\"; create "
+                "the token \"\(configuration.token)\" holds no AES key labelled \"\(label)\"; create "
                     + "one (anchorage serve --pkcs11-create-key) or name the existing one"
             )
         }
-        return try generateKey(module, session: session, label: configuration.keyLabel)
+        return try generateKey(module, session: session, label: label)
     }
 
     /// Generates a non-extractable, sensitive AES-256 key on the token.

@@ -83,6 +83,29 @@ extension Database {
         }
     }
 
+    /// Calls `body` with the stored forms of `key` and `value`: when
+    /// sealed, both written into one buffer on the stack.
+    @inline(__always)
+    func withStoredEntry<R>(
+        key: UnsafeRawBufferPointer,
+        value: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        guard let sealing else { return try body(key, value) }
+        let valueCount = sealing.sealsValues ? sealing.sealedCount(ofValueCount: value.count) : 0
+        return try withUnsafeTemporaryAllocation(
+            byteCount: key.count + sealing.keyGrowth + valueCount,
+            alignment: 8
+        ) { buffer in
+            let keyCount = sealing.storeKey(key, into: buffer)
+            let storedKey = UnsafeRawBufferPointer(rebasing: buffer[..<keyCount])
+            guard sealing.sealsValues else { return try body(storedKey, value) }
+            let storedValue = UnsafeMutableRawBufferPointer(rebasing: buffer[keyCount..<keyCount + valueCount])
+            sealing.seal(value, storedKey: storedKey, into: storedValue)
+            return try body(storedKey, UnsafeRawBufferPointer(storedValue))
+        }
+    }
+
     /// Calls `body` with the plain key and value of a stored entry.
     @inline(__always)
     func withPlainEntry<R>(
@@ -120,24 +143,6 @@ extension Database {
             defer { buffer.initializeMemory(as: UInt8.self, repeating: 0) }
             let count = try sealing.openValue(value, storedKey: storedKey, into: buffer)
             return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
-    }
-
-    /// Calls `body` with the stored form of `value`, to be stored under
-    /// `storedKey`.
-    @inline(__always)
-    func withStoredValue<R>(
-        _ value: UnsafeRawBufferPointer,
-        storedKey: UnsafeRawBufferPointer,
-        _ body: (UnsafeRawBufferPointer) throws -> R
-    ) throws -> R {
-        guard let sealing, sealing.sealsValues else { return try body(value) }
-        return try withUnsafeTemporaryAllocation(
-            byteCount: sealing.sealedCount(ofValueCount: value.count),
-            alignment: 8
-        ) { buffer in
-            sealing.seal(value, storedKey: storedKey, into: buffer)
-            return try body(UnsafeRawBufferPointer(buffer))
         }
     }
 }

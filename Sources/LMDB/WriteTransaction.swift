@@ -127,16 +127,14 @@ extension WriteTransaction {
         in database: Database,
         options: PutOptions = []
     ) throws {
-        try database.withStoredKey(key) { key in
-            try database.withStoredValue(value, storedKey: key) { value in
-                var keyVal = MDB_val(key)
-                var dataVal = MDB_val(value)
-                let environment = handle.environment(for: database)
-                let rc = environment.call("mdb_put") {
-                    mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, options.rawValue)
-                }
-                try environment.check(rc, "mdb_put", in: handle)
+        try database.withStoredEntry(key: key, value: value) { key, value in
+            var keyVal = MDB_val(key)
+            var dataVal = MDB_val(value)
+            let environment = handle.environment(for: database)
+            let rc = environment.call("mdb_put") {
+                mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, options.rawValue)
             }
+            try environment.check(rc, "mdb_put", in: handle)
         }
     }
 
@@ -168,19 +166,17 @@ extension WriteTransaction {
         in database: Database,
         atEnd: Bool = false
     ) throws -> Bool {
-        try database.withStoredKey(key) { key in
-            try database.withStoredValue(value, storedKey: key) { value in
-                var keyVal = MDB_val(key)
-                var dataVal = MDB_val(value)
-                let environment = handle.environment(for: database)
-                let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
-                let rc = environment.call("mdb_put") {
-                    mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, flags)
-                }
-                if rc == MDB_KEYEXIST { return false }
-                try environment.check(rc, "mdb_put", in: handle)
-                return true
+        try database.withStoredEntry(key: key, value: value) { key, value in
+            var keyVal = MDB_val(key)
+            var dataVal = MDB_val(value)
+            let environment = handle.environment(for: database)
+            let flags = UInt32(atEnd ? MDB_APPEND : MDB_NOOVERWRITE)
+            let rc = environment.call("mdb_put") {
+                mdb_put(handle.pointer(for: database), database.dbi, &keyVal, &dataVal, flags)
             }
+            if rc == MDB_KEYEXIST { return false }
+            try environment.check(rc, "mdb_put", in: handle)
+            return true
         }
     }
 

@@ -23,6 +23,18 @@ func runCLI(_ arguments: [String]) async throws -> String {
     return output.captured
 }
 
+/// Runs `anchorage` with `arguments` in-process, expecting it to fail, and
+/// returns the message it would print (a usage error's or the command's).
+func runCLIFailure(_ arguments: [String]) async throws -> String {
+    do {
+        let output = try await runCLI(arguments)
+        Issue.record("anchorage \(arguments.joined(separator: " ")) succeeded: \(output)")
+        return output
+    } catch {
+        return AnchorageCommand.message(for: error)
+    }
+}
+
 /// The expected output stored in Golden/`name`.
 func golden(_ name: String) throws -> String {
     let url = try #require(Bundle.module.url(forResource: "Golden/" + name, withExtension: nil))

@@ -100,4 +100,54 @@ struct PKCS11ProviderTests {
             } == 2
         )
     }
+
+    @Test(
+        "rotation on a token: a new label wraps, keys the old one wrapped still unwrap until it is destroyed, the key in use cannot be"
+    )
+    func rotation() async throws {
+        let token = try SoftHSM.makeToken()
+        let old = try await PKCS11Provider(configuration: SoftHSM.configuration(token: token))
+        let key = DataKey.generate()
+        let material = key.material.withUnsafeBytes { Array($0) }
+        let wrappedByOld = try await old.wrap(key)
+        var next = SoftHSM.configuration(token: token)
+        next.keyLabel = "anchorage-wrapping-key-2"
+        let rotated = try await PKCS11Provider(configuration: next)
+        #expect(try await rotated.currentWrappingKeyID() == "pkcs11:anchorage-wrapping-key-2")
+        // The new provider finds the retired key on the token and unwraps with it …
+        #expect(try await rotated.unwrap(wrappedByOld).material.withUnsafeBytes { Array($0) } == material)
+        // … and re-wraps with the new one, which the old provider also finds.
+        let rewrapped = try await rotated.wrap(try await rotated.unwrap(wrappedByOld))
+        #expect(rewrapped.wrappingKeyID == "pkcs11:anchorage-wrapping-key-2")
+        #expect(try await old.unwrap(rewrapped).material.withUnsafeBytes { Array($0) } == material)
+        // A key of another provider, or a label the token never held: typed errors.
+        let foreign = WrappedKey(
+            keyID: wrappedByOld.keyID,
+            version: 1,
+            wrappingKeyID: "file-1",
+            bytes: wrappedByOld.bytes
+        )
+        #expect(await KeyFileProviderTests.code { try await rotated.unwrap(foreign) } == .wrappingKeyUnavailable)
+        let unknown = WrappedKey(
+            keyID: wrappedByOld.keyID,
+            version: 1,
+            wrappingKeyID: "pkcs11:never-made",
+            bytes: wrappedByOld.bytes
+        )
+        #expect(await KeyFileProviderTests.code { try await rotated.unwrap(unknown) } == .wrappingKeyUnavailable)
+        // The key in use is not destroyed; the retired one is, and what only it wrapped is lost.
+        #expect(
+            await KeyFileProviderTests.code { try await rotated.destroyRetiredKey(label: "anchorage-wrapping-key-2") }
+                == .invalidArgument
+        )
+        try await rotated.destroyRetiredKey(label: "anchorage-wrapping-key")
+        #expect(await KeyFileProviderTests.code { try await rotated.unwrap(wrappedByOld) } == .wrappingKeyUnavailable)
+        let restarted = try await PKCS11Provider(configuration: next)
+        #expect(await KeyFileProviderTests.code { try await restarted.unwrap(wrappedByOld) } == .wrappingKeyUnavailable)
+        #expect(try await restarted.unwrap(rewrapped).material.withUnsafeBytes { Array($0) } == material)
+        #expect(
+            await KeyFileProviderTests.code { try await rotated.destroyRetiredKey(label: "anchorage-wrapping-key") }
+                == .keyMissing
+        )
+    }
 }

@@ -1,18 +1,17 @@
-import AnchorageKeys
-import Foundation
+public import Foundation
 import Synchronization
 
 /// SoftHSM2, a real PKCS#11 token, for tests: its configuration and token
 /// directory in a temporary directory of this test process (the module
 /// reads SOFTHSM2_CONF once, when first initialised), and a token per test,
 /// initialised by softhsm2-util before the module is first loaded.
-enum SoftHSM {
+public enum SoftHSM {
     /// Where Debian's softhsm2 installs the module.
-    static let module = "/usr/lib/softhsm/libsofthsm2.so"
-    static let userPIN = "246810"
+    public static let module = "/usr/lib/softhsm/libsofthsm2.so"
+    public static let userPIN = "246810"
 
     /// The process's configuration: made once.
-    static let directory: URL = {
+    public static let directory: URL = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-softhsm-\(getpid())")
         try? FileManager.default.removeItem(at: directory)
         try! FileManager.default.createDirectory(
@@ -27,7 +26,7 @@ enum SoftHSM {
         return directory
     }()
 
-    static var pinFile: URL { directory.appendingPathComponent("pin") }
+    public static var pinFile: URL { directory.appendingPathComponent("pin") }
 
     /// Tokens initialised before the module is first loaded: SoftHSM2 finds
     /// the tokens of its directory when initialised, not later.
@@ -37,9 +36,9 @@ enum SoftHSM {
     }()
 
     /// A token no other test uses.
-    static func makeToken() throws -> String {
+    public static func makeToken() throws -> String {
         guard let label = tokens.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else {
-            throw KeyError(.providerUnavailable, "the test process used all of its SoftHSM tokens; make more")
+            throw Failure(description: "the test process used all of its SoftHSM tokens; make more")
         }
         return label
     }
@@ -55,15 +54,13 @@ enum SoftHSM {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw KeyError(.providerUnavailable, "softhsm2-util could not initialise a token")
+            throw Failure(description: "softhsm2-util could not initialise a token")
         }
         return label
     }
 
-    /// A provider configuration for `token`.
-    static func configuration(token: String, createsKey: Bool = true) -> PKCS11Provider.Configuration {
-        var configuration = PKCS11Provider.Configuration(module: module, token: token, pinFile: pinFile)
-        configuration.createsKey = createsKey
-        return configuration
+    /// What goes wrong setting SoftHSM2 up.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 }
