@@ -119,6 +119,19 @@ extension EventLog {
         }
         entry.storedDigest = digest
         guard let sealer else { return entry }
+        // A version this store re-sealed away from (`rekey`): the peer
+        // re-seals too, and sends the entry again under the current one,
+        // so every copy ends with the same bytes and no old version left.
+        let version = envelope.withUnsafeBytes { SealedEnvelope.keyVersion(of: $0) }
+        if version < sealer.currentVersion {
+            throw LogError(
+                .wrongKey,
+                "entry \(entry.dot) is sealed under version \(version) of data key \(sealer.keyID), which this store "
+                    + "re-sealed under version \(sealer.currentVersion); the sending copy must be re-sealed too (keys "
+                    + "rekey) before it sends it; nothing of the batch was applied",
+                seq: entry.seq
+            )
+        }
         let opened = try envelope.withUnsafeBytes { region in
             Result { () throws(LogError) in
                 try sealer.open(region, operation: entry.operation, dot: entry.dot, seq: entry.seq)

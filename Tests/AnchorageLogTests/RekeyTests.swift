@@ -111,4 +111,45 @@ struct RekeyTests {
             await reopened.close()
         }
     }
+
+    @Test(
+        "copies re-sealed one after the other converge: the first refuses the other's version-1 entries, takes them re-sealed, and both end with the same bytes"
+    )
+    func copiesConverge() async throws {
+        let first = DataKey.generate()
+        let second = DataKey.generate(id: first.id, version: 2)
+        try await withTemporaryDirectory { directory in
+            let (a, b) = (directory.appendingPathComponent("a"), directory.appendingPathComponent("b"))
+            let events = SealingTests.events(count: 15)
+            var source = try EventLog.open(at: a, configuration: SealingTests.sealed([first]))
+            try await source.append(Array(events[0..<10]))
+            var copy = try EventLog.open(at: b, configuration: SealingTests.sealed([first]))
+            #expect(try await copy.apply(readAll(source)).applied == 10)
+            // The source takes more writes under version 1 while the copy is re-sealed.
+            try await source.append(Array(events[10...]))
+            await copy.close()
+            _ = try EventLog.rekey(at: b, keys: [first, second])
+            copy = try EventLog.open(at: b, configuration: SealingTests.sealed([first, second]))
+            let late = Array(try readAll(source)[10...])
+            #expect(await SealingTests.asyncCode { try await copy.apply(late) } == .wrongKey)
+            #expect(copy.head.seq == 10, "a version-1 entry was stored in a re-sealed copy")
+            // Re-sealed in its turn, the source sends everything under version 2.
+            await source.close()
+            _ = try EventLog.rekey(at: a, keys: [first, second])
+            source = try EventLog.open(at: a, configuration: SealingTests.sealed([second]))
+            #expect(try await copy.apply(readAll(source)).applied == 5)
+            // The same entries, envelopes and digests on both (the links and
+            // origin numbers are each copy's own).
+            let (copied, sourced) = (try readAll(copy), try readAll(source))
+            #expect(copied.map(\.dot) == sourced.map(\.dot))
+            #expect(copied.map { $0.envelope.map(Array.init) } == sourced.map { $0.envelope.map(Array.init) })
+            #expect(copied.map(\.storedDigest) == sourced.map(\.storedDigest))
+            #expect(try copy.verify().isIntact)
+            await copy.close()
+            await source.close()
+            for store in [a, b] {
+                #expect(try await Self.envelopeVersions(at: store, keyID: first.id).allSatisfy { $0 == 2 })
+            }
+        }
+    }
 }

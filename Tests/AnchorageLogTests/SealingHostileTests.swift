@@ -61,10 +61,11 @@ struct SealingHostileTests {
             )
             for (what, forged) in forgeries {
                 let code = await SealingTests.asyncCode { try await target.apply([forged]) }
-                // A changed key version names a key this store was not
-                // given: keyUnavailable, as for an entry sealed under it.
+                // A changed key version (1 → 0) names a version older than
+                // the store's: wrongKey, as for an entry a copy not yet
+                // re-sealed sends.
                 let expected: [LogError.Code] =
-                    what == "byte 3 flipped" ? [.keyUnavailable] : [.malformedEntry, .invalidEvent]
+                    what == "byte 3 flipped" ? [.wrongKey] : [.malformedEntry, .invalidEvent]
                 #expect(code.map(expected.contains) == true, "\(what): \(String(describing: code))")
                 #expect(target.head.seq == 0, "\(what) stored something")
             }
