@@ -13,7 +13,10 @@
 /// - `synced/<store>/<node>`: a copy being added reports it has caught up;
 /// - `data-keys/<key id>`: the wrapped versions of a sealed store's data key
 ///   (wrapped by the fleet's wrapping key: etcd never holds a key in clear);
-/// - `shredded/<key id>`: the tombstone of a data key destroyed on purpose.
+/// - `shredded/<key id>`: the tombstone of a data key destroyed on purpose;
+/// - `rekeys/<key id>`: a re-sealing of every copy under a new version of
+///   the key (the version, JSON), and `rekeys/<key id>/<node>`: the version
+///   a node has re-sealed its copies under.
 ///
 /// ```swift
 /// let keys = FleetKeys()
@@ -34,6 +37,7 @@ public struct FleetKeys: Sendable, Hashable {
     public var synced: String { root + "synced/" }
     public var dataKeys: String { root + "data-keys/" }
     public var shredded: String { root + "shredded/" }
+    public var rekeys: String { root + "rekeys/" }
 
     public func node(_ id: String) -> String { nodes + id }
     public func store(_ id: String) -> String { stores + id }
@@ -43,6 +47,8 @@ public struct FleetKeys: Sendable, Hashable {
     public func synced(_ store: String, on node: String) -> String { synced + store + "/" + node }
     public func dataKey(_ keyID: String) -> String { dataKeys + keyID }
     public func shredded(_ keyID: String) -> String { shredded + keyID }
+    public func rekey(_ keyID: String) -> String { rekeys + keyID }
+    public func rekeyed(_ keyID: String, on node: String) -> String { rekeys + keyID + "/" + node }
 
     /// The id at the end of a key under `prefix`, or `nil`.
     public func id(in key: String, under prefix: String) -> String? {

@@ -140,6 +140,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/stores/{store}/quota`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/quota/put(setStoreQuota)`.
     func setStoreQuota(_ input: Operations.SetStoreQuota.Input) async throws -> Operations.SetStoreQuota.Output
+    /// Re-seals every copy of the stores under a sealed store's data key under a new version of it
+    ///
+    /// The fleet's administrator, through any node. A new version of the store's data key is added to its record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key: each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After, then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every node holding a copy has reported, the older versions are destroyed in etcd and in every node's registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not exist yet, 409.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/stores/{store}/rekey`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/rekey/post(rekeyStore)`.
+    func rekeyStore(_ input: Operations.RekeyStore.Input) async throws -> Operations.RekeyStore.Output
     /// Destroys a sealed store's data key (crypto-shredding)
     ///
     /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. In a fleet, any node shreds a store's key for every node: the tombstone goes into etcd with the wrapped key's removal, and each node closes its copy and destroys its own wrapped copy of the key. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.

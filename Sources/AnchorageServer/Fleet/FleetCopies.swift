@@ -213,6 +213,13 @@ final class FleetCopies: Sendable {
         await task?.value
     }
 
+    /// Starts the work for `store` again after ``stop(_:)`` (its copy
+    /// re-sealed meanwhile): the next pass creates it as new.
+    func restart(_ store: String) async {
+        copies.withLock { _ = $0.removeValue(forKey: store) }
+        await reconcile()
+    }
+
     /// Whether this node still holds `store` with `role` at `epoch`.
     func holds(_ store: StoreName, _ role: Placement.Role, epoch: Int64) -> Bool {
         copies.withLock { $0[store.rawValue].map { $0.role == role && $0.epoch == epoch } ?? false }

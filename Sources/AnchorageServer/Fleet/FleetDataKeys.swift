@@ -20,20 +20,20 @@ struct FleetDataKeys: SharedDataKeys {
     let keys: FleetKeys
     let cache: PlacementCache
 
-    private static let encoder: JSONEncoder = {
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }()
 
-    private static let decoder: JSONDecoder = {
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }()
 
-    private func unreachable(_ what: String, _ error: any Error) -> ServiceError {
+    func unreachable(_ what: String, _ error: any Error) -> ServiceError {
         ServiceError(.keyUnavailable, "the fleet's data keys cannot be read (\(what)): etcd answered \(error)")
     }
 
@@ -84,7 +84,7 @@ struct FleetDataKeys: SharedDataKeys {
         return try decode(stored.value, keyID)
     }
 
-    private func decode(_ value: [UInt8], _ keyID: KeyID) throws(ServiceError) -> [WrappedKey] {
+    func decode(_ value: [UInt8], _ keyID: KeyID) throws(ServiceError) -> [WrappedKey] {
         guard let wrapped = try? Self.decoder.decode([WrappedKey].self, from: Data(value)),
             wrapped.allSatisfy({ $0.keyID == keyID })
         else {

@@ -50,6 +50,10 @@ extension FleetNode {
             let name = try StoreName(context.parameters.get("store") ?? "")
             return try JSONBodies.response(encoding: try await shredStore(name))
         }
+        admin.post("/v1/stores/{store}/rekey") { [self] _, context in
+            let name = try StoreName(context.parameters.get("store") ?? "")
+            return try JSONBodies.response(encoding: try await rekeyStore(name), status: .accepted)
+        }
         admin.post("/v1/stores/{store}/move") { [self] request, context in
             try await moveStore(request, context: context)
         }

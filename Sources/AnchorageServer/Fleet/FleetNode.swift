@@ -147,7 +147,8 @@ public final class FleetNode: Sendable {
             FleetTask { [tokens] in try? await tokens.run() },
             FleetTask { [copies] in await copies.run() },
             FleetTask { [controller] in await controller.run() },
-            FleetTask { [self] in await followShreddedKeys() }
+            FleetTask { [self] in await followShreddedKeys() },
+            FleetTask { [self] in await followRekeys() }
         )
         return application
     }

@@ -1,5 +1,5 @@
-import AnchorageKeys
-import AnchorageLog
+public import AnchorageKeys
+public import AnchorageLog
 import Foundation
 
 extension StoreKeyring {
@@ -49,6 +49,24 @@ extension StoreKeyring {
         for version in wrapped where !local.contains(version.version) || !mapped {
             try registry.recordKey(version, for: store)
         }
+        // Versions the fleet destroyed after re-sealing every copy go here too.
+        if let oldest = wrapped.map(\.version).min() { _ = try registry.destroyVersions(of: keyID, olderThan: oldest) }
         return .sealed(try await dataKeys(keyID, store: store))
+    }
+
+    /// A new version of `keyID`, one past the highest of `existing`,
+    /// wrapped by this node's provider: what a fleet adds before it
+    /// re-seals every copy of a person's stores under it.
+    ///
+    /// - Throws: ``ServiceError`` `.keyUnavailable` when the provider
+    ///   cannot wrap.
+    public func wrappedNextVersion(
+        of keyID: KeyID,
+        after existing: [WrappedKey]
+    ) async throws(ServiceError)
+        -> WrappedKey
+    {
+        let next = (existing.map(\.version).max() ?? 0) + 1
+        return try await wrap(DataKey.generate(id: keyID, version: next), for: "version \(next) of data key \(keyID)")
     }
 }

@@ -37,6 +37,9 @@ public final class StorePool<Resource: Sendable>: Sendable {
     /// Whether the last idle sweep closed stores: what they free after it
     /// (their writers' threads end later) is given back at the next one.
     private let closedLastSweep = Atomic(false)
+    /// Stores closed for a moment (``pause(_:while:)``), and why: their
+    /// requests are told to come back, not that the store is gone.
+    private let paused = Mutex<[String: String]>([:])
 
     private struct Inner: ~Copyable {
         var machine: StorePoolState<Duration, Resource>
@@ -167,6 +170,9 @@ public final class StorePool<Resource: Sendable>: Sendable {
             case .use(let resource):
                 return resource
             case .gone:
+                if let reason = paused.withLock({ $0[name.rawValue] }) {
+                    throw ServiceError(.keyUnavailable, "store \(name) is closed for a moment (\(reason)); try again")
+                }
                 throw ServiceError(.storeNotFound, "there is no store \(name)")
             case .retry:
                 continue
@@ -288,6 +294,20 @@ public final class StorePool<Resource: Sendable>: Sendable {
             }
             if finished { continuation.resume() }
         }
+    }
+
+    /// Closes `name` as ``remove(_:)`` does, runs `body` while it is
+    /// closed (its requests meanwhile are `keyUnavailable`, "closed for a
+    /// moment (`reason`)", which a node answers 503 with Retry-After), then
+    /// lets it open again.
+    public func pause<R>(_ name: StoreName, reason: String, while body: () async throws -> R) async rethrows -> R {
+        paused.withLock { $0[name.rawValue] = reason }
+        await remove(name)
+        defer {
+            endRemoval(name)
+            paused.withLock { _ = $0.removeValue(forKey: name.rawValue) }
+        }
+        return try await body()
     }
 
     /// Whether ``remove(_:)`` has begun for `name` and ``endRemoval(_:)``

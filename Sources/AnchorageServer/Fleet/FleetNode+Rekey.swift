@@ -1,0 +1,188 @@
+import AnchorageFleet
+import AnchorageKeys
+import AnchorageLog
+import AnchorageService
+import Etcd
+import Foundation
+import HTTPTypes
+import Logging
+
+/// What `POST /v1/stores/{store}/rekey` answers: the re-sealing asked for.
+struct RekeyAnswer: Encodable, Sendable {
+    var keyID: String
+    var version: UInt16
+    /// The stores placed under the key, every copy of which is re-sealed.
+    var stores: [String]
+}
+
+extension FleetNode {
+    var dataKeys: FleetDataKeys { FleetDataKeys(etcd: etcd, keys: fleet.keys, cache: cache) }
+
+    /// Re-seals every copy of the stores under `name`'s data key, on every
+    /// node, under a new version of the key (docs/fleet.md, "Re-sealing"):
+    /// the version is added to the key's record in etcd, then
+    /// `rekeys/<key id>` asks each node to re-seal its copies
+    /// (``followRekeys()``); once every node holding a copy has reported,
+    /// the older versions are destroyed, in etcd and in every registry.
+    func rekeyStore(_ name: StoreName) async throws -> RekeyAnswer {
+        guard let record = cache.placements[name.rawValue] else {
+            throw APIError(.notFound, .notFound, "the fleet has no store \(name)")
+        }
+        guard let keyring = node.keyring, let text = record.placement.keyID, let keyID = KeyID(text) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "store \(name) is not sealed (serve --seal places sealed stores): it has no data key to re-seal under"
+            )
+        }
+        let shared = dataKeys
+        var version: UInt16?
+        // Another node may add a version at the same moment: read again and retry.
+        for _ in 0..<5 where version == nil {
+            let (wrapped, revision) = try await shared.versions(keyID)
+            guard !wrapped.isEmpty else {
+                throw APIError(
+                    .conflict,
+                    .invalidArgument,
+                    "store \(name) was never opened: its data key does not exist yet, and nothing is sealed under it"
+                )
+            }
+            let next = try await keyring.wrappedNextVersion(of: keyID, after: wrapped)
+            if try await shared.replaceVersions(keyID, with: wrapped + [next], ifAt: revision) {
+                version = next.version
+            }
+        }
+        guard let version else {
+            throw APIError(.serviceUnavailable, .fleetUnavailable, "the data key \(keyID) kept changing; try again")
+        }
+        try await shared.requestRekey(keyID, RekeyRecord(version: version, at: Date(), by: "the fleet's administrator"))
+        logger.notice("re-sealing a data key's copies", metadata: ["key": "\(keyID)", "version": "\(version)"])
+        let stores = cache.placements.values.filter { $0.placement.keyID == text }.map(\.store).sorted()
+        return RekeyAnswer(keyID: text, version: version, stores: stores)
+    }
+
+    /// Follows the fleet's re-sealings until cancelled: each asks this
+    /// node to re-seal its copies under a key's new version; each node's
+    /// report may complete one (``finishRekey(_:version:)``).
+    func followRekeys() async {
+        let prefix = fleet.keys.rekeys
+        while !Task.isCancelled {
+            do {
+                for try await update in etcd.follow(.prefix(prefix)) {
+                    let kvs: [EtcdKeyValue]
+                    switch update {
+                    case .snapshot(let all, _): kvs = all
+                    case .events(let events): kvs = events.filter { $0.kind == .put }.map(\.kv)
+                    }
+                    for kv in kvs {
+                        guard let path = fleet.keys.id(in: kv.keyText, under: prefix) else { continue }
+                        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+                        guard let keyID = KeyID(parts[0]) else { continue }
+                        if parts.count == 1 {
+                            guard let record = try? FleetDataKeys.decoder.decode(RekeyRecord.self, from: Data(kv.value))
+                            else { continue }
+                            await resealCopies(keyID, version: record.version)
+                        } else if let version = UInt16(String(decoding: kv.value, as: UTF8.self)) {
+                            await finishRekey(keyID, version: version)
+                        }
+                    }
+                }
+            } catch {
+                logger.warning("cannot follow the fleet's re-sealings", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Re-seals this node's copies sealed under `keyID` under `version`
+    /// (each closed meanwhile, its requests answered 503 keyUnavailable for
+    /// that moment, then started again), then reports it. A copy that fails is tried
+    /// again; the report waits for all, so no older version is destroyed
+    /// while a copy here still needs it.
+    func resealCopies(_ keyID: KeyID, version: UInt16) async {
+        let shared = dataKeys
+        let me = fleet.nodeID
+        do {
+            if let done = try await shared.rekeyReports(keyID)[me], done >= version {
+                await finishRekey(keyID, version: version)
+                return
+            }
+        } catch {
+            logger.warning("cannot read a re-sealing", metadata: ["key": "\(keyID)", "error": "\(error.message)"])
+            return
+        }
+        var pending = (try? node.registry.stores(sealedUnder: keyID)) ?? []
+        for attempt in 1...5 where !pending.isEmpty {
+            if attempt > 1 { try? await Task.sleep(for: .seconds(1)) }
+            var failed: [StoreName] = []
+            for name in pending {
+                do {
+                    try await reseal(name, version: version)
+                } catch {
+                    failed.append(name)
+                    logger.warning(
+                        "cannot re-seal a copy",
+                        metadata: ["store": "\(name)", "key": "\(keyID)", "error": "\(error)"]
+                    )
+                }
+            }
+            pending = failed
+        }
+        guard pending.isEmpty else { return }
+        do {
+            try await shared.reportRekeyed(keyID, version: version, node: me)
+        } catch {
+            logger.warning("cannot report a re-sealing", metadata: ["key": "\(keyID)", "error": "\(error.message)"])
+        }
+    }
+
+    /// Closes the copy `name`, re-seals it under `version` and starts it again.
+    private func reseal(_ name: StoreName, version: UInt16) async throws {
+        guard let keyring = node.keyring else { return }
+        let directory = node.registry.directory(of: name)
+        guard case .sealed(let keys) = try await keyring.sealing(for: name, directory: directory) else { return }
+        guard keys.contains(where: { $0.version == version }) else {
+            throw ServiceError(
+                .keyUnavailable,
+                "version \(version) of the store's data key is not in the fleet's record"
+            )
+        }
+        await copies.stop(name.rawValue)
+        let outcome = await node.pool.pause(name, reason: "re-sealed under a new version of its data key") {
+            Result { try EventLog.rekey(at: directory, keys: keys) }
+        }
+        await copies.restart(name.rawValue)
+        let report = try outcome.get()
+        logger.info(
+            "re-sealed a copy",
+            metadata: ["store": "\(name)", "version": "\(report.version)", "entries": "\(report.entries)"]
+        )
+    }
+
+    /// Destroys the versions of `keyID` older than `version`, in etcd and
+    /// in this node's registry, once every node holding a copy of a store
+    /// under it has reported its copies re-sealed.
+    func finishRekey(_ keyID: KeyID, version: UInt16) async {
+        let shared = dataKeys
+        do {
+            let text = keyID.description
+            let members = Set(cache.placements.values.filter { $0.placement.keyID == text }.flatMap(\.placement.copies))
+            let reports = try await shared.rekeyReports(keyID)
+            guard members.allSatisfy({ (reports[$0] ?? 0) >= version }) else { return }
+            let (wrapped, revision) = try await shared.versions(keyID)
+            let kept = wrapped.filter { $0.version >= version }
+            if !kept.isEmpty, kept.count < wrapped.count {
+                _ = try await shared.replaceVersions(keyID, with: kept, ifAt: revision)
+            }
+            let destroyed = try node.registry.destroyVersions(of: keyID, olderThan: version)
+            if !destroyed.isEmpty {
+                logger.notice(
+                    "destroyed a data key's old versions: every copy is re-sealed",
+                    metadata: ["key": "\(keyID)", "versions": "\(destroyed)"]
+                )
+            }
+        } catch {
+            logger.warning("cannot finish a re-sealing", metadata: ["key": "\(keyID)", "error": "\(error)"])
+        }
+    }
+}
