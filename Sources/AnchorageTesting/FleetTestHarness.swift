@@ -134,9 +134,10 @@ public final class FleetTestHarness: Sendable {
     }
 
     /// Starts a stopped node again on its port and data, and waits until it
-    /// serves.
-    public func restart(_ index: Int, timeout: Double = 300) async throws {
-        try launch(index)
+    /// serves; `adding` gives it more `anchorage serve` arguments than it
+    /// started with (`--seal …`).
+    public func restart(_ index: Int, timeout: Double = 300, adding extra: [String] = []) async throws {
+        try launch(index, extra: extra)
         try await waitServing(index, timeout: timeout)
     }
 
@@ -161,7 +162,7 @@ public final class FleetTestHarness: Sendable {
         directory.appendingPathComponent("n\(index).log")
     }
 
-    private func launch(_ index: Int) throws {
+    private func launch(_ index: Int, extra: [String] = []) throws {
         let node = nodes[index]
         let arguments =
             [
@@ -170,7 +171,7 @@ public final class FleetTestHarness: Sendable {
                 "--etcd", etcd.endpoints.joined(separator: ","),
                 "--node-id", node.id, "--zone", "z\(index)",
                 "--fleet-secret-file", secretFile.path,
-            ] + self.arguments
+            ] + self.arguments + extra
         try processes.launch(index, binary, arguments, log: logFile(index))
     }
 

@@ -107,12 +107,91 @@ struct FleetRekeyTests {
         #expect(copies == 3)
     }
 
+    @Test(
+        "a store placed before the fleet sealed is sealed on every copy by one request: no marker left in any file, every copy verifies without the key, writes go on"
+    )
+    func sealsAPlacedStore() async throws {
+        let keyFile = temporaryPath(prefix: "fleet-seal").appendingPathExtension("keys")
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
+        let fleet = try await FleetTestHarness.start(binary: anchorageBinary, nodes: 3, leaseTTL: 3)
+        defer { fleet.shutdown() }
+        let marker = "placedmark\(UInt32.random(in: 0...UInt32.max))"
+        let keys = FleetKeys()
+        let keyID = try await FleetClient.with(fleet) { client -> KeyID in
+            let token = try await client.createStore("sage")
+            try await Self.save(0..<15, client: client, token: token, marker: marker)
+            try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
+            // A fleet that does not seal says so.
+            let refused = await client.send(.POST, "/v1/stores/sage/seal", to: 0, token: fleet.secret)
+            #expect(refused.status == 400, "\(refused.status) \(refused.body)")
+            // Every node started again with the fleet's wrapping key, one at a time.
+            for node in fleet.nodes.indices {
+                _ = await fleet.stop(node)
+                try await fleet.restart(node, adding: ["--seal", "--key-file", keyFile.path])
+            }
+            let etcd = try EtcdClient(.init(endpoints: fleet.etcd.endpoints))
+            let outcome = await Result { () async throws -> KeyID in
+                let asked = try await fleet.explaining {
+                    var answer = await client.send(.POST, "/v1/stores/sage/seal", to: 1, token: fleet.secret)
+                    try await waitUntil("the controller takes the request", timeout: 60) {
+                        if answer.status == 503 {
+                            answer = await client.send(.POST, "/v1/stores/sage/seal", to: 1, token: fleet.secret)
+                        }
+                        return answer.status != 503
+                    }
+                    return answer
+                }
+                #expect(asked.status == 202, "\(asked.status) \(asked.body)")
+                let text = try #require(asked.json?["keyID"] as? String)
+                let keyID = try #require(KeyID(text))
+                try await fleet.explaining {
+                    try await waitUntil("every node sealed its copy", timeout: 90) {
+                        let reports = try await etcd.range(.prefix(keys.rekey(keyID.description) + "/")).kvs
+                        return reports.count == 3 && reports.allSatisfy { $0.value == Array("1".utf8) }
+                    }
+                }
+                let again = await client.send(.POST, "/v1/stores/sage/seal", to: 2, token: fleet.secret)
+                #expect(again.status == 409, "sealed twice: \(again.status) \(again.body)")
+                try await Self.save(15..<20, client: client, token: token, marker: marker)
+                try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
+                for node in fleet.nodes.indices {
+                    let read = await client.send(
+                        .GET,
+                        "/v1/stores/sage/samples?type=HKQuantityTypeIdentifierStepCount&limit=100",
+                        to: node,
+                        token: token,
+                        headers: [("X-Anchorage-Read", "replica")]
+                    )
+                    #expect((read.json?["samples"] as? [Any])?.count == 20, "node \(node): \(read.body.prefix(200))")
+                }
+                return keyID
+            }
+            await etcd.shutdown()
+            return try outcome.get()
+        }
+        fleet.killAll()
+        var copies = 0
+        for node in fleet.nodes {
+            for file in FleetSealingStoreFiles.files(under: node.directory) {
+                let bytes = Array(try Data(contentsOf: file))
+                #expect(!FleetSealingStoreFiles.contains(bytes, Array(marker.utf8)), "\(file.path) holds the marker")
+            }
+            let copy = node.directory.appendingPathComponent("sage")
+            guard FileManager.default.fileExists(atPath: copy.appendingPathComponent("data.mdb").path) else { continue }
+            copies += 1
+            #expect(try EventLog.sealingKeyID(at: copy) == keyID, "\(node.id)'s copy")
+            #expect(try EventLog.verify(at: copy, sealing: .keyless(keyID)).isIntact, "\(node.id)'s copy")
+        }
+        #expect(copies == 3)
+    }
+
     /// Saves step counts `indices` through the nodes in turn, asking again
     /// while a copy is closed for its re-sealing or a primary begins its
     /// epoch (503).
-    static func save(_ indices: Range<Int>, client: FleetClient, token: String) async throws {
+    static func save(_ indices: Range<Int>, client: FleetClient, token: String, marker: String = "rekey") async throws {
         for index in indices {
-            let body = "[" + FleetSealingTests.sample(index, marker: "rekey") + "]"
+            let body = "[" + FleetSealingTests.sample(index, marker: marker) + "]"
             try await client.fleet.explaining {
                 try await waitUntil("sample \(index) is saved", timeout: 60) {
                     let answer = await client.send(

@@ -148,6 +148,14 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/stores/{store}/rekey`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/rekey/post(rekeyStore)`.
     func rekeyStore(_ input: Operations.RekeyStore.Input) async throws -> Operations.RekeyStore.Output
+    /// Seals every copy of a store placed before the fleet sealed
+    ///
+    /// The fleet's administrator, through any node (forwarded to the controller), once every node runs with --seal and the fleet's wrapping key. The controller names a new data key id in the store's placement; every node then seals each copy it holds (closed for that moment: its requests are answered 503 keyUnavailable with Retry-After), deterministically, so every copy gets the same bytes, and starts it again. A store sealed already is 409; a fleet that does not seal 400.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/stores/{store}/seal`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/seal/post(sealPlacedStore)`.
+    func sealPlacedStore(_ input: Operations.SealPlacedStore.Input) async throws -> Operations.SealPlacedStore.Output
     /// Destroys a sealed store's data key (crypto-shredding)
     ///
     /// The store's requests end and it closes; its data key's wrapped versions leave the registry and a tombstone stays. From then on every copy of the store answers 410 keyShredded. In a fleet, any node shreds a store's key for every node: the tombstone goes into etcd with the wrapped key's removal, and each node closes its copy and destroys its own wrapped copy of the key. A node that does not seal, or a store that is not sealed, is 400 invalidArgument.

@@ -186,6 +186,36 @@ final class FleetController: Sendable {
         }
     }
 
+    /// Names a new data key in the placement of `store`, a store placed
+    /// before the fleet sealed, if this node is the controller; the copies
+    /// are sealed under it as the nodes see the request that follows.
+    ///
+    /// - Throws: ``FleetError`` `notController`; `invalidArgument` for no
+    ///   such store, one sealed already, or a placement changed meanwhile.
+    func seal(_ store: String) async throws -> PlacementRecord {
+        guard let held = claim.withLock({ $0 }) else {
+            throw FleetError(.notController, "this node is not the fleet's controller")
+        }
+        guard let record = try await placements.placement(of: store) else {
+            throw FleetError(.invalidArgument, "there is no store '\(store)'")
+        }
+        if let keyID = record.placement.keyID {
+            throw FleetError(.invalidArgument, "store '\(store)' is sealed already, under data key \(keyID)")
+        }
+        var placement = record.placement
+        placement.keyID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        do {
+            switch try await placements.change(record, to: placement, by: held) {
+            case .changed(let changed): return changed
+            case .conflict:
+                throw FleetError(.invalidArgument, "the placement of '\(store)' changed meanwhile; ask again")
+            }
+        } catch let error as FleetError where error.code == .notController {
+            claim.withLock { $0 = nil }
+            throw error
+        }
+    }
+
     /// Places a new store, if this node is the controller.
     ///
     /// - Throws: ``FleetError`` `notController`.

@@ -5,6 +5,7 @@ import AnchorageService
 import Etcd
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Logging
 
 /// What `POST /v1/stores/{store}/rekey` answers: the re-sealing asked for.
@@ -61,6 +62,48 @@ extension FleetNode {
         return RekeyAnswer(keyID: text, version: version, stores: stores)
     }
 
+    /// `POST /v1/stores/{store}/seal`: seals every copy of a store placed
+    /// before the fleet sealed (docs/fleet.md, "Sealing a placed store"):
+    /// the controller names a new data key in its placement, then
+    /// `rekeys/<key id>` asks each node to seal its copy under the key's
+    /// first version, which the first node to get there makes.
+    func sealStore(_ request: Request, context: NodeContext) async throws -> Response {
+        guard node.keyring != nil else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "this fleet does not seal (serve --fleet --seal on every node, with the same wrapping key)"
+            )
+        }
+        if controller.currentClaim == nil {
+            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+                .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
+        }
+        let name = try StoreName(context.parameters.get("store") ?? "")
+        let record: PlacementRecord
+        do {
+            record = try await controller.seal(name.rawValue)
+        } catch let error as FleetError {
+            if error.code == .notController {
+                throw APIError(.serviceUnavailable, .fleetUnavailable, error.message).retrying(after: .seconds(1))
+            }
+            throw APIError(
+                error.message.hasPrefix("there is no store") ? .notFound : .conflict,
+                error.message.hasPrefix("there is no store") ? .notFound : .invalidArgument,
+                error.message
+            )
+        }
+        guard let text = record.placement.keyID, let keyID = KeyID(text) else {
+            throw APIError(.internalServerError, .internalError, "the sealed placement names no key")
+        }
+        try await dataKeys.requestRekey(keyID, RekeyRecord(version: 1, at: Date(), by: "the fleet's administrator"))
+        logger.notice("sealing a placed store's copies", metadata: ["store": "\(name)", "key": "\(keyID)"])
+        return try JSONBodies.response(
+            encoding: RekeyAnswer(keyID: text, version: 1, stores: [name.rawValue]),
+            status: .accepted
+        )
+    }
+
     /// Follows the fleet's re-sealings until cancelled: each asks this
     /// node to re-seal its copies under a key's new version; each node's
     /// report may complete one (``finishRekey(_:version:)``).
@@ -111,7 +154,20 @@ extension FleetNode {
             logger.warning("cannot read a re-sealing", metadata: ["key": "\(keyID)", "error": "\(error.message)"])
             return
         }
-        var pending = (try? node.registry.stores(sealedUnder: keyID)) ?? []
+        // The placements as etcd holds them now (the cache may not have
+        // seen the one that named the key yet): the stores placed under
+        // the key that this node holds.
+        let placed: [StoreName]
+        do {
+            placed = try await PlacementStore(etcd: etcd, keys: fleet.keys).all().records.filter {
+                $0.placement.keyID == keyID.description && $0.placement.role(of: me) != nil
+            }.compactMap { try? StoreName($0.store) }
+        } catch {
+            logger.warning("cannot read the placements", metadata: ["key": "\(keyID)", "error": "\(error)"])
+            return
+        }
+        let recorded = (try? node.registry.stores(sealedUnder: keyID)) ?? []
+        var pending = Array(Set(recorded + placed)).sorted { $0.rawValue < $1.rawValue }
         for attempt in 1...5 where !pending.isEmpty {
             if attempt > 1 { try? await Task.sleep(for: .seconds(1)) }
             var failed: [StoreName] = []
@@ -136,26 +192,36 @@ extension FleetNode {
         }
     }
 
-    /// Closes the copy `name`, re-seals it under `version` and starts it again.
+    /// Closes the copy `name`, seals it (a copy of a store placed before
+    /// the fleet sealed) or re-seals it under `version`, and starts it
+    /// again. A copy with no data yet is made sealed when it first opens.
     private func reseal(_ name: StoreName, version: UInt16) async throws {
         guard let keyring = node.keyring else { return }
         let directory = node.registry.directory(of: name)
-        guard case .sealed(let keys) = try await keyring.sealing(for: name, directory: directory) else { return }
+        guard FileManager.default.fileExists(atPath: directory.appending(path: "data.mdb").path) else { return }
+        guard case .sealed(let keys) = try await keyring.sealing(for: name, directory: directory) else {
+            throw ServiceError(.keyUnavailable, "the placement of \(name) names no data key yet")
+        }
         guard keys.contains(where: { $0.version == version }) else {
             throw ServiceError(
                 .keyUnavailable,
                 "version \(version) of the store's data key is not in the fleet's record"
             )
         }
+        let sealed = try EventLog.sealingKeyID(at: directory) != nil
         await copies.stop(name.rawValue)
-        let outcome = await node.pool.pause(name, reason: "re-sealed under a new version of its data key") {
-            Result { try EventLog.rekey(at: directory, keys: keys) }
+        let outcome = await node.pool.pause(name, reason: "sealed under a new version of its data key") {
+            Result { () throws -> Int in
+                sealed
+                    ? try EventLog.rekey(at: directory, keys: keys).entries
+                    : try EventLog.seal(at: directory, keys: keys).entries
+            }
         }
         await copies.restart(name.rawValue)
-        let report = try outcome.get()
+        let entries = try outcome.get()
         logger.info(
-            "re-sealed a copy",
-            metadata: ["store": "\(name)", "version": "\(report.version)", "entries": "\(report.entries)"]
+            sealed ? "re-sealed a copy" : "sealed a copy",
+            metadata: ["store": "\(name)", "version": "\(version)", "entries": "\(entries)"]
         )
     }
 

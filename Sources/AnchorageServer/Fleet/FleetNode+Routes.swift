@@ -50,6 +50,9 @@ extension FleetNode {
             let name = try StoreName(context.parameters.get("store") ?? "")
             return try JSONBodies.response(encoding: try await shredStore(name))
         }
+        admin.post("/v1/stores/{store}/seal") { [self] request, context in
+            try await sealStore(request, context: context)
+        }
         admin.post("/v1/stores/{store}/rekey") { [self] _, context in
             let name = try StoreName(context.parameters.get("store") ?? "")
             return try JSONBodies.response(encoding: try await rekeyStore(name), status: .accepted)
