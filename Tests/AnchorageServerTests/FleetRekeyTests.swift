@@ -64,17 +64,7 @@ struct FleetRekeyTests {
                 // Writes go on, sealed under version 2, and reach every copy.
                 try await Self.save(20..<30, client: client, token: token)
                 try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
-                for node in fleet.nodes.indices {
-                    let read = await client.send(
-                        .GET,
-                        "/v1/stores/sage/samples?type=HKQuantityTypeIdentifierStepCount&limit=100",
-                        to: node,
-                        token: token,
-                        headers: [("X-Anchorage-Read", "replica")]
-                    )
-                    #expect(read.status == 200, "\(read.body.prefix(300))")
-                    #expect((read.json?["samples"] as? [Any])?.count == 30, "node \(node)")
-                }
+                await Self.expectEveryNodeReads(30, client: client, token: token)
                 return keyID
             }
             await etcd.shutdown()
@@ -155,16 +145,7 @@ struct FleetRekeyTests {
                 #expect(again.status == 409, "sealed twice: \(again.status) \(again.body)")
                 try await Self.save(15..<20, client: client, token: token, marker: marker)
                 try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
-                for node in fleet.nodes.indices {
-                    let read = await client.send(
-                        .GET,
-                        "/v1/stores/sage/samples?type=HKQuantityTypeIdentifierStepCount&limit=100",
-                        to: node,
-                        token: token,
-                        headers: [("X-Anchorage-Read", "replica")]
-                    )
-                    #expect((read.json?["samples"] as? [Any])?.count == 20, "node \(node): \(read.body.prefix(200))")
-                }
+                await Self.expectEveryNodeReads(20, client: client, token: token)
                 return keyID
             }
             await etcd.shutdown()
@@ -184,6 +165,21 @@ struct FleetRekeyTests {
             #expect(try EventLog.verify(at: copy, sealing: .keyless(keyID)).isIntact, "\(node.id)'s copy")
         }
         #expect(copies == 3)
+    }
+
+    /// Expects every node to read `count` step counts of the store from its own copy.
+    static func expectEveryNodeReads(_ count: Int, client: FleetClient, token: String) async {
+        for node in client.fleet.nodes.indices {
+            let read = await client.send(
+                .GET,
+                "/v1/stores/sage/samples?type=HKQuantityTypeIdentifierStepCount&limit=100",
+                to: node,
+                token: token,
+                headers: [("X-Anchorage-Read", "replica")]
+            )
+            #expect(read.status == 200, "\(read.body.prefix(300))")
+            #expect((read.json?["samples"] as? [Any])?.count == count, "node \(node)")
+        }
     }
 
     /// Saves step counts `indices` through the nodes in turn, asking again

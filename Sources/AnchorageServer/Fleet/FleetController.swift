@@ -156,33 +156,21 @@ final class FleetController: Sendable {
     ///   `from` holds no counted copy, `to` is not live or holds one, or a
     ///   copy is being added already.
     func move(_ store: String, from: String, to: String) async throws -> PlacementRecord {
-        guard let held = claim.withLock({ $0 }) else {
-            throw FleetError(.notController, "this node is not the fleet's controller")
-        }
-        guard let record = try await placements.placement(of: store) else {
-            throw FleetError(.invalidArgument, "there is no store '\(store)'")
-        }
-        var placement = record.placement
-        guard placement.copies.contains(from) else {
-            throw FleetError(.invalidArgument, "node '\(from)' holds no counted copy of '\(store)'")
-        }
-        guard directory.node(to) != nil, placement.role(of: to) == nil else {
-            throw FleetError(.invalidArgument, "node '\(to)' is not live, or holds a copy of '\(store)' already")
-        }
-        guard placement.joining.isEmpty else {
-            throw FleetError(.invalidArgument, "a copy of '\(store)' is being added already; move it once it counts")
-        }
-        placement.joining = [to]
-        placement.retiring = [from]
-        do {
-            switch try await placements.change(record, to: placement, by: held) {
-            case .changed(let changed): return changed
-            case .conflict:
-                throw FleetError(.invalidArgument, "the placement of '\(store)' changed meanwhile; ask again")
+        try await changePlacement(of: store) { placement in
+            guard placement.copies.contains(from) else {
+                throw FleetError(.invalidArgument, "node '\(from)' holds no counted copy of '\(store)'")
             }
-        } catch let error as FleetError where error.code == .notController {
-            claim.withLock { $0 = nil }
-            throw error
+            guard directory.node(to) != nil, placement.role(of: to) == nil else {
+                throw FleetError(.invalidArgument, "node '\(to)' is not live, or holds a copy of '\(store)' already")
+            }
+            guard placement.joining.isEmpty else {
+                throw FleetError(
+                    .invalidArgument,
+                    "a copy of '\(store)' is being added already; move it once it counts"
+                )
+            }
+            placement.joining = [to]
+            placement.retiring = [from]
         }
     }
 
@@ -193,17 +181,31 @@ final class FleetController: Sendable {
     /// - Throws: ``FleetError`` `notController`; `invalidArgument` for no
     ///   such store, one sealed already, or a placement changed meanwhile.
     func seal(_ store: String) async throws -> PlacementRecord {
+        try await changePlacement(of: store) { placement in
+            if let keyID = placement.keyID {
+                throw FleetError(.invalidArgument, "store '\(store)' is sealed already, under data key \(keyID)")
+            }
+            placement.keyID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        }
+    }
+
+    /// Changes `store`'s placement as `change` says, if this node is the
+    /// controller and nothing changed it meanwhile.
+    ///
+    /// - Throws: ``FleetError`` `notController`; `invalidArgument` for no
+    ///   such store or a placement changed meanwhile; what `change` throws.
+    private func changePlacement(
+        of store: String,
+        _ change: (inout Placement) throws -> Void
+    ) async throws -> PlacementRecord {
         guard let held = claim.withLock({ $0 }) else {
             throw FleetError(.notController, "this node is not the fleet's controller")
         }
         guard let record = try await placements.placement(of: store) else {
             throw FleetError(.invalidArgument, "there is no store '\(store)'")
         }
-        if let keyID = record.placement.keyID {
-            throw FleetError(.invalidArgument, "store '\(store)' is sealed already, under data key \(keyID)")
-        }
         var placement = record.placement
-        placement.keyID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try change(&placement)
         do {
             switch try await placements.change(record, to: placement, by: held) {
             case .changed(let changed): return changed
