@@ -167,6 +167,72 @@ struct FleetRekeyTests {
         #expect(copies == 3)
     }
 
+    @Test(
+        "a node down during a rekey keeps the old version alive: destroyed only once it is back and has re-sealed its copy"
+    )
+    func waitsForANodeThatIsDown() async throws {
+        let keyFile = temporaryPath(prefix: "fleet-rekey-down").appendingPathExtension("keys")
+        defer { try? FileManager.default.removeItem(at: keyFile) }
+        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
+        let fleet = try await FleetTestHarness.start(
+            binary: anchorageBinary,
+            nodes: 3,
+            leaseTTL: 3,
+            arguments: ["--seal", "--key-file", keyFile.path]
+        )
+        defer { fleet.shutdown() }
+        let keys = FleetKeys()
+        try await FleetClient.with(fleet) { client in
+            let token = try await client.createStore("sage")
+            try await Self.save(0..<10, client: client, token: token)
+            try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
+            let etcd = try EtcdClient(.init(endpoints: fleet.etcd.endpoints))
+            let outcome = await Result { () async throws in
+                let record = try #require(try await PlacementStore(etcd: etcd, keys: keys).placement(of: "sage"))
+                let keyID = try #require(record.placement.keyID.flatMap(KeyID.init))
+                let versions = { () async throws -> [UInt16] in
+                    let stored = try await etcd.range(.key(keys.dataKey(keyID.description))).kvs.first
+                    return try stored.map { try JSONDecoder().decode([WrappedKey].self, from: Data($0.value)) }?
+                        .map(\.version) ?? []
+                }
+                let reports = { () async throws -> [String] in
+                    try await etcd.range(.prefix(keys.rekey(keyID.description) + "/")).kvs.compactMap {
+                        keys.id(in: $0.keyText, under: keys.rekey(keyID.description) + "/")
+                    }.sorted()
+                }
+                _ = await fleet.stop(2)
+                let asked = try await fleet.explaining {
+                    var answer = await client.send(.POST, "/v1/stores/sage/rekey", to: 0, token: fleet.secret)
+                    try await waitUntil("a node takes the rekey", timeout: 60) {
+                        if answer.status == 503 {
+                            answer = await client.send(.POST, "/v1/stores/sage/rekey", to: 0, token: fleet.secret)
+                        }
+                        return answer.status != 503
+                    }
+                    return answer
+                }
+                #expect(asked.status == 202, "\(asked.status) \(asked.body)")
+                try await fleet.explaining {
+                    try await waitUntil("the two live nodes re-seal their copies", timeout: 90) {
+                        try await reports() == ["n0", "n1"]
+                    }
+                }
+                // n2's copy still holds version 1: the version stays.
+                #expect(try await versions() == [1, 2])
+                try await fleet.restart(2)
+                try await fleet.explaining {
+                    try await waitUntil("n2 re-seals its copy, and version 1 goes", timeout: 90) {
+                        try await versions() == [2]
+                    }
+                }
+                #expect(try await reports() == ["n0", "n1", "n2"])
+                try await fleet.explaining { try await client.waitUntilCopiesConverge("sage") }
+            }
+            await etcd.shutdown()
+            try outcome.get()
+        }
+    }
+
     /// Expects every node to read `count` step counts of the store from its own copy.
     static func expectEveryNodeReads(_ count: Int, client: FleetClient, token: String) async {
         for node in client.fleet.nodes.indices {

@@ -137,11 +137,44 @@ extension FleetNode {
         }
     }
 
+    /// Every `period`, until cancelled, takes up the re-sealings this node
+    /// has not reported yet: one whose copy could not be closed or
+    /// re-sealed when it was asked (a store in use for longer than the
+    /// retries allow), or asked while this node's follower was away.
+    func retryUnfinishedRekeys(every period: Duration = .seconds(30)) async {
+        let prefix = fleet.keys.rekeys
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: period) } catch { return }
+            do {
+                let kvs = try await etcd.range(.prefix(prefix)).kvs
+                var reported: [String: UInt16] = [:]
+                var asked: [(KeyID, UInt16)] = []
+                for kv in kvs {
+                    guard let path = fleet.keys.id(in: kv.keyText, under: prefix) else { continue }
+                    let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+                    if parts.count == 2, parts[1] == fleet.nodeID {
+                        reported[parts[0]] = UInt16(String(decoding: kv.value, as: UTF8.self))
+                    } else if parts.count == 1, let keyID = KeyID(parts[0]),
+                        let record = try? FleetDataKeys.decoder.decode(RekeyRecord.self, from: Data(kv.value))
+                    {
+                        asked.append((keyID, record.version))
+                    }
+                }
+                for (keyID, version) in asked where (reported[keyID.description] ?? 0) < version {
+                    await resealCopies(keyID, version: version)
+                }
+            } catch {
+                logger.debug("cannot read the fleet's re-sealings", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
     /// Re-seals this node's copies sealed under `keyID` under `version`
     /// (each closed meanwhile, its requests answered 503 keyUnavailable for
-    /// that moment, then started again), then reports it. A copy that fails is tried
-    /// again; the report waits for all, so no older version is destroyed
-    /// while a copy here still needs it.
+    /// that moment, then started again), then reports it. A copy that fails
+    /// is tried again, here and by ``retryUnfinishedRekeys(every:)``; the
+    /// report waits for all, so no older version is destroyed while a copy
+    /// here still needs it.
     func resealCopies(_ keyID: KeyID, version: UInt16) async {
         let shared = dataKeys
         let me = fleet.nodeID

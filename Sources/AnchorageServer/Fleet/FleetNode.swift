@@ -148,7 +148,8 @@ public final class FleetNode: Sendable {
             FleetTask { [copies] in await copies.run() },
             FleetTask { [controller] in await controller.run() },
             FleetTask { [self] in await followShreddedKeys() },
-            FleetTask { [self] in await followRekeys() }
+            FleetTask { [self] in await followRekeys() },
+            FleetTask { [self] in await retryUnfinishedRekeys() }
         )
         return application
     }
