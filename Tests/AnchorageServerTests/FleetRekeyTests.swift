@@ -18,13 +18,10 @@ struct FleetRekeyTests {
         "a rekey through one node re-seals all three copies under version 2, destroys version 1 everywhere, and the store goes on taking writes that every copy holds"
     )
     func rekeysEveryCopy() async throws {
-        let keyFile = temporaryPath(prefix: "fleet-rekey").appendingPathExtension("keys")
+        let keyFile = try await Self.wrappingKeyFile("fleet-rekey")
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
         let fleet = try await FleetTestHarness.start(
             binary: anchorageBinary,
-            nodes: 3,
-            leaseTTL: 3,
             arguments: ["--seal", "--key-file", keyFile.path]
         )
         defer { fleet.shutdown() }
@@ -101,9 +98,8 @@ struct FleetRekeyTests {
         "a store placed before the fleet sealed is sealed on every copy by one request: no marker left in any file, every copy verifies without the key, writes go on"
     )
     func sealsAPlacedStore() async throws {
-        let keyFile = temporaryPath(prefix: "fleet-seal").appendingPathExtension("keys")
+        let keyFile = try await Self.wrappingKeyFile("fleet-seal")
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
         let fleet = try await FleetTestHarness.start(binary: anchorageBinary, nodes: 3, leaseTTL: 3)
         defer { fleet.shutdown() }
         let marker = "placedmark\(UInt32.random(in: 0...UInt32.max))"
@@ -171,13 +167,10 @@ struct FleetRekeyTests {
         "a node down during a rekey keeps the old version alive: destroyed only once it is back and has re-sealed its copy"
     )
     func waitsForANodeThatIsDown() async throws {
-        let keyFile = temporaryPath(prefix: "fleet-rekey-down").appendingPathExtension("keys")
+        let keyFile = try await Self.wrappingKeyFile("fleet-rekey-down")
         defer { try? FileManager.default.removeItem(at: keyFile) }
-        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
         let fleet = try await FleetTestHarness.start(
             binary: anchorageBinary,
-            nodes: 3,
-            leaseTTL: 3,
             arguments: ["--seal", "--key-file", keyFile.path]
         )
         defer { fleet.shutdown() }
@@ -231,6 +224,14 @@ struct FleetRekeyTests {
             await etcd.shutdown()
             try outcome.get()
         }
+    }
+
+    /// A key file with one wrapping key, made before the nodes start: the
+    /// fleet's, given to every node.
+    static func wrappingKeyFile(_ prefix: String) async throws -> URL {
+        let keyFile = temporaryPath(prefix: prefix).appendingPathExtension("keys")
+        _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
+        return keyFile
     }
 
     /// Expects every node to read `count` step counts of the store from its own copy.
