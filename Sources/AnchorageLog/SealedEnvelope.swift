@@ -67,11 +67,6 @@ enum SealedEnvelope {
         UInt16(region[2]) << 8 | UInt16(region[3])
     }
 
-    /// The associated data that binds an envelope to its entry.
-    static func associatedData(operation: EntryOperation, dot: Dot, keyID: KeyID) -> [UInt8] {
-        withAssociatedData(operation: operation, dot: dot, keyID: keyID) { Array($0) }
-    }
-
     /// Calls `body` with the associated data that binds an envelope to its
     /// entry, built on the stack.
     static func withAssociatedData<R, E: Error>(
@@ -91,20 +86,6 @@ enum SealedEnvelope {
             buffer.storeBytes(of: dot.counter.bigEndian, toByteOffset: offset + 16, as: UInt64.self)
             keyID.uuid.store(into: buffer, at: offset + 24)
             return try body(UnsafeRawBufferPointer(buffer))
-        }
-    }
-
-    /// The inner record: identity, payload, padding.
-    static func inner(kind: EntryKind, timestamp: Int64, id: UUID, payload: UnsafeRawBufferPointer?) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: innerSize(payloadCount: payload?.count ?? 0)) { buffer, count in
-            count = buffer.count
-            writeInner(
-                kind: kind,
-                timestamp: timestamp,
-                id: id,
-                payload: payload,
-                into: UnsafeMutableRawBufferPointer(buffer)
-            )
         }
     }
 
