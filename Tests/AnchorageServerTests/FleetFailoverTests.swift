@@ -152,6 +152,44 @@ struct FleetFailoverTests {
     }
 
     @Test(
+        "A request forwarded to a frozen primary is answered 503 fleetUnavailable with Retry-After at its deadline, not held"
+    )
+    func forwardedToAFrozenPrimary() async throws {
+        let fleet = try await FleetTestHarness.start(binary: anchorageBinary, nodes: 3, leaseTTL: 3)
+        defer { fleet.shutdown() }
+        try await FleetClient.with(fleet) { client in
+            let token = try await client.createStore("dora")
+            let placement = try #require(await client.placement(of: "dora", via: 0))
+            let victim = Int(placement.primary.dropFirst())!
+            let other = (victim + 1) % 3
+            // Served once through the other node, so its caches know the primary.
+            let body = "[" + FleetSealingTests.sample(1, marker: "frozen") + "]"
+            try await fleet.explaining {
+                try await waitUntil("a save through another node", timeout: 60) {
+                    await client.send(.POST, "/v1/stores/dora/samples", to: other, token: token, body: body).status
+                        < 300
+                }
+            }
+            fleet.signal(victim, SIGSTOP)
+            defer { fleet.signal(victim, SIGCONT) }
+            // Forwarded at once to the frozen primary (its lease has 3 s to
+            // run, so no node routes elsewhere yet): answered at the deadline
+            // — the lease (3 s) or the replica acknowledgement (5 s), the
+            // longer, plus 2 s — not held until the client gives up (120 s).
+            let answer = await client.send(
+                .GET,
+                "/v1/stores/dora/samples?type=HKQuantityTypeIdentifierStepCount",
+                to: other,
+                token: token
+            )
+            #expect(answer.status == 503, "\(answer.status) \(answer.body.prefix(200))")
+            #expect(answer.body.contains("fleetUnavailable") && answer.body.contains("did not answer within 7 s"))
+            #expect(answer.headers.first(name: "Retry-After") != nil)
+            #expect(answer.status != 0, "the request was held until the client gave up")
+        }
+    }
+
+    @Test(
         "etcd loses its majority for 15 s: reads go on, writes stop at the lease deadline and resume by themselves, no failover"
     )
     func etcdQuorumLoss() async throws {

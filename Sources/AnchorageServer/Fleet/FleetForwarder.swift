@@ -1,3 +1,4 @@
+import AnchorageLog
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -21,6 +22,8 @@ struct FleetForwarder: Sendable {
 
     let client: HTTPClient
     let nodeID: String
+    /// How long the answer may take to begin.
+    let deadline: ForwardingDeadline
 
     /// Forwards `request` to the node at `address` (`http://host:port`).
     func forward(_ request: Request, to address: String, maximumBodyBytes: Int) async throws -> Response {
@@ -46,8 +49,17 @@ struct FleetForwarder: Sendable {
             outgoing.body = .bytes(body)
         }
         let answer: HTTPClientResponse
+        let wait = deadline.duration(path: request.uri.path, query: request.uri.query)
         do {
-            answer = try await client.execute(outgoing, timeout: .hours(24))
+            // The deadline covers the answer's start; its body then streams.
+            answer = try await client.execute(outgoing, timeout: .nanoseconds(wait.nanosecondCount))
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw APIError(
+                .serviceUnavailable,
+                .fleetUnavailable,
+                "the store's primary did not answer within \(wait.timeInterval.formatted()) s; ask again in a "
+                    + "moment (a write may have been applied: a save sent again is refused for a uuid that exists)"
+            ).retrying(after: .seconds(1))
         } catch {
             throw APIError(
                 .serviceUnavailable,

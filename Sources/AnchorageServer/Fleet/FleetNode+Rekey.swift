@@ -76,7 +76,8 @@ extension FleetNode {
             )
         }
         if controller.currentClaim == nil {
-            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+            return
+                try await forwarder
                 .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
         }
         let name = try StoreName(context.parameters.get("store") ?? "")

@@ -97,7 +97,7 @@ extension FleetNode {
                     cache: cache,
                     directory: directory,
                     copies: copies,
-                    forwarder: FleetForwarder(client: client, nodeID: fleet.nodeID),
+                    forwarder: forwarder,
                     maximumBodyBytes: node.configuration.maximumBodyBytes
                 )
             )
@@ -150,7 +150,8 @@ extension FleetNode {
     /// node forwards the request to it.
     func createStore(_ request: Request, context: NodeContext) async throws -> Response {
         if controller.currentClaim == nil {
-            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+            return
+                try await forwarder
                 .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
         }
         let creation = try await AdminRoutes.decode(
@@ -194,7 +195,8 @@ extension FleetNode {
     /// let it catch up, count it, drop the one on `from`.
     func moveStore(_ request: Request, context: NodeContext) async throws -> Response {
         if controller.currentClaim == nil {
-            return try await FleetForwarder(client: client, nodeID: fleet.nodeID)
+            return
+                try await forwarder
                 .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
         }
         struct Move: Decodable {
@@ -255,5 +257,21 @@ struct FleetAdminMiddleware: RouterMiddleware {
             )
         }
         return try await next(request, context)
+    }
+}
+
+extension FleetNode {
+    /// What forwards a request to another node: a store's primary, or the
+    /// controller. It waits for the answer's start no longer than the
+    /// fleet's timings allow (``ForwardingDeadline``).
+    var forwarder: FleetForwarder {
+        FleetForwarder(
+            client: client,
+            nodeID: fleet.nodeID,
+            deadline: ForwardingDeadline(
+                leaseTTL: .seconds(fleet.leaseTTL),
+                replicaAcknowledgement: node.configuration.replicaAcknowledgement
+            )
+        )
     }
 }
