@@ -118,16 +118,7 @@ struct FleetRekeyTests {
             }
             let etcd = try EtcdClient(.init(endpoints: fleet.etcd.endpoints))
             let outcome = await Result { () async throws -> KeyID in
-                let asked = try await fleet.explaining {
-                    var answer = await client.send(.POST, "/v1/stores/sage/seal", to: 1, token: fleet.secret)
-                    try await waitUntil("the controller takes the request", timeout: 60) {
-                        if answer.status == 503 {
-                            answer = await client.send(.POST, "/v1/stores/sage/seal", to: 1, token: fleet.secret)
-                        }
-                        return answer.status != 503
-                    }
-                    return answer
-                }
+                let asked = try await Self.administer("/v1/stores/sage/seal", through: 1, client: client)
                 #expect(asked.status == 202, "\(asked.status) \(asked.body)")
                 let text = try #require(asked.json?["keyID"] as? String)
                 let keyID = try #require(KeyID(text))
@@ -148,19 +139,8 @@ struct FleetRekeyTests {
             return try outcome.get()
         }
         fleet.killAll()
-        var copies = 0
-        for node in fleet.nodes {
-            for file in FleetSealingStoreFiles.files(under: node.directory) {
-                let bytes = Array(try Data(contentsOf: file))
-                #expect(!FleetSealingStoreFiles.contains(bytes, Array(marker.utf8)), "\(file.path) holds the marker")
-            }
-            let copy = node.directory.appendingPathComponent("sage")
-            guard FileManager.default.fileExists(atPath: copy.appendingPathComponent("data.mdb").path) else { continue }
-            copies += 1
-            #expect(try EventLog.sealingKeyID(at: copy) == keyID, "\(node.id)'s copy")
-            #expect(try EventLog.verify(at: copy, sealing: .keyless(keyID)).isIntact, "\(node.id)'s copy")
-        }
-        #expect(copies == 3)
+        let copies = try FleetSealingStoreFiles.checkCopies(of: "sage", in: fleet, sealedUnder: keyID, marker: marker)
+        #expect(copies.count == 3)
     }
 
     @Test(
@@ -194,23 +174,18 @@ struct FleetRekeyTests {
                     }.sorted()
                 }
                 _ = await fleet.stop(2)
-                let asked = try await fleet.explaining {
-                    var answer = await client.send(.POST, "/v1/stores/sage/rekey", to: 0, token: fleet.secret)
-                    try await waitUntil("a node takes the rekey", timeout: 60) {
-                        if answer.status == 503 {
-                            answer = await client.send(.POST, "/v1/stores/sage/rekey", to: 0, token: fleet.secret)
-                        }
-                        return answer.status != 503
-                    }
-                    return answer
-                }
+                let asked = try await Self.administer("/v1/stores/sage/rekey", through: 0, client: client)
                 #expect(asked.status == 202, "\(asked.status) \(asked.body)")
                 try await fleet.explaining {
                     try await waitUntil("the two live nodes re-seal their copies", timeout: 90) {
                         try await reports() == ["n0", "n1"]
                     }
                 }
-                // n2's copy still holds version 1: the version stays.
+                // n2's copy still holds version 1: the version stays, and no
+                // other re-sealing begins before this one ends.
+                #expect(try await versions() == [1, 2])
+                let second = try await Self.administer("/v1/stores/sage/rekey", through: 1, client: client)
+                #expect(second.status == 409 && second.body.contains("being re-sealed"), "\(second.body)")
                 #expect(try await versions() == [1, 2])
                 try await fleet.restart(2)
                 try await fleet.explaining {
@@ -232,6 +207,22 @@ struct FleetRekeyTests {
         let keyFile = temporaryPath(prefix: prefix).appendingPathExtension("keys")
         _ = try await KeyFileProvider(url: keyFile).currentWrappingKeyID()
         return keyFile
+    }
+
+    /// Sends an administrator's `POST path` through node `node`, asking
+    /// again while the fleet answers 503 (a controller being chosen, a
+    /// primary beginning its epoch); returns the first other answer.
+    static func administer(_ path: String, through node: Int, client: FleetClient) async throws -> FleetClient.Answer {
+        try await client.fleet.explaining {
+            var answer = await client.send(.POST, path, to: node, token: client.fleet.secret)
+            try await waitUntil("POST \(path) is taken", timeout: 60) {
+                if answer.status == 503 {
+                    answer = await client.send(.POST, path, to: node, token: client.fleet.secret)
+                }
+                return answer.status != 503
+            }
+            return answer
+        }
     }
 
     /// Expects every node to read `count` step counts of the store from its own copy.

@@ -57,22 +57,9 @@ struct FleetSealingTests {
         fleet.killAll()
         // Every file of every node — copies and registries — without the
         // marker; every copy verifies without the key (a keyless audit).
-        var copies = 0
-        for node in fleet.nodes {
-            for file in FleetSealingStoreFiles.files(under: node.directory) {
-                let bytes = Array(try Data(contentsOf: file))
-                #expect(!FleetSealingStoreFiles.contains(bytes, Array(marker.utf8)), "\(file.path) holds the marker")
-            }
-            let copy = node.directory.appendingPathComponent("sage")
-            guard FileManager.default.fileExists(atPath: copy.appendingPathComponent("data.mdb").path) else { continue }
-            copies += 1
-            // Every copy sealed under the key its placement names.
-            #expect(try EventLog.sealingKeyID(at: copy) == placed, "\(node.id)'s copy")
-            let report = try EventLog.verify(at: copy, sealing: .keyless(placed))
-            #expect(report.isIntact, "audit verify without the key: \(node.id)")
-            #expect(report.head >= 30)
-        }
-        #expect(copies == 3)
+        let copies = try FleetSealingStoreFiles.checkCopies(of: "sage", in: fleet, sealedUnder: placed, marker: marker)
+        #expect(copies.count == 3)
+        for report in copies { #expect(report.head >= 30) }
     }
 
     /// Writes through every node, checks the key's id and record in etcd,
@@ -158,6 +145,33 @@ struct FleetSealingTests {
 
 /// File scans for the sealing tests.
 enum FleetSealingStoreFiles {
+    /// Expects no file of any node (copies and registries) to hold
+    /// `marker`, and every copy of `store` to be sealed under `keyID` and
+    /// to verify without it (a keyless audit); returns each copy's report.
+    static func checkCopies(
+        of store: String,
+        in fleet: FleetTestHarness,
+        sealedUnder keyID: KeyID,
+        marker: String
+    ) throws -> [EventLog.VerificationReport] {
+        var reports: [EventLog.VerificationReport] = []
+        for node in fleet.nodes {
+            for file in files(under: node.directory) {
+                #expect(
+                    !contains(Array(try Data(contentsOf: file)), Array(marker.utf8)),
+                    "\(file.path) holds the marker"
+                )
+            }
+            let copy = node.directory.appendingPathComponent(store)
+            guard FileManager.default.fileExists(atPath: copy.appendingPathComponent("data.mdb").path) else { continue }
+            #expect(try EventLog.sealingKeyID(at: copy) == keyID, "\(node.id)'s copy")
+            let report = try EventLog.verify(at: copy, sealing: .keyless(keyID))
+            #expect(report.isIntact, "audit verify without the key: \(node.id)")
+            reports.append(report)
+        }
+        return reports
+    }
+
     /// Every regular file under `directory`, recursively.
     static func files(under directory: URL) -> [URL] {
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])

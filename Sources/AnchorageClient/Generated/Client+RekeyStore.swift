@@ -9,7 +9,7 @@ import HTTPTypes
 extension Client {
     /// Re-seals every copy of the stores under a sealed store's data key under a new version of it
     ///
-    /// The fleet's administrator, through any node. A new version of the store's data key is added to its record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key: each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After, then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every node holding a copy has reported, the older versions are destroyed in etcd and in every node's registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not exist yet, 409.
+    /// The fleet's administrator, through any node. A new version of the store's data key is added to its record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key: each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After, then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every node holding a copy has reported, the older versions are destroyed in etcd and in every node's registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not exist yet, or one whose copies an earlier request is still re-sealing, 409.
     ///
     ///
     /// - Remark: HTTP `POST /v1/stores/{store}/rekey`.
@@ -209,7 +209,7 @@ extension Client {
 extension APIProtocol {
     /// Re-seals every copy of the stores under a sealed store's data key under a new version of it
     ///
-    /// The fleet's administrator, through any node. A new version of the store's data key is added to its record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key: each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After, then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every node holding a copy has reported, the older versions are destroyed in etcd and in every node's registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not exist yet, 409.
+    /// The fleet's administrator, through any node. A new version of the store's data key is added to its record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key: each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After, then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every node holding a copy has reported, the older versions are destroyed in etcd and in every node's registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not exist yet, or one whose copies an earlier request is still re-sealing, 409.
     ///
     ///
     /// - Remark: HTTP `POST /v1/stores/{store}/rekey`.

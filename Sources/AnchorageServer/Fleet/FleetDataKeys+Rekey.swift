@@ -75,21 +75,15 @@ extension FleetDataKeys {
 
     /// The version each node has re-sealed its copies under.
     func rekeyReports(_ keyID: KeyID) async throws(ServiceError) -> [String: UInt16] {
-        let prefix = keys.rekey(keyID.description) + "/"
         let kvs: [EtcdKeyValue]
         do {
-            kvs = try await etcd.range(.prefix(prefix)).kvs
+            kvs = try await etcd.range(.prefix(keys.rekey(keyID.description) + "/")).kvs
         } catch {
             throw unreachable("key \(keyID)'s re-sealing", error)
         }
         var reports: [String: UInt16] = [:]
         for kv in kvs {
-            guard let node = keys.id(in: kv.keyText, under: prefix),
-                let version = UInt16(String(decoding: kv.value, as: UTF8.self))
-            else {
-                continue
-            }
-            reports[node] = version
+            if case .reported(_, let node, let version) = RekeyEntry(kv, keys: keys) { reports[node] = version }
         }
         return reports
     }

@@ -7,6 +7,30 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
+
+/// A record under `rekeys/`: a re-sealing asked for (`rekeys/<key id>`,
+/// a ``RekeyRecord``), or a node's report of it (`rekeys/<key id>/<node>`,
+/// the version); `nil` for anything else.
+enum RekeyEntry {
+    case asked(KeyID, version: UInt16)
+    case reported(KeyID, node: String, version: UInt16)
+
+    init?(_ kv: EtcdKeyValue, keys: FleetKeys) {
+        guard let path = keys.id(in: kv.keyText, under: keys.rekeys) else { return nil }
+        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+        guard let keyID = KeyID(parts[0]) else { return nil }
+        if parts.count == 1 {
+            guard let record = try? FleetDataKeys.decoder.decode(RekeyRecord.self, from: Data(kv.value)) else {
+                return nil
+            }
+            self = .asked(keyID, version: record.version)
+        } else {
+            guard let version = UInt16(String(decoding: kv.value, as: UTF8.self)) else { return nil }
+            self = .reported(keyID, node: parts[1], version: version)
+        }
+    }
+}
 
 /// What `POST /v1/stores/{store}/rekey` answers: the re-sealing asked for.
 struct RekeyAnswer: Encodable, Sendable {
@@ -46,6 +70,16 @@ extension FleetNode {
                     .conflict,
                     .invalidArgument,
                     "store \(name) was never opened: its data key does not exist yet, and nothing is sealed under it"
+                )
+            }
+            // One re-sealing at a time: the older versions go when it ends.
+            guard wrapped.count == 1 else {
+                let newest = wrapped.map(\.version).max() ?? 0
+                throw APIError(
+                    .conflict,
+                    .invalidArgument,
+                    "the copies of store \(name) are being re-sealed under version \(newest) of its data key; "
+                        + "ask again once every node holding a copy has re-sealed it"
                 )
             }
             let next = try await keyring.wrappedNextVersion(of: keyID, after: wrapped)
@@ -109,32 +143,12 @@ extension FleetNode {
     /// node to re-seal its copies under a key's new version; each node's
     /// report may complete one (``finishRekey(_:version:)``).
     func followRekeys() async {
-        let prefix = fleet.keys.rekeys
-        while !Task.isCancelled {
-            do {
-                for try await update in etcd.follow(.prefix(prefix)) {
-                    let kvs: [EtcdKeyValue]
-                    switch update {
-                    case .snapshot(let all, _): kvs = all
-                    case .events(let events): kvs = events.filter { $0.kind == .put }.map(\.kv)
-                    }
-                    for kv in kvs {
-                        guard let path = fleet.keys.id(in: kv.keyText, under: prefix) else { continue }
-                        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
-                        guard let keyID = KeyID(parts[0]) else { continue }
-                        if parts.count == 1 {
-                            guard let record = try? FleetDataKeys.decoder.decode(RekeyRecord.self, from: Data(kv.value))
-                            else { continue }
-                            await resealCopies(keyID, version: record.version)
-                        } else if let version = UInt16(String(decoding: kv.value, as: UTF8.self)) {
-                            await finishRekey(keyID, version: version)
-                        }
-                    }
-                }
-            } catch {
-                logger.warning("cannot follow the fleet's re-sealings", metadata: ["error": "\(error)"])
+        await followPuts(under: fleet.keys.rekeys, what: "re-sealings") { kv in
+            switch RekeyEntry(kv, keys: fleet.keys) {
+            case .asked(let keyID, let version): await resealCopies(keyID, version: version)
+            case .reported(let keyID, _, let version): await finishRekey(keyID, version: version)
+            case nil: break
             }
-            try? await Task.sleep(for: .seconds(1))
         }
     }
 
@@ -147,21 +161,17 @@ extension FleetNode {
         while !Task.isCancelled {
             do { try await Task.sleep(for: period) } catch { return }
             do {
-                let kvs = try await etcd.range(.prefix(prefix)).kvs
-                var reported: [String: UInt16] = [:]
+                var reported: [KeyID: UInt16] = [:]
                 var asked: [(KeyID, UInt16)] = []
-                for kv in kvs {
-                    guard let path = fleet.keys.id(in: kv.keyText, under: prefix) else { continue }
-                    let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
-                    if parts.count == 2, parts[1] == fleet.nodeID {
-                        reported[parts[0]] = UInt16(String(decoding: kv.value, as: UTF8.self))
-                    } else if parts.count == 1, let keyID = KeyID(parts[0]),
-                        let record = try? FleetDataKeys.decoder.decode(RekeyRecord.self, from: Data(kv.value))
-                    {
-                        asked.append((keyID, record.version))
+                for kv in try await etcd.range(.prefix(prefix)).kvs {
+                    switch RekeyEntry(kv, keys: fleet.keys) {
+                    case .asked(let keyID, let version): asked.append((keyID, version))
+                    case .reported(let keyID, let node, let version) where node == fleet.nodeID:
+                        reported[keyID] = version
+                    default: break
                     }
                 }
-                for (keyID, version) in asked where (reported[keyID.description] ?? 0) < version {
+                for (keyID, version) in asked where (reported[keyID] ?? 0) < version {
                     await resealCopies(keyID, version: version)
                 }
             } catch {
@@ -177,6 +187,9 @@ extension FleetNode {
     /// report waits for all, so no older version is destroyed while a copy
     /// here still needs it.
     func resealCopies(_ keyID: KeyID, version: UInt16) async {
+        // The follower and the retries may both come here: one at a time.
+        guard resealing.withLock({ $0.insert(keyID).inserted }) else { return }
+        defer { resealing.withLock { _ = $0.remove(keyID) } }
         let shared = dataKeys
         let me = fleet.nodeID
         do {
@@ -242,17 +255,18 @@ extension FleetNode {
                 "version \(version) of the store's data key is not in the fleet's record"
             )
         }
-        let sealed = try EventLog.sealingKeyID(at: directory) != nil
         await copies.stop(name.rawValue)
+        // Read while the store is closed: one process never holds a store's
+        // environment twice.
         let outcome = await node.pool.pause(name, reason: "sealed under a new version of its data key") {
-            Result { () throws -> Int in
-                sealed
-                    ? try EventLog.rekey(at: directory, keys: keys).entries
-                    : try EventLog.seal(at: directory, keys: keys).entries
+            Result { () throws -> (sealed: Bool, entries: Int) in
+                try EventLog.sealingKeyID(at: directory) != nil
+                    ? (true, try EventLog.rekey(at: directory, keys: keys).entries)
+                    : (false, try EventLog.seal(at: directory, keys: keys).entries)
             }
         }
         await copies.restart(name.rawValue)
-        let entries = try outcome.get()
+        let (sealed, entries) = try outcome.get()
         logger.info(
             sealed ? "re-sealed a copy" : "sealed a copy",
             metadata: ["store": "\(name)", "version": "\(version)", "entries": "\(entries)"]

@@ -13,23 +13,30 @@ extension FleetNode {
     /// destroys this node's wrapped copy of it, so that every copy answers
     /// `keyShredded` from then on.
     func followShreddedKeys() async {
+        await followPuts(under: fleet.keys.shredded, what: "shredded keys") { kv in
+            guard let text = fleet.keys.id(in: kv.keyText, under: fleet.keys.shredded), let keyID = KeyID(text) else {
+                return
+            }
+            await forgetShreddedKey(keyID)
+        }
+    }
+
+    /// Calls `handle` with every record under `prefix` (all of them when
+    /// the follow begins, then each one put), until cancelled; a follow
+    /// that fails is logged and begun again a second later.
+    func followPuts(under prefix: String, what: String, _ handle: (EtcdKeyValue) async -> Void) async {
         while !Task.isCancelled {
             do {
-                for try await update in etcd.follow(.prefix(fleet.keys.shredded)) {
+                for try await update in etcd.follow(.prefix(prefix)) {
                     let kvs: [EtcdKeyValue]
                     switch update {
                     case .snapshot(let all, _): kvs = all
                     case .events(let events): kvs = events.filter { $0.kind == .put }.map(\.kv)
                     }
-                    for kv in kvs {
-                        guard let text = fleet.keys.id(in: kv.keyText, under: fleet.keys.shredded),
-                            let keyID = KeyID(text)
-                        else { continue }
-                        await forgetShreddedKey(keyID)
-                    }
+                    for kv in kvs { await handle(kv) }
                 }
             } catch {
-                logger.warning("cannot follow the fleet's shredded keys", metadata: ["error": "\(error)"])
+                logger.warning("cannot follow the fleet's \(what)", metadata: ["error": "\(error)"])
             }
             try? await Task.sleep(for: .seconds(1))
         }

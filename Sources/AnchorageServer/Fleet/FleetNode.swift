@@ -1,4 +1,5 @@
 import AnchorageFleet
+import AnchorageLog
 import AnchorageService
 import AnchorageSync
 import AsyncHTTPClient
@@ -7,6 +8,7 @@ public import Foundation
 import Hummingbird
 public import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// A node of a fleet (`anchorage serve --fleet`, docs/fleet.md): a
 /// multi-store node whose stores are placed by the fleet's controller
@@ -34,6 +36,8 @@ public final class FleetNode: Sendable {
     let client: HTTPClient
     let logger: Logger
     private let runner = NodeRunner()
+    /// The data keys whose copies this node is re-sealing now.
+    let resealing = Mutex<Set<KeyID>>([])
 
     /// Prepares a fleet node whose store copies live under `root`.
     ///

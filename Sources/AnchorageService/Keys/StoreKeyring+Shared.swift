@@ -59,14 +59,14 @@ extension StoreKeyring {
     /// re-seals every copy of a person's stores under it.
     ///
     /// - Throws: ``ServiceError`` `.keyUnavailable` when the provider
-    ///   cannot wrap.
+    ///   cannot wrap; `.invalidArgument` when the key has no version left.
     public func wrappedNextVersion(
         of keyID: KeyID,
         after existing: [WrappedKey]
     ) async throws(ServiceError)
         -> WrappedKey
     {
-        let next = (existing.map(\.version).max() ?? 0) + 1
+        let next = try Self.nextVersion(after: existing.map(\.version), of: keyID)
         return try await wrap(DataKey.generate(id: keyID, version: next), for: "version \(next) of data key \(keyID)")
     }
 }

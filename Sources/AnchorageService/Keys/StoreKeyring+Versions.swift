@@ -30,7 +30,7 @@ extension StoreKeyring {
             throw ServiceError(.invalidArgument, "store \(store) is not sealed: seal it (keys seal) first")
         }
         var keys = try await dataKeys(keyID, store: store)
-        let next = (keys.map(\.version).max() ?? 0) + 1
+        let next = try Self.nextVersion(after: keys.map(\.version), of: keyID)
         let key = DataKey.generate(id: keyID, version: next)
         try registry.recordKey(try await wrap(key, for: "version \(next) of data key \(keyID)"), for: nil)
         keys.append(key)
@@ -40,5 +40,20 @@ extension StoreKeyring {
         }
         let destroyed = try registry.destroyVersions(of: keyID, olderThan: next)
         return Rekeyed(keyID: keyID, version: next, stores: stores, destroyed: destroyed)
+    }
+
+    /// The version after the highest of `versions` (1 for none).
+    ///
+    /// - Throws: ``ServiceError`` `.invalidArgument` once the 65,535 versions
+    ///   a key may have are used up.
+    static func nextVersion(after versions: [UInt16], of keyID: KeyID) throws(ServiceError) -> UInt16 {
+        let highest = versions.max() ?? 0
+        guard highest < UInt16.max else {
+            throw ServiceError(
+                .invalidArgument,
+                "data key \(keyID) has reached its last version (65535); seal its stores under a new key instead"
+            )
+        }
+        return highest + 1
     }
 }
