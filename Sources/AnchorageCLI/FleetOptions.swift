@@ -34,6 +34,12 @@ struct FleetOptions: ParsableArguments {
     )
     var replaceAfter: Double = 60
 
+    @Option(
+        parsing: .unconditional,
+        help: "With --fleet: the stores the controller hands over per look to even out primaries (0: never)."
+    )
+    var balanceLimit: Int = 8
+
     @Flag(
         help:
             "With --fleet: promote a store with fewer than all but one of its copies live (may lose acknowledged writes)."
@@ -60,6 +66,9 @@ struct FleetOptions: ParsableArguments {
         }
         guard leaseTTL >= 2, leaseTTL <= 300 else { throw ValidationError("--lease-ttl must be from 2 to 300 seconds") }
         guard replaceAfter >= 1 else { throw ValidationError("--replace-after must be at least 1 second") }
+        guard (0...1_000).contains(balanceLimit) else {
+            throw ValidationError("--balance-limit must be from 0 to 1000")
+        }
     }
 
     /// The fleet's configuration, reading the secret's file.
@@ -86,6 +95,7 @@ struct FleetOptions: ParsableArguments {
         configuration.leaseTTL = Int64(leaseTTL)
         configuration.replaceAfter = .milliseconds(Int64(replaceAfter * 1_000))
         configuration.allowUnclean = allowUnclean
+        configuration.balanceLimit = balanceLimit
         return configuration
     }
 }

@@ -3,8 +3,10 @@
 /// controller applies each decision with ``PlacementStore/change(_:to:by:also:)``,
 /// fenced by its claim).
 ///
-/// - **Promotion.** A store whose primary's node is gone gets a live
-///   replica as primary, at the next epoch. A write is acknowledged once it
+/// - **Promotion.** A store whose primary's node is gone — its lease
+///   ended, or every live replica of the store reports it cannot reach it
+///   (``Suspicion``: a primary none of its replicas reaches can acknowledge
+///   nothing) — gets a live replica as primary, at the next epoch. A write is acknowledged once it
 ///   is on two copies (the primary and a replica), so with `n` copies any
 ///   `n - 1` of them together hold every acknowledged write: promotion waits
 ///   until that many are live, unless an operator allows an unclean one.
@@ -21,6 +23,9 @@
 ///   current epoch and says so; only then does it count as a replica, and
 ///   the copy it replaces goes. Until then promotion counts the old copy,
 ///   so a half-filled copy never decides what was acknowledged.
+/// - **Balance.** With nothing else to do for them, stores are handed from
+///   nodes leading more to nodes leading fewer, up to `balanceLimit` a plan
+///   (``balancing(placements:after:live:draining:limit:)``).
 ///
 /// At most one decision per store per plan, in that order.
 ///
@@ -35,6 +40,9 @@ public enum ControllerPlan {
         public enum Reason: Sendable, Hashable {
             /// The primary's node is gone; the store had this many live copies.
             case promotion(liveCopies: Int)
+            /// The primary's node is live, but none of the store's live
+            /// replicas (this many) reaches it.
+            case unreachable(liveCopies: Int)
             /// The primary's node drains, or its copy retires.
             case handoff(from: String)
             /// A node joins to replace a lost or retiring copy.
@@ -43,6 +51,8 @@ public enum ControllerPlan {
             case counting(added: String, removed: String?)
             /// A joining copy's node has been gone too long.
             case abandonment(joining: String)
+            /// The primary's node leads more stores than the new primary's.
+            case balancing(from: String)
         }
 
         public var record: PlacementRecord
@@ -64,7 +74,9 @@ public enum ControllerPlan {
     /// The decisions for `placements`, given the live nodes (with their
     /// zones and loads), how long each other node has been gone (`nil`:
     /// unknown, counted as just gone), the joining copies that caught up
-    /// (with the epoch they caught up at), and the nodes draining.
+    /// (with the epoch they caught up at), the nodes draining, how many
+    /// stores may be handed over for balance, and which live nodes report
+    /// which others unreachable (node → reporters).
     public static func decisions(
         placements: [PlacementRecord],
         live: [PlacementPolicy.Candidate],
@@ -72,7 +84,9 @@ public enum ControllerPlan {
         replaceAfter: Duration,
         allowUnclean: Bool = false,
         synced: [SyncedCopy: Int64] = [:],
-        draining: Set<String> = []
+        draining: Set<String> = [],
+        balanceLimit: Int = 0,
+        unreachable: [String: Set<String>] = [:]
     ) -> [Decision] {
         let liveByID = Dictionary(live.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var loads = Dictionary(live.map { ($0.id, $0.load) }, uniquingKeysWith: { first, _ in first })
@@ -93,11 +107,17 @@ public enum ControllerPlan {
                 changed.epoch = placement.epoch + 1
                 return changed
             }
-            if !isLive(placement.primary) {
+            let reporters = unreachable[placement.primary] ?? []
+            let cutOff = !liveReplicas.isEmpty && liveReplicas.allSatisfy { reporters.contains($0) }
+            if !isLive(placement.primary) || cutOff {
                 // Replicas that stay are preferred over ones handing over.
                 let successor = liveReplicas.first { !handsOver($0) } ?? liveReplicas.first
                 guard let successor, allowUnclean || liveReplicas.count >= placement.copies.count - 1 else { continue }
-                decide(promoted(successor), .promotion(liveCopies: liveReplicas.count))
+                let count = liveReplicas.count
+                decide(
+                    promoted(successor),
+                    isLive(placement.primary) ? .unreachable(liveCopies: count) : .promotion(liveCopies: count)
+                )
                 continue
             }
             if handsOver(placement.primary), let successor = liveReplicas.first(where: { !handsOver($0) }) {
@@ -143,6 +163,15 @@ public enum ControllerPlan {
             changed.joining = [added]
             decide(changed, .addition(joining: added))
         }
+        // A node some live node cannot reach is handed nothing for balance.
+        let reached = live.filter { unreachable[$0.id, default: []].isDisjoint(with: liveByID.keys) }
         return decisions
+            + balancing(
+                placements: placements,
+                after: decisions,
+                live: reached,
+                draining: draining,
+                limit: balanceLimit
+            )
     }
 }

@@ -16,7 +16,10 @@
 /// - `shredded/<key id>`: the tombstone of a data key destroyed on purpose;
 /// - `rekeys/<key id>`: a re-sealing of every copy under a new version of
 ///   the key (the version, JSON), and `rekeys/<key id>/<node>`: the version
-///   a node has re-sealed its copies under.
+///   a node has re-sealed its copies under;
+/// - `unreachable/<node>/<reporter>`: the reporter, following stores `node`
+///   leads, cannot reach it (attached to the reporter's lease, removed when
+///   it reaches the node again or stops following it).
 ///
 /// ```swift
 /// let keys = FleetKeys()
@@ -38,6 +41,7 @@ public struct FleetKeys: Sendable, Hashable {
     public var dataKeys: String { root + "data-keys/" }
     public var shredded: String { root + "shredded/" }
     public var rekeys: String { root + "rekeys/" }
+    public var unreachable: String { root + "unreachable/" }
 
     public func node(_ id: String) -> String { nodes + id }
     public func store(_ id: String) -> String { stores + id }
@@ -49,6 +53,7 @@ public struct FleetKeys: Sendable, Hashable {
     public func shredded(_ keyID: String) -> String { shredded + keyID }
     public func rekey(_ keyID: String) -> String { rekeys + keyID }
     public func rekeyed(_ keyID: String, on node: String) -> String { rekeys + keyID + "/" + node }
+    public func unreachable(_ node: String, by reporter: String) -> String { unreachable + node + "/" + reporter }
 
     /// The id at the end of a key under `prefix`, or `nil`.
     public func id(in key: String, under prefix: String) -> String? {

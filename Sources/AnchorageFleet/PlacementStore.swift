@@ -71,14 +71,17 @@ public struct PlacementStore: Sendable {
     }
 
     /// Places a new store on ``copies`` live nodes (``PlacementPolicy``),
-    /// epoch 1, unless it has a placement already: then returns that one
-    /// with `created` false.
+    /// epoch 1, led by the one of them leading the fewest stores
+    /// (`primaries`: stores each node leads, as the caller's placement
+    /// cache counts them), unless it has a placement already: then returns
+    /// that one with `created` false.
     ///
     /// - Throws: ``FleetError`` `notController` when `claim` no longer
     ///   holds, `noNodes` when no node is live; ``EtcdError``.
     public func create(
         _ store: String,
-        by claim: ControllerElection.Claim
+        by claim: ControllerElection.Claim,
+        primaries: [String: Int] = [:]
     ) async throws -> (
         record: PlacementRecord, created: Bool
     ) {
@@ -91,7 +94,13 @@ public struct PlacementStore: Sendable {
         let chosen = PlacementPolicy.choose(
             count: copies,
             from: nodes.map {
-                .init(id: $0.id, zone: $0.record.zone, load: loads[$0.id] ?? 0, capacity: $0.record.capacity)
+                .init(
+                    id: $0.id,
+                    zone: $0.record.zone,
+                    load: loads[$0.id] ?? 0,
+                    capacity: $0.record.capacity,
+                    primaries: primaries[$0.id] ?? 0
+                )
             }
         )
         // A sealed store's key id is named now, its key made by the first

@@ -153,7 +153,7 @@ struct ControllerPlanTests {
     }
 
     @Test(
-        "random fleets: every decision keeps copies distinct and counted copies at their number, promotes or hands over only safely, counts only caught-up copies"
+        "random fleets: every decision keeps copies distinct and counted copies at their number, promotes (a gone primary, or one no live replica reaches) or hands over only safely, counts only caught-up copies"
     )
     func properties() {
         var random = SeededGenerator(seed: 3_504)
@@ -199,6 +199,15 @@ struct ControllerPlanTests {
                 )
             }
             let unclean = Bool.random(using: &random)
+            // Some live nodes report some others unreachable.
+            var unreachable: [String: Set<String>] = [:]
+            for node in nodes where Int.random(in: 0..<3, using: &random) == 0 {
+                unreachable[node] = Set(alive.filter { $0 != node && Bool.random(using: &random) })
+            }
+            func cutOff(_ placement: Placement) -> Bool {
+                let liveReplicas = placement.replicas.filter(alive.contains)
+                return !liveReplicas.isEmpty && liveReplicas.allSatisfy { unreachable[placement.primary]?.contains($0) == true }
+            }
             let decisions = ControllerPlan.decisions(
                 placements: records,
                 live: live,
@@ -206,7 +215,8 @@ struct ControllerPlanTests {
                 replaceAfter: .seconds(60),
                 allowUnclean: unclean,
                 synced: synced,
-                draining: draining
+                draining: draining,
+                unreachable: unreachable
             )
             #expect(Set(decisions.map(\.record.store)).count == decisions.count, "one decision a store")
             for decision in decisions {
@@ -219,6 +229,11 @@ struct ControllerPlanTests {
                 case .promotion(let liveCopies):
                     #expect(!alive.contains(before.primary) && alive.contains(after.primary))
                     #expect(before.replicas.contains(after.primary), "only a counted replica is promoted")
+                    #expect(Set(after.copies) == Set(before.copies) && after.epoch == before.epoch + 1)
+                    #expect(unclean || liveCopies >= before.copies.count - 1)
+                case .unreachable(let liveCopies):
+                    #expect(alive.contains(before.primary) && cutOff(before), "every live replica reports the primary")
+                    #expect(before.replicas.contains(after.primary) && alive.contains(after.primary))
                     #expect(Set(after.copies) == Set(before.copies) && after.epoch == before.epoch + 1)
                     #expect(unclean || liveCopies >= before.copies.count - 1)
                 case .handoff(let from):
@@ -251,6 +266,8 @@ struct ControllerPlanTests {
                 case .abandonment(let joining):
                     #expect(!alive.contains(joining) && !after.holders.contains(joining))
                     #expect(after.copies == before.copies)
+                case .balancing:
+                    Issue.record("no handoff for balance without a balance limit: \(decision)")
                 }
             }
             // And every decision that should be made is.
@@ -260,7 +277,7 @@ struct ControllerPlanTests {
                 let liveReplicas = placement.replicas.filter(alive.contains)
                 func handsOver(_ node: String) -> Bool { draining.contains(node) || placement.retiring.contains(node) }
                 func lost(_ node: String) -> Bool { !alive.contains(node) && (gone[node] ?? .zero) > .seconds(60) }
-                if !alive.contains(placement.primary) {
+                if !alive.contains(placement.primary) || cutOff(placement) {
                     let safe = !liveReplicas.isEmpty && (unclean || liveReplicas.count >= placement.copies.count - 1)
                     #expect(decided == safe, "\(placement), live \(alive)")
                 } else if handsOver(placement.primary) && liveReplicas.contains(where: { !handsOver($0) }) {
@@ -282,6 +299,6 @@ struct ControllerPlanTests {
                 }
             }
         }
-        #expect(kinds.count == 5, "the generated fleets exercise every kind of decision: \(kinds)")
+        #expect(kinds.count == 6, "the generated fleets exercise every kind of decision: \(kinds)")
     }
 }

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Placement policy: least loaded, distinct zones")
 struct PlacementPolicyTests {
-    @Test("random fleets: distinct nodes, as many as asked or all there are, the least loaded first, zones spread")
+    @Test(
+        "random fleets: distinct nodes, as many as asked or all there are, the least loaded among them, zones spread, the one leading fewest as primary"
+    )
     func properties() {
         var random = SeededGenerator(seed: 3_501)
         for _ in 0..<2_000 {
@@ -16,7 +18,8 @@ struct PlacementPolicyTests {
                     id: "n\(index)",
                     zone: zoned ? zones.randomElement(using: &random) : nil,
                     load: Int.random(in: 0...20, using: &random),
-                    capacity: Int.random(in: 1...3, using: &random)
+                    capacity: Int.random(in: 1...3, using: &random),
+                    primaries: Int.random(in: 0...3, using: &random)
                 )
             }
             let count = Int.random(in: 1...4, using: &random)
@@ -24,10 +27,13 @@ struct PlacementPolicyTests {
             #expect(chosen.count == min(count, candidates.count))
             #expect(Set(chosen).count == chosen.count, "distinct")
             guard let first = chosen.first else { continue }
-            // The primary is the least loaded (relative to capacity; ties by id).
+            // The copies: the least loaded (relative to capacity; ties by id) among them.
             let byID = Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0) })
             let lightest = candidates.min { $0.isLessLoaded(than: $1) }!
-            #expect(first == lightest.id)
+            #expect(chosen.contains(lightest.id))
+            // The primary: the copy leading the fewest stores, relative to capacity.
+            let leads = { (id: String) in Double(byID[id]!.primaries) / Double(byID[id]!.capacity) }
+            #expect(chosen.allSatisfy { leads(first) <= leads($0) }, "\(chosen.map { byID[$0]! })")
             if zoned {
                 // As many distinct zones as there can be.
                 let available = Set(candidates.compactMap(\.zone)).count

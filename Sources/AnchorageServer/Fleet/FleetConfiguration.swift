@@ -56,6 +56,10 @@ public struct FleetConfiguration: Sendable {
     /// How long a node asked to stop waits for the stores it leads to be
     /// handed over before it stops anyway (they fail over then).
     public var handoffTimeout: Duration = .seconds(20)
+    /// How many stores the controller hands over per look for balance (from
+    /// nodes leading more to nodes leading fewer, ``ControllerPlan``); 0
+    /// leaves primaries where failovers put them.
+    public var balanceLimit = 8
     /// How often the controller looks at the fleet.
     public var controllerInterval: Duration = .milliseconds(250)
 

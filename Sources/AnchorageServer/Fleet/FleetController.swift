@@ -95,7 +95,8 @@ final class FleetController: Sendable {
             replaceAfter: fleet.replaceAfter,
             allowUnclean: fleet.allowUnclean,
             synced: synced,
-            draining: Set(live.values.filter { $0.record.draining == true }.map(\.id))
+            draining: Set(live.values.filter { $0.record.draining == true }.map(\.id)),
+            balanceLimit: fleet.balanceLimit
         )
         for decision in decisions {
             var also: [EtcdOperation] = []
@@ -226,7 +227,9 @@ final class FleetController: Sendable {
             throw FleetError(.notController, "this node is not the fleet's controller")
         }
         do {
-            return try await placements.create(store, by: held)
+            var primaries: [String: Int] = [:]
+            for record in cache.placements.values { primaries[record.placement.primary, default: 0] += 1 }
+            return try await placements.create(store, by: held, primaries: primaries)
         } catch let error as FleetError where error.code == .notController {
             claim.withLock { $0 = nil }
             throw error
