@@ -206,7 +206,8 @@ struct ControllerPlanTests {
             }
             func cutOff(_ placement: Placement) -> Bool {
                 let liveReplicas = placement.replicas.filter(alive.contains)
-                return !liveReplicas.isEmpty && liveReplicas.allSatisfy { unreachable[placement.primary]?.contains($0) == true }
+                return !liveReplicas.isEmpty
+                    && liveReplicas.allSatisfy { unreachable[placement.primary]?.contains($0) == true }
             }
             let decisions = ControllerPlan.decisions(
                 placements: records,
