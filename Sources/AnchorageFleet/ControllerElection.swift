@@ -33,6 +33,12 @@ public struct ControllerElection: Sendable {
     /// returns the claim, or `nil` when another node holds it (see
     /// ``holder()``). A node that holds it already gets its claim back.
     public func campaign(lease: Int64) async throws -> Claim? {
+        try await campaignOrHolder(lease: lease).claim
+    }
+
+    /// Like ``campaign(lease:)``, and says who holds the claim when it is
+    /// another node (`nil` in both: nobody could be read).
+    public func campaignOrHolder(lease: Int64) async throws -> (claim: Claim?, holder: Claim?) {
         let key = keys.controller
         let attempt = EtcdTxn(
             compare: [EtcdCompare(key, .equal, .createRevision(0))],
@@ -46,8 +52,19 @@ public struct ControllerElection: Sendable {
             // It may have been taken: the key says by whom.
             answer = try await etcd.range(.key(key)).kvs
         }
-        guard let holder = answer.first, holder.value == Array(nodeID.utf8), holder.lease == lease else { return nil }
-        return Claim(nodeID: nodeID, token: holder.createRevision)
+        guard let holder = answer.first else { return (nil, nil) }
+        let claim = Claim(nodeID: String(decoding: holder.value, as: UTF8.self), token: holder.createRevision)
+        guard holder.value == Array(nodeID.utf8), holder.lease == lease else { return (nil, claim) }
+        return (claim, claim)
+    }
+
+    /// Ends another node's claim, if it still holds it (a controller its
+    /// peers cannot reach): its transactions fail from then on, whatever
+    /// it believes, and any node may campaign. Returns whether it ended.
+    public func depose(_ claim: Claim) async throws -> Bool {
+        try await etcd.txn(
+            EtcdTxn(compare: [keys.fence(claim)], success: [.delete(.key(keys.controller))])
+        ).succeeded
     }
 
     /// Who holds the claim now, if anyone.

@@ -14,6 +14,8 @@ import Synchronization
 public final class NodeDirectory: Sendable {
     let etcd: EtcdClient
     let keys: FleetKeys
+    /// Notified after every change of the view.
+    public let changes: ChangeSignal
     private let state = Mutex(State())
 
     struct State {
@@ -23,9 +25,10 @@ public final class NodeDirectory: Sendable {
         var revision: Int64 = 0
     }
 
-    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys()) {
+    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys(), changes: ChangeSignal = ChangeSignal()) {
         self.etcd = etcd
         self.keys = keys
+        self.changes = changes
     }
 
     /// A live node, by id.
@@ -73,6 +76,7 @@ public final class NodeDirectory: Sendable {
                     }
                 }
             }
+            changes.notify()
         }
     }
 

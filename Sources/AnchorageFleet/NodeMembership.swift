@@ -30,6 +30,8 @@ public final class NodeMembership: Sendable {
     public let margin: Duration
     private let logger: Logger
     private let state = Mutex(State())
+    /// Told each lease the node takes (to keep it for a restart).
+    private let onLease: @Sendable (Int64) -> Void
 
     struct State {
         var lease: Int64?
@@ -45,8 +47,10 @@ public final class NodeMembership: Sendable {
         record: NodeRecord,
         ttl: Int64 = 10,
         margin: Duration = .seconds(1),
-        logger: Logger = Logger(label: "anchorage.fleet")
+        logger: Logger = Logger(label: "anchorage.fleet"),
+        onLease: @escaping @Sendable (Int64) -> Void = { _ in }
     ) {
+        self.onLease = onLease
         self.etcd = etcd
         self.keys = keys
         self.nodeID = nodeID
@@ -70,13 +74,19 @@ public final class NodeMembership: Sendable {
         state.withLock { state in state.deadline.map { now < $0 } ?? false }
     }
 
-    /// Grants a lease and creates the node's key with it.
+    /// Grants a lease and creates the node's key with it — or, given the
+    /// lease this node's previous run held (`previous`), takes that one
+    /// back when it is still alive and still holds the node's key: a node
+    /// restarted within its TTL rejoins at once instead of waiting for its
+    /// old lease to end. Only the process holding the node's directory may
+    /// pass it (two processes sharing a lease would be one node twice).
     ///
     /// - Throws: ``FleetError`` `nodeIDInUse` when a live process holds the
     ///   id (its key exists with another lease); ``EtcdError`` when etcd
     ///   cannot be reached.
-    public func join() async throws {
+    public func join(adopting previous: Int64? = nil) async throws {
         try FleetKeys.check(nodeID, "the node id")
+        if let previous, try await adopt(previous) { return }
         let sent = ContinuousClock.now
         let lease = try await etcd.grantLease(ttl: ttl)
         let key = keys.node(nodeID)
@@ -106,16 +116,48 @@ public final class NodeMembership: Sendable {
             state.deadline = sent + .seconds(lease.ttl) - margin
         }
         logger.info("joined the fleet", metadata: ["fleet.node": "\(nodeID)", "fleet.lease": "\(lease.id)"])
+        onLease(lease.id)
     }
 
-    /// Keeps the lease alive every third of its TTL until the task is
-    /// cancelled. A keep-alive that fails leaves the deadline where it was;
-    /// one that finds the lease gone (it expired while the node was paused
+    /// Takes `lease` back if it is alive and the node's key is on it.
+    private func adopt(_ lease: Int64) async throws -> Bool {
+        let sent = ContinuousClock.now
+        let left: Int64
+        do {
+            left = try await etcd.keepAlive(lease)
+        } catch let error as EtcdError where error.isLeaseNotFound {
+            return false
+        }
+        guard left > 0 else { return false }
+        let key = keys.node(nodeID)
+        let refresh = EtcdTxn(
+            compare: [EtcdCompare(key, .equal, .lease(lease))],
+            success: [.put(key, value: record.bytes, lease: lease)]
+        )
+        guard try await etcd.txn(refresh).succeeded else { return false }
+        state.withLock { state in
+            state.lease = lease
+            state.deadline = sent + .seconds(left) - margin
+        }
+        logger.info(
+            "rejoined the fleet on its lease",
+            metadata: ["fleet.node": "\(nodeID)", "fleet.lease": "\(lease)"]
+        )
+        onLease(lease)
+        return true
+    }
+
+    /// Keeps the lease alive every third of its TTL (every 250 ms while
+    /// its deadline has passed) until the task is cancelled. A keep-alive
+    /// that fails leaves the deadline where it was; one that finds the lease gone (it expired while the node was paused
     /// or cut off) joins again with a new lease, if the id is free.
     public func run() async {
         while !Task.isCancelled {
-            let interval = Duration.milliseconds(ttl * 1_000 / 3)
             let sent = ContinuousClock.now
+            // Every third of the TTL; every 250 ms once the deadline has
+            // passed (etcd was out of reach), so writes resume as soon as a
+            // renewal goes through again.
+            let interval = holdsLease(at: sent) ? Duration.milliseconds(ttl * 1_000 / 3) : .milliseconds(250)
             do {
                 guard let lease = state.withLock({ $0.lease }) else {
                     try await join()

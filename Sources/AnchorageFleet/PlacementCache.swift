@@ -14,6 +14,8 @@ import Synchronization
 public final class PlacementCache: Sendable {
     let etcd: EtcdClient
     let keys: FleetKeys
+    /// Notified after every change of the copy.
+    public let changes: ChangeSignal
     private let state = Mutex(State())
 
     struct State {
@@ -24,9 +26,10 @@ public final class PlacementCache: Sendable {
         var malformed = 0
     }
 
-    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys()) {
+    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys(), changes: ChangeSignal = ChangeSignal()) {
         self.etcd = etcd
         self.keys = keys
+        self.changes = changes
     }
 
     /// A store's placement as last seen.
@@ -58,6 +61,7 @@ public final class PlacementCache: Sendable {
                     if let record = record(kv) { records[record.store] = record } else { malformed += 1 }
                 }
                 state.withLock { $0 = State(records: records, revision: revision, malformed: malformed) }
+                changes.notify()
             case .events(let events):
                 state.withLock { state in
                     for event in events {
@@ -75,6 +79,7 @@ public final class PlacementCache: Sendable {
                         state.revision = max(state.revision, event.kv.modRevision)
                     }
                 }
+                changes.notify()
             }
         }
     }

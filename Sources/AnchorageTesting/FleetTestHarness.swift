@@ -32,9 +32,19 @@ public final class FleetTestHarness: Sendable {
     public let directory: URL
     let binary: String
     let arguments: [String]
+    /// Each node's zone.
+    let zones: [String]
     private let processes: ProcessSlots
 
-    private init(etcd: EtcdTestCluster, nodes: [Node], directory: URL, binary: String, arguments: [String]) {
+    private init(
+        etcd: EtcdTestCluster,
+        nodes: [Node],
+        directory: URL,
+        binary: String,
+        arguments: [String],
+        zones: [String]
+    ) {
+        self.zones = zones
         self.etcd = etcd
         self.nodes = nodes
         self.directory = directory
@@ -44,8 +54,9 @@ public final class FleetTestHarness: Sendable {
         processes = ProcessSlots(count: nodes.count)
     }
 
-    /// Starts etcd and `count` nodes (`n0`, `n1`…, in zones `z0`, `z1`…)
-    /// with lease TTL `leaseTTL`, and waits until each serves.
+    /// Starts etcd and `count` nodes (`n0`, `n1`…, in zones `z0`, `z1`…
+    /// unless `zones` names them) with lease TTL `leaseTTL`, and waits until
+    /// each serves.
     ///
     /// - Parameter arguments: more `anchorage serve` arguments for every
     ///   node (`--replica-wait 2`…).
@@ -54,6 +65,7 @@ public final class FleetTestHarness: Sendable {
         nodes count: Int = 3,
         leaseTTL: Int = 3,
         arguments: [String] = [],
+        zones: [String]? = nil,
         timeout: Double = 300
     ) async throws -> FleetTestHarness {
         let etcd = try await EtcdTestCluster.start()
@@ -72,7 +84,8 @@ public final class FleetTestHarness: Sendable {
                 nodes: nodes,
                 directory: directory,
                 binary: binary,
-                arguments: ["--lease-ttl", String(leaseTTL)] + arguments
+                arguments: ["--lease-ttl", String(leaseTTL)] + arguments,
+                zones: zones ?? (0..<count).map { "z\($0)" }
             )
             try Data(fleet.secret.utf8).write(to: fleet.secretFile)
             do {
@@ -169,7 +182,7 @@ public final class FleetTestHarness: Sendable {
                 "serve", "--fleet", "--stores", node.directory.path,
                 "--host", "127.0.0.1", "--port", String(node.port),
                 "--etcd", etcd.endpoints.joined(separator: ","),
-                "--node-id", node.id, "--zone", "z\(index)",
+                "--node-id", node.id, "--zone", zones[index],
                 "--fleet-secret-file", secretFile.path,
             ] + self.arguments + extra
         try processes.launch(index, binary, arguments, log: logFile(index))

@@ -56,6 +56,16 @@ public struct FleetConfiguration: Sendable {
     /// How long a node asked to stop waits for the stores it leads to be
     /// handed over before it stops anyway (they fail over then).
     public var handoffTimeout: Duration = .seconds(20)
+    /// How often a node probes the primaries of the stores it holds
+    /// replicas of (``Suspicion``).
+    public var probeInterval: Duration = .milliseconds(250)
+    /// How long a probe may take to be answered.
+    public var probeTimeout: Duration = .seconds(1)
+    /// How long every probe of a node must have failed before this node
+    /// reports it unreachable; when every live replica of a store reports
+    /// its primary, a replica is promoted without waiting for the
+    /// primary's lease to end.
+    public var suspectAfter: Duration = .seconds(1)
     /// How many stores the controller hands over per look for balance (from
     /// nodes leading more to nodes leading fewer, ``ControllerPlan``); 0
     /// leaves primaries where failovers put them.

@@ -18,6 +18,11 @@ final class FleetController: Sendable {
     let election: ControllerElection
     let logger: Logger
     private let claim = Mutex<ControllerElection.Claim?>(nil)
+    /// Stores this node placed that its cache may not hold yet, with
+    /// their primaries.
+    private let created = Mutex<[String: String]>([:])
+    /// The node holding the claim, as last seen (this one or another).
+    private let holder = Mutex<String?>(nil)
     /// Placement changes made (promotions and replacements).
     let decisionsApplied = Atomic<Int>(0)
 
@@ -38,6 +43,9 @@ final class FleetController: Sendable {
         election = ControllerElection(etcd: etcd, keys: fleet.keys, nodeID: fleet.nodeID)
         self.logger = logger
     }
+
+    /// The node controlling the fleet, as last seen: one this node probes.
+    var controllerNode: String? { holder.withLock { $0 } }
 
     /// The claim, while this node is the controller.
     var currentClaim: ControllerElection.Claim? { claim.withLock { $0 } }
@@ -60,16 +68,21 @@ final class FleetController: Sendable {
         var held = claim.withLock { $0 }
         if held == nil {
             do {
-                held = try await election.campaign(lease: lease)
-                if let held {
-                    claim.withLock { $0 = held }
+                let (won, other) = try await election.campaignOrHolder(lease: lease)
+                holder.withLock { $0 = other?.nodeID }
+                held = won
+                if let won {
+                    claim.withLock { $0 = won }
                     logger.info("controlling the fleet", metadata: ["fleet.node": "\(fleet.nodeID)"])
+                } else if let other {
+                    try await deposeIfUnreachable(other)
                 }
             } catch {
                 logger.debug("cannot campaign", metadata: ["error": "\(error)"])
             }
         }
         guard let held else { return }
+        holder.withLock { $0 = fleet.nodeID }
         let live = directory.nodes
         let records = Array(cache.placements.values)
         let synced: [ControllerPlan.SyncedCopy: Int64]
@@ -77,6 +90,13 @@ final class FleetController: Sendable {
             synced = try await syncedCopies()
         } catch {
             logger.debug("cannot read the joining copies' reports", metadata: ["error": "\(error)"])
+            return
+        }
+        let unreachable: [String: Set<String>]
+        do {
+            unreachable = try await unreachableNodes(live: Set(live.keys))
+        } catch {
+            logger.debug("cannot read the unreachable nodes' reports", metadata: ["error": "\(error)"])
             return
         }
         var loads: [String: Int] = [:]
@@ -96,7 +116,8 @@ final class FleetController: Sendable {
             allowUnclean: fleet.allowUnclean,
             synced: synced,
             draining: Set(live.values.filter { $0.record.draining == true }.map(\.id)),
-            balanceLimit: fleet.balanceLimit
+            balanceLimit: fleet.balanceLimit,
+            unreachable: unreachable
         )
         for decision in decisions {
             var also: [EtcdOperation] = []
@@ -145,6 +166,38 @@ final class FleetController: Sendable {
                 node: String(path[path.index(after: slash)...])
             )
             found[copy] = report.epoch
+        }
+        return found
+    }
+
+    /// Ends the claim of a controller more than half of the other live
+    /// nodes report unreachable, without waiting for its lease to end: it
+    /// is fenced off (its transactions compare the claim's token), so the
+    /// only cost of a wrong suspicion is a new controller.
+    func deposeIfUnreachable(_ other: ControllerElection.Claim) async throws {
+        let live = Set(directory.nodes.keys)
+        guard live.contains(other.nodeID) else { return }  // its lease ended: the claim went with it
+        let reporters = try await unreachableNodes(live: live)[other.nodeID] ?? []
+        guard reporters.count * 2 > live.count - 1 else { return }
+        if try await election.depose(other) {
+            logger.notice(
+                "deposed a controller the other nodes cannot reach",
+                metadata: ["fleet.node": "\(other.nodeID)", "reporters": "\(reporters.sorted())"]
+            )
+        }
+    }
+
+    /// The nodes live nodes report unreachable (`unreachable/<node>/<reporter>`),
+    /// with the live reporters.
+    func unreachableNodes(live: Set<String>) async throws -> [String: Set<String>] {
+        var found: [String: Set<String>] = [:]
+        for kv in try await etcd.rangeAll(.prefix(fleet.keys.unreachable), keysOnly: true).kvs {
+            guard let path = fleet.keys.id(in: kv.keyText, under: fleet.keys.unreachable),
+                let slash = path.firstIndex(of: "/")
+            else { continue }
+            let reporter = String(path[path.index(after: slash)...])
+            guard live.contains(reporter) else { continue }
+            found[String(path[..<slash]), default: []].insert(reporter)
         }
         return found
     }
@@ -227,9 +280,19 @@ final class FleetController: Sendable {
             throw FleetError(.notController, "this node is not the fleet's controller")
         }
         do {
+            // The stores each node leads: the cache's, and those this node
+            // placed that the cache has not seen yet (many placed at once).
+            let placements = cache.placements
             var primaries: [String: Int] = [:]
-            for record in cache.placements.values { primaries[record.placement.primary, default: 0] += 1 }
-            return try await placements.create(store, by: held, primaries: primaries)
+            for record in placements.values { primaries[record.placement.primary, default: 0] += 1 }
+            let unseen = created.withLock { created in
+                created = created.filter { placements[$0.key] == nil }
+                return created
+            }
+            for primary in unseen.values { primaries[primary, default: 0] += 1 }
+            let (record, made) = try await self.placements.create(store, by: held, primaries: primaries)
+            if made { created.withLock { $0[store] = record.placement.primary } }
+            return (record, made)
         } catch let error as FleetError where error.code == .notController {
             claim.withLock { $0 = nil }
             throw error

@@ -9,8 +9,9 @@ extension FleetCopies {
     /// Makes this node the store's primary at `epoch` (docs/fleet.md,
     /// "Failover"), then marks it ready to take writes:
     ///
-    /// 1. after a takeover, waits the lock-delay past its predecessor's
-    ///    expiry;
+    /// 1. after a takeover from a node whose lease ended, waits the
+    ///    lock-delay past its expiry (a predecessor still live — a handoff,
+    ///    or one its replicas cannot reach — is fenced by the epoch alone);
     /// 2. appends the epoch entry (or finds it, after a restart);
     /// 3. after a takeover, waits until another copy has pulled the entry
     ///    (from then on that copy refuses the old primary, so what it holds
@@ -22,7 +23,10 @@ extension FleetCopies {
         let wanted = UInt64(max(1, epoch))
         await withServed(name) { served in
             let owner = served.owner
-            if epoch > 1 { try? await Task.sleep(for: parts.fleet.lockDelay) }
+            let copies = parts.cache.placement(of: name.rawValue)?.placement.copies ?? []
+            if epoch > 1, copies.contains(where: { parts.directory.node($0) == nil }) {
+                try? await Task.sleep(for: parts.fleet.lockDelay)
+            }
             var begun: UInt64?
             while begun == nil, !Task.isCancelled, holds(name, .primary, epoch: epoch) {
                 do {

@@ -61,6 +61,12 @@ final class FleetCopies: Sendable {
         copies.withLock { copies in copies.mapValues { ($0.role, $0.epoch, $0.ready) } }
     }
 
+    /// The primaries of the stores this node holds replicas (or joining
+    /// copies) of: the nodes it probes.
+    var followedPrimaries: Set<String> {
+        copies.withLock { copies in Set(copies.values.filter { $0.role != .primary }.map(\.primary)) }
+    }
+
     /// Throws the answer to a write of `store` this node may not take now:
     /// it does not lead the store at `epoch` yet, or its lease deadline
     /// passed.

@@ -25,8 +25,15 @@ struct FleetForwarder: Sendable {
     /// How long the answer may take to begin.
     let deadline: ForwardingDeadline
 
-    /// Forwards `request` to the node at `address` (`http://host:port`).
-    func forward(_ request: Request, to address: String, maximumBodyBytes: Int) async throws -> Response {
+    /// Forwards `request` to the node at `address` (`http://host:port`);
+    /// gives up (`503 fleetUnavailable`) if `abandon` returns before the
+    /// answer begins: the node was the store's primary and is no longer.
+    func forward(
+        _ request: Request,
+        to address: String,
+        maximumBodyBytes: Int,
+        abandon: (@Sendable () async -> Void)? = nil
+    ) async throws -> Response {
         guard request.headers[Self.forwardedBy] == nil else {
             throw APIError(.serviceUnavailable, .notPrimary, "this node does not serve the store; ask again")
                 .retrying(after: .seconds(1))
@@ -52,7 +59,28 @@ struct FleetForwarder: Sendable {
         let wait = deadline.duration(path: request.uri.path, query: request.uri.query)
         do {
             // The deadline covers the answer's start; its body then streams.
-            answer = try await client.execute(outgoing, timeout: .nanoseconds(wait.nanosecondCount))
+            answer = try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { [client, outgoing] group in
+                group.addTask { try await client.execute(outgoing, timeout: .nanoseconds(wait.nanosecondCount)) }
+                if let abandon {
+                    group.addTask {
+                        await abandon()
+                        return nil
+                    }
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let answer = first else {
+                    throw APIError(
+                        .serviceUnavailable,
+                        .fleetUnavailable,
+                        "the store's primary changed, or stopped answering, before it answered; ask again in a "
+                            + "moment (a write may have been stored, unacknowledged: a save sent again is refused "
+                            + "for a uuid that exists)"
+                    ).retrying(after: .seconds(1))
+                }
+                return answer
+            }
+        } catch let error as APIError {
+            throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             throw APIError(
                 .serviceUnavailable,

@@ -97,6 +97,7 @@ extension FleetNode {
                     cache: cache,
                     directory: directory,
                     copies: copies,
+                    probe: probe,
                     forwarder: forwarder,
                     maximumBodyBytes: node.configuration.maximumBodyBytes
                 )

@@ -31,11 +31,17 @@ public final class FleetNode: Sendable {
     let tokens: FleetTokens
     let copies: FleetCopies
     let controller: FleetController
+    let probe: FleetProbe
     /// Connections to the other nodes: replication (one live wait per
     /// replica copy) and forwarded requests.
     let client: HTTPClient
     let logger: Logger
     private let runner = NodeRunner()
+    /// Notified when the placements, the live nodes or this node's
+    /// unreachable reports change.
+    let changes = ChangeSignal()
+    /// The directory's lock and the lease kept for a restart.
+    let leaseFile: FleetLeaseFile
     /// The data keys whose copies this node is re-sealing now.
     let resealing = Mutex<Set<KeyID>>([])
 
@@ -60,6 +66,9 @@ public final class FleetNode: Sendable {
         }
         self.fleet = fleet
         self.logger = logger
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let leaseFile = try FleetLeaseFile(root: root)
+        self.leaseFile = leaseFile
         do {
             etcd = try EtcdClient(.init(endpoints: fleet.etcd))
         } catch {
@@ -76,7 +85,7 @@ public final class FleetNode: Sendable {
         // requests retry on their own terms).
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        cache = PlacementCache(etcd: etcd, keys: fleet.keys)
+        cache = PlacementCache(etcd: etcd, keys: fleet.keys, changes: changes)
         if fleet.seals {
             guard configuration.keyProvider != nil else {
                 try? client.syncShutdown()
@@ -101,9 +110,10 @@ public final class FleetNode: Sendable {
             record: NodeRecord(address: fleet.address, zone: fleet.zone, capacity: fleet.capacity),
             ttl: fleet.leaseTTL,
             margin: fleet.leaseMargin,
-            logger: logger
+            logger: logger,
+            onLease: { [leaseFile] in leaseFile.keep($0) }
         )
-        directory = NodeDirectory(etcd: etcd, keys: fleet.keys)
+        directory = NodeDirectory(etcd: etcd, keys: fleet.keys, changes: changes)
         tokens = FleetTokens(etcd: etcd, keys: fleet.keys)
         var replication = configuration.replication
         replication.backoff = Backoff(base: .milliseconds(50), maximum: .seconds(1))
@@ -124,13 +134,28 @@ public final class FleetNode: Sendable {
                 drop: { [node] name in try await node.deleteStore(name) }
             )
         )
-        controller = FleetController(
+        let controller = FleetController(
             fleet: fleet,
             etcd: etcd,
             membership: membership,
             directory: directory,
             cache: cache,
             logger: logger
+        )
+        self.controller = controller
+        probe = FleetProbe(
+            .init(
+                fleet: fleet,
+                directory: directory,
+                membership: membership,
+                etcd: etcd,
+                client: client,
+                clock: configuration.clock,
+                changes: changes,
+                logger: logger,
+                // The primaries it follows, and the controller.
+                followed: { [copies] in copies.followedPrimaries.union(controller.controllerNode.map { [$0] } ?? []) }
+            )
         )
     }
 
@@ -151,6 +176,7 @@ public final class FleetNode: Sendable {
             FleetTask { [tokens] in try? await tokens.run() },
             FleetTask { [copies] in await copies.run() },
             FleetTask { [controller] in await controller.run() },
+            FleetTask { [probe] in await probe.run() },
             FleetTask { [self] in await followShreddedKeys() },
             FleetTask { [self] in await followRekeys() },
             FleetTask { [self] in await retryUnfinishedRekeys() }
@@ -165,12 +191,13 @@ public final class FleetNode: Sendable {
     ///   (after waiting a lease's TTL for a dead one's to end);
     ///   ``EtcdError`` when etcd cannot be reached to join.
     public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        // A node restarted right after it died finds its id still held by
-        // its old lease: that lease ends within a TTL, then the id is free.
+        // A node restarted right after it died takes its old lease back (it
+        // kept its id in its directory); failing that (the lease file lost),
+        // its id is held by that lease until it ends, within a TTL.
         let patience = ContinuousClock.now + .seconds(fleet.leaseTTL) + .seconds(2)
         while true {
             do {
-                try await membership.join()
+                try await membership.join(adopting: leaseFile.previous)
                 break
             } catch let error as FleetError where error.code == .nodeIDInUse && ContinuousClock.now < patience {
                 try? await Task.sleep(for: .milliseconds(250))

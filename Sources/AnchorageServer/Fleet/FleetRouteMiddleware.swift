@@ -29,6 +29,7 @@ struct FleetRouteMiddleware: RouterMiddleware {
     let cache: PlacementCache
     let directory: NodeDirectory
     let copies: FleetCopies
+    let probe: FleetProbe
     let forwarder: FleetForwarder
     let maximumBodyBytes: Int
 
@@ -68,15 +69,29 @@ struct FleetRouteMiddleware: RouterMiddleware {
         switch Route.decide(for: record, on: me, replicaReadAllowed: replicaRead) {
         case .unplaced:
             throw StoreScopeMiddleware.notFound
-        case .forward(let primary, _):
-            guard let node = directory.node(primary) else {
+        case .forward(let primary, let epoch):
+            guard let node = directory.node(primary), !probe.reports(primary) else {
                 throw APIError(
                     .serviceUnavailable,
                     .fleetUnavailable,
-                    "the store's primary is not live; the fleet promotes a replica within seconds: ask again then"
+                    "the store's primary does not answer this node; the fleet promotes a replica within seconds: "
+                        + "ask again then"
                 ).retrying(after: .seconds(1))
             }
-            return try await forwarder.forward(request, to: node.record.address, maximumBodyBytes: maximumBodyBytes)
+            // Given up before its answer begins if the store's primary
+            // changes, goes, or stops answering this node's probes.
+            let (cache, directory, probe) = (cache, directory, probe)
+            return try await forwarder.forward(
+                request,
+                to: node.record.address,
+                maximumBodyBytes: maximumBodyBytes
+            ) {
+                await cache.changes.wait {
+                    let now = cache.placement(of: store)?.placement
+                    return now?.primary != primary || now?.epoch != epoch || directory.node(primary) == nil
+                        || probe.reports(primary)
+                }
+            }
         case .serve(let role, let epoch):
             var context = context
             if isWrite {
