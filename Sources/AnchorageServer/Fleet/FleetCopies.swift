@@ -10,27 +10,18 @@ import Logging
 import Synchronization
 
 /// The store copies this node holds, kept in line with the fleet's
-/// placements: a copy is created where a placement names this node; a
-/// replica follows its primary (pulling live, so its next pull position
-/// acknowledges the primary's writes); a primary begins its epoch before it
-/// takes writes (``FleetCopies/promote(_:epoch:revision:)``).
+/// placements: each copy's lifecycle is a ``CopyLifecycle`` (a value-type
+/// state machine); this runs the work its effects ask for — a follower, the
+/// steps of a promotion, a drop — and feeds the outcomes back. It wakes on
+/// the placement cache's and the node directory's changes, never on a
+/// timer, and sleeps only on the node's clock.
 ///
 /// ```swift
 /// let copies = FleetCopies(…)
 /// let task = Task { await copies.run() }
-/// try copies.gate("alice", epoch: 3)()     // may this node take alice's writes now?
+/// try copies.check("alice", epoch: 3)     // may this node take alice's writes now?
 /// ```
 final class FleetCopies: Sendable {
-    /// What this node does for one store.
-    struct Copy {
-        var role: Placement.Role
-        var epoch: Int64
-        var primary: String
-        /// A primary: its epoch is begun and caught up; it takes writes.
-        var ready = false
-        var task: Task<Void, Never>?
-    }
-
     struct Parts: Sendable {
         let fleet: FleetConfiguration
         let registry: NodeRegistry
@@ -41,38 +32,58 @@ final class FleetCopies: Sendable {
         let etcd: EtcdClient
         let client: HTTPClient
         let replication: PeerReplicator.Configuration
+        /// Notified when the placements or the live nodes change.
+        let changes: ChangeSignal
+        let clock: StoreClock
         let logger: Logger
         /// Erases a copy this node no longer holds (its store stays on the
         /// nodes the placement names).
         let drop: @Sendable (StoreName) async throws -> Void
     }
 
+    /// One copy: its lifecycle and the work running for it.
+    struct Entry {
+        var lifecycle: CopyLifecycle
+        var work: Task<Void, Never>?
+    }
+
     let parts: Parts
-    private let copies = Mutex<[String: Copy]>([:])
+    private let entries = Mutex<[String: Entry]>([:])
     /// Promotions done (epochs begun after a failover or a handoff).
     let promotions = Atomic<Int>(0)
+    /// How long a step that failed waits before it is tried again.
+    static let retryPause: Duration = .milliseconds(250)
 
     init(_ parts: Parts) {
         self.parts = parts
     }
 
-    /// The copies, for status pages.
+    /// The copies, for status pages: the role each phase plays, the epoch,
+    /// and whether it takes writes.
     var snapshot: [String: (role: Placement.Role, epoch: Int64, ready: Bool)] {
-        copies.withLock { copies in copies.mapValues { ($0.role, $0.epoch, $0.ready) } }
+        entries.withLock { entries in
+            entries.compactMapValues { entry in
+                let lifecycle = entry.lifecycle
+                switch lifecycle.phase {
+                case .idle: return nil
+                case .following(_, let joining): return (joining ? .joining : .replica, lifecycle.epoch, false)
+                case .promoting, .superseded, .stopped: return (.primary, lifecycle.epoch, false)
+                case .leading: return (.primary, lifecycle.epoch, true)
+                }
+            }
+        }
     }
 
-    /// The primaries of the stores this node holds replicas (or joining
-    /// copies) of: the nodes it probes.
+    /// The primaries of the stores this node follows: the nodes it probes.
     var followedPrimaries: Set<String> {
-        copies.withLock { copies in Set(copies.values.filter { $0.role != .primary }.map(\.primary)) }
+        entries.withLock { entries in Set(entries.values.compactMap(\.lifecycle.following)) }
     }
 
     /// Throws the answer to a write of `store` this node may not take now:
     /// it does not lead the store at `epoch` yet, or its lease deadline
     /// passed.
     func check(_ store: String, epoch: Int64) throws {
-        let ready = copies.withLock { $0[store].map { $0.ready && $0.epoch == epoch && $0.role == .primary } ?? false }
-        guard ready else {
+        guard entries.withLock({ $0[store]?.lifecycle.leads(at: epoch) ?? false }) else {
             throw APIError(
                 .serviceUnavailable,
                 .fleetUnavailable,
@@ -89,112 +100,131 @@ final class FleetCopies: Sendable {
         }
     }
 
-    /// Keeps the copies in line with the placements until cancelled.
+    /// Keeps the copies in line with the placements until cancelled: a
+    /// pass at each change of the placements or the live nodes.
     func run() async {
-        var seen: Int64 = -1
-        var nodes: Set<String> = []
+        var seen: UInt64?
+        var first = true
         while !Task.isCancelled {
-            let revision = parts.cache.revision
-            let live = Set(parts.directory.nodes.keys)
-            if revision != seen || live != nodes {
-                seen = revision
-                nodes = live
-                await reconcile()
+            await parts.changes.wait { parts.changes.changes != seen && parts.cache.revision > 0 }
+            seen = parts.changes.changes
+            if Task.isCancelled { break }
+            if first {
+                // Copies left from before (placed elsewhere while this node was away) go once.
+                first = false
+                await dropCopiesPlacedElsewhere()
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            reconcile()
         }
-        let tasks = copies.withLock { copies in copies.values.compactMap(\.task) }
+        let tasks = entries.withLock { entries in entries.values.compactMap(\.work) }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
     }
 
-    /// One pass: creates missing copies, (re)starts followers and
-    /// promotions whose placement changed, stops what this node no longer
-    /// holds.
-    func reconcile() async {
-        // Nothing is decided from a cache that has not read the placements yet.
-        guard parts.cache.revision > 0 else { return }
+    /// One pass: every copy told its placement as the cache holds it.
+    func reconcile() {
         let me = parts.fleet.nodeID
-        let all = parts.cache.placements
-        var wanted: [String: PlacementRecord] = [:]
-        for record in all.values where record.placement.role(of: me) != nil { wanted[record.store] = record }
-        // Stop what is no longer ours.
-        let dropped: [Task<Void, Never>] = copies.withLock { copies in
-            var tasks: [Task<Void, Never>] = []
-            for (store, copy) in copies where wanted[store] == nil {
-                if let task = copy.task { tasks.append(task) }
-                copies[store] = nil
-            }
-            return tasks
-        }
-        for task in dropped { task.cancel() }
-        await dropCopies(placedElsewhere: all, keeping: wanted)
-        for record in wanted.values.sorted(by: { $0.store < $1.store }) {
-            guard let name = try? StoreName(record.store) else { continue }
-            do {
-                if try parts.registry.store(name) == nil { _ = try parts.registry.createStore(name) }
-            } catch  where error.code == .storeExists {
-                // Made meanwhile.
-            } catch {
-                parts.logger.warning(
-                    "cannot create a store copy",
-                    metadata: ["store": "\(record.store)", "error": "\(error)"]
-                )
+        let placements = parts.cache.placements
+        let stores = entries.withLock { Set($0.keys) }.union(
+            placements.values.filter { $0.placement.role(of: me) != nil }.map(\.store)
+        )
+        for store in stores.sorted() {
+            guard let record = placements[store] else {
+                // No placement at all (not read yet, or removed): its work stops, nothing is erased.
+                let work = entries.withLock { $0.removeValue(forKey: store)?.work }
+                work?.cancel()
                 continue
             }
-            let placement = record.placement
-            guard let role = placement.role(of: me) else { continue }
-            let changed: Task<Void, Never>?? = copies.withLock { copies in
-                if let copy = copies[record.store], copy.role == role, copy.epoch == placement.epoch,
-                    copy.primary == placement.primary
-                {
-                    return .none
+            let placement = record.placement.role(of: me) == nil ? nil : record.placement
+            let gone = record.placement.copies.contains { parts.directory.node($0) == nil }
+            apply(store) { $0.place(placement, predecessorGone: gone) }
+        }
+    }
+
+    /// Runs `change` on `store`'s lifecycle and the work its effects ask for.
+    func apply(_ store: String, _ change: (inout CopyLifecycle) -> [CopyLifecycle.Effect]) {
+        let (effects, lifecycle) = entries.withLock { entries -> ([CopyLifecycle.Effect], CopyLifecycle) in
+            var entry = entries[store] ?? Entry(lifecycle: CopyLifecycle(store: store, node: parts.fleet.nodeID))
+            let effects = change(&entry.lifecycle)
+            entries[store] = entry
+            return (effects, entry.lifecycle)
+        }
+        guard !effects.isEmpty, let name = try? StoreName(store) else { return }
+        for effect in effects { run(effect, for: name, lifecycle: lifecycle) }
+    }
+
+    /// Starts the work of one effect.
+    private func run(_ effect: CopyLifecycle.Effect, for name: StoreName, lifecycle: CopyLifecycle) {
+        let store = name.rawValue
+        switch effect {
+        case .stopWork:
+            // Cancelled; the next work waits for it to end (``chain(_:_:)``).
+            entries.withLock { $0[store]?.work?.cancel() }
+        case .create:
+            chain(store) { [self] in await create(name) }
+        case .stopLeading:
+            parts.logger.info("stopped leading a store", metadata: ["store": "\(name)"])
+        case .lead(let epoch, let promoted):
+            if promoted { promotions.add(1, ordering: .relaxed) }
+            parts.logger.info(
+                "leading a store",
+                metadata: ["store": "\(name)", "fleet.epoch": "\(epoch)", "fleet.node": "\(parts.fleet.nodeID)"]
+            )
+        case .drop:
+            chain(store) { [self] in
+                do {
+                    try await parts.drop(name)
+                    parts.logger.notice("dropped a copy placed elsewhere", metadata: ["store": "\(name)"])
+                } catch {
+                    parts.logger.warning("cannot drop a copy", metadata: ["store": "\(name)", "error": "\(error)"])
                 }
-                let old = copies[record.store]?.task
-                copies[record.store] = Copy(role: role, epoch: placement.epoch, primary: placement.primary)
-                return .some(old)
+                // Dropped: the entry goes unless a placement named this node again meanwhile.
+                entries.withLock { entries in
+                    if entries[store]?.lifecycle.phase == .idle { entries[store] = nil }
+                }
             }
-            guard case .some(let old) = changed else { continue }
-            old?.cancel()
-            let task: Task<Void, Never>
-            switch role {
-            case .primary:
-                task = Task { [self] in
-                    await old?.value
-                    await promote(name, epoch: placement.epoch, revision: record.modRevision)
-                }
-            case .replica, .joining:
-                task = Task { [self] in
-                    await old?.value
-                    await follow(name, primary: placement.primary, epoch: placement.epoch, joining: role == .joining)
-                }
-            }
-            copies.withLock { copies in
-                if copies[record.store]?.epoch == placement.epoch, copies[record.store]?.role == role {
-                    copies[record.store]?.task = task
-                } else {
-                    task.cancel()
-                }
+        case .follow, .waitLockDelay, .beginEpoch, .awaitCopy, .catchUp, .retry:
+            chain(store) { [self] in
+                guard let (event, generation) = await work(effect, for: name) else { return }
+                apply(store) { $0.handle(event, generation: generation) }
             }
         }
     }
 
-    /// Erases the local copies of stores whose placement no longer names
-    /// this node: a move's source, a replaced copy that came back. A store
-    /// with no placement at all is left alone (the cache may not have read
-    /// it yet).
-    func dropCopies(
-        placedElsewhere placements: [String: PlacementRecord],
-        keeping wanted: [String: PlacementRecord]
-    ) async {
-        let local: [StoreRecord]
-        do {
-            local = try parts.registry.stores()
-        } catch {
-            return
+    /// Runs `body` after the work running for `store`, as its work now.
+    private func chain(_ store: String, _ body: @escaping @Sendable () async -> Void) {
+        entries.withLock { entries in
+            let previous = entries[store]?.work
+            entries[store]?.work = Task {
+                await previous?.value
+                guard !Task.isCancelled else { return }
+                await body()
+            }
         }
-        for record in local where wanted[record.id] == nil && placements[record.id] != nil {
-            guard let name = try? StoreName(record.id) else { continue }
+    }
+
+    /// Creates the copy if the node does not hold it.
+    private func create(_ name: StoreName) async {
+        do {
+            if try parts.registry.store(name) == nil { _ = try parts.registry.createStore(name) }
+        } catch  where error.code == .storeExists {
+            // Made meanwhile.
+        } catch {
+            parts.logger.warning("cannot create a store copy", metadata: ["store": "\(name)", "error": "\(error)"])
+        }
+    }
+
+    /// Erases the local copies of stores whose placement no longer names
+    /// this node: a move's source, a replaced copy that came back while this
+    /// node was away. A store with no placement at all is left alone.
+    func dropCopiesPlacedElsewhere() async {
+        let me = parts.fleet.nodeID
+        let placements = parts.cache.placements
+        guard let local = try? parts.registry.stores() else { return }
+        for record in local {
+            guard let placement = placements[record.id], placement.placement.role(of: me) == nil,
+                let name = try? StoreName(record.id)
+            else { continue }
             do {
                 try await parts.drop(name)
                 parts.logger.notice("dropped a copy placed elsewhere", metadata: ["store": "\(name)"])
@@ -204,117 +234,22 @@ final class FleetCopies: Sendable {
         }
     }
 
-    /// Stops the work this node does for `store` (its follower or its
-    /// promotion) and waits for it to end, keeping the copy's place: the
-    /// next reconcile starts it again only when the placement changes. For
-    /// a copy whose data key was shredded: nothing should hold it open.
+    /// Stops the work this node does for `store` and waits for it to end,
+    /// keeping the copy's place: for a copy whose data key was shredded, or
+    /// that is being re-sealed (nothing should hold it open).
     func stop(_ store: String) async {
-        let task = copies.withLock { copies -> Task<Void, Never>? in
-            let task = copies[store]?.task
-            copies[store]?.task = nil
-            copies[store]?.ready = false
-            return task
-        }
-        task?.cancel()
-        await task?.value
+        apply(store) { $0.stop() }
+        let work = entries.withLock { $0[store]?.work }
+        await work?.value
     }
 
     /// Starts the work for `store` again after ``stop(_:)`` (its copy
-    /// re-sealed meanwhile): the next pass creates it as new.
+    /// re-sealed meanwhile): it begins as new.
     func restart(_ store: String) async {
-        copies.withLock { _ = $0.removeValue(forKey: store) }
-        await reconcile()
-    }
-
-    /// Whether this node still holds `store` with `role` at `epoch`.
-    func holds(_ store: StoreName, _ role: Placement.Role, epoch: Int64) -> Bool {
-        copies.withLock { $0[store.rawValue].map { $0.role == role && $0.epoch == epoch } ?? false }
-    }
-
-    func markReady(_ store: StoreName, epoch: Int64) {
-        copies.withLock { copies in
-            if copies[store.rawValue]?.epoch == epoch, copies[store.rawValue]?.role == .primary {
-                copies[store.rawValue]?.ready = true
-            }
+        apply(store) { lifecycle in
+            lifecycle.restart()
+            return []
         }
-    }
-
-    /// A replicator of `served`'s log with the copy on node `node`, fenced by
-    /// epoch.
-    func replicator(of served: ServedStore, on node: String) throws -> PeerReplicator? {
-        guard let address = parts.directory.node(node)?.record.address,
-            let url = URL(string: address + "/v1/stores/\(served.name.rawValue)")
-        else { return nil }
-        let owner = served.owner
-        var configuration = parts.replication
-        configuration.epoch = { try owner.fleetEpoch()?.epoch }
-        return PeerReplicator(
-            log: try owner.eventLog(),
-            peer: try HTTPPeerTransport(
-                url: url,
-                token: parts.fleet.secret,
-                client: parts.client,
-                maximumBatchBytes: configuration.maximumBatchBytes
-            ),
-            configuration: configuration,
-            logger: parts.logger
-        )
-    }
-
-    /// Runs `body` with the store open, until it returns or the task is
-    /// cancelled; tries again after a pause when opening fails.
-    func withServed(_ name: StoreName, _ body: (ServedStore) async -> Void) async {
-        while !Task.isCancelled {
-            do {
-                let lease = try await parts.pool.lease(name)
-                await body(lease.resource)
-                await lease.release()
-                return
-            } catch {
-                parts.logger.warning("cannot open a store copy", metadata: ["store": "\(name)", "error": "\(error)"])
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
-    }
-
-    /// A replica: hands the primary what only this copy holds, then
-    /// follows the primary's log live until cancelled. A joining copy first
-    /// pulls until it has caught up, and reports it (`synced/<store>/<node>`)
-    /// so that the controller counts it.
-    func follow(_ name: StoreName, primary: String, epoch: Int64, joining: Bool) async {
-        await withServed(name) { served in
-            var reported = !joining
-            while !Task.isCancelled {
-                do {
-                    if let replicator = try replicator(of: served, on: primary) {
-                        // What this copy holds that the primary lacks (writes a
-                        // deposed primary stored but never acknowledged) goes to
-                        // the primary once, so every copy converges; then follow.
-                        _ = try await replicator.sync(.push)
-                        if !reported {
-                            _ = try await replicator.sync(.pull)
-                            try await reportSynced(name, epoch: epoch)
-                            reported = true
-                        }
-                        await replicator.follow(.pull)
-                    }
-                } catch {
-                    parts.logger.debug(
-                        "cannot follow the primary",
-                        metadata: ["store": "\(name)", "error": "\(error)"]
-                    )
-                }
-                // The primary is not live (yet), or following ended: look again shortly.
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
-    }
-
-    /// Tells the controller this node's joining copy of `name` has caught
-    /// up with the primary at `epoch`.
-    func reportSynced(_ name: StoreName, epoch: Int64) async throws {
-        let key = parts.fleet.keys.synced(name.rawValue, on: parts.fleet.nodeID)
-        _ = try await parts.etcd.put(key, value: Array(#"{"epoch":\#(epoch)}"#.utf8))
-        parts.logger.info("a joining copy caught up", metadata: ["store": "\(name)", "fleet.epoch": "\(epoch)"])
+        reconcile()
     }
 }

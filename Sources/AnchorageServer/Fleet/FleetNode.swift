@@ -130,6 +130,8 @@ public final class FleetNode: Sendable {
                 etcd: etcd,
                 client: client,
                 replication: replication,
+                changes: changes,
+                clock: configuration.clock,
                 logger: logger,
                 drop: { [node] name in try await node.deleteStore(name) }
             )
