@@ -13,8 +13,9 @@ import Glibc
 
 /// `--suite fleet`: a fleet on this machine (3 etcd members and
 /// `anchorage serve --fleet` processes on loopback, lease 10 s), its primary
-/// killed with -9, then frozen with SIGSTOP, under 64 writing clients round
-/// after round; then a node holding many stores' copies killed for good.
+/// killed with -9, then frozen with SIGSTOP, then etcd's leader killed, then
+/// etcd's majority lost, under 64 writing clients round after round; then a
+/// node holding many stores' copies killed for good.
 extension AnchorageBench {
     func runFleetBenchmarks(report: inout Report) async throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -55,8 +56,11 @@ extension AnchorageBench {
                             }
                             if status == 201 {
                                 shared.acknowledged.withLock { $0.append((uuid, answered, epoch)) }
-                            } else {
+                            } else if status == 0 {
+                                // No answer (refused, or timed out): another node.
                                 node = (node + 1) % 3
+                            } else {
+                                // 503 with Retry-After: the node answers; ask it again shortly, as clients do.
                                 try? await Task.sleep(for: .milliseconds(100))
                             }
                         }
@@ -105,10 +109,22 @@ extension AnchorageBench {
                 )
             }
         }
+        let etcd = try await etcdRounds(fleet, http: http, shared: shared)
         shared.stop.store(true, ordering: .relaxed)
         await writers.value
         let uuids = Set(shared.acknowledged.withLock { $0.map(\.0) })
-        try await waitUntil("the copies converge", timeout: 120) { await http.converged("bench", in: fleet) }
+        do {
+            try await waitUntil("the copies converge", timeout: 120) { await http.converged("bench", in: fleet) }
+        } catch {
+            // What each node says of its copy, for a person to read.
+            for node in fleet.nodes {
+                for path in ["/v1/fleet/copies/bench", "/v1/fleet/status"] {
+                    let (status, body) = await http.send(.GET, node.url + path, token: fleet.secret)
+                    print("\(node.id) \(path): \(status) \(body.prefix(2_000))")
+                }
+            }
+            throw error
+        }
         fleet.killAll()
         var lost = 0
         var failing = 0
@@ -140,8 +156,72 @@ extension AnchorageBench {
             report.add(.fleetResumeMedian(fault), anchorage: [Report.median(resumed[fault] ?? []) ?? 0])
             report.add(.fleetResumeP99(fault), anchorage: [Self.percentile(resumed[fault] ?? [], 0.99)])
         }
+        report.add(.fleetEtcdPrimaryChanges(rounds: fleetRounds), anchorage: [Double(etcd.primaryChanges)])
+        report.add(.fleetEtcdLeaderStall, anchorage: [Self.percentile(etcd.leaderStalls, 0.99)])
+        report.add(.fleetMajorityResume, anchorage: [etcd.majorityResumes.max() ?? 0])
         report.add(.fleetLongestAnswer, anchorage: [Double(shared.longest.withLock { $0 } / .milliseconds(1)) / 1_000])
         report.add(.fleetCopiesFailingAudit, anchorage: [Double(failing)])
+    }
+
+    /// What the etcd rounds measured.
+    struct EtcdRounds {
+        var primaryChanges = 0
+        /// Per leader kill: from the kill to the first write acknowledged after it.
+        var leaderStalls: [Double] = []
+        /// Per majority loss: from etcd's recovery (a majority serving again)
+        /// to the first write acknowledged after it.
+        var majorityResumes: [Double] = []
+    }
+
+    /// Rounds of etcd's leader killed, then of etcd without a majority (2 of
+    /// 3 members killed for 5, 10, 20 and 60 s in turn), under the writers:
+    /// no store may change primary, and writes resume once etcd does.
+    private func etcdRounds(
+        _ fleet: FleetTestHarness,
+        http: FleetBenchClient,
+        shared: BenchWriters
+    ) async throws -> EtcdRounds {
+        var rounds = EtcdRounds()
+        let before = await http.placement(of: "bench", in: fleet)
+        for round in 0..<fleetRounds {
+            var leader: Int?
+            try await waitUntil("etcd has a leader (round \(round))", timeout: 120) {
+                leader = await http.etcdLeader(fleet)
+                return leader != nil
+            }
+            let killed = ContinuousClock.now
+            fleet.etcd.kill(leader!)
+            try await waitUntil("a write after etcd's leader was killed (round \(round))", timeout: 120) {
+                shared.acknowledged.withLock { $0.last.map { $0.1 > killed } ?? false }
+            }
+            let first = shared.acknowledged.withLock { $0.filter { $0.1 > killed }.map(\.1).min()! }
+            rounds.leaderStalls.append(Double((first - killed) / .milliseconds(1)) / 1_000)
+            try await fleet.etcd.restart(leader!)
+            print(
+                "fleet etcd leader kill round \(round + 1): a write acknowledged \(rounds.leaderStalls.last!) s after"
+            )
+        }
+        let outages = [5, 10, 20, 60]
+        for round in 0..<fleetRounds {
+            let outage = outages[round % outages.count]
+            fleet.etcd.kill(1)
+            fleet.etcd.kill(2)
+            try await Task.sleep(for: .seconds(outage))
+            try await fleet.etcd.restart(1)
+            let recovered = ContinuousClock.now
+            try await waitUntil("writes after etcd's majority is back (round \(round))", timeout: 120) {
+                shared.acknowledged.withLock { $0.last.map { $0.1 > recovered } ?? false }
+            }
+            let first = shared.acknowledged.withLock { $0.filter { $0.1 > recovered }.map(\.1).min()! }
+            rounds.majorityResumes.append(Double((first - recovered) / .milliseconds(1)) / 1_000)
+            try await fleet.etcd.restart(2)
+            print(
+                "fleet etcd majority lost \(outage) s, round \(round + 1): writes \(rounds.majorityResumes.last!) s after it came back"
+            )
+        }
+        let after = await http.placement(of: "bench", in: fleet)
+        if let before, let after { rounds.primaryChanges = Int(after.epoch - before.epoch) }
+        return rounds
     }
 
     /// A node holding copies of `fleetStores` stores killed for good: the time
@@ -295,6 +375,32 @@ final class FleetBenchClient: Sendable {
             if status == 200, let json = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] {
                 return json["stores"] as? [[String: Any]]
             }
+        }
+        return nil
+    }
+
+    func placement(of store: String, in fleet: FleetTestHarness) async -> (primary: String, epoch: Int)? {
+        guard let entry = await placements(in: fleet)?.first(where: { $0["id"] as? String == store }),
+            let primary = entry["primary"] as? String, let epoch = entry["epoch"] as? Int
+        else { return nil }
+        return (primary, epoch)
+    }
+
+    /// The index of etcd's leader, from the members' own status.
+    func etcdLeader(_ fleet: FleetTestHarness) async -> Int? {
+        for (index, endpoint) in fleet.etcd.endpoints.enumerated() {
+            var request = HTTPClientRequest(url: endpoint + "/v3/maintenance/status")
+            request.method = .POST
+            request.body = .bytes(ByteBuffer(string: "{}"))
+            guard let response = try? await client.execute(request, timeout: .seconds(5)),
+                response.status == .ok,
+                let body = try? await response.body.collect(upTo: 1 << 20),
+                let status = (try? JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)))
+                    as? [String: Any],
+                let member = (status["header"] as? [String: Any])?["member_id"] as? String,
+                member == status["leader"] as? String
+            else { continue }
+            return index
         }
         return nil
     }

@@ -509,7 +509,7 @@ enum FleetFault: String, CaseIterable, Sendable {
 extension Workload {
     static func fleetLost(rounds: Int) -> Workload {
         Workload(
-            "fleet: kill -9 and SIGSTOP of a primary under 64 writing clients, \(rounds) rounds each (3 etcd + 3 nodes, lease 10 s): acknowledged writes lost",
+            "fleet: kill -9 and SIGSTOP of a primary, etcd's leader killed, etcd's majority lost, under 64 writing clients, \(rounds) rounds each (3 etcd + 3 nodes, lease 10 s): acknowledged writes lost",
             "writes",
             goal: .valueAtMost(0)
         )
@@ -529,6 +529,22 @@ extension Workload {
             goal: .valueAtMost(fault.goal)
         )
     }
+    static func fleetEtcdPrimaryChanges(rounds: Int) -> Workload {
+        Workload(
+            "fleet: store primaries changed over \(rounds) kills of etcd's leader and \(rounds) losses of its majority (5–60 s)",
+            "changes",
+            goal: .valueAtMost(0)
+        )
+    }
+    static let fleetEtcdLeaderStall = Workload(
+        "fleet: etcd's leader killed: from the kill to the next write acknowledged, 99th percentile of the rounds",
+        "s"
+    )
+    static let fleetMajorityResume = Workload(
+        "fleet: etcd's majority back (after 5–60 s without): to the next write acknowledged, the longest of the rounds",
+        "s",
+        goal: .valueAtMost(2)
+    )
     static let fleetLongestAnswer = Workload(
         "fleet: the longest a writing client waited for an answer from a node not struck, over every round (forwarding deadline 12 s + 2 s)",
         "s",

@@ -159,28 +159,45 @@ extension FleetCopies {
 
     /// Pulls from a copy holding the epoch what this one lacks: with writes
     /// acknowledged on two of three copies, every acknowledged write is then
-    /// here.
+    /// here. Every other live copy is asked at once and the first to answer
+    /// serves (the old primary, frozen but still live, would hold the
+    /// promotion up to a request's timeout).
     func catchUp(_ served: ServedStore, epoch: Int64) async -> CopyLifecycle.Event {
         let name = served.name
         let others = otherCopies(of: name)
         if parts.fleet.allowUnclean && others.isEmpty { return .caughtUp }
-        for node in others {
-            do {
-                guard let replicator = try replicator(of: served, on: node) else { continue }
-                let summary = try await replicator.sync(.pull)
-                parts.logger.info(
-                    "caught up from a copy",
-                    metadata: [
-                        "store": "\(name)", "fleet.epoch": "\(epoch)", "from": "\(node)",
-                        "applied": "\(summary.pulled?.applied ?? 0)",
-                    ]
-                )
-                return .caughtUp
-            } catch {
-                // That copy does not hold the epoch yet, or is out of reach: the next.
-                parts.logger.debug("cannot catch up from a copy", metadata: ["from": "\(node)", "error": "\(error)"])
-            }
+        let replicators = others.compactMap { node in
+            (try? replicator(of: served, on: node)).flatMap { $0 }.map { (node, $0) }
         }
-        return .failed
+        let from = await withTaskGroup(of: String?.self) { group in
+            for (node, replicator) in replicators {
+                group.addTask { [parts] in
+                    do {
+                        let summary = try await replicator.sync(.pull)
+                        parts.logger.info(
+                            "caught up from a copy",
+                            metadata: [
+                                "store": "\(name)", "fleet.epoch": "\(epoch)", "from": "\(node)",
+                                "applied": "\(summary.pulled?.applied ?? 0)",
+                            ]
+                        )
+                        return node
+                    } catch {
+                        // That copy does not hold the epoch yet, or is out of reach.
+                        parts.logger.debug(
+                            "cannot catch up from a copy",
+                            metadata: ["from": "\(node)", "error": "\(error)"]
+                        )
+                        return nil
+                    }
+                }
+            }
+            for await node in group where node != nil {
+                group.cancelAll()
+                return node
+            }
+            return nil
+        }
+        return from == nil ? .failed : .caughtUp
     }
 }

@@ -49,6 +49,8 @@ final class FleetCopies: Sendable {
 
     let parts: Parts
     private let entries = Mutex<[String: Entry]>([:])
+    /// Stores whose writes stored while deposed are being handed over.
+    private let handingOver = Mutex<Set<String>>([])
     /// Promotions done (epochs begun after a failover or a handoff).
     let promotions = Atomic<Int>(0)
     /// How long a step that failed waits before it is tried again.
@@ -97,6 +99,36 @@ final class FleetCopies: Sendable {
                 "this node cannot renew its fleet lease (etcd is out of reach), so it takes no writes; reads go on, "
                     + "and writes resume once it renews"
             ).retrying(after: .seconds(1))
+        }
+    }
+
+    /// After a write this node took while it led `store` at `epoch`: if it
+    /// no longer does (it was deposed while the write was under way), what
+    /// it stored goes to the store's primary now — its follower pushed once,
+    /// when it began, perhaps before this write was stored — so that every
+    /// copy converges.
+    func handOverIfDeposed(_ store: String, epoch: Int64) {
+        guard let name = try? StoreName(store) else { return }
+        let primary = entries.withLock { entries -> String? in
+            guard let lifecycle = entries[store]?.lifecycle, !lifecycle.leads(at: epoch) else { return nil }
+            return lifecycle.following
+        }
+        guard let primary, handingOver.withLock({ $0.insert(store).inserted }) else { return }
+        Task { [self] in
+            defer { handingOver.withLock { _ = $0.remove(store) } }
+            _ = await withServed(name) { served -> Bool? in
+                do {
+                    _ = try await replicator(of: served, on: primary)?.sync(.push)
+                    parts.logger.info(
+                        "handed writes stored while deposed to the primary",
+                        metadata: ["store": "\(name)", "primary": "\(primary)"]
+                    )
+                } catch {
+                    // The follower pushes again when it begins anew.
+                    parts.logger.info("cannot hand writes to the primary", metadata: ["error": "\(error)"])
+                }
+                return true
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Anchorage
 import AnchorageFleet
 import AnchorageService
 import Etcd
@@ -149,24 +150,29 @@ extension FleetNode {
 
     /// `POST /v1/stores {"id"}`: the controller places the store; any other
     /// node forwards the request to it.
+    ///
+    /// The answer comes once this node's placement cache holds the store, so
+    /// the next request to this node finds it (read your writes).
     func createStore(_ request: Request, context: NodeContext) async throws -> Response {
-        if controller.currentClaim == nil {
-            return
-                try await forwarder
-                .forward(request, to: try await controllerAddress(), maximumBodyBytes: 64 * 1_024)
-        }
-        let creation = try await AdminRoutes.decode(
-            AdminRoutes.Creation.self,
-            request,
-            context: context,
-            holding: "the store to create"
-        )
+        let body = try await JSONBodies.collect(request, context: context, holding: "the store to create")
+        let creation = try AdminRoutes.decode(AdminRoutes.Creation.self, from: body)
         guard let id = creation.id, creation.ids == nil else {
             throw APIError.badRequest("send {\"id\": \"<store>\"}: a fleet creates one store per request")
         }
         let name = try StoreName(id)
+        if controller.currentClaim == nil {
+            let buffered = Request(head: request.head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
+            let answer = try await forwarder.forward(
+                buffered,
+                to: try await controllerAddress(),
+                maximumBodyBytes: 64 * 1_024
+            )
+            if answer.status.code < 300 { await awaitPlaced(name.rawValue) }
+            return answer
+        }
         do {
             let (record, created) = try await controller.create(name.rawValue)
+            await awaitPlaced(name.rawValue)
             return try JSONBodies.response(encoding: StoreBody(record), status: created ? .created : .ok)
         } catch let error as FleetError {
             switch error.code {
@@ -178,6 +184,19 @@ extension FleetNode {
         } catch let error as EtcdError {
             throw APIError(.serviceUnavailable, .fleetUnavailable, "etcd: \(error.message)")
                 .retrying(after: .seconds(1))
+        }
+    }
+
+    /// Waits until this node's placement cache holds `store` (its watch
+    /// trails etcd by a millisecond or so), for at most 5 s on the node's
+    /// clock.
+    func awaitPlaced(_ store: String) async {
+        let cache = self.cache
+        await withTaskGroup(of: Void.self) { [clock = node.configuration.clock] group in
+            group.addTask { await cache.changes.wait { cache.placement(of: store) != nil } }
+            group.addTask { try? await clock.sleep(.seconds(5)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 

@@ -11,7 +11,9 @@ import Hummingbird
 /// client allows a replica to answer (`X-Anchorage-Read: replica`), one of
 /// its replicas — and forwarded to the primary otherwise. Every answer
 /// says which copy served it: `X-Anchorage-Copy` (`primary` or `replica`),
-/// `X-Anchorage-Node` and `X-Anchorage-Epoch`.
+/// `X-Anchorage-Node` and `X-Anchorage-Epoch`. A read a replica may answer,
+/// arriving at a node without a copy, goes to the primary — or to a
+/// replica when the primary does not answer.
 ///
 /// A write served here passes the copy's gate (``FleetCopies/check(_:epoch:)``):
 /// the node leads the store at the placement's epoch and holds its lease.
@@ -70,7 +72,11 @@ struct FleetRouteMiddleware: RouterMiddleware {
         case .unplaced:
             throw StoreScopeMiddleware.notFound
         case .forward(let primary, let epoch):
+            // A read the client lets a replica answer goes to one when the
+            // primary does not answer (this node's probes), or gives up.
+            let replica = replicaRead ? record.flatMap { answeringReplica(of: $0.placement) } : nil
             guard let node = directory.node(primary), !probe.reports(primary) else {
+                if let replica { return try await forwarder.forward(request, to: replica, maximumBodyBytes: 0) }
                 throw APIError(
                     .serviceUnavailable,
                     .fleetUnavailable,
@@ -81,16 +87,21 @@ struct FleetRouteMiddleware: RouterMiddleware {
             // Given up before its answer begins if the store's primary
             // changes, goes, or stops answering this node's probes.
             let (cache, directory, probe) = (cache, directory, probe)
-            return try await forwarder.forward(
-                request,
-                to: node.record.address,
-                maximumBodyBytes: maximumBodyBytes
-            ) {
-                await cache.changes.wait {
-                    let now = cache.placement(of: store)?.placement
-                    return now?.primary != primary || now?.epoch != epoch || directory.node(primary) == nil
-                        || probe.reports(primary)
+            do {
+                return try await forwarder.forward(
+                    request,
+                    to: node.record.address,
+                    maximumBodyBytes: maximumBodyBytes
+                ) {
+                    await cache.changes.wait {
+                        let now = cache.placement(of: store)?.placement
+                        return now?.primary != primary || now?.epoch != epoch || directory.node(primary) == nil
+                            || probe.reports(primary)
+                    }
                 }
+            } catch let error as APIError where error.code == .fleetUnavailable {
+                guard let replica else { throw error }
+                return try await forwarder.forward(request, to: replica, maximumBodyBytes: 0)
             }
         case .serve(let role, let epoch):
             var context = context
@@ -100,12 +111,28 @@ struct FleetRouteMiddleware: RouterMiddleware {
                 context.fleetGate = { try copies.check(store, epoch: epoch) }
                 context.fleetEpoch = UInt64(epoch)
             }
-            var response = try await next(request, context)
+            var response: Response
+            do {
+                response = try await next(request, context)
+            } catch {
+                if isWrite { copies.handOverIfDeposed(store, epoch: epoch) }
+                throw error
+            }
+            if isWrite { copies.handOverIfDeposed(store, epoch: epoch) }
             response.headers[Self.copyHeader] = role.rawValue
             response.headers[Self.nodeHeader] = me
             response.headers[Self.epochHeader] = String(epoch)
             return response
         }
+    }
+}
+
+extension FleetRouteMiddleware {
+    /// The address of a live replica of `placement` this node's probes
+    /// find answering, other than this node.
+    func answeringReplica(of placement: Placement) -> String? {
+        placement.replicas.lazy.filter { $0 != fleet.nodeID && !probe.reports($0) }
+            .compactMap { directory.node($0)?.record.address }.first
     }
 }
 

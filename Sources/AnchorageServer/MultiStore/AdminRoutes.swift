@@ -248,7 +248,11 @@ struct AdminRoutes: Sendable {
         context: NodeContext,
         holding what: String
     ) async throws -> T {
-        let body = try await JSONBodies.collect(request, context: context, holding: what)
+        try decode(type, from: try await JSONBodies.collect(request, context: context, holding: what))
+    }
+
+    /// Decodes a request body already read.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: body)
         } catch let error as DecodingError {
