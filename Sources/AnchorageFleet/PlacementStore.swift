@@ -150,6 +150,37 @@ public struct PlacementStore: Sendable {
         return try await run(txn, store: record.store, target: placement, claim: claim)
     }
 
+    /// Changes several stores' placements in one transaction, each from its
+    /// record as read: all of them, or — when any record changed meanwhile
+    /// or the claim no longer holds — none (`nil`; so too when the answer
+    /// was lost). The caller then changes them one by one
+    /// (``change(_:to:by:also:)``), which says which conflicted.
+    public func changeAll(
+        _ changes: [(record: PlacementRecord, placement: Placement, also: [EtcdOperation])],
+        by claim: ControllerElection.Claim
+    ) async throws -> [PlacementRecord]? {
+        var compare = [keys.fence(claim)]
+        var success: [EtcdOperation] = []
+        for change in changes {
+            try change.placement.check()
+            let key = keys.store(change.record.store)
+            compare.append(EtcdCompare(key, .equal, .modRevision(change.record.modRevision)))
+            success.append(.put(key, value: change.placement.bytes))
+            success += indexChanges(change.record.store, from: change.record.placement, to: change.placement)
+            success += change.also
+        }
+        let answer: EtcdTxnResult
+        do {
+            answer = try await etcd.txn(EtcdTxn(compare: compare, success: success))
+        } catch let error as EtcdError where error.code == .noAnswer {
+            return nil
+        }
+        guard answer.succeeded else { return nil }
+        return changes.map {
+            PlacementRecord(store: $0.record.store, placement: $0.placement, modRevision: answer.header.revision)
+        }
+    }
+
     /// The index operations that take `store`'s roles from `old` to `new`.
     func indexChanges(_ store: String, from old: Placement?, to new: Placement) -> [EtcdOperation] {
         var operations: [EtcdOperation] = []

@@ -236,6 +236,31 @@ struct FleetCoordinationTests {
             #expect(throws: FleetError.self) {
                 try Placement(primary: "n1", replicas: ["n1"], epoch: 1).check()
             }
+
+            // Several at once (a lost node's stores): all of them in one transaction, or — one record
+            // changed meanwhile — none.
+            var batch: [(record: PlacementRecord, placement: Placement, also: [EtcdOperation])] = []
+            for store in ["s1", "s2", "s3"] {
+                let record = try #require(try await placements.placement(of: store))
+                var next = record.placement
+                next.primary = record.placement.replicas[0]
+                next.replicas = record.placement.copies.filter { $0 != next.primary }
+                next.epoch += 1
+                batch.append((record, next, []))
+            }
+            var staleBatch = batch
+            staleBatch[1].record = read  // s0 as read before its change: stale
+            staleBatch[1].placement = stale
+            #expect(try await placements.changeAll(staleBatch, by: claim) == nil)
+            for change in batch {
+                #expect(try await placements.placement(of: change.record.store) == change.record, "none changed")
+            }
+            let all = try #require(try await placements.changeAll(batch, by: claim))
+            for (change, record) in zip(batch, all) {
+                #expect(try await placements.placement(of: change.record.store) == record)
+                #expect(record.placement == change.placement)
+                #expect(try await placements.stores(on: change.placement.primary)[change.record.store] == .primary)
+            }
         }
     }
 
