@@ -256,19 +256,19 @@ extension AnchorageBench {
         report.add(.fleetPrimarySpread(stores: fleetStores, nodes: 4), anchorage: [Double(spread.spread)])
         let placed = ContinuousClock.now
         let victim = 3
-        let naming = await http.placementsNaming("n\(victim)", in: fleet)
         fleet.kill(victim)
         // From the first copy re-placed (the node's lease ended, then --replace-after) to the last.
-        var began: ContinuousClock.Instant?
+        // Re-placing may begin once the node counts as lost: its lease ended (its key left etcd), then
+        // --replace-after (2 s).
+        var lost: ContinuousClock.Instant?
         try await waitUntil("no placement names the killed node", timeout: 1_800) {
-            let left = await http.placementsNaming("n\(victim)", in: fleet)
-            if began == nil, left < naming { began = .now }
-            return left == 0
+            if lost == nil, await http.isGone("n\(victim)", in: fleet) { lost = .now + .seconds(2) }
+            return await http.placementsNaming("n\(victim)", in: fleet) == 0
         }
         let done = ContinuousClock.now
         let seconds = Double((done - placed) / .milliseconds(1)) / 1_000
-        let replacing = Double((done - (began ?? placed)) / .milliseconds(1)) / 1_000
-        print("fleet: \(fleetStores) stores re-placed in \(seconds) s, \(replacing) s from the first")
+        let replacing = Double((done - (lost ?? placed)) / .milliseconds(1)) / 1_000
+        print("fleet: \(fleetStores) stores re-placed in \(seconds) s, \(replacing) s once the node counted as lost")
         report.add(.fleetReplaced(stores: fleetStores), anchorage: [seconds])
         report.add(.fleetReplacing(stores: fleetStores), anchorage: [replacing])
         // Balanced again among the three left (the controller hands stores over as it goes).
@@ -417,6 +417,18 @@ final class FleetBenchClient: Sendable {
             if let primary = entry["primary"] as? String, led[primary] != nil { led[primary]! += 1 }
         }
         return ((led.values.max() ?? 0) - (led.values.min() ?? 0), led)
+    }
+
+    /// Whether `node` is no longer live (its key left etcd), as another node's status says.
+    func isGone(_ node: String, in fleet: FleetTestHarness) async -> Bool {
+        for other in fleet.nodes where other.id != node {
+            let (status, body) = await send(.GET, other.url + "/v1/fleet/status", token: fleet.secret)
+            guard status == 200, let json = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+                let nodes = json["nodes"] as? [[String: Any]]
+            else { continue }
+            return !nodes.contains { $0["id"] as? String == node }
+        }
+        return false
     }
 
     func placementsNaming(_ node: String, in fleet: FleetTestHarness) async -> Int {

@@ -563,7 +563,7 @@ extension Workload {
     }
     static func fleetReplacing(stores: Int) -> Workload {
         Workload(
-            "fleet: … of which re-placing the \(stores) stores' copies (from the first placement without the node until the last)",
+            "fleet: … of which re-placing the \(stores) stores' copies: from when the node counts as lost (its lease ended, then 2 s) until no placement names it",
             "s",
             goal: .valueAtMost(5)
         )
