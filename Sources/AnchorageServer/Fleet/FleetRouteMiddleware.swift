@@ -118,7 +118,9 @@ struct FleetRouteMiddleware: RouterMiddleware {
                 if isWrite { copies.handOverIfDeposed(store, epoch: epoch) }
                 throw error
             }
-            if isWrite { copies.handOverIfDeposed(store, epoch: epoch) }
+            // An acknowledged write was checked while this node still led: its follower, begun after,
+            // pushes it. Only a write refused after it may have been stored needs handing over.
+            if isWrite, response.status.code >= 300 { copies.handOverIfDeposed(store, epoch: epoch) }
             response.headers[Self.copyHeader] = role.rawValue
             response.headers[Self.nodeHeader] = me
             response.headers[Self.epochHeader] = String(epoch)
