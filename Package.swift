@@ -3,6 +3,7 @@
 // Anchorage: HealthKit's data model and queries on Linux, rebuilt as an
 // event-sourced store on LMDB. The module layout follows DESIGN.md:
 //
+//   AnchorageCore (the clock and the error shape every module shares)
 //   AnchorageModel (no storage)
 //   CLMDB → LMDB → AnchorageLog → (Anchorage = AnchorageLog + AnchorageModel,
 //   AnchorageSync) → AppleHealthImport, AnchorageServer → AnchorageCLI
@@ -42,6 +43,7 @@ let package = Package(
     name: "Anchorage",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "AnchorageCore", targets: ["AnchorageCore"]),
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "AnchorageLog", targets: ["AnchorageLog"]),
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
@@ -101,10 +103,16 @@ let package = Package(
         // BoringSSL's AEAD functions, declared for the log's sealing: their
         // definitions are swift-crypto's (Sources/CAEAD/shim.h says why).
         .systemLibrary(name: "CAEAD"),
+        // What every module shares: the one injected clock and the one
+        // error shape. No dependencies.
+        .target(
+            name: "AnchorageCore",
+            swiftSettings: strictSettings
+        ),
         // A safe, general LMDB binding: no domain types.
         .target(
             name: "LMDB",
-            dependencies: ["CLMDB", "CMalloc"],
+            dependencies: ["AnchorageCore", "CLMDB", "CMalloc"],
             swiftSettings: lmdbSettings
         ),
         // The generic event log: entries, anchors, projections, version
@@ -112,6 +120,7 @@ let package = Package(
         .target(
             name: "AnchorageLog",
             dependencies: [
+                "AnchorageCore",
                 "LMDB",
                 // BoringSSL's AEAD contexts, as swift-crypto links them.
                 "CAEAD",
@@ -132,7 +141,7 @@ let package = Package(
         // project module but CoreLocation, so the compiler keeps it free of LMDB.
         .target(
             name: "AnchorageModel",
-            dependencies: ["CoreLocation"],
+            dependencies: ["AnchorageCore", "CoreLocation"],
             swiftSettings: strictSettings
         ),
         // The store on the log: HKHealthStore, queries, statistics views.
@@ -140,6 +149,7 @@ let package = Package(
         .target(
             name: "Anchorage",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageModel",
                 "AnchorageLog",
                 "LMDB",
@@ -160,6 +170,7 @@ let package = Package(
         .target(
             name: "AnchorageSync",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageLog",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -176,6 +187,7 @@ let package = Package(
         .target(
             name: "Etcd",
             dependencies: [
+                "AnchorageCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -189,6 +201,7 @@ let package = Package(
         .target(
             name: "AnchorageFleet",
             dependencies: [
+                "AnchorageCore",
                 "Etcd",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -206,6 +219,7 @@ let package = Package(
         .target(
             name: "AppleHealthImport",
             dependencies: [
+                "AnchorageCore",
                 "Anchorage",
                 "AnchorageLog",
                 "CLibXML2",
@@ -222,6 +236,7 @@ let package = Package(
         .target(
             name: "AnchorageKeys",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageLog",
                 "CPKCS11",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -232,6 +247,7 @@ let package = Package(
         .target(
             name: "AnchorageService",
             dependencies: [
+                "AnchorageCore",
                 "Anchorage",
                 "AnchorageKeys",
                 "AnchorageLog",
@@ -250,6 +266,7 @@ let package = Package(
         .target(
             name: "AnchorageServer",
             dependencies: [
+                "AnchorageCore",
                 "Anchorage",
                 "AnchorageFleet",
                 "AnchorageKeys",
@@ -378,6 +395,7 @@ let package = Package(
         // imports: it treats Anchorage as text.
         .target(
             name: "HealthKitInterface",
+            dependencies: ["AnchorageCore"],
             swiftSettings: strictSettings
         ),
         // `Scripts/generate-healthkit-conformance`.
@@ -410,7 +428,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AnchorageFleetTests",
-            dependencies: ["AnchorageTestRun", "AnchorageFleet", "Etcd", "AnchorageTesting"],
+            dependencies: [
+                "AnchorageCore", "AnchorageTestRun", "AnchorageFleet", "Etcd", "AnchorageTesting",
+            ],
             swiftSettings: strictSettings
         ),
         // The model's tests: no store, so no LMDB in their build.
@@ -447,6 +467,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageServerTests",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageTestRun",
                 "AnchorageFleet",
                 "Etcd",
@@ -477,6 +498,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageServiceTests",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageTestRun",
                 "AnchorageService", "Anchorage", "AnchorageLog", "AnchorageStoreTesting", "AnchorageTesting", "LMDB",
             ],
@@ -485,6 +507,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageSyncTests",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageTestRun", "AnchorageTesting", "AnchorageStoreTesting", "AnchorageSync", "Anchorage",
                 "AnchorageLog",
             ],
@@ -544,6 +567,7 @@ let package = Package(
         .testTarget(
             name: "AnchorageLogTests",
             dependencies: [
+                "AnchorageCore",
                 "AnchorageTestRun",
                 "AnchorageTesting",
                 "AnchorageLog",

@@ -39,8 +39,9 @@ struct SaveCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "the input is not valid: \(ErrorWords.describe(error))")
         }
+        let writes = try storeOptions.writeGuard()
         let saved = try await storeOptions.withStore(failure: "nothing was saved") { store in
-            try await SampleWrites.save(batch, to: store)
+            try await SampleWrites.save(batch, to: store, guarded: writes)
         }
         CLIOutput.current.line("saved \(saved.count)")
     }
@@ -69,7 +70,7 @@ struct DeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let ids = uuids.compactMap(UUID.init(uuidString:))
         let deletion = try await storeOptions.withStore(failure: "nothing was deleted") { store in
-            try await SampleWrites.delete(ids, from: store)
+            try await SampleWrites.delete(ids, from: store, guarded: try storeOptions.writeGuard())
         }
         CLIOutput.current.line("deleted \(deletion.deleted)")
         if deletion.missing > 0 {

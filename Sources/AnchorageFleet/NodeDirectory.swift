@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import Etcd
 import Synchronization
 
@@ -16,16 +17,24 @@ public final class NodeDirectory: Sendable {
     let keys: FleetKeys
     /// Notified after every change of the view.
     public let changes: ChangeSignal
+    /// The clock that says when a node went.
+    public let clock: StoreClock
     private let state = Mutex(State())
 
     struct State {
         var nodes: [String: FleetNode] = [:]
         /// When each node that went was last seen going.
-        var gone: [String: ContinuousClock.Instant] = [:]
+        var gone: [String: OffsetInstant] = [:]
         var revision: Int64 = 0
     }
 
-    public init(etcd: EtcdClient, keys: FleetKeys = FleetKeys(), changes: ChangeSignal = ChangeSignal()) {
+    public init(
+        etcd: EtcdClient,
+        keys: FleetKeys = FleetKeys(),
+        changes: ChangeSignal = ChangeSignal(),
+        clock: StoreClock = .continuous
+    ) {
+        self.clock = clock
         self.etcd = etcd
         self.keys = keys
         self.changes = changes
@@ -38,8 +47,9 @@ public final class NodeDirectory: Sendable {
     public var nodes: [String: FleetNode] { state.withLock { $0.nodes } }
 
     /// How long `id` has been gone, when this directory saw it go.
-    public func goneFor(_ id: String, now: ContinuousClock.Instant = .now) -> Duration? {
-        state.withLock { $0.gone[id].map { now - $0 } }
+    public func goneFor(_ id: String, now: OffsetInstant? = nil) -> Duration? {
+        let now = now ?? clock.instant
+        return state.withLock { $0.gone[id].map { $0.duration(to: now) } }
     }
 
     /// The etcd revision the view reflects; 0 before the first read.
@@ -48,7 +58,7 @@ public final class NodeDirectory: Sendable {
     /// Follows the nodes until the task is cancelled.
     public func run() async throws {
         for try await update in etcd.follow(.prefix(keys.nodes)) {
-            let now = ContinuousClock.now
+            let now = clock.instant
             state.withLock { state in
                 switch update {
                 case .snapshot(let kvs, let revision):

@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import Etcd
 import Foundation
 public import Logging
@@ -32,10 +33,12 @@ public final class NodeMembership: Sendable {
     private let state = Mutex(State())
     /// Told each lease the node takes (to keep it for a restart).
     private let onLease: @Sendable (Int64) -> Void
+    /// The clock deadlines count on and keep-alives wait on.
+    public let clock: StoreClock
 
     struct State {
         var lease: Int64?
-        var deadline: ContinuousClock.Instant?
+        var deadline: OffsetInstant?
         /// How many times the lease was found gone and the node joined again.
         var rejoins = 0
     }
@@ -48,9 +51,11 @@ public final class NodeMembership: Sendable {
         ttl: Int64 = 10,
         margin: Duration = .seconds(1),
         logger: Logger = Logger(label: "anchorage.fleet"),
+        clock: StoreClock = .continuous,
         onLease: @escaping @Sendable (Int64) -> Void = { _ in }
     ) {
         self.onLease = onLease
+        self.clock = clock
         self.etcd = etcd
         self.keys = keys
         self.nodeID = nodeID
@@ -63,15 +68,17 @@ public final class NodeMembership: Sendable {
     /// The current lease, while the node holds one.
     public var lease: Int64? { state.withLock { $0.lease } }
 
-    /// Until when the node may count on its lease.
-    public var deadline: ContinuousClock.Instant? { state.withLock { $0.deadline } }
+    /// Until when the node may count on its lease (on ``clock``).
+    public var deadline: OffsetInstant? { state.withLock { $0.deadline } }
 
     /// How many times the node found its lease gone and joined again.
     public var rejoins: Int { state.withLock { $0.rejoins } }
 
-    /// Whether the node may still count on its lease now.
-    public func holdsLease(at now: ContinuousClock.Instant = .now) -> Bool {
-        state.withLock { state in state.deadline.map { now < $0 } ?? false }
+    /// Whether the node may still count on its lease at `now` (by
+    /// default, now on ``clock``).
+    public func holdsLease(at now: OffsetInstant? = nil) -> Bool {
+        let now = now ?? clock.instant
+        return state.withLock { state in state.deadline.map { now < $0 } ?? false }
     }
 
     /// Grants a lease and creates the node's key with it — or, given the
@@ -87,7 +94,7 @@ public final class NodeMembership: Sendable {
     public func join(adopting previous: Int64? = nil) async throws {
         try FleetKeys.check(nodeID, "the node id")
         if let previous, try await adopt(previous) { return }
-        let sent = ContinuousClock.now
+        let sent = clock.instant
         let lease = try await etcd.grantLease(ttl: ttl)
         let key = keys.node(nodeID)
         let create = EtcdTxn(
@@ -121,7 +128,7 @@ public final class NodeMembership: Sendable {
 
     /// Takes `lease` back if it is alive and the node's key is on it.
     private func adopt(_ lease: Int64) async throws -> Bool {
-        let sent = ContinuousClock.now
+        let sent = clock.instant
         let left: Int64
         do {
             left = try await etcd.keepAlive(lease)
@@ -153,7 +160,7 @@ public final class NodeMembership: Sendable {
     /// or cut off) joins again with a new lease, if the id is free.
     public func run() async {
         while !Task.isCancelled {
-            let sent = ContinuousClock.now
+            let sent = clock.instant
             // Every third of the TTL; every 250 ms once the deadline has
             // passed (etcd was out of reach), so writes resume as soon as a
             // renewal goes through again.
@@ -188,7 +195,7 @@ public final class NodeMembership: Sendable {
                     metadata: ["fleet.node": "\(nodeID)", "fleet.error": "\(error)"]
                 )
             }
-            try? await Task.sleep(until: sent + interval, clock: .continuous)
+            try? await Task.sleep(until: sent + interval, clock: clock.timeline)
         }
     }
 

@@ -1,3 +1,4 @@
+import AnchorageCore
 import Foundation
 
 extension EventLog {
@@ -47,7 +48,7 @@ extension EventLog {
     public func append(_ events: [LogEvent], precondition: AppendPrecondition?) async throws -> [Anchor] {
         guard !events.isEmpty else { return [] }
         try Task.checkCancellation()
-        let timestamp = Self.nanoseconds(configuration.now())
+        let timestamp = Self.nanoseconds(configuration.clock.date())
         var bytes = 0
         for event in events {
             guard event.payload.count <= EntryFormat.maximumPayloadSize else {

@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import Foundation
 public import Logging
 
@@ -53,8 +54,9 @@ extension EventLog {
         /// Whether the store seals its entries (``EventLog/Sealing``): off
         /// by default.
         public var sealing: Sealing = .off
-        /// The wall clock stamped on new entries.
-        public var now: @Sendable () -> Date = { Date() }
+        /// The clock whose wall time is stamped on new entries
+        /// (``StoreClock/date``).
+        public var clock: StoreClock = .continuous
         /// The identity a store created by this open gets: a random one.
         /// Tests give stores identities from their seed, since the order of
         /// two stores' dots (which save wins a conflict) follows from them.

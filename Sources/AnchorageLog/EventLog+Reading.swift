@@ -1,3 +1,4 @@
+import AnchorageCore
 public import Foundation
 import LMDB
 import Logging
@@ -152,7 +153,7 @@ extension EventLog {
             let interval = configuration.readerPollInterval
             task = Task.detached { [weak self] in
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
+                    try? await self?.configuration.clock.sleep(interval)
                     guard let self else { return }
                     guard let seq = try? self.read({ txn in try self.projectedSeq(in: txn) }), seq > last else {
                         continue

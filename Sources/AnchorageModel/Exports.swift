@@ -1,3 +1,5 @@
+// The clock and the error shape every module shares.
+@_exported public import AnchorageCore
 // Workout routes are CoreLocation's `CLLocation`s; HealthKit's route API
 // names them, so the model brings them along.
 @_exported public import CoreLocation

@@ -1,6 +1,5 @@
 import Anchorage
-import AnchorageService
-import AnchorageSync
+public import AnchorageCore
 import Foundation
 public import HTTPTypes
 public import Hummingbird
@@ -99,36 +98,14 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         return error
     }
 
-    /// The API's form of any error a handler throws.
+    /// The API's form of any error a handler throws: Anchorage's errors
+    /// by their code (``answers``); the HTTP framework's by what they are.
     static func from(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError:
             return error
-        case let error as HKError:
-            return from(error)
-        case let error as SyncError:
-            return from(error)
-        case let error as TextFormError:
-            return APIError(.badRequest, .invalidArgument, error.description)
-        case let error as StatisticsRequestError:
-            return APIError(.badRequest, Code(rawValue: error.code.rawValue) ?? .invalidArgument, error.message)
-        case let error as ServiceError:
-            switch error.code {
-            case .invalidCursor: return APIError(.badRequest, .invalidCursor, error.message)
-            case .invalidArgument, .invalidStoreID, .invalidGrant:
-                return APIError(.badRequest, .invalidArgument, error.message)
-            case .invalidJSON: return APIError(.badRequest, .invalidJSON, error.message)
-            case .badRequest: return APIError(.badRequest, .badRequest, error.message)
-            case .storeNotFound, .tokenNotFound, .peerNotFound: return APIError(.notFound, .notFound, error.message)
-            case .storeExists: return APIError(.conflict, .storeExists, error.message)
-            case .peerExists: return APIError(.conflict, .peerExists, error.message)
-            case .storeInUse: return APIError(.conflict, .storeInUse, error.message)
-            case .quotaExceeded: return APIError(.forbidden, .quotaExceeded, error.message)
-            case .keyShredded: return APIError(.gone, .keyShredded, error.message)
-            case .keyUnavailable:
-                return APIError(.serviceUnavailable, .keyUnavailable, error.message).retrying(after: .seconds(5))
-            default: return APIError(.internalServerError, .storageFailed, error.message)
-            }
+        case let error as any AnchorageError:
+            return from(anchorageError: error)
         case let error as DecodingError:
             return APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         case let error as HTTPError:
@@ -157,48 +134,10 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.internalServerError, .internalError, "internal error; the node's log has details")
         }
     }
+}
 
-    static func from(_ error: SyncError) -> APIError {
-        switch error.code {
-        case .malformedBatch: APIError(.badRequest, .malformedBatch, error.message)
-        case .tooLarge: APIError(.contentTooLarge, .bodyTooLarge, error.message)
-        case .unsupportedVersion: APIError(.badRequest, .unsupportedVersion, error.message)
-        case .wrongPeer: APIError(.conflict, .wrongPeer, error.message)
-        case .incarnationChanged: APIError(.conflict, .incarnationChanged, error.message)
-        case .checkpointMoved: APIError(.conflict, .checkpointMoved, error.message)
-        case .rejected: APIError(.unprocessableContent, .rejected, error.message)
-        case .staleEpoch: APIError(.conflict, .staleEpoch, error.message)
-        default: APIError(.badRequest, .protocolViolation, error.message)
-        }
-    }
-
-    /// The answer to a store's error; the message ends with the broken
-    /// rule's id when there is one (`… (OBJ-7)`).
-    static func from(_ error: HKError) -> APIError {
-        let message = error.messageWithRule
-        switch error.code {
-        case .errorInvalidArgument:
-            if error.rule == "AQ-11" {
-                return APIError(.gone, .anchorNotValid, message)
-            }
-            // A unit string that does not parse is a bad value, not a unit of the wrong kind.
-            if error.rule != "UNIT-1"
-                && (error.rule?.hasPrefix("UNIT") == true || error.message.contains("does not accept the unit"))
-            {
-                return APIError(.badRequest, .incompatibleUnit, message)
-            }
-            if ["OBJ-11", "OBJ-13", "OBJ-15"].contains(error.rule) && error.message.contains("is not a") {
-                return APIError(.badRequest, .unknownType, message)
-            }
-            return APIError(.badRequest, .invalidArgument, message)
-        case .errorAuthorizationDenied, .errorAuthorizationNotDetermined, .errorRequiredAuthorizationDenied:
-            return APIError(.forbidden, .authorizationDenied, message)
-        case .errorNoData:
-            return APIError(.notFound, .notFound, message)
-        case .errorDatabaseInaccessible, .errorHealthDataUnavailable, .errorHealthDataRestricted:
-            return APIError(.serviceUnavailable, .unavailable, message)
-        default:
-            return APIError(.badRequest, .invalidArgument, message)
-        }
-    }
+/// `node.<code>`: the HTTP API's own codes (docs/http-api.md).
+extension APIError: AnchorageError {
+    public var stableCode: ErrorCode { ErrorCode(.node, code.rawValue) }
+    public var retryAfter: Duration? { retryAfterSeconds.map { .seconds($0) } }
 }

@@ -105,7 +105,7 @@ public final class AnchorageNode: Sendable {
         )
         access = NodeAccess(owner: owner, directory: directory, policy: configuration.accessPolicy, signIn: signIn)
         let log = try owner.eventLog()
-        accessLog = AccessLog(log: log, retention: configuration.accessLogRetention)
+        accessLog = AccessLog(log: log, retention: configuration.accessLogRetention, clock: configuration.clock)
         followers = ReplicaFollowers(clock: configuration.clock)
         webhooks = WebhookDeliverer(log: log, configuration: configuration, logger: logger) { [access] principal in
             access.store(forPrincipal: principal)
@@ -114,7 +114,7 @@ public final class AnchorageNode: Sendable {
             PeerReplicator(
                 log: log,
                 peer: transport,
-                configuration: configuration.replication,
+                configuration: configuration.replicationOnNodeClock,
                 logger: Logger(label: "anchorage.sync")
             )
         }
@@ -252,36 +252,40 @@ public final class AnchorageNode: Sendable {
         await access.owner.close()
     }
 
-    func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics, kind: .single)
-        addRoutes(to: router)
-        return router
-    }
+    func router() -> Router<NodeContext> { routes.router() }
 
     /// Every route of a single-store node (docs/openapi.yaml, `single`).
-    func addRoutes(to router: some RouterMethods<NodeContext>) {
-        StoreRoutes.addPublicRoutes(to: router, kind: .single)
-        let signInRoutes = SignInRoutes(signIn: signIn)
-        router.post("/v1/sign-in", use: signInRoutes.exchange)
-        _ = router.add(middleware: AuthMiddleware(access: access, accessLog: accessLog, followers: followers))
-        router.delete("/v1/sign-in", use: signInRoutes.end)
-        router.get("/metrics") { [metrics] _, _ in metrics.response() }
-        StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
-            .register(on: router.group("/v1"))
-        let webhookRoutes = WebhookRoutes(configuration: configuration, deliverer: webhooks)
-        router.post("/v1/webhooks", use: webhookRoutes.register)
-        router.get("/v1/webhooks", use: webhookRoutes.list)
-        router.delete("/v1/webhooks/{id}", use: webhookRoutes.delete)
-        let sync = SyncRoutes(
+    func addRoutes(to router: some RouterMethods<NodeContext>) { routes.addRoutes(to: router) }
+
+    var routes: NodeRouter<OneStoreHost> {
+        let host = OneStoreHost(
+            access: access,
+            accessLog: accessLog,
+            followers: followers,
+            webhooks: webhooks,
+            writes: WriteGuard(followers: followers, replicaAcknowledgement: configuration.replicaAcknowledgement)
+        )
+        let parts = RouteParts(
             configuration: configuration,
+            metrics: metrics,
             shutdown: shutdown,
-            replicators: replicators,
+            readPool: readPool,
             received: receivedBatches
         )
-        router.post("/v1/sync/identity", use: sync.identity)
-        router.post("/v1/sync/pull", use: sync.pull)
-        router.post("/v1/sync/push", use: sync.push)
-        router.get("/v1/sync/wait", use: sync.wait)
-        router.get("/v1/peers", use: sync.peers)
+        // The routes only a single-store node has.
+        return NodeRouter(parts: parts, host: host) { [self] router, store in
+            let signInRoutes = SignInRoutes(signIn: signIn)
+            router.post("/v1/sign-in", use: signInRoutes.exchange)
+            store.delete("sign-in", use: signInRoutes.end)
+            router.group().add(middleware: StoreHostMiddleware(host: host))
+                .get("/metrics") { [metrics] _, _ in metrics.response() }
+            let sync = SyncRoutes(
+                configuration: configuration,
+                shutdown: shutdown,
+                replicators: replicators,
+                received: receivedBatches
+            )
+            store.get("peers", use: sync.peers)
+        }
     }
 }

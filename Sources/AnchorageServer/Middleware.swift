@@ -54,41 +54,6 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 }
 
-/// Resolves `Authorization: Bearer <token>` to the store acting as the
-/// token's principal. `/healthz` needs no token.
-struct AuthMiddleware: RouterMiddleware {
-    typealias Context = NodeContext
-
-    let access: NodeAccess
-    /// Where the reads of health data are recorded.
-    let accessLog: AccessLog
-    /// What the store's replicas confirmed.
-    let followers: ReplicaFollowers
-
-    func handle(
-        _ request: Request,
-        context: NodeContext,
-        next: (Request, NodeContext) async throws -> Response
-    )
-        async throws -> Response
-    {
-        var context = context
-        if request.uri.path == "/healthz" { return try await next(request, context) }
-        let (store, token) = try access.store(forAuthorization: request.headers[.authorization])
-        context.store = store
-        context.grants = token?.principal == nil ? nil : token
-        context.accessLog = accessLog
-        context.followers = followers
-        // Without tokens (loopback only) every request acts as the owner.
-        context.replicates = token?.replicates ?? !access.requiresTokens
-        let path = request.uri.path
-        if token?.isPeerOnly == true && !path.hasPrefix("/v1/sync/") && path != "/v1/peers" {
-            throw APIError(.forbidden, .authorizationDenied, "a peer's token reaches only the replication endpoints")
-        }
-        return try await next(request, context)
-    }
-}
-
 /// The stores requests act through: the owner's, and one per principal
 /// token, all sharing one engine.
 final class NodeAccess: Sendable {

@@ -138,6 +138,12 @@ public struct NodeConfiguration: Sendable {
     public var peers: [PeerConfiguration] = []
     /// How the node's replicators behave (batch sizes, live waits, back-off).
     public var replication = PeerReplicator.Configuration()
+    /// ``replication`` waiting on the node's clock: what its replicators run with.
+    var replicationOnNodeClock: PeerReplicator.Configuration {
+        var replication = replication
+        replication.clock = clock
+        return replication
+    }
     /// When set, a save or delete is answered only once a replica holds it:
     /// a peer pulling from this node has confirmed it (its next pull or live
     /// wait starts after it), within this bound. A write that no replica

@@ -41,9 +41,8 @@ final class NodeMetrics: @unchecked Sendable {
         route: String,
         method: HTTPRequest.Method,
         status: HTTPResponse.Status,
-        since start: ContinuousClock.Instant
+        took elapsed: Duration
     ) {
-        let elapsed = ContinuousClock.now - start
         let dimensions = [("route", route), ("method", method.rawValue), ("status", String(status.code))]
         CoreMetrics.Timer(label: "anchorage_http_request_duration_seconds", dimensions: dimensions, factory: factory)
             .recordNanoseconds(elapsed.nanosecondCount)
@@ -99,6 +98,8 @@ struct MetricsMiddleware: RouterMiddleware {
     typealias Context = NodeContext
 
     let metrics: NodeMetrics
+    /// The node's clock, which times the requests.
+    let clock: StoreClock
 
     func handle(
         _ request: Request,
@@ -107,18 +108,23 @@ struct MetricsMiddleware: RouterMiddleware {
     )
         async throws -> Response
     {
-        let start = ContinuousClock.now
+        let start = clock.now()
         let route = NodeMetrics.route(of: request.uri.path)
         do {
             let response = try await next(request, context)
-            metrics.recordRequest(route: route, method: request.method, status: response.status, since: start)
+            metrics.recordRequest(
+                route: route,
+                method: request.method,
+                status: response.status,
+                took: clock.now() - start
+            )
             return response
         } catch {
             metrics.recordRequest(
                 route: route,
                 method: request.method,
                 status: APIError.from(error).status,
-                since: start
+                took: clock.now() - start
             )
             throw error
         }

@@ -12,7 +12,7 @@ struct AccessLogRoute: Sendable {
         guard context.grants == nil else {
             throw APIError(.forbidden, .authorizationDenied, "only the owner's token reads the access log")
         }
-        guard let accessLog = context.accessLog else {
+        guard let accessLog = context.access?.accessLog else {
             throw APIError(.internalServerError, .internalError, "the node keeps no access log")
         }
         let parameters = QueryParameters(request)

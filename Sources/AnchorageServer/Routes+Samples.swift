@@ -35,8 +35,6 @@ struct SampleRoutes: Sendable {
 
     func save(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
-        try context.checkStorageQuota()
-        try context.requireFollowingReplica(configuration)
         var reader = SampleBatch.Reader()
         if let declared = request.headers[.contentLength].flatMap(Int.init) {
             // Room for what is declared, up to 64 KiB: the rest grows as it arrives.
@@ -46,10 +44,9 @@ struct SampleRoutes: Sendable {
             chunk.withUnsafeReadableBytes { reader.append($0) }
         }
         let batch = try SampleWrites.batch(reader)
-        let saved = try await SampleWrites.save(batch, to: store) { count in
+        let saved = try await SampleWrites.save(batch, to: store, guarded: context.writes) { count in
             try await waitForTurn(writing: count, context: context)
         }
-        try await context.awaitReplica(configuration)
         let uuids = saved.map { "\"\($0.text)\"" }.joined(separator: ",")
         return JSONBodies.response(
             ByteBuffer(string: "{\"saved\":\(saved.count),\"uuids\":[\(uuids)]}"),
@@ -63,11 +60,9 @@ struct SampleRoutes: Sendable {
         guard let uuid = UUID(uuidString: text) else {
             throw APIError(.badRequest, .invalidArgument, "'\(text.prefix(60))' is not a uuid")
         }
-        try context.requireFollowingReplica(configuration)
-        let deletion = try await SampleWrites.delete([uuid], from: store) { count in
+        let deletion = try await SampleWrites.delete([uuid], from: store, guarded: context.writes) { count in
             try await waitForTurn(writing: count, context: context)
         }
-        if deletion.deleted > 0 { try await context.awaitReplica(configuration) }
         guard deletion.deleted > 0 else {
             throw APIError(.notFound, .notFound, "no sample \(uuid.uuidString) to delete")
         }

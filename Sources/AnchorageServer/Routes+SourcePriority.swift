@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageService
 import Foundation
 import Hummingbird
 
@@ -41,8 +42,11 @@ struct SourcePriorityRoutes: Sendable {
                 "type: \(TextForms.shortName(of: sampleType.identifier)) is not a quantity type; a source order ranks the samples merged statistics count (ST-22)"
             )
         }
-        // An app's store refuses (ST-27): the owner's setting only.
+        // An app's store refuses (ST-27): the owner's setting only. Written
+        // to the log as a save is: within the store's write guarantees.
+        try context.writes.beforeWrite(.save, to: store)
         try await store.setSourcePriority(body.sources, for: type)
+        try await context.writes.afterWrite(.save, to: store)
         return try JSONBodies.response(
             encoding: Answer(type: type.identifier, priority: store.sourcePriority(for: type))
         )

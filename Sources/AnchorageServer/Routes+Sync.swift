@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import AnchorageSync
 import Foundation
 import HTTPTypes
@@ -26,7 +27,7 @@ struct SyncRoutes: Sendable {
         return SyncEndpoint(
             log: try store.eventLog(),
             limits: configuration.syncLimits,
-            clock: configuration.clock.timeline,
+            clock: configuration.clock,
             epoch: { try store.fleetEpoch()?.epoch }
         )
     }
@@ -63,7 +64,7 @@ struct SyncRoutes: Sendable {
 
     func push(_ request: Request, context: NodeContext) async throws -> Response {
         let endpoint = try endpoint(context)
-        try context.checkStorageQuota()
+        try context.writes.beforeWrite(.replication, to: try context.requireStore())
         let body = try await request.body.collect(upTo: context.maximumBodyBytes)
         let receipt = try await endpoint.push(Array(buffer: body))
         received.count(receipt)

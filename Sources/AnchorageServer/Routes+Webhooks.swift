@@ -8,13 +8,10 @@ import NIOCore
 /// delivery over HTTP (docs/http-api.md, "Webhooks").
 struct WebhookRoutes: Sendable {
     let configuration: NodeConfiguration
-    /// A single-store node's deliverer; a multi-store node's requests carry
-    /// their store's (``NodeContext/webhooks``).
-    let deliverer: WebhookDeliverer?
 
     /// The deliverer of the request's store.
     func deliverer(for context: NodeContext) throws -> WebhookDeliverer {
-        guard let deliverer = context.webhooks ?? deliverer else {
+        guard let deliverer = context.webhooks else {
             throw APIError(
                 .forbidden,
                 .authorizationDenied,

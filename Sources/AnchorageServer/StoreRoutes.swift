@@ -2,7 +2,8 @@ import Hummingbird
 import NIOCore
 
 /// The routes of one store's data: the same handlers under `/v1` in a
-/// single-store node and under `/v1/stores/{store}` in a multi-store one.
+/// single-store node and under `/v1/stores/{store}` in the others
+/// (registered by ``NodeRouter``).
 ///
 /// ```swift
 /// StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
@@ -44,33 +45,5 @@ struct StoreRoutes: Sendable {
         routes.get("workouts/{uuid}/routes", use: series.routes)
         routes.get("electrocardiograms/{uuid}/voltages", use: series.voltages)
         routes.get("heartbeat-series/{uuid}/heartbeats", use: series.heartbeats)
-    }
-
-    /// A node's router with what every node has before its routes: metrics,
-    /// errors as JSON, one spelling per path, body limits, and
-    /// `GET /healthz` (no token).
-    static func baseRouter(
-        configuration: NodeConfiguration,
-        metrics: NodeMetrics,
-        kind: OpenAPIDocument.NodeKind
-    ) -> Router<NodeContext> {
-        let router = Router(context: NodeContext.self)
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware(kind: kind))
-        router.add(middleware: CanonicalPathMiddleware())
-        router.add(middleware: RequestBodyLimitMiddleware(configuration: configuration))
-        return router
-    }
-
-    /// The routes every kind of node answers without a token: `/healthz`,
-    /// `/openapi.json` (docs/openapi.yaml, the paths this kind serves), and
-    /// the web page (`/` and `/web/{asset}`).
-    static func addPublicRoutes(to router: some RouterMethods<NodeContext>, kind: OpenAPIDocument.NodeKind) {
-        router.get("/healthz") { _, _ in
-            JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
-        }
-        let document = OpenAPIDocument.json(for: kind)
-        router.get("/openapi.json") { _, _ in JSONBodies.response(ByteBuffer(bytes: document)) }
-        WebAssets.addRoutes(to: router)
     }
 }

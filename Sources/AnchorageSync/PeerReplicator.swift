@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import AnchorageLog
 import Foundation
 public import Logging
@@ -37,7 +38,7 @@ public final class PeerReplicator: Sendable {
         public var requestTimeout: Duration = .seconds(30)
         /// The clock back-off and timeouts wait on; tests give one they move
         /// by hand.
-        public var clock: any Clock<Duration> = ContinuousClock()
+        public var clock: StoreClock = .continuous
         /// For a fleet copy: the highest fleet epoch the local store holds.
         /// Identities, pulls and live waits carry it; the replicator never
         /// follows a peer whose epoch is lower (``SyncError/Code/staleEpoch``),
@@ -191,7 +192,7 @@ public final class PeerReplicator: Sendable {
 
     private func pause(_ backoff: inout Backoff, _ random: inout SystemRandomNumberGenerator) async {
         state.withLock { $0.state = .backingOff }
-        try? await configuration.clock.sleep(for: backoff.next(using: &random))
+        try? await configuration.clock.sleep(backoff.next(using: &random))
     }
 
     /// One round, recorded in the status and the log.

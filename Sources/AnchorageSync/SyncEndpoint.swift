@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import AnchorageLog
 
 /// The serving side of replication for one log: what a peer's requests
@@ -14,7 +15,7 @@ public struct SyncEndpoint: Sendable {
     /// The limits applied to requests.
     public var limits: SyncLimits
     /// The clock a wait for changes counts its timeout on.
-    public var clock: any Clock<Duration>
+    public var clock: StoreClock
     /// The highest fleet epoch the served store holds, for a fleet copy
     /// (`nil`: outside a fleet). Identities carry it, and a request from a
     /// copy holding a higher one is refused (``checkEpoch(of:)``).
@@ -23,7 +24,7 @@ public struct SyncEndpoint: Sendable {
     public init(
         log: EventLog,
         limits: SyncLimits = SyncLimits(),
-        clock: any Clock<Duration> = ContinuousClock(),
+        clock: StoreClock = .continuous,
         epoch: (@Sendable () throws -> UInt64?)? = nil
     ) {
         self.log = log
@@ -114,7 +115,7 @@ public struct SyncEndpoint: Sendable {
                 return nil
             }
             group.addTask {
-                try? await clock.sleep(for: timeout)
+                try? await clock.sleep(timeout)
                 return nil
             }
             let first = await group.next() ?? nil

@@ -1,8 +1,10 @@
+import AnchorageCore
+
 /// Runs `operation`, failing with ``SyncError/Code/timedOut`` if it has not
 /// finished after `timeout` on `clock`; the operation is cancelled then.
 func withTimeout<R: Sendable>(
     _ timeout: Duration,
-    on clock: any Clock<Duration> = ContinuousClock(),
+    on clock: StoreClock = .continuous,
     _ what: @autoclosure () -> String,
     _ operation: @escaping @Sendable () async throws -> R
 ) async throws -> R {
@@ -10,7 +12,7 @@ func withTimeout<R: Sendable>(
     return try await withThrowingTaskGroup(of: R.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await clock.sleep(for: timeout)
+            try await clock.sleep(timeout)
             throw SyncError(.timedOut, "the peer did not answer \(description) within \(timeout)")
         }
         defer { group.cancelAll() }

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -93,7 +94,7 @@ extension EtcdClient {
                         next = nil  // fell behind: read everything again
                     } catch let error as EtcdError where error.code != .refused {
                         // The member went away: try again, another one first.
-                        try? await Task.sleep(for: pause)
+                        try? await self.configuration.clock.sleep(pause)
                         pause = min(pause * 2, .seconds(2))
                     } catch is CancellationError {
                         break

@@ -1,3 +1,4 @@
+public import AnchorageCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -34,6 +35,8 @@ public final class EtcdClient: Sendable {
         public var connectTimeout: Duration = .seconds(1)
         /// A user and password, when the cluster has authentication on.
         public var credentials: (user: String, password: String)?
+        /// The clock a broken watch waits on before it tries again.
+        public var clock: StoreClock = .continuous
 
         public init(endpoints: [String], credentials: (user: String, password: String)? = nil) {
             self.endpoints = endpoints

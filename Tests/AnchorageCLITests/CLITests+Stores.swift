@@ -86,3 +86,49 @@ struct CLIStoresTests {
         }
     }
 }
+
+extension CLIStoresTests {
+    @Test(
+        "save into a registry's store at its quota: refused by the same guard a node's requests pass, nothing stored; delete goes through; audit verify passes"
+    )
+    func quotaGuardsTheCLI() async throws {
+        try await withTemporaryDirectory { root in
+            let node = ["--stores", root.path]
+            _ = try await runCLI(["stores", "create", "carol"] + node)
+            let store = root.appending(path: "carol").path
+            func sample(_ uuid: String) throws -> String {
+                let file = root.appending(path: "\(uuid).json").path
+                try Data(
+                    #"[{"kind":"quantitySample","uuid":"\#(uuid)","type":"HKQuantityTypeIdentifierStepCount","quantity":{"unit":"count","value":5},"startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:05:00Z"}]"#
+                        .utf8
+                ).write(to: URL(filePath: file))
+                return file
+            }
+            let first = "6A0E5C2B-1111-4C3A-9D2E-2F6B8E0B4A11"
+            #expect(try await runCLI(["save", "--store", store, "--file", sample(first)]) == "saved 1\n")
+            // Past the smallest quota an operator can set (1 MiB).
+            let many = root.appending(path: "many.json")
+            let minutes = (0..<8_000).map { minute in
+                let start = Date(timeIntervalSince1970: 1_717_200_000 + Double(minute * 60))
+                return
+                    #"{"kind":"quantitySample","uuid":"\#(UUID().uuidString)","type":"HKQuantityTypeIdentifierStepCount","quantity":{"unit":"count","value":5},"startDate":"\#(start.formatted(.iso8601))","endDate":"\#(start.addingTimeInterval(60).formatted(.iso8601))"}"#
+            }
+            try Data(("[" + minutes.joined(separator: ",") + "]").utf8).write(to: many)
+            #expect(try await runCLI(["save", "--store", store, "--file", many.path]) == "saved 8000\n")
+            _ = try await runCLI(["stores", "quota", "carol", "--max-bytes", "1048576"] + node)
+            let refused = try await runCLIFailure([
+                "save", "--store", store, "--file", sample("6A0E5C2B-2222-4C3A-9D2E-2F6B8E0B4A11"),
+            ])
+            #expect(refused.contains("nothing was saved") && refused.contains("quota is 1048576"), "\(refused)")
+            let listed = try await runCLI(["samples", "--store", store, "--type", "stepCount"])
+            #expect(!listed.contains("6A0E5C2B-2222"), "a refused save stored its sample")
+            #expect(try await runCLI(["delete", "--store", store, first]) == "deleted 1\n")
+            _ = try await runCLI(["stores", "quota", "carol", "--none"] + node)
+            #expect(
+                try await runCLI(["save", "--store", store, "--file", sample("6A0E5C2B-3333-4C3A-9D2E-2F6B8E0B4A11")])
+                    == "saved 1\n"
+            )
+            #expect(try await runCLI(["audit", "verify", "--store", store]).contains("agree with a replay"))
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageTestRun
 import AnchorageTesting
 import Etcd
@@ -26,6 +27,7 @@ struct FleetCoordinationTests {
         _ id: String,
         zone: String? = nil,
         ttl: Int64 = 10,
+        clock: StoreClock = .continuous,
         _ etcd: EtcdClient,
         _ keys: FleetKeys
     ) -> NodeMembership {
@@ -35,7 +37,8 @@ struct FleetCoordinationTests {
             nodeID: id,
             record: NodeRecord(address: "http://127.0.0.1:1/\(id)", zone: zone),
             ttl: ttl,
-            margin: .milliseconds(500)
+            margin: .milliseconds(500),
+            clock: clock
         )
     }
 
@@ -56,16 +59,18 @@ struct FleetCoordinationTests {
     )
     func membership() async throws {
         try await Self.withFleet { _, etcd, keys in
-            let node = Self.member("n1", zone: "a", etcd, keys)
+            // On a clock the test moves: the deadline is exact.
+            let clock = TestClock()
+            let node = Self.member("n1", zone: "a", clock: StoreClock(clock), etcd, keys)
             #expect(!node.holdsLease())
-            let before = ContinuousClock.now
+            let sent = node.clock.instant
             try await node.join()
-            let after = ContinuousClock.now
             #expect(node.holdsLease())
-            // TTL 10 s less the 0.5 s margin, counted from when the grant was
-            // sent; read before the renewals start, which move it on.
-            let deadline = try #require(node.deadline)
-            #expect(deadline >= before + .milliseconds(9_500) && deadline <= after + .milliseconds(9_500))
+            // TTL 10 s less the 0.5 s margin, counted from when the grant was sent.
+            #expect(node.deadline == sent + .milliseconds(9_500))
+            #expect(
+                node.holdsLease(at: sent + .milliseconds(9_499)) && !node.holdsLease(at: sent + .milliseconds(9_500))
+            )
             let renewing = Task { await node.run() }
             defer { renewing.cancel() }
             let live = try await NodeMembership.liveNodes(etcd: etcd, keys: keys)
@@ -114,7 +119,7 @@ struct FleetCoordinationTests {
                 try await NodeMembership.liveNodes(etcd: etcd, keys: keys).isEmpty
             }
             // Its own deadline had passed before etcd let the key go.
-            let gone = ContinuousClock.now
+            let gone = node.clock.instant
             #expect(!node.holdsLease(at: gone))
             #expect(try #require(node.deadline) < gone)
             // Resumed: the next keep-alive finds the lease gone and joins again.

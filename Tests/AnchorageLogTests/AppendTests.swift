@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageTesting
 import Foundation
 import LMDB
@@ -10,7 +11,7 @@ struct AppendTests {
     @Test("appended entries read back with dense seqs, dots, time, digest and payload")
     func roundTrip() async throws {
         var configuration = fastConfiguration
-        configuration.now = { Date(timeIntervalSince1970: 1_700_000_000.5) }
+        configuration.clock = .continuous.telling { Date(timeIntervalSince1970: 1_700_000_000.5) }
         try await withTemporaryLog(configuration: configuration) { log, _ in
             let saved = UUID()
             let anchors = try await log.append([

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageTestRun
 import AnchorageTesting
 import Foundation
@@ -28,7 +29,7 @@ struct CompactLayoutTests {
     )
     func layout() async throws {
         var configuration = fastConfiguration
-        configuration.now = { Date(timeIntervalSince1970: 1_700_000_000) }
+        configuration.clock = .continuous.telling { Date(timeIntervalSince1970: 1_700_000_000) }
         try await withTemporaryLog(configuration: configuration) { log, _ in
             let id = UUID()
             try await log.append([

@@ -120,7 +120,6 @@ struct FleetFailoverTests {
             let writers = FleetWriters(client, store: "bob", token: token, count: 8, timeout: .seconds(6))
             try await writers.waitForMore(150)
             let victim = Int(before.primary.dropFirst())!
-            let frozen = ContinuousClock.now
             fleet.signal(victim, SIGSTOP)
             try await fleet.explaining {
                 try await waitUntil("a replica is promoted", timeout: 120) {
@@ -136,10 +135,12 @@ struct FleetFailoverTests {
             try await writers.waitForMore(150)
             await writers.stop()
             let history = writers.acknowledged
-            // Its deadline came at most a lease after it froze: nothing sent to it after is acknowledged
-            // (a node decides after the request was sent, so a slow client cannot make this fail).
-            let late = history.filter { $0.node == before.primary && $0.sent > frozen + .seconds(3) }
-            #expect(late.isEmpty, "the frozen primary acknowledged \(late.count) writes sent after its deadline")
+            // Decided by events, not by a clock: once the new primary has acknowledged a write, the old
+            // one acknowledges nothing sent after (the replicas follow the new epoch, so none confirms
+            // it; a node decides after the request was sent, so a slow client cannot make this fail).
+            let takeover = try #require(history.filter { $0.epoch > before.epoch }.map(\.at).min())
+            let late = history.filter { $0.node == before.primary && $0.sent > takeover }
+            #expect(late.isEmpty, "the frozen primary acknowledged \(late.count) writes sent after its successor did")
             #expect(!history.contains { $0.node == before.primary && $0.sent > resumed })
             for (epoch, entries) in Dictionary(grouping: history, by: \.epoch) {
                 #expect(Set(entries.map(\.node)).count == 1, "epoch \(epoch) was acknowledged by several nodes")
@@ -235,10 +236,18 @@ struct FleetFailoverTests {
                 }
             }
             let leaderless = ContinuousClock.now
-            let deadline = leaderless + .seconds(3)
-            // Writes sent after every deadline have been answered, and refused.
+            // Decided by the primary's own event, not by a clock: it says it no longer holds its lease
+            // (it could not renew), and from then on refuses writes.
+            let primary = Int(before.primary.dropFirst())!
             try await fleet.explaining {
-                try await waitUntil("writes sent after every node's deadline are refused", timeout: 120) {
+                try await waitUntil("the primary says it no longer holds its lease", timeout: 120) {
+                    let status = await client.send(.GET, "/v1/fleet/status", to: primary, token: fleet.secret)
+                    return status.status == 200 && status.body.contains(#""holdsLease":false"#)
+                }
+            }
+            let deadline = ContinuousClock.now
+            try await fleet.explaining {
+                try await waitUntil("writes sent after the primary's deadline are refused", timeout: 120) {
                     writers.refused(sentAfter: deadline) >= 8
                 }
             }
@@ -263,7 +272,9 @@ struct FleetFailoverTests {
             await writers.stop()
             // Sent after every deadline and answered before etcd came back: acknowledged without a lease.
             let unleased = writers.acknowledged.filter { $0.sent > deadline && $0.at < restarting }
-            let times = "etcd lost its majority at \(lost), had no leader at \(leaderless), came back at \(restarting)"
+            let times =
+                "etcd lost its majority at \(lost), had no leader at \(leaderless), the primary's lease ended by "
+                + "\(deadline), etcd came back at \(restarting)"
             #expect(
                 unleased.isEmpty,
                 "\(unleased.count) writes were acknowledged without a lease: \(times); \(unleased.prefix(3))"

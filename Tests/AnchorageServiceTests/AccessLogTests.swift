@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageLog
 import AnchorageService
 import Foundation
@@ -44,7 +45,7 @@ struct AccessLogTests {
     func recordsAndPages() async throws {
         try await withLog { log in
             let clock = HandWallClock()
-            let accessLog = AccessLog(log: log, now: { clock.now })
+            let accessLog = AccessLog(log: log, clock: .continuous.telling { clock.now })
             _ = try await log.append([.save(id: UUID(), kind: 1, payload: [1, 2, 3])])
             let head = log.head
             for count in 0..<5 {
@@ -63,7 +64,7 @@ struct AccessLogTests {
     func retention() async throws {
         try await withLog { log in
             let clock = HandWallClock()
-            var accessLog = AccessLog(log: log, now: { clock.now })
+            var accessLog = AccessLog(log: log, clock: .continuous.telling { clock.now })
             accessLog.retention = LocalRecordRetention(maximumAge: .seconds(90 * 86_400), maximumCount: 3)
             let record = AccessRecord(principal: "owner", action: "GET /v1/sources", types: [], count: 1)
             for _ in 0..<5 { try await accessLog.record(record) }

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageLog
 import AnchorageSync
 import AnchorageTesting
@@ -178,7 +179,7 @@ struct BatchTests {
             // the machine.
             let clock = TestClock()
             var configuration = PeerReplicator.Configuration()
-            configuration.clock = clock
+            configuration.clock = StoreClock(clock)
             configuration.requestTimeout = .seconds(30)
             configuration.maximumEntriesPerBatch = 10
             let replicator = PeerReplicator(log: b, peer: transport, configuration: configuration)

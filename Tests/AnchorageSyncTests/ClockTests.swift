@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageLog
 import AnchorageSync
 import AnchorageTesting
@@ -40,7 +41,7 @@ struct ClockTests {
 
     static func configuration(_ clock: TestClock) -> PeerReplicator.Configuration {
         var configuration = PeerReplicator.Configuration()
-        configuration.clock = clock
+        configuration.clock = StoreClock(clock)
         configuration.backoff = Backoff(base: .seconds(10), maximum: .seconds(40), jitter: 0)
         configuration.requestTimeout = .seconds(30)
         return configuration

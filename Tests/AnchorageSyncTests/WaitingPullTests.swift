@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageLog
 import AnchorageSync
 import AnchorageTesting
@@ -42,7 +43,7 @@ struct WaitingPullTests {
             // when the test says so, never because the machine was slow, and a
             // pull that should not wait hangs (and fails) if it does.
             let clock = TestClock()
-            let transport = InMemoryTransport(serving: SyncEndpoint(log: log, clock: clock))
+            let transport = InMemoryTransport(serving: SyncEndpoint(log: log, clock: StoreClock(clock)))
             // Not caught up: answered at once, whatever the wait.
             let first = try EntryBatch(
                 decoding: try await finishes("a pull that is not caught up") {
@@ -147,9 +148,12 @@ struct WaitingPullTests {
             let replica = try EventLog.open(at: directories[1], configuration: Self.configuration)
             try await Self.save(primary, 0)
             let clock = TestClock()
-            let peer = Counting(InMemoryTransport(serving: SyncEndpoint(log: primary, clock: clock)), old: old)
+            let peer = Counting(
+                InMemoryTransport(serving: SyncEndpoint(log: primary, clock: StoreClock(clock))),
+                old: old
+            )
             var configuration = PeerReplicator.Configuration()
-            configuration.clock = clock
+            configuration.clock = StoreClock(clock)
             let replicator = PeerReplicator(log: replica, peer: peer, configuration: configuration)
             let following = Task { await replicator.follow(.pull) }
             try await waitUntilHolds(replica, 1)

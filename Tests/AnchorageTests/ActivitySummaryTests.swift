@@ -161,7 +161,7 @@ extension ActivitySummaryTests {
         // b's save is later than a's, however fast the machine.
         let clock = SteppingWallClock()
         var configuration = HKHealthStore.Configuration.forTests
-        configuration.log.now = { clock.now() }
+        configuration.log.clock = .continuous.telling { clock.now() }
         try await withTemporaryStore(configuration: configuration) { a, _ in
             try await withTemporaryStore(configuration: configuration) { b, _ in
                 try await a.saveActivitySummaries([try day(9, energy: 100)])

@@ -319,7 +319,7 @@ struct StatisticsTests {
         // is newer than the old one, however fast the machine.
         let clock = SteppingWallClock()
         var configuration = statisticsConfiguration()
-        configuration.log.now = { clock.now() }
+        configuration.log.clock = .continuous.telling { clock.now() }
         try await withTemporaryStore(configuration: configuration) { owner, directory in
             let old = try await appStore(directory, "com.example.old", configuration: configuration)
             try await old.save(steps(100, from: minutes(0), to: minutes(10)))

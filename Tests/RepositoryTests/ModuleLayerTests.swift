@@ -97,7 +97,7 @@ struct ModuleLayerTests {
         // And the manifest gives them nothing else to link.
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         for (target, allowed) in [
-            ("AnchorageModel", Set(["CoreLocation"])), ("AnchorageTesting", ["AnchorageModel"]),
+            ("AnchorageModel", Set(["AnchorageCore", "CoreLocation"])), ("AnchorageTesting", ["AnchorageModel"]),
             // AnchorageTestRun (the pool probe and the test traits) links no store either.
             ("AnchorageModelTests", ["AnchorageModel", "AnchorageTesting", "AnchorageTestRun"]),
             ("AnchorageTestRun", ["CPoolProbe"]),

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageFleet
 import Etcd
 import Foundation
@@ -55,7 +56,7 @@ final class FleetController: Sendable {
     func run() async {
         while !Task.isCancelled {
             await step()
-            try? await Task.sleep(for: fleet.controllerInterval)
+            try? await membership.clock.sleep(fleet.controllerInterval)
         }
     }
 

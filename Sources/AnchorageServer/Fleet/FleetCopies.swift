@@ -81,24 +81,30 @@ final class FleetCopies: Sendable {
         entries.withLock { entries in Set(entries.values.compactMap(\.lifecycle.following)) }
     }
 
-    /// Throws the answer to a write of `store` this node may not take now:
-    /// it does not lead the store at `epoch` yet, or its lease deadline
-    /// passed.
-    func check(_ store: String, epoch: Int64) throws {
+    /// The right to write `store` that this node holds while it leads it
+    /// at `epoch` and holds its fleet lease: what a write served here keeps
+    /// (``WriteGuard``).
+    func lease(_ store: String, epoch: Int64) -> FleetWriteLease {
+        FleetWriteLease(copies: self, store: store, epoch: epoch)
+    }
+
+    /// Throws `fleetUnavailable` unless this node leads `store` at `epoch`
+    /// and holds its fleet lease.
+    func check(_ store: String, epoch: Int64) throws(ServiceError) {
         guard entries.withLock({ $0[store]?.lifecycle.leads(at: epoch) ?? false }) else {
-            throw APIError(
-                .serviceUnavailable,
+            throw ServiceError(
                 .fleetUnavailable,
-                "this node is taking over the store (epoch \(epoch)) and does not take writes yet; ask again in a moment"
-            ).retrying(after: .seconds(1))
+                "this node is taking over the store (epoch \(epoch)) and does not take writes yet; ask again in a moment",
+                retryAfter: .seconds(1)
+            )
         }
         guard parts.membership.holdsLease() else {
-            throw APIError(
-                .serviceUnavailable,
+            throw ServiceError(
                 .fleetUnavailable,
                 "this node cannot renew its fleet lease (etcd is out of reach), so it takes no writes; reads go on, "
-                    + "and writes resume once it renews"
-            ).retrying(after: .seconds(1))
+                    + "and writes resume once it renews",
+                retryAfter: .seconds(1)
+            )
         }
     }
 

@@ -12,7 +12,8 @@ extension FleetNode {
     /// new epochs (at most ``FleetConfiguration/handoffTimeout``). Then it
     /// stops, and leaves the fleet.
     func handOff() async {
-        let started = ContinuousClock.now
+        let clock = node.configuration.clock
+        let started = clock.instant
         let me = fleet.nodeID
         func led() -> [PlacementRecord] {
             cache.placements.values.filter { $0.placement.primary == me }
@@ -25,7 +26,7 @@ extension FleetNode {
             return
         }
         logger.notice("handing the stores this node leads over", metadata: ["stores": "\(led().count)"])
-        while ContinuousClock.now - started < fleet.handoffTimeout {
+        while started.duration(to: clock.instant) < fleet.handoffTimeout {
             var done = led().isEmpty
             if done {
                 // Each copy here follows its new primary and holds its epoch:
@@ -37,10 +38,10 @@ extension FleetNode {
                 }
             }
             if done {
-                logger.notice("handed the stores over", metadata: ["seconds": "\(ContinuousClock.now - started)"])
+                logger.notice("handed the stores over", metadata: ["seconds": "\(started.duration(to: clock.instant))"])
                 return
             }
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await clock.sleep(.milliseconds(100))
         }
         logger.warning("the handoff did not finish in time; the remaining stores fail over")
     }

@@ -1,4 +1,5 @@
 import Anchorage
+import AnchorageCore
 import AnchorageFleet
 import AnchorageLog
 import AnchorageService
@@ -44,7 +45,7 @@ extension FleetNode {
         metrics.meter("anchorage_fleet_placement_changes")
             .set(controller.decisionsApplied.load(ordering: .relaxed))
         metrics.meter("anchorage_fleet_controller").set(controller.currentClaim == nil ? 0 : 1)
-        let left = membership.deadline.map { $0 - .now } ?? .zero
+        let left = membership.deadline.map { $0 - membership.clock.instant } ?? .zero
         metrics.meter("anchorage_fleet_lease_seconds_left").set(Double(left / .milliseconds(1)) / 1_000)
         return metrics.response()
     }

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageFleet
 import AnchorageKeys
 import AnchorageLog
@@ -159,7 +160,7 @@ extension FleetNode {
     func retryUnfinishedRekeys(every period: Duration = .seconds(30)) async {
         let prefix = fleet.keys.rekeys
         while !Task.isCancelled {
-            do { try await Task.sleep(for: period) } catch { return }
+            do { try await node.configuration.clock.sleep(period) } catch { return }
             do {
                 var reported: [KeyID: UInt16] = [:]
                 var asked: [(KeyID, UInt16)] = []
@@ -216,7 +217,7 @@ extension FleetNode {
         let recorded = (try? node.registry.stores(sealedUnder: keyID)) ?? []
         var pending = Array(Set(recorded + placed)).sorted { $0.rawValue < $1.rawValue }
         for attempt in 1...5 where !pending.isEmpty {
-            if attempt > 1 { try? await Task.sleep(for: .seconds(1)) }
+            if attempt > 1 { try? await node.configuration.clock.sleep(.seconds(1)) }
             var failed: [StoreName] = []
             for name in pending {
                 do {

@@ -11,16 +11,31 @@ extension FleetNode {
     /// The fleet node's routes: the stores' (routed by
     /// ``FleetRouteMiddleware``), and the fleet's administration behind its
     /// secret (docs/http-api.md, "A fleet").
-    func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: node.configuration, metrics: node.metrics, kind: .fleet)
-        addRoutes(to: router)
-        return router
-    }
+    func router() -> Router<NodeContext> { routes.router() }
 
     /// Every route of a fleet node (docs/openapi.yaml, `fleet`).
-    func addRoutes(to router: some RouterMethods<NodeContext>) {
-        StoreRoutes.addPublicRoutes(to: router, kind: .fleet)
+    func addRoutes(to router: some RouterMethods<NodeContext>) { routes.addRoutes(to: router) }
+
+    var routes: NodeRouter<FleetHost> {
         let secret = FleetSecret(fleet.secret)
+        let host = FleetHost(
+            fleet: fleet,
+            fleetSecret: secret,
+            tokens: tokens,
+            cache: cache,
+            directory: directory,
+            copies: copies,
+            probe: probe,
+            forwarder: forwarder,
+            maximumBodyBytes: node.configuration.maximumBodyBytes,
+            registry: node.host(tokens: tokenSource(secret), kind: .fleet)
+        )
+        // The routes only a fleet node has: its administration, behind the fleet's secret.
+        return NodeRouter(parts: node.routeParts, host: host) { [self] router, _ in addAdminRoutes(to: router, secret) }
+    }
+
+    /// The fleet's administration, behind its secret.
+    private func addAdminRoutes(to router: any RouterMethods<NodeContext>, _ secret: FleetSecret) {
         let admin = router.group().add(middleware: FleetAdminMiddleware(secret: secret))
         admin.get("/metrics") { [self] _, _ in await metricsResponse() }
         admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
@@ -74,8 +89,12 @@ extension FleetNode {
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// The fleet's tokens, and its secret as every store's owner.
+    private func tokenSource(_ secret: FleetSecret) -> TokenSource {
         let tokens = self.tokens
-        let source = TokenSource(
+        return TokenSource(
             record: { bearer, store in
                 if secret.matches(bearer) {
                     guard let name = try? StoreName(store) else { return nil }
@@ -89,38 +108,6 @@ extension FleetNode {
             },
             tokens: { name in tokens.tokens(of: name.rawValue) }
         )
-        let store = router.group("/v1/stores/{store}")
-            .add(
-                middleware: FleetRouteMiddleware(
-                    fleet: fleet,
-                    fleetSecret: secret,
-                    tokens: tokens,
-                    cache: cache,
-                    directory: directory,
-                    copies: copies,
-                    probe: probe,
-                    forwarder: forwarder,
-                    maximumBodyBytes: node.configuration.maximumBodyBytes
-                )
-            )
-            .add(middleware: StoreScopeMiddleware(registry: node.registry, pool: node.pool, tokens: source))
-        StoreRoutes(
-            configuration: node.configuration,
-            metrics: node.metrics,
-            shutdown: node.shutdown,
-            readPool: node.readPool
-        )
-        .register(on: store)
-        let sync = SyncRoutes(
-            configuration: node.configuration,
-            shutdown: node.shutdown,
-            replicators: [],
-            received: node.received
-        )
-        store.post("sync/identity", use: sync.identity)
-        store.post("sync/pull", use: sync.pull)
-        store.post("sync/push", use: sync.push)
-        store.get("sync/wait", use: sync.wait)
     }
 
     /// A store's placement as the admin routes answer it.
@@ -269,7 +256,7 @@ struct FleetAdminMiddleware: RouterMiddleware {
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
-        guard secret.matches(try StoreScopeMiddleware.secret(request)) else {
+        guard secret.matches(try RegistryHost.secret(request)) else {
             throw APIError(
                 .forbidden,
                 .authorizationDenied,

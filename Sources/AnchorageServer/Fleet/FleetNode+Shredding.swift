@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageFleet
 import AnchorageLog
 import AnchorageService
@@ -38,7 +39,7 @@ extension FleetNode {
             } catch {
                 logger.warning("cannot follow the fleet's \(what)", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: .seconds(1))
+            try? await node.configuration.clock.sleep(.seconds(1))
         }
     }
 }

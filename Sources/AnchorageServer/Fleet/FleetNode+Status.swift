@@ -79,7 +79,7 @@ extension FleetNode {
     }
 
     func status() async throws -> Status {
-        let now = ContinuousClock.now
+        let now = membership.clock.instant
         var copies: [Status.Copy] = []
         for (store, copy) in self.copies.snapshot.sorted(by: { $0.key < $1.key }) {
             var entry = Status.Copy(store: store, role: copy.role.rawValue, epoch: copy.epoch, ready: copy.ready)
@@ -100,7 +100,7 @@ extension FleetNode {
             node: fleet.nodeID,
             controller: controller.currentClaim != nil,
             holdsLease: membership.holdsLease(at: now),
-            leaseSecondsLeft: membership.deadline.map { Double(($0 - now) / .milliseconds(1)) / 1_000 },
+            leaseSecondsLeft: membership.deadline.map { Double(now.duration(to: $0) / .milliseconds(1)) / 1_000 },
             nodes: directory.nodes.values.sorted { $0.id < $1.id }.map {
                 Status.Node(id: $0.id, address: $0.record.address, zone: $0.record.zone)
             },

@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageFleet
 import AnchorageLog
 import AnchorageService
@@ -70,7 +71,9 @@ public final class FleetNode: Sendable {
         let leaseFile = try FleetLeaseFile(root: root)
         self.leaseFile = leaseFile
         do {
-            etcd = try EtcdClient(.init(endpoints: fleet.etcd))
+            var etcdConfiguration = EtcdClient.Configuration(endpoints: fleet.etcd)
+            etcdConfiguration.clock = configuration.clock
+            etcd = try EtcdClient(etcdConfiguration)
         } catch {
             throw NodeConfigurationError("etcd: \(error)", underlyingError: error)
         }
@@ -111,11 +114,12 @@ public final class FleetNode: Sendable {
             ttl: fleet.leaseTTL,
             margin: fleet.leaseMargin,
             logger: logger,
+            clock: configuration.clock,
             onLease: { [leaseFile] in leaseFile.keep($0) }
         )
-        directory = NodeDirectory(etcd: etcd, keys: fleet.keys, changes: changes)
+        directory = NodeDirectory(etcd: etcd, keys: fleet.keys, changes: changes, clock: configuration.clock)
         tokens = FleetTokens(etcd: etcd, keys: fleet.keys)
-        var replication = configuration.replication
+        var replication = configuration.replicationOnNodeClock
         replication.backoff = Backoff(base: .milliseconds(50), maximum: .seconds(1))
         replication.liveWait = .seconds(10)
         replication.requestTimeout = .seconds(5)
@@ -196,13 +200,14 @@ public final class FleetNode: Sendable {
         // A node restarted right after it died takes its old lease back (it
         // kept its id in its directory); failing that (the lease file lost),
         // its id is held by that lease until it ends, within a TTL.
-        let patience = ContinuousClock.now + .seconds(fleet.leaseTTL) + .seconds(2)
+        let clock = node.configuration.clock
+        let patience = clock.instant + .seconds(fleet.leaseTTL) + .seconds(2)
         while true {
             do {
                 try await membership.join(adopting: leaseFile.previous)
                 break
-            } catch let error as FleetError where error.code == .nodeIDInUse && ContinuousClock.now < patience {
-                try? await Task.sleep(for: .milliseconds(250))
+            } catch let error as FleetError where error.code == .nodeIDInUse && clock.instant < patience {
+                try? await clock.sleep(.milliseconds(250))
             } catch {
                 await close()
                 throw error

@@ -271,7 +271,7 @@ struct AdminMiddleware: RouterMiddleware {
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
-        let record = try StoreScopeMiddleware.token(request, registry: registry)
+        let record = try RegistryHost.token(request, registry: registry)
         guard record.grant.admin else {
             throw APIError(
                 .forbidden,

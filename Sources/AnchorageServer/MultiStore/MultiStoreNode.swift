@@ -264,36 +264,45 @@ public final class MultiStoreNode: Sendable {
         return try await keyring.shredEverywhere(name, by: principal)
     }
 
-    func router() -> Router<NodeContext> {
-        let router = StoreRoutes.baseRouter(configuration: configuration, metrics: metrics, kind: .multi)
-        addRoutes(to: router)
-        return router
-    }
+    func router() -> Router<NodeContext> { routes.router() }
 
     /// Every route of a multi-store node (docs/openapi.yaml, `multi`).
-    func addRoutes(to router: some RouterMethods<NodeContext>) {
-        StoreRoutes.addPublicRoutes(to: router, kind: .multi)
-        AdminRoutes(
+    func addRoutes(to router: some RouterMethods<NodeContext>) { routes.addRoutes(to: router) }
+
+    /// What the node's routes share (a fleet node's too).
+    var routeParts: RouteParts {
+        RouteParts(
+            configuration: configuration,
+            metrics: metrics,
+            shutdown: shutdown,
+            readPool: readPool,
+            received: received
+        )
+    }
+
+    /// The node's stores as a ``StoreHost``, reached with `tokens`' tokens.
+    func host(tokens: TokenSource, kind: OpenAPIDocument.NodeKind) -> RegistryHost {
+        RegistryHost(
             registry: registry,
-            deleteStore: { [self] name in try await deleteStore(name) },
-            shredStore: { [self] name in try await shredStore(name, by: "the node's administrator") },
-            peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
-        ).register(on: router)
-        router.group().add(middleware: AdminMiddleware(registry: registry))
-            .get("/metrics") { [metrics] _, _ in metrics.response() }
-        let store = router.group("/v1/stores/{store}")
-            .add(middleware: StoreScopeMiddleware(registry: registry, pool: pool, tokens: .registry(registry)))
-        StoreRoutes(configuration: configuration, metrics: metrics, shutdown: shutdown, readPool: readPool)
-            .register(on: store)
-        let webhooks = WebhookRoutes(configuration: configuration, deliverer: nil)
-        store.post("webhooks", use: webhooks.register)
-        store.get("webhooks", use: webhooks.list)
-        store.delete("webhooks/{id}", use: webhooks.delete)
-        let sync = SyncRoutes(configuration: configuration, shutdown: shutdown, replicators: [], received: received)
-        store.post("sync/identity", use: sync.identity)
-        store.post("sync/pull", use: sync.pull)
-        store.post("sync/push", use: sync.push)
-        store.get("sync/wait", use: sync.wait)
+            pool: pool,
+            tokens: tokens,
+            replicaAcknowledgement: configuration.replicaAcknowledgement,
+            kind: kind
+        )
+    }
+
+    var routes: NodeRouter<RegistryHost> {
+        // The routes only a multi-store node has: its administration.
+        NodeRouter(parts: routeParts, host: host(tokens: .registry(registry), kind: .multi)) { [self] router, _ in
+            AdminRoutes(
+                registry: registry,
+                deleteStore: { [self] name in try await deleteStore(name) },
+                shredStore: { [self] name in try await shredStore(name, by: "the node's administrator") },
+                peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
+            ).register(on: router)
+            router.group().add(middleware: AdminMiddleware(registry: registry))
+                .get("/metrics") { [metrics] _, _ in metrics.response() }
+        }
     }
 }
 

@@ -54,7 +54,7 @@ final class ServedStore: Sendable {
         let accessLog: AccessLog
         do {
             try await owner.opened()
-            accessLog = AccessLog(log: try owner.eventLog(), retention: accessLogRetention)
+            accessLog = AccessLog(log: try owner.eventLog(), retention: accessLogRetention, clock: clock)
         } catch {
             await owner.close()
             throw error

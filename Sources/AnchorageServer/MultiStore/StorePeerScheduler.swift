@@ -193,6 +193,13 @@ final class StorePeerScheduler: Service, Sendable {
         let known = state.withLock { $0.peers[name]?[peer.id] }
         var peerState = known ?? PeerState(status: PeerStatus(peer: peer.url.absoluteString), backoff: Self.backoff)
         do {
+            if peer.direction != .push {
+                // What it pulls keeps the store's quota, as a peer's push does.
+                let quota = try registry.store(name)?.maximumBytes.map {
+                    WriteGuard.StorageQuota(store: name.rawValue, bytes: $0)
+                }
+                try WriteGuard(storageQuota: quota).beforeWrite(.replication, to: served.owner)
+            }
             let transport = try HTTPPeerTransport(
                 url: peer.url,
                 token: peer.token,
@@ -202,7 +209,7 @@ final class StorePeerScheduler: Service, Sendable {
             let replicator = PeerReplicator(
                 log: try served.owner.eventLog(),
                 peer: transport,
-                configuration: configuration.replication,
+                configuration: configuration.replicationOnNodeClock,
                 status: peerState.status,
                 logger: logger
             )

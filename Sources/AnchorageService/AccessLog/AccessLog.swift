@@ -1,3 +1,4 @@
+public import AnchorageCore
 public import AnchorageLog
 public import Foundation
 
@@ -24,18 +25,19 @@ public struct AccessLog: Sendable {
     public let log: EventLog
     /// How long entries are kept.
     public var retention: LocalRecordRetention
-    /// The wall clock entries are stamped with (tests move it by hand).
-    public var now: @Sendable () -> Date
+    /// The clock whose wall time entries are stamped with (tests move it
+    /// by hand).
+    public var clock: StoreClock
 
     /// The access log of `log`'s store.
     public init(
         log: EventLog,
         retention: LocalRecordRetention = AccessLog.defaultRetention,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: StoreClock = .continuous
     ) {
         self.log = log
         self.retention = retention
-        self.now = now
+        self.clock = clock
     }
 
     /// Records one read durably, before its answer is sent.
@@ -50,7 +52,7 @@ public struct AccessLog: Sendable {
         do {
             let bytes = try Self.encoder.encode(record)
             let kept = log.isReadOnly ? LocalRecordRetention(maximumAge: nil, maximumCount: nil) : retention
-            try await log.appendLocalRecords([Array(bytes)], at: now(), retention: kept)
+            try await log.appendLocalRecords([Array(bytes)], at: clock.date(), retention: kept)
         } catch {
             throw ServiceError(.storageFailed, "the read could not be recorded in the access log: \(error)")
         }

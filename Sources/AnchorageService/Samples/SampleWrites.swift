@@ -47,15 +47,19 @@ public enum SampleWrites {
     }
 
     /// Saves `batch`, all or none (OBJ-31), after `beforeSaving` (given
-    /// the number of samples) has let it go ahead; returns the samples'
-    /// uuids in the order given.
+    /// the number of samples) has let it go ahead and within what `writes`
+    /// guarantees (checked before and after); returns the samples' uuids in
+    /// the order given.
     public static func save(
         _ batch: SampleBatch,
         to store: HKHealthStore,
+        guarded writes: WriteGuard = WriteGuard(),
         beforeSaving: (Int) async throws -> Void = { _ in }
     ) async throws -> [UUID] {
         try await beforeSaving(batch.objects.count)
+        try writes.beforeWrite(.save, to: store)
         try await store.save(batch.objects)
+        try await writes.afterWrite(.save, to: store)
         return batch.objects.map(\.uuid)
     }
 
@@ -71,15 +75,19 @@ public enum SampleWrites {
 
     /// Deletes the samples of `uuids` that the store's principal may
     /// delete, after `beforeDeleting` (given the number of uuids) has let
-    /// it go ahead.
+    /// it go ahead and within what `writes` guarantees (after: only when
+    /// something was deleted).
     public static func delete(
         _ uuids: [UUID],
         from store: HKHealthStore,
+        guarded writes: WriteGuard = WriteGuard(),
         beforeDeleting: (Int) async throws -> Void = { _ in }
     ) async throws -> Deletion {
         let distinct = Set(uuids)
         try await beforeDeleting(distinct.count)
+        try writes.beforeWrite(.delete, to: store)
         let deleted = try await store.deleteObjects(withUUIDs: Array(distinct))
+        if deleted > 0 { try await writes.afterWrite(.delete, to: store) }
         return Deletion(requested: distinct.count, deleted: deleted)
     }
 }

@@ -43,6 +43,15 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The store's data key cannot be had now: its key provider (an HSM)
         /// does not answer, or its wrapping key is gone.
         public static let keyUnavailable = Code(name: "keyUnavailable")
+        /// A write waits for a replica's acknowledgement and none follows
+        /// the store or confirmed it in time (``WriteGuard``).
+        public static let replicationUnavailable = Code(name: "replicationUnavailable")
+        /// This node may not take the write now: it is taking a fleet
+        /// store over, or cannot renew its fleet lease (``WriteLease``).
+        public static let fleetUnavailable = Code(name: "fleetUnavailable")
+        /// A copy of the store holds a higher fleet epoch than this node
+        /// leads it at: this node is no longer its primary.
+        public static let notPrimary = Code(name: "notPrimary")
         /// The registry's database, a store's directory or the access log
         /// failed (a read that cannot be recorded is refused).
         public static let storageFailed = Code(name: "storageFailed")
@@ -50,10 +59,15 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public let code: Code
     public let message: String
+    /// How long the caller should wait before asking again, when the
+    /// refusal is temporary (a failover, a replica reconnecting).
+    public var retryAfter: Duration?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, retryAfter: Duration? = nil) {
         self.code = code
         self.message = message
+        // A key provider that does not answer (an HSM) takes seconds to come back.
+        self.retryAfter = retryAfter ?? (code == .keyUnavailable ? .seconds(5) : nil)
     }
 
     public var description: String { message }

@@ -3,27 +3,43 @@ import AnchorageService
 import HTTPTypes
 import Hummingbird
 
-/// Resolves `/v1/stores/{store}/…` in a multi-store node: the bearer token
-/// from the node's registry, then the store it is bound to, held open
-/// while the request and its answer's body last.
+/// The ``StoreHost`` of a node holding many stores (a registry's, or a
+/// fleet node's copies): `/v1/stores/{store}/…` resolves the bearer token
+/// (from the registry, or the fleet's tokens), then the store it is bound
+/// to, held open while the request and its answer's body last.
 ///
 /// A token reaches its own store only: for any other id — another
 /// person's store, an unknown one, one being deleted, or text that is no
 /// store id (checked before it touches a path) — the answer is the same
 /// 404. A revoked token is refused from the moment it is revoked.
-struct StoreScopeMiddleware: RouterMiddleware {
-    typealias Context = NodeContext
-
+struct RegistryHost: StoreHost {
     let registry: NodeRegistry
     let pool: StorePool<ServedStore>
     /// Where tokens are looked up: the registry's, or a fleet's.
     let tokens: TokenSource
+    /// When set, writes are acknowledged only once a replica holds them
+    /// (``NodeConfiguration/replicaAcknowledgement``).
+    let replicaAcknowledgement: Duration?
+    var kind: OpenAPIDocument.NodeKind = .multi
+
+    var storePath: String { "/v1/stores/{store}" }
 
     static let notFound = APIError(.notFound, .notFound, "there is no such store, or this token does not reach it")
 
-    func handle(
+    func serve(
         _ request: Request,
         context: NodeContext,
+        next: (Request, NodeContext) async throws -> Response
+    ) async throws -> Response {
+        try await serve(request, context: context, lease: nil, next: next)
+    }
+
+    /// Serves `request` with its store, whose writes also keep `lease` (a
+    /// fleet's: this node leads the store).
+    func serve(
+        _ request: Request,
+        context: NodeContext,
+        lease: (any WriteLease)?,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
         let text = context.parameters.get("store") ?? ""
@@ -33,25 +49,15 @@ struct StoreScopeMiddleware: RouterMiddleware {
         guard let name = try? StoreName(text),
             record.grant.store == name.rawValue, let storeRecord = try registry.store(name)
         else { throw Self.notFound }
-        let lease: StorePool<ServedStore>.Lease
+        let held: StorePool<ServedStore>.Lease
         do {
-            lease = try await pool.lease(name)
+            held = try await pool.lease(name)
         } catch let error as ServiceError where error.code == .storeNotFound {
             throw Self.notFound
         }
         do {
-            let served = lease.resource
+            let served = held.resource
             let token = try await served.access(for: record, tokens: tokens)
-            var context = context
-            context.storeName = name.rawValue
-            context.accessLog = served.accessLog
-            context.store = served.store(for: token)
-            context.grants = token.principal == nil ? nil : token
-            context.replicates = record.grant.replicates
-            context.storeClosing = served.closing
-            context.followers = served.followers
-            context.webhooks = served.webhooks
-            context.storageQuota = storeRecord.maximumBytes
             if token.isPeerOnly && !request.uri.path.hasPrefix("/v1/stores/\(name)/sync/") {
                 throw APIError(
                     .forbidden,
@@ -59,20 +65,37 @@ struct StoreScopeMiddleware: RouterMiddleware {
                     "a peer's token reaches only the replication endpoints"
                 )
             }
+            var context = context
+            context.access = StoreAccess(
+                store: served.store(for: token),
+                grants: token.principal == nil ? nil : token,
+                replicates: record.grant.replicates,
+                storeName: name.rawValue,
+                accessLog: served.accessLog,
+                followers: served.followers,
+                closing: served.closing,
+                webhooks: served.webhooks,
+                writes: WriteGuard(
+                    storageQuota: storeRecord.maximumBytes.map { .init(store: name.rawValue, bytes: $0) },
+                    followers: served.followers,
+                    replicaAcknowledgement: replicaAcknowledgement,
+                    lease: lease
+                )
+            )
             var response = try await next(request, context)
             let body = response.body
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
                 do {
                     try await body.write(writer)
-                    await lease.release()
+                    await held.release()
                 } catch {
-                    await lease.release()
+                    await held.release()
                     throw error
                 }
             }
             return response
         } catch {
-            await lease.release()
+            await held.release()
             throw error
         }
     }

@@ -1,4 +1,4 @@
-import Anchorage
+public import Anchorage
 import Synchronization
 
 /// What a store's replicas have confirmed, learned from their own requests:
@@ -7,15 +7,14 @@ import Synchronization
 /// its acknowledgement — Kafka's rule, the follower's fetch position — so
 /// confirming a write costs no message of its own.
 ///
-/// With ``NodeConfiguration/replicaAcknowledgement`` set, a save or delete
-/// is answered only once a replica has confirmed it (see
-/// ``StoreRoutes``).
+/// A ``WriteGuard`` with a replica-acknowledgement bound answers a save or
+/// delete only once a replica has confirmed it.
 ///
 /// ```swift
 /// followers.heard(position: pull.since)                 // a replica's request
 /// let confirmed = await followers.waitForAcknowledgement(of: head, timeout: .seconds(5))
 /// ```
-final class ReplicaFollowers: Sendable {
+public final class ReplicaFollowers: Sendable {
     private struct Waiter {
         let id: UInt64
         let seq: UInt64
@@ -38,12 +37,12 @@ final class ReplicaFollowers: Sendable {
     private let state = Mutex(State())
     private let clock: StoreClock
 
-    init(clock: StoreClock) {
+    public init(clock: StoreClock) {
         self.clock = clock
     }
 
     /// A replica asked, having applied this store's log up to `position`.
-    func heard(position: UInt64) {
+    public func heard(position: UInt64) {
         let now = clock.now()
         let confirmed: [Waiter] = state.withLock { state in
             state.lastContact = now
@@ -58,23 +57,23 @@ final class ReplicaFollowers: Sendable {
 
     /// A replica's request carried fleet epoch `epoch`: when it is higher
     /// than this copy's, this copy is deposed (``epochSeen``).
-    func saw(epoch: UInt64?) {
+    public func saw(epoch: UInt64?) {
         guard let epoch else { return }
         state.withLock { $0.epochSeen = max($0.epochSeen, epoch) }
     }
 
     /// The highest position a replica confirmed, and how many answers
     /// wait for a replica now.
-    var progress: (acknowledged: UInt64, waiting: Int) {
+    public var progress: (acknowledged: UInt64, waiting: Int) {
         state.withLock { ($0.acknowledged, $0.waiters.count) }
     }
 
     /// The highest fleet epoch a replica's request carried (0: none).
-    var epochSeen: UInt64 { state.withLock { $0.epochSeen } }
+    public var epochSeen: UInt64 { state.withLock { $0.epochSeen } }
 
     /// Whether a replica follows the store: one waits live for its next
     /// write now, or asked within `bound`.
-    func isFollowed(within bound: Duration) -> Bool {
+    public func isFollowed(within bound: Duration) -> Bool {
         let now = clock.now()
         return state.withLock { state in
             state.openWaits > 0 || state.lastContact.map { now - $0 <= bound } ?? false
@@ -83,7 +82,7 @@ final class ReplicaFollowers: Sendable {
 
     /// Runs a replica's live wait (`sync/wait`), counted as following the
     /// store while it lasts.
-    func waiting<T>(_ body: () async throws -> T) async rethrows -> T {
+    public func waiting<T>(_ body: () async throws -> T) async rethrows -> T {
         state.withLock { $0.openWaits += 1 }
         defer {
             let now = clock.now()
@@ -97,7 +96,7 @@ final class ReplicaFollowers: Sendable {
 
     /// Waits until a replica has confirmed position `seq`, at most
     /// `timeout` (on the node's clock); returns whether one did.
-    func waitForAcknowledgement(of seq: UInt64, timeout: Duration) async -> Bool {
+    public func waitForAcknowledgement(of seq: UInt64, timeout: Duration) async -> Bool {
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
         return await withCheckedContinuation { continuation in

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Routes `/v1/stores/{store}/…` in a fleet: the token is checked first
+/// The ``StoreHost`` of a fleet node: `/v1/stores/{store}/…` — the token is checked first
 /// (a fleet token of that store, or the fleet's secret); the request is
 /// served here when this node is the store's primary — or, for a read the
 /// client allows a replica to answer (`X-Anchorage-Read: replica`), one of
@@ -15,10 +15,11 @@ import Hummingbird
 /// arriving at a node without a copy, goes to the primary — or to a
 /// replica when the primary does not answer.
 ///
-/// A write served here passes the copy's gate (``FleetCopies/check(_:epoch:)``):
-/// the node leads the store at the placement's epoch and holds its lease.
-struct FleetRouteMiddleware: RouterMiddleware {
-    typealias Context = NodeContext
+/// A request served here reaches the store through the node's registry
+/// (``RegistryHost``); its writes also keep the copy's lease
+/// (``FleetCopies/lease(_:epoch:)``): the node leads the store at the
+/// placement's epoch and holds its fleet lease.
+struct FleetHost: StoreHost {
 
     static let readHeader = HTTPField.Name("X-Anchorage-Read")!
     static let copyHeader = HTTPField.Name("X-Anchorage-Copy")!
@@ -34,14 +35,19 @@ struct FleetRouteMiddleware: RouterMiddleware {
     let probe: FleetProbe
     let forwarder: FleetForwarder
     let maximumBodyBytes: Int
+    /// Serves the requests this node's copies answer.
+    let registry: RegistryHost
 
-    func handle(
+    var kind: OpenAPIDocument.NodeKind { .fleet }
+    var storePath: String { "/v1/stores/{store}" }
+
+    func serve(
         _ request: Request,
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
         let store = context.parameters.get("store") ?? ""
-        let secret = try StoreScopeMiddleware.secret(request)
+        let secret = try RegistryHost.secret(request)
         // A node that has just started answers once it has read the fleet.
         guard cache.revision > 0, tokens.isReady else {
             throw APIError(
@@ -55,7 +61,7 @@ struct FleetRouteMiddleware: RouterMiddleware {
             guard let record = tokens.record(forSecret: secret) else {
                 throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
             }
-            guard record.grant.store == store else { throw StoreScopeMiddleware.notFound }
+            guard record.grant.store == store else { throw RegistryHost.notFound }
         }
         let record = cache.placement(of: store)
         let me = fleet.nodeID
@@ -63,14 +69,14 @@ struct FleetRouteMiddleware: RouterMiddleware {
         let path = request.uri.path
         if path.hasPrefix(prefix + "sync/") {
             // Replication is between the store's copies, each asked directly.
-            guard record?.placement.role(of: me) != nil else { throw StoreScopeMiddleware.notFound }
-            return try await next(request, context)
+            guard record?.placement.role(of: me) != nil else { throw RegistryHost.notFound }
+            return try await registry.serve(request, context: context, next: next)
         }
         let isWrite = request.method != .get && request.method != .head
         let replicaRead = !isWrite && request.headers[Self.readHeader]?.lowercased() == "replica"
         switch Route.decide(for: record, on: me, replicaReadAllowed: replicaRead) {
         case .unplaced:
-            throw StoreScopeMiddleware.notFound
+            throw RegistryHost.notFound
         case .forward(let primary, let epoch):
             // A read the client lets a replica answer goes to one when the
             // primary does not answer (this node's probes), or gives up.
@@ -104,16 +110,10 @@ struct FleetRouteMiddleware: RouterMiddleware {
                 return try await forwarder.forward(request, to: replica, maximumBodyBytes: 0)
             }
         case .serve(let role, let epoch):
-            var context = context
-            if isWrite {
-                try copies.check(store, epoch: epoch)
-                let copies = self.copies
-                context.fleetGate = { try copies.check(store, epoch: epoch) }
-                context.fleetEpoch = UInt64(epoch)
-            }
             var response: Response
             do {
-                response = try await next(request, context)
+                let lease = isWrite ? copies.lease(store, epoch: epoch) : nil
+                response = try await registry.serve(request, context: context, lease: lease, next: next)
             } catch {
                 if isWrite { copies.handOverIfDeposed(store, epoch: epoch) }
                 throw error
@@ -129,7 +129,7 @@ struct FleetRouteMiddleware: RouterMiddleware {
     }
 }
 
-extension FleetRouteMiddleware {
+extension FleetHost {
     /// The address of a live replica of `placement` this node's probes
     /// find answering, other than this node.
     func answeringReplica(of placement: Placement) -> String? {

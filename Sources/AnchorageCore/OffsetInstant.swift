@@ -24,4 +24,17 @@ public struct OffsetInstant: InstantProtocol, Sendable, Hashable, Comparable {
     public static func < (lhs: OffsetInstant, rhs: OffsetInstant) -> Bool {
         lhs.offset < rhs.offset
     }
+
+    public static func + (lhs: OffsetInstant, rhs: Duration) -> OffsetInstant {
+        lhs.advanced(by: rhs)
+    }
+
+    public static func - (lhs: OffsetInstant, rhs: Duration) -> OffsetInstant {
+        lhs.advanced(by: .zero - rhs)
+    }
+
+    /// The time from `rhs` to `lhs`.
+    public static func - (lhs: OffsetInstant, rhs: OffsetInstant) -> Duration {
+        lhs.offset - rhs.offset
+    }
 }
