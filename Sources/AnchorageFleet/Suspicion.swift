@@ -15,7 +15,7 @@
 /// pull, and epochs fence it if it still runs.
 ///
 /// ```swift
-/// var suspicion = Suspicion<ContinuousClock.Instant>()
+/// var suspicion = Suspicion<OffsetInstant>()
 /// suspicion.follow(["n1"])
 /// let action = suspicion.record("n1", answered: false, sent: .now)   // .report("n1") once it has failed long enough
 /// ```

@@ -1,6 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(CDispatch)
+// `timespec` is also declared by Dispatch's C module, which a release
+// build may resolve it to.
+import CDispatch
+#endif
 
 /// The CPU time the calling thread has used: what a piece of work run on
 /// one thread costs, whatever else the machine is doing.

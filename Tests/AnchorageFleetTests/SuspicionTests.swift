@@ -1,3 +1,4 @@
+import AnchorageCore
 import AnchorageTesting
 import Testing
 
@@ -5,10 +6,11 @@ import Testing
 
 @Suite("Suspicion: a followed node reported unreachable from probes, on a hand clock")
 struct SuspicionTests {
-    typealias Machine = Suspicion<ContinuousClock.Instant>
-    let start = ContinuousClock.now
+    /// Instants of the node's clock (``StoreClock``), as ``FleetProbe`` reads them.
+    typealias Machine = Suspicion<OffsetInstant>
+    let start = OffsetInstant(offset: .seconds(1_000))
 
-    func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+    func at(_ milliseconds: Int) -> OffsetInstant { start + .milliseconds(milliseconds) }
 
     @Test("a killed node (every probe refused at once, one each 250 ms) is reported after 1 s of failures, once")
     func killed() {
@@ -81,7 +83,7 @@ struct SuspicionTests {
     func properties() {
         var random = SeededGenerator(seed: 5_307)
         for _ in 0..<500 {
-            let settings = Suspicion<ContinuousClock.Instant>.Settings(
+            let settings = Suspicion<OffsetInstant>.Settings(
                 after: .milliseconds(Int.random(in: 0...1_500, using: &random)),
                 failures: Int.random(in: 1...4, using: &random)
             )
