@@ -150,6 +150,39 @@ public struct PlacementStore: Sendable {
         return try await run(txn, store: record.store, target: placement, claim: claim)
     }
 
+    /// The most operations etcd takes in one transaction's compare or
+    /// success list (its `--max-txn-ops`, 128 by default).
+    public static let maximumTransactionOperations = 128
+
+    /// Splits `changes` into runs that each fit one transaction of
+    /// ``changeAll(_:by:)``: at most ``maximumTransactionOperations``
+    /// compares (the claim's fence and one per store) and as many writes
+    /// (each store's record, its index entries, and what it also does).
+    public func transactions(
+        _ changes: [(record: PlacementRecord, placement: Placement, also: [EtcdOperation])]
+    ) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var operations = 0
+        for (index, change) in changes.enumerated() {
+            let cost =
+                1 + indexChanges(change.record.store, from: change.record.placement, to: change.placement).count
+                + change.also.count
+            let compares = index - start + 2
+            if index > start
+                && (operations + cost > Self.maximumTransactionOperations
+                    || compares > Self.maximumTransactionOperations)
+            {
+                runs.append(start..<index)
+                start = index
+                operations = 0
+            }
+            operations += cost
+        }
+        if start < changes.count { runs.append(start..<changes.count) }
+        return runs
+    }
+
     /// Changes several stores' placements in one transaction, each from its
     /// record as read: all of them, or — when any record changed meanwhile
     /// or the claim no longer holds — none (`nil`; so too when the answer

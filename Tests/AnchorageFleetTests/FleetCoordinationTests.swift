@@ -269,6 +269,45 @@ struct FleetCoordinationTests {
         }
     }
 
+    @Test(
+        "a lost node's 130 stores re-placed in as few transactions as etcd takes (128 operations each): every run accepted, all changed"
+    )
+    func transactionsFitEtcd() async throws {
+        try await Self.withFleet { _, etcd, keys in
+            let nodes = ["n1", "n2", "n3", "n4"].map { Self.member($0, etcd, keys) }
+            let renewing = try await Self.live(nodes)
+            defer { renewing.cancel() }
+            let lease = try #require(nodes[0].lease)
+            let claim = try #require(
+                try await ControllerElection(etcd: etcd, keys: keys, nodeID: "n1").campaign(lease: lease)
+            )
+            let placements = PlacementStore(etcd: etcd, keys: keys, copies: 3)
+            var changes: [(record: PlacementRecord, placement: Placement, also: [EtcdOperation])] = []
+            for index in 0..<130 {
+                let record = try await placements.create("t\(index)", by: claim).record
+                // Each store's copy on the lost node goes to the node that held none: its record, one index
+                // entry deleted and one written.
+                let lost = record.placement.copies[record.placement.copies.count - 1]
+                let spare = try #require(["n1", "n2", "n3", "n4"].first { record.placement.role(of: $0) == nil })
+                var next = record.placement
+                next.replicas = next.replicas.map { $0 == lost ? spare : $0 }
+                if next.primary == lost { next.primary = spare }
+                changes.append((record, next, []))
+            }
+            let runs = placements.transactions(changes)
+            // 3 operations a store: 42 fit in 128.
+            #expect(runs.map(\.count) == [42, 42, 42, 4])
+            #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == 130)
+            for (run, next) in zip(runs, runs.dropFirst()) { #expect(run.upperBound == next.lowerBound) }
+            for run in runs {
+                #expect(try await placements.changeAll(Array(changes[run]), by: claim) != nil, "etcd took \(run)")
+            }
+            for change in changes {
+                #expect(try await placements.placement(of: change.record.store)?.placement == change.placement)
+            }
+        }
+    }
+
     @Test("generated histories of creates and changes, some stale: the per-node index always equals the placements")
     func indexMatchesPlacements() async throws {
         try await Self.withFleet { _, etcd, keys in

@@ -120,16 +120,14 @@ final class FleetController: Sendable {
             balanceLimit: fleet.balanceLimit,
             unreachable: unreachable
         )
-        // Many decisions at once (a node lost with a thousand copies): 16 a
-        // transaction; a transaction that fails (one record changed
-        // meanwhile, or the claim is gone) is retried decision by decision.
-        var start = decisions.startIndex
-        while start < decisions.endIndex {
-            let chunk = Array(decisions[start..<min(start + 16, decisions.endIndex)])
-            start += chunk.count
-            if chunk.count > 1,
-                (try? await placements.changeAll(chunk.map { ($0.record, $0.placement, also($0)) }, by: held)) != nil
-            {
+        // Many decisions at once (a node lost with a thousand copies): as
+        // many a transaction as etcd takes; a transaction that fails (one
+        // record changed meanwhile, or the claim is gone) is retried
+        // decision by decision.
+        let changes = decisions.map { ($0.record, $0.placement, also($0)) }
+        for run in placements.transactions(changes) {
+            let chunk = Array(decisions[run])
+            if chunk.count > 1, (try? await placements.changeAll(Array(changes[run]), by: held)) != nil {
                 for decision in chunk { applied(decision) }
                 continue
             }
