@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// do { try await store.save(sample) } catch let error as any AnchorageError {
-///     if error.stableCode == HKError.Code.errorInvalidArgument.stableCode { … }
+///     if error.stableCode == ErrorCode(.model, "errorInvalidArgument") { … }
 ///     print(error.stableCode, error.message)        // model.errorInvalidArgument: …
 /// }
 /// ```

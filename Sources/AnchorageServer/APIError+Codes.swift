@@ -4,7 +4,7 @@ import HTTPTypes
 /// The HTTP answer to each error code the node's layers throw: errors are
 /// mapped by ``AnchorageError/stableCode``, never by their type.
 extension APIError {
-    /// A status, the API's code, and whether the connection closes after.
+    /// A status and the API's code.
     struct Answer {
         var status: HTTPResponse.Status
         var code: Code
