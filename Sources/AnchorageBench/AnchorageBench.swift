@@ -94,6 +94,8 @@ struct AnchorageBench: AsyncParsableCommand {
     enum Suite: String, ExpressibleByArgument {
         case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores,
             fleet, series, sealed
+        /// The HTTP suite's write shapes beside PostgreSQL alone (`http` runs them too).
+        case writes
 
         /// The suites `all` runs, each in a process of its own (`import`
         /// includes the reading row).
@@ -138,6 +140,7 @@ struct AnchorageBench: AsyncParsableCommand {
             (.statistics, { try await runStatisticsBenchmarks(work: work, report: &$0) }),
             (.feed, { try await runFeedBenchmarks(work: work, report: &$0) }),
             (.http, { try await runHTTPSaveBenchmarks(work: work, report: &$0) }),
+            (.writes, { try await runWrkSaveBenchmarks(work: work, report: &$0) }),
             (.hostile, { try await runHostileLoad(work: work, report: &$0) }),
             (.audit, { try await runAuditBenchmarks(work: work, report: &$0) }),
             (.sync, { try await runSyncBenchmarks(work: work, report: &$0) }),

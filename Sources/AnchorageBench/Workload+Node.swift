@@ -20,19 +20,20 @@ extension Workload {
         )
     }
 
-    static func wrkSaves(connections: Int) -> Workload {
+    static func wrkSaves(_ shape: WriteShape, connections: Int) -> Workload {
         Workload(
-            "HTTP saves from wrk (another process), \(connections) connections posting 10-sample batches with fresh uuids to an `anchorage serve` process, durable",
+            "HTTP saves from wrk (another process) vs PostgreSQL from pgbench (same rows, same run), \(shape.name), \(connections) connections, durable",
             "samples/s",
-            goal: .valueAtLeast(50_000)
+            goal: .ratioAtLeast(1.5)
         )
     }
 
-    static func wrkSaveLatency(connections: Int) -> Workload {
+    /// The goal (issue 54) is at 64 connections; at 16 the row is for reading.
+    static func wrkSaveLatency(_ shape: WriteShape, connections: Int) -> Workload {
         Workload(
-            "HTTP saves from wrk, \(connections) connections: 99th percentile latency",
+            "HTTP saves from wrk vs PostgreSQL's transactions, \(shape.name), \(connections) connections: 99th percentile latency",
             "ms",
-            goal: .valueAtMost(50)
+            goal: connections >= 64 ? .valueAtMost(50) : nil
         )
     }
 

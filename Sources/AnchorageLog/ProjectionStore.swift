@@ -26,6 +26,10 @@ import LMDB
 /// a reader sees the projections as of a commit no later than the log's,
 /// and reads the position they reflect with ``EventLog/projectedSeq(in:)``.
 enum ProjectionStore {
+    /// The projections' first map size (a new store's file is this long,
+    /// sparse, until they need more).
+    static let initialMapSize = 16 << 20
+
     /// The projections' file name in the store's directory.
     static let fileName = "projections.mdb"
 
@@ -140,12 +144,14 @@ enum ProjectionStore {
         readOnly: Bool = false
     ) throws -> Environment {
         var options = Environment.Configuration()
-        options.mapSize = configuration.initialMapSize
+        // Written through its map, the file is as long as the map (sparse):
+        // start small and let it grow (doubling) as the projections do.
+        options.mapSize = min(configuration.initialMapSize, Self.initialMapSize)
         options.maximumMapSize = configuration.maximumMapSize
         options.maxReaders = configuration.maxReaders
         options.maxDatabases = configuration.projectionDatabases + 1
         options.options = [.noSubdirectory, .noSync]
-        if readOnly { options.options.insert(.readOnly) }
+        if readOnly { options.options.insert(.readOnly) } else { options.options.insert(.writeMap) }
         let environment = try Environment(path: Self.path(inStore: path), configuration: options)
         // LMDB opens it without close-on-exec: a child process must not keep it.
         try environment.makeDataFileDescriptorPrivate()

@@ -10,8 +10,8 @@ import Testing
 /// must agree wherever the fast one answers.
 @Suite("A sample batch's fast reader agrees with JSONDecoder", .ownThread)
 struct SampleBatchFastPathTests {
-    /// A sample in the documented JSON form, written field by field (no
-    /// device or metadata: the fast reader leaves those to JSONDecoder).
+    /// A sample in the documented JSON form, written field by field, with
+    /// its device and metadata when it has them.
     static func json(_ sample: HKSample) -> String {
         let revision = sample.sourceRevision
         var source =
@@ -23,7 +23,7 @@ struct SampleBatchFastPathTests {
         let common =
             #""uuid":"\#(sample.uuid.uuidString)","type":"\#(sample.sampleType.identifier)","#
             + #""startDate":"\#(ISO8601.format(sample.startDate))","endDate":"\#(ISO8601.format(sample.endDate))","#
-            + #""sourceRevision":{\#(source)}"#
+            + #""sourceRevision":{\#(source)}"# + extras(sample)
         switch sample {
         case let quantity as HKQuantitySample:
             let value = quantity.quantity.doubleValue(for: quantity.quantity.unit)
@@ -34,6 +34,40 @@ struct SampleBatchFastPathTests {
         default:
             preconditionFailure("only quantity and category samples")
         }
+    }
+
+    /// `,"device":{…}` and `,"metadata":{…}`, each when the sample has one,
+    /// every metadata value tagged with its kind.
+    static func extras(_ sample: HKSample) -> String {
+        var text = ""
+        if let device = sample.device {
+            let names = [
+                "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion",
+                "localIdentifier", "udiDeviceIdentifier",
+            ]
+            let fields = zip(names, device.properties).compactMap { name, value in
+                value.map { #""\#(name)":"\#($0)""# }
+            }
+            text += #","device":{\#(fields.joined(separator: ","))}"#
+        }
+        let metadata = sample.typedMetadata.values
+        if !metadata.isEmpty {
+            let fields = metadata.sorted { $0.key < $1.key }.map { key, value in
+                let tagged: String =
+                    switch value {
+                    case .string(let text): #"{"string":"\#(text)"}"#
+                    case .integer(let number): #"{"integer":\#(number)}"#
+                    case .double(let number): #"{"double":\#(number)}"#
+                    case .bool(let flag): #"{"bool":\#(flag)}"#
+                    case .date(let date): #"{"date":"\#(ISO8601.format(date))"}"#
+                    case .quantity(let quantity):
+                        #"{"quantity":{"value":\#(quantity.value),"unit":"\#(quantity.unit.unitString)"}}"#
+                    }
+                return #""\#(key)":\#(tagged)"#
+            }
+            text += #","metadata":{\#(fields.joined(separator: ","))}"#
+        }
+        return text
     }
 
     /// Objects in a comparable form: their canonical JSON.
@@ -68,7 +102,9 @@ struct SampleBatchFastPathTests {
         return bytes
     }
 
-    @Test("generated batches of quantity and category samples: the fast reader answers, with JSONDecoder's objects")
+    @Test(
+        "generated batches of quantity and category samples, with devices and metadata of every kind: the fast reader answers, with JSONDecoder's objects"
+    )
     func agreesOnGenerated() throws {
         for text in Self.batches(seed: 34, count: 300) {
             let data = Data(text.utf8)
@@ -105,15 +141,15 @@ struct SampleBatchFastPathTests {
     }
 
     @Test(
-        "what the fast reader leaves to JSONDecoder still decodes: the {samples} form, devices, metadata, escapes, nulls, a repeated key; and errors are JSONDecoder's"
+        "what the fast reader leaves to JSONDecoder still decodes: the {samples} form, unknown device fields, untagged or doubly tagged metadata, escapes, nulls, a repeated key; and errors are JSONDecoder's"
     )
     func declinesTheRest() throws {
         let step =
             #"{"kind":"quantitySample","uuid":"1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B12","type":"HKQuantityTypeIdentifierStepCount","startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:10:00Z","quantity":{"value":120,"unit":"count"}"#
         let declined = [
             #"{"samples":[\#(step)}]}"#,
-            #"[\#(step),"device":{"name":"Watch"}}]"#,
-            #"[\#(step),"metadata":{"com.example.note":{"string":"x"}}}]"#,
+            #"[\#(step),"device":{"name":"Watch","colour":"red"}}]"#,
+            #"[\#(step),"metadata":{"com.example.note":{"string":"x","colour":"red"}}}]"#,
             #"[\#(step),"sourceRevision":{"source":{"name":"A \"quoted\" app","bundleIdentifier":"com.example.a"}}}]"#,
             #"[\#(step),"sourceRevision":null}]"#,
             #"[\#(step),"uuid":"1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B13"}]"#,
@@ -129,7 +165,23 @@ struct SampleBatchFastPathTests {
         )
         #expect(broken.withUnsafeBytes { SampleBatch.fast($0) } == nil)
         #expect(throws: (any Error).self) { try SampleBatch(json: broken) }
+        for text in [
+            #"[\#(step),"metadata":{"com.example.note":{"string":"x","integer":1}}}]"#,
+            #"[\#(step),"metadata":{"com.example.note":{"integer":1.5}}}]"#,
+            #"[\#(step),"metadata":{"com.example.note":{"double":1e999}}}]"#,
+            #"[\#(step),"metadata":{"com.example.note":{}}}]"#,
+        ] {
+            let data = Data(text.utf8)
+            #expect(data.withUnsafeBytes { SampleBatch.fast($0) } == nil, "\(text)")
+            #expect(throws: (any Error).self, "\(text)") { try SampleBatch(json: data) }
+        }
         let plain = Data("[\(step)}]".utf8)
         #expect(plain.withUnsafeBytes { SampleBatch.fast($0) }?.count == 1, "the common shape is read fast")
+        let watch = Data(
+            #"[\#(step),"device":{"name":"Watch"},"metadata":{"HKMetadataKeyHeartRateMotionContext":{"integer":1},"done":{"bool":false}}}]"#
+                .utf8
+        )
+        let read = try #require(watch.withUnsafeBytes { SampleBatch.fast($0) }, "a watch's sample is read fast")
+        #expect(try Self.canonical(read) == Self.canonical(SampleBatch.reference(json: watch).objects))
     }
 }

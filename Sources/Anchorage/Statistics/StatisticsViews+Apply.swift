@@ -320,7 +320,16 @@ extension StatisticsViews: Projection {
     ) throws {
         let kind = context.kind
         let window = ViewLevel.window(level: 0, bucket: bucket)
-        let merged = ViewRecord(found, in: window, mergedSum: ReferenceStatistics.mergedSum(found, in: window))
+        // A merged sum and sound levels only for the styles that store them
+        // (``ViewRecord/withBytes(merged:style:_:)``): the bytes are the same.
+        let sums = context.style == nil || context.style == .cumulative
+        let levels = context.style == nil || context.style == .discreteEquivalentContinuousLevel
+        let merged = ViewRecord(
+            found,
+            in: window,
+            mergedSum: sums ? ReferenceStatistics.mergedSum(found, in: window) : nil,
+            levels: levels
+        )
         try ViewLevel.withKey(kind: kind, source: Self.merged, level: 0, bucket: bucket) { key in
             try store(merged, merged: true, style: context.style, forKey: key, in: txn)
         }
@@ -329,7 +338,8 @@ extension StatisticsViews: Projection {
         var numbers = Set(context.touched)
         for sample in found { numbers.insert(sample.source) }
         for number in numbers.sorted() {
-            let record = merged?.sole == 0 ? ViewRecord(found.filter { $0.source == number }, in: window) : nil
+            let record =
+                merged?.sole == 0 ? ViewRecord(found.filter { $0.source == number }, in: window, levels: levels) : nil
             try ViewLevel.withKey(kind: kind, source: number, level: 0, bucket: bucket) { key in
                 try store(record, merged: false, style: context.style, forKey: key, in: txn)
             }

@@ -18,10 +18,10 @@ struct ViewRecord: Equatable, Sendable {
         var sum = 0.0
         var levelSum = 0.0
 
-        mutating func add(_ value: Double) {
+        mutating func add(_ value: Double, levels: Bool = true) {
             count += 1
             sum += value
-            levelSum += pow(10, value / 10)
+            if levels { levelSum += pow(10, value / 10) }
         }
 
         static func + (a: Tally, b: Tally) -> Tally {
@@ -58,8 +58,15 @@ struct ViewRecord: Equatable, Sendable {
 
     /// The record of `samples` (those of one source, or all) in `window`,
     /// or `nil` when none contributes. `mergedSum` replaces the plain sum
-    /// for the all-sources record.
-    init?(_ samples: [StatisticsSample], in window: StatisticsWindow, mergedSum: Double? = nil) {
+    /// for the all-sources record. Without `levels`, the sound levels'
+    /// sums (``Tally/levelSum``, ``weightedLevelSum``) are left 0: a type
+    /// of another aggregation style never stores or reads them.
+    init?(
+        _ samples: [StatisticsSample],
+        in window: StatisticsWindow,
+        mergedSum: Double? = nil,
+        levels: Bool = true
+    ) {
         // The views hand samples over in this order, all contributing: no copy then.
         var contributing = samples
         if !samples.allSatisfy(window.contains) { contributing = samples.filter(window.contains) }
@@ -80,8 +87,12 @@ struct ViewRecord: Equatable, Sendable {
             let overlap = window.overlap(sample)
             weightedSum += overlap * sample.value
             weight += overlap
-            weightedLevelSum += overlap * pow(10, sample.value / 10)
-            if sample.start >= window.start { started.add(sample.value) } else { carried.add(sample.value) }
+            if levels { weightedLevelSum += overlap * pow(10, sample.value / 10) }
+            if sample.start >= window.start {
+                started.add(sample.value, levels: levels)
+            } else {
+                carried.add(sample.value, levels: levels)
+            }
             if (recentStart, recentEnd, recentSeq) < (sample.start, sample.end, sample.seq) {
                 (recentStart, recentEnd, recentSeq, recentValue) = (sample.start, sample.end, sample.seq, sample.value)
             }

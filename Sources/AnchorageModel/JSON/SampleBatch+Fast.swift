@@ -4,7 +4,8 @@ extension SampleBatch {
     /// The common batch decoded without Foundation's `JSONDecoder`: an
     /// array of quantity and category samples written with the documented
     /// fields (`kind`, `uuid`, `type`, `startDate`, `endDate`, `quantity`
-    /// or `value`, `sourceRevision`), strings without escapes. `nil` for
+    /// or `value`, `sourceRevision`, `device`, `metadata`), strings without
+    /// escapes. `nil` for
     /// anything else, or anything wrong: then the reference decoder decodes
     /// the whole body and says what is wrong. What both decode, they decode
     /// alike (SampleBatchFastPathTests compares them on generated and
@@ -59,6 +60,8 @@ struct FastSampleReader {
         var quantity: HKQuantity?
         var value: Int?
         var revision: HKSourceRevision?
+        var device: HKDevice?
+        var metadata: [String: HKMetadataValue]?
         let complete = members { key, reader in
             switch key {
             case "kind":
@@ -74,11 +77,15 @@ struct FastSampleReader {
             case "quantity": return Self.fill(&quantity, reader.quantity())
             case "value": return Self.fill(&value, reader.integer())
             case "sourceRevision": return Self.fill(&revision, reader.revision())
+            case "device": return Self.fill(&device, reader.device())
+            case "metadata": return Self.fill(&metadata, reader.metadata())
             default: return false
             }
         }
         guard complete, let kind, let uuid, let identifier, let start, let end else { return nil }
-        guard let fields = try? SampleFields.given(start, end, uuid, revision ?? .local, nil, [:]) else { return nil }
+        guard let fields = try? SampleFields.given(start, end, uuid, revision ?? .local, device, metadata ?? [:]) else {
+            return nil
+        }
         switch kind {
         case .quantity:
             guard value == nil, let quantity, let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType
@@ -131,6 +138,54 @@ struct FastSampleReader {
             productType: productType,
             operatingSystemVersion: system ?? OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0)
         )
+    }
+
+    /// `{"name": "…", …}` with `HKDevice`'s eight fields, each at most once.
+    private mutating func device() -> HKDevice? {
+        var values = [String?](repeating: nil, count: Self.deviceFields.count)
+        let complete = members { key, reader in
+            guard let position = Self.deviceFields.firstIndex(of: key) else { return false }
+            return Self.fill(&values[position], reader.boundedString())
+        }
+        return complete ? HKDevice(properties: values) : nil
+    }
+
+    /// `HKDevice`'s JSON fields, in the order of its properties.
+    private static let deviceFields = [
+        "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion", "localIdentifier",
+        "udiDeviceIdentifier",
+    ]
+
+    /// `{"key": tagged value, …}`, each key once.
+    private mutating func metadata() -> [String: HKMetadataValue]? {
+        var values: [String: HKMetadataValue] = [:]
+        let complete = members { key, reader in
+            guard values[key] == nil, let value = reader.metadataValue() else { return false }
+            values[key] = value
+            return true
+        }
+        return complete ? values : nil
+    }
+
+    /// A tagged value naming one kind, as `HKMetadataValue`'s decoder reads
+    /// it (and checks it).
+    private mutating func metadataValue() -> HKMetadataValue? {
+        var value: HKMetadataValue?
+        let complete = members { key, reader in
+            guard value == nil else { return false }
+            switch key {
+            case "string": value = reader.string().map { .string($0) }
+            case "integer": value = reader.integer().flatMap { Int64(exactly: $0) }.map { .integer($0) }
+            case "double": value = reader.number().flatMap { $0.isFinite ? .double($0) : nil }
+            case "bool": value = reader.bool().map { .bool($0) }
+            case "date": value = reader.string().flatMap(ISO8601.parse).map { .date($0) }
+            case "quantity": value = reader.quantity().map { .quantity($0) }
+            default: return false
+            }
+            return value != nil
+        }
+        guard complete, let value, (try? value.checked(key: "metadata")) != nil else { return nil }
+        return value
     }
 
     private mutating func source() -> HKSource? {
@@ -222,6 +277,27 @@ struct FastSampleReader {
     private mutating func integer() -> Int? {
         guard let number = numberText(), number.isInteger else { return nil }
         return Int(number.text)
+    }
+
+    /// `true` or `false`.
+    private mutating func bool() -> Bool? {
+        skipSpace()
+        if matches("true") {
+            index += 4
+            return true
+        }
+        if matches("false") {
+            index += 5
+            return false
+        }
+        return nil
+    }
+
+    /// Whether the bytes at `index` spell `word`.
+    private func matches(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        return word.withUTF8Buffer { word in (0..<count).allSatisfy { bytes[index + $0] == word[$0] } }
     }
 
     private mutating func digits() -> Int {

@@ -1,0 +1,27 @@
+import LMDB
+import Logging
+
+extension LogWriter {
+    /// How far ahead of a log of `used` bytes zeros are kept: written when
+    /// fewer than `headroom` bytes are left past the last page, up to
+    /// `headroom + extent` past it. In proportion to the log (an eighth
+    /// more at most), so that a node's many small, quiet stores keep
+    /// little: 32 + 64 KiB for a new store, 2 + 4 MiB from a 32 MiB log on.
+    static func preallocation(forUsed used: Int) -> (headroom: Int, extent: Int) {
+        (min(2 << 20, max(32 << 10, used / 16)), min(4 << 20, max(64 << 10, used / 8)))
+    }
+
+    /// Keeps zeros written ahead of the log's last page
+    /// (``LMDB/Environment/preallocate(headroom:extent:)``), so that a
+    /// commit's flush writes data, not the file system's journal too. Runs
+    /// on the writer's thread before each commit; a failure (a full disk)
+    /// is left to the commit, which reports it.
+    static func preallocate(_ environment: Environment, logger: Logger) {
+        let (headroom, extent) = preallocation(forUsed: environment.usedBytes)
+        do {
+            try environment.preallocate(headroom: headroom, extent: extent)
+        } catch {
+            logger.debug("could not write ahead of the log's pages", metadata: ["anchorage.log.error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import CLMDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Environment {
+    /// Keeps written, zeroed space in the data file past its last page, as
+    /// PostgreSQL fills a WAL segment with zeros before it writes there.
+    ///
+    /// LMDB appends pages past the end of the file, so every commit that
+    /// adds pages also changes the file's size, and its flush must commit
+    /// the file system's journal as well as the data. Over zeros already on
+    /// disk, a commit only overwrites blocks: its flushes write data alone
+    /// (about a third less time each on this project's machines). When
+    /// fewer than `headroom` bytes lie between the last page and the end of
+    /// the file, zeros are written up to `headroom + extent` past the last
+    /// page and flushed, holding LMDB's write lock (so no writer, in this
+    /// process or another, is adding pages meanwhile); only bytes past the
+    /// file's end are written, never a page LMDB may use.
+    ///
+    /// ```swift
+    /// try environment.preallocate(headroom: 4 << 20, extent: 16 << 20)
+    /// ```
+    ///
+    /// Call it between write transactions, never inside one. The file's
+    /// length then exceeds ``usedBytes`` by at most `headroom + extent`;
+    /// a copy (``copy(to:)``) holds only the pages.
+    ///
+    /// - Returns: the bytes written (0 when there was room).
+    /// - Throws: ``LMDBError`` when the file cannot be written or flushed
+    ///   (a full disk: the zeros written so far stay, harmless).
+    @discardableResult
+    public func preallocate(headroom: Int, extent: Int) throws(LMDBError) -> Int {
+        let descriptor = try dataFileDescriptor
+        guard let length = Self.length(of: descriptor), length - usedBytes < headroom else { return 0 }
+        return try withWriteLock { () throws(LMDBError) -> Int in
+            // Under the lock: the last page and the length as they are now.
+            guard let length = Self.length(of: descriptor) else { return 0 }
+            let target = usedBytes + headroom + extent
+            guard length < target else { return 0 }
+            let zeros = [UInt8](repeating: 0, count: 1 << 20)
+            var offset = length
+            while offset < target {
+                let count = min(zeros.count, target - offset)
+                let written = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }
+                guard written > 0 else { throw Self.fileError("pwrite", errno) }
+                offset += written
+            }
+            guard fdatasync(descriptor) == 0 else { throw Self.fileError("fdatasync", errno) }
+            return offset - length
+        }
+    }
+
+    /// The data file's length, or `nil` when it cannot be read.
+    private static func length(of descriptor: Int32) -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
+    private static func fileError(_ function: String, _ number: Int32) -> LMDBError {
+        LMDBError(
+            code: number == ENOSPC ? .noSpace : .other,
+            function: function,
+            returnCode: number,
+            message: "could not extend the data file ahead of its pages: \(String(cString: strerror(number)))"
+        )
+    }
+
+    /// Runs `body` holding LMDB's write lock (a write transaction that
+    /// writes nothing and is aborted).
+    private func withWriteLock<R>(_ body: () throws(LMDBError) -> R) throws(LMDBError) -> R {
+        try resizeLock.withSharedLock { () throws(LMDBError) -> R in
+            var txn: OpaquePointer?
+            try check(mdb_txn_begin(handle, nil, 0, &txn), "mdb_txn_begin")
+            defer { mdb_txn_abort(txn) }
+            return try body()
+        }
+    }
+}

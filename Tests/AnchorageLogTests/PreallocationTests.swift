@@ -1,0 +1,39 @@
+import AnchorageTesting
+import Foundation
+import LMDB
+import Testing
+
+@testable import AnchorageLog
+
+@Suite("The writer keeps zeros ahead of the log's pages")
+struct WriterPreallocationTests {
+    @Test(
+        "after every commit the data file reaches past the last page by at most headroom + extent (in proportion to the log), and by at least the headroom once the writer commits again; the log verifies and reopens"
+    )
+    func zerosAheadOfTheLog() async throws {
+        #expect(LogWriter.preallocation(forUsed: 0) == (32 << 10, 64 << 10), "a new store keeps little")
+        #expect(LogWriter.preallocation(forUsed: 1 << 30) == (2 << 20, 4 << 20))
+        try await withTemporaryDirectory { directory in
+            let log = try EventLog.open(at: directory)
+            let file = directory.appendingPathComponent("data.mdb").path
+            var generator = SeededGenerator(seed: 54)
+            for _ in 0..<40 {
+                try await log.append((0..<200).map { _ in LogEvent.random(using: &generator) })
+                let used = try log.store().environment.usedBytes
+                let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+                let (headroom, extent) = LogWriter.preallocation(forUsed: used)
+                #expect(length >= used && length - used <= headroom + extent, "\(length) bytes for \(used) used")
+            }
+            // Before a commit the writer makes room: at least the headroom past the pages it starts from.
+            let used = try log.store().environment.usedBytes
+            try await log.append([LogEvent.random(using: &generator)])
+            let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+            #expect(length - used >= LogWriter.preallocation(forUsed: used).headroom)
+            #expect(try log.verify().isIntact)
+            await log.close()
+            let reopened = try EventLog.open(at: directory)
+            #expect(try reopened.verify().isIntact && reopened.head.seq == 8_001)
+            await reopened.close()
+        }
+    }
+}
