@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageTesting
 import AppleHealthImport
 import Foundation
 
@@ -81,9 +82,10 @@ extension AnchorageBench {
         await store.close()
         // As `anchorage import` does when it is done; its time counts.
         let (compacting, _) = try await timed { try HealthExportImporter.compactStore(at: directory) }
+        // The disk each file takes (its allocated blocks): the projections'
+        // file is as long as their map, sparse past what they wrote.
         func bytes(_ name: String) -> Double {
-            let path = directory.appendingPathComponent(name).path
-            return Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            Double(allocatedBytes(atPath: directory.appendingPathComponent(name).path))
         }
         let projections = bytes("projections.mdb") / max(1, bytes("data.mdb"))
         try? FileManager.default.removeItem(at: directory)

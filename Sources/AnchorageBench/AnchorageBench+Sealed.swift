@@ -60,8 +60,9 @@ extension AnchorageBench {
                         ).result(for: store)
                     }
                 }
+                // The log's pages (its file also holds zeros the writer keeps ahead).
+                let bytes = try store.eventLog().storedBytesByFile().log
                 await store.close()
-                let bytes = try Self.fileSize(directory.appending(path: "data.mdb"))
                 let singleRate = try await Self.singleSaves(
                     at: work.appending(path: "sealed-single-\(run)-\(sealed)"),
                     sealing: sealing,
@@ -144,10 +145,6 @@ extension AnchorageBench {
         await store.close()
         try? FileManager.default.removeItem(at: directory)
         return saved
-    }
-
-    static func fileSize(_ url: URL) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
     }
 
     /// The p99, in milliseconds, of opening a cold sealed store of a

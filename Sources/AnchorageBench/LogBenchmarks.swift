@@ -48,15 +48,14 @@ struct LogBenchmarks {
         }
         precondition(read == parameters.entries && checksum != 0, "read \(read) entries")
 
+        // The log's pages (its file also holds zeros the writer keeps ahead).
+        let size = try log.storedBytesByFile().log
         await log.close()
-        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("data.mdb").path)[
-            .size
-        ]
         try FileManager.default.removeItem(at: directory)
         return AppendAndRead(
             appendRate: appendRate,
             catchUpRate: Double(read) / readSeconds,
-            fileBytes: (size as? NSNumber)?.intValue ?? 0
+            fileBytes: size
         )
     }
 

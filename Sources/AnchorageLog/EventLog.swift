@@ -201,8 +201,18 @@ public final class EventLog: Sendable {
     ///
     /// - Throws: ``LogError/Code/closed`` once the log is closed.
     public func storedBytes() throws -> Int {
+        let (log, projections) = try storedBytesByFile()
+        return log + projections
+    }
+
+    /// ``storedBytes()`` file by file: `data.mdb`'s and `projections.mdb`'s
+    /// pages (not their lengths: the writer keeps zeros written past the
+    /// log's pages, and the projections' file is as long as their map).
+    ///
+    /// - Throws: ``LogError/Code/closed`` once the log is closed.
+    package func storedBytesByFile() throws -> (log: Int, projections: Int) {
         let environment = try store().environment
-        return environment.usedBytes + (environment.companion?.usedBytes ?? 0)
+        return (environment.usedBytes, environment.companion?.usedBytes ?? 0)
     }
 
     /// What the writer has done since the log was opened.

@@ -44,8 +44,10 @@ struct ImportCompactionTests {
         return file
     }
 
+    /// The disk `file` takes (its allocated blocks): the projections' file
+    /// is as long as their map, sparse past what they wrote.
     static func size(_ file: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
+        allocatedBytes(atPath: file.path)
     }
 
     @Test(
