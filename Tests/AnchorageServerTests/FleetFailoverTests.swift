@@ -180,6 +180,14 @@ struct FleetFailoverTests {
                         < 300
                 }
             }
+            // Acknowledged once one replica holds it: the read below may reach the other.
+            let saved = try #require(
+                body.split(separator: "\"").dropFirst(7).first.flatMap { UUID(uuidString: String($0)) }
+            )
+            let copies = ([placement.primary] + placement.replicas).compactMap { Int($0.dropFirst()) }
+            try await fleet.explaining {
+                try await client.waitUntilEveryCopyHolds([saved], store: "dora", token: token, on: copies)
+            }
             fleet.signal(victim, SIGSTOP)
             defer { fleet.signal(victim, SIGCONT) }
             // Forwarded at once to the frozen primary (no node knows yet):
