@@ -219,11 +219,20 @@ struct AnchorageBench: AsyncParsableCommand {
             report.add(.rawSingleEntryTransactions, anchorage: [], baseline: [single.appendRate])
         }
 
-        let appended = try await eachRun { run in
-            progress("append + catch-up run \(run)/\(runs)")
-            return try await benchmarks.appendThenCatchUp(run: run)
+        let measured = try await eachRun { run in
+            progress("append + catch-up run \(run)/\(runs), with and without zeros ahead")
+            return (
+                with: try await benchmarks.appendThenCatchUp(run: run),
+                without: try await benchmarks.appendThenCatchUp(run: run, zerosAhead: false)
+            )
         }
+        let appended = measured.map(\.with)
         report.add(.append(batch: batch), anchorage: appended.map(\.appendRate), baseline: baseline.map(\.appendRate))
+        report.add(
+            .appendZerosAhead(batch: batch),
+            anchorage: appended.map(\.appendRate),
+            baseline: measured.map(\.without.appendRate)
+        )
         report.add(.catchUp, anchorage: appended.map(\.catchUpRate), baseline: baseline.map(\.scanRate))
         report.add(
             .dataFileSize,

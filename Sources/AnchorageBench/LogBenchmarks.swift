@@ -20,10 +20,13 @@ struct LogBenchmarks {
 
     /// Appends `entries` in batches of `batch` from one caller (durable),
     /// then reads them all back from anchor 0 in pages of 1,000, decoding
-    /// every entry.
-    func appendThenCatchUp(run: Int) async throws -> AppendAndRead {
-        let directory = workDirectory.appendingPathComponent("append-\(run)")
-        let log = try EventLog.open(at: directory)
+    /// every entry. `zerosAhead`: the writer keeps zeros written ahead of
+    /// the log (``EventLog/Configuration/keepsZerosAhead``), as by default.
+    func appendThenCatchUp(run: Int, zerosAhead: Bool = true) async throws -> AppendAndRead {
+        let directory = workDirectory.appendingPathComponent("append-\(run)-\(zerosAhead)")
+        var configuration = EventLog.Configuration()
+        configuration.keepsZerosAhead = zerosAhead
+        let log = try EventLog.open(at: directory, configuration: configuration)
         let batches = makeBatches(count: parameters.entries, batch: parameters.batch)
 
         let appendRate = try await rate(parameters.entries) {

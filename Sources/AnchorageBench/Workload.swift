@@ -33,6 +33,10 @@ extension Workload {
         Workload("append, batches of \(batch), 1 caller, durable", "entries/s", goal: .ratioAtLeast(0.5))
     }
 
+    static func appendZerosAhead(batch: Int) -> Workload {
+        Workload("append, batches of \(batch), 1 caller, durable: zeros kept ahead vs none", "entries/s")
+    }
+
     static let catchUp = Workload(
         "catch-up read from anchor 0 (decoded)",
         "entries/s",

@@ -29,6 +29,12 @@ extension EventLog {
         public var maximumEntriesPerCommit: Int = 16_384
         /// Group commit budget in payload bytes.
         public var maximumBytesPerCommit: Int = 32 << 20
+        /// Whether the writer keeps zeros written ahead of the log's last
+        /// page (``LMDB/Environment/preallocate(headroom:extent:)``), so
+        /// that a commit's flush writes its pages without changing the
+        /// file's size (and committing the file system's journal too). On by
+        /// default; the bench turns it off to measure what it brings.
+        public var keepsZerosAhead = true
         /// The writer's thread ends after this long without work, and a new
         /// one starts with the next write: an idle store holds no thread
         /// (a node with a thousand open stores runs only the busy ones').

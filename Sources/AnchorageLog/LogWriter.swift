@@ -274,7 +274,9 @@ final class LogWriter: @unchecked Sendable {
     /// without it: a failing batch never sinks the rest, and the common
     /// case pays for no nested transactions.
     private func commit(_ group: [Request]) {
-        if let environment = openStore?.environment { Self.preallocate(environment, logger: configuration.logger) }
+        if configuration.keepsZerosAhead, let environment = openStore?.environment {
+            Self.preallocate(environment, logger: configuration.logger)
+        }
         let start = state
         var pending = group
         while !pending.isEmpty {

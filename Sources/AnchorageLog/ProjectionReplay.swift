@@ -101,17 +101,53 @@ enum ProjectionReplay {
     /// with their lengths, in key order.
     static func digests(of projection: any Projection, in txn: borrowing WriteTransaction) throws -> [EntryDigest] {
         try projection.databases.map { database in
-            var hasher = SHA256()
+            var hasher = FramedHasher()
             try txn.withCursor(on: database) { cursor in
                 try cursor.scan { key, value in
-                    hasher.update(data: UInt32(key.count).bigEndianBytes)
-                    hasher.update(bufferPointer: key)
-                    hasher.update(data: UInt32(value.count).bigEndianBytes)
-                    hasher.update(bufferPointer: value)
+                    hasher.add(key)
+                    hasher.add(value)
                     return true
                 }
             }
             return EntryDigest(hasher.finalize())
+        }
+    }
+
+    /// SHA-256 over length-prefixed byte strings, fed to the hash a buffer
+    /// at a time: a projection holds millions of short rows, and one
+    /// hash update per row (four with the lengths) cost more than the
+    /// hashing itself.
+    private struct FramedHasher {
+        private var hasher = SHA256()
+        private var buffer: [UInt8] = []
+        private static let flushAt = 64 << 10
+
+        init() { buffer.reserveCapacity(Self.flushAt + 1_024) }
+
+        /// Adds `bytes` after its length (4 bytes, big-endian).
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            let count = UInt32(bytes.count)
+            buffer.append(UInt8(truncatingIfNeeded: count >> 24))
+            buffer.append(UInt8(truncatingIfNeeded: count >> 16))
+            buffer.append(UInt8(truncatingIfNeeded: count >> 8))
+            buffer.append(UInt8(truncatingIfNeeded: count))
+            if bytes.count > Self.flushAt {
+                flush()
+                hasher.update(bufferPointer: bytes)
+                return
+            }
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= Self.flushAt { flush() }
+        }
+
+        private mutating func flush() {
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        consuming func finalize() -> SHA256.Digest {
+            flush()
+            return hasher.finalize()
         }
     }
 }

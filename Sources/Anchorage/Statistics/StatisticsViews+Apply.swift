@@ -81,6 +81,7 @@ extension StatisticsViews: Projection {
                 kind: kind,
                 fineBuckets: fine,
                 sources: batch.touchedSources[kind] ?? [],
+                growing: !batch.shrunk.contains(kind),
                 added: batch.added,
                 in: txn
             )
@@ -227,6 +228,7 @@ extension StatisticsViews: Projection {
             return
         }
         _ = try txn.removeValue(forKey: key, in: samples)
+        batch.noteRemoval(kind)
         batch.touch(kind, source: row.source, ViewLevel.fineBuckets(start: start, end: row.end))
     }
 
@@ -250,11 +252,19 @@ extension StatisticsViews: Projection {
     /// own samples, and on whether another source has any in the bucket
     /// (docs/store-format.md, "One source"), so a batch recomputes those of
     /// the sources it touched and of those sharing a bucket with them.
+    ///
+    /// `growing`: the batch only added samples of `kind`. A bucket's data
+    /// then only grew: a row it does not keep now, it did not keep before
+    /// (a roll-up over one fine bucket, a source's row where one source
+    /// has data), so such rows are not removed — on a backfill, where most
+    /// samples land in buckets of their own, that is a third of the
+    /// B-tree searches of the views.
     func recompute(
         kind: EntryKind,
         fineBuckets: Set<Int64>,
         sources: Set<UInt32>? = nil,
         mergedOnly: Bool = false,
+        growing: Bool = false,
         added: [ViewSampleRow.Key: ViewSampleRow] = [:],
         in txn: borrowing WriteTransaction
     ) throws {
@@ -268,7 +278,8 @@ extension StatisticsViews: Projection {
             style: (TypeCatalog.sampleType(forKindCode: kind.rawValue) as? HKQuantityType)?.aggregationStyle,
             table: table.keys.sorted(),
             touched: touchedSources,
-            mergedOnly: mergedOnly
+            mergedOnly: mergedOnly,
+            growing: growing
         )
         let known = NumberedSources(table, ranking: ranking)
         var touched = Set(fineBuckets)
@@ -298,7 +309,7 @@ extension StatisticsViews: Projection {
         }
     }
 
-    /// What every bucket of one ``recompute(kind:fineBuckets:sources:mergedOnly:in:)`` shares.
+    /// What every bucket of one ``recompute(kind:fineBuckets:sources:mergedOnly:growing:added:in:)`` shares.
     private struct RollUpContext {
         var kind: EntryKind
         /// What the rows keep (``ViewRecord/withBytes(merged:style:_:)``).
@@ -308,6 +319,15 @@ extension StatisticsViews: Projection {
         /// The sources whose samples changed.
         var touched: [UInt32]
         var mergedOnly: Bool
+        /// Samples were only added (``recompute(kind:fineBuckets:sources:mergedOnly:growing:added:in:)``).
+        var growing: Bool
+
+        /// Whether the source rows of a bucket whose merged record is now
+        /// `merged` are all absent and stay so: it has at most one source,
+        /// and, its data having only grown, had at most that one before.
+        func keepsNoSourceRows(_ merged: ViewRecord?) -> Bool {
+            growing && (merged.map { $0.sole != 0 } ?? true)
+        }
     }
 
     /// The merged row of a fine bucket and, where it has samples of
@@ -333,7 +353,7 @@ extension StatisticsViews: Projection {
         try ViewLevel.withKey(kind: kind, source: Self.merged, level: 0, bucket: bucket) { key in
             try store(merged, merged: true, style: context.style, forKey: key, in: txn)
         }
-        guard !context.mergedOnly else { return }
+        guard !context.mergedOnly, !context.keepsNoSourceRows(merged) else { return }
         // Rows may change for the touched sources and for those with samples here.
         var numbers = Set(context.touched)
         for sample in found { numbers.insert(sample.source) }
@@ -374,16 +394,19 @@ extension StatisticsViews: Projection {
         // Two fine buckets with data or more: two children with data, or a
         // roll-up's own row among them.
         let keeps = pieces.lazy.filter { $0 != nil }.count > 1 || (level - 1 > 0 && rows > 0)
-        try ViewLevel.withKey(kind: kind, source: Self.merged, level: level, bucket: bucket) { key in
-            try store(
-                keeps ? merged : nil,
-                merged: true,
-                style: context.style,
-                forKey: key,
-                in: txn
-            )
+        // Not kept now and only grown: it had no row before either.
+        if keeps || !context.growing {
+            try ViewLevel.withKey(kind: kind, source: Self.merged, level: level, bucket: bucket) { key in
+                try store(
+                    keeps ? merged : nil,
+                    merged: true,
+                    style: context.style,
+                    forKey: key,
+                    in: txn
+                )
+            }
         }
-        guard !context.mergedOnly else { return }
+        guard !context.mergedOnly, !context.keepsNoSourceRows(merged) else { return }
         // Rows may change for the touched sources and for those with samples
         // here: the children's only sources, or, under a child with several,
         // any source.

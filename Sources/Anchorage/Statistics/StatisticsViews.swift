@@ -160,7 +160,7 @@ struct StatisticsViews: Sendable {
     /// A type's sources by number, with their ranks, looked up once: a
     /// rank is the source's position among the type's distinct ranks
     /// (``StatisticsSample/rank``), hand-entered samples first.
-    struct NumberedSources {
+    struct NumberedSources: Equatable {
         private var ranks: [UInt32?] = []
         private let handEntered: UInt32
 
@@ -179,6 +179,16 @@ struct StatisticsViews: Sendable {
             if userEntered { return handEntered }
             return Int(number) < ranks.count ? ranks[Int(number)] ?? handEntered : handEntered
         }
+    }
+
+    /// `kind`'s sources by number with their ranks, as stored now.
+    func numberedSources(
+        of kind: EntryKind,
+        in txn: borrowing some ReadableTransaction & ~Copyable
+    ) throws
+        -> NumberedSources
+    {
+        NumberedSources(try sourceTable(of: kind, in: txn), ranking: try ranking(of: kind, in: txn))
     }
 
     /// The samples of `kind` whose interval reaches into `window`, ranked;

@@ -13,6 +13,10 @@ struct ViewBatch {
     private(set) var touchedSources: [EntryKind: Set<UInt32>] = [:]
     /// Types whose merged rows must all be computed again (ranking changed).
     var remerge: Set<EntryKind> = []
+    /// Types the batch removed samples of. In the others, buckets only gain
+    /// samples, which lets ``StatisticsViews/recompute(kind:fineBuckets:sources:mergedOnly:growing:added:in:)``
+    /// skip removing rows that cannot exist.
+    private(set) var shrunk: Set<EntryKind> = []
     private var numbers: [EntryKind: [String: UInt32]] = [:]
     private var kindRows: [EntryKind: (next: UInt32, longest: Double)] = [:]
     private var changedKinds: Set<EntryKind> = []
@@ -35,6 +39,11 @@ struct ViewBatch {
     mutating func touch(_ kind: EntryKind, source: UInt32, _ buckets: some Sequence<Int64>) {
         touched[kind, default: []].formUnion(buckets)
         touchedSources[kind, default: []].insert(source)
+    }
+
+    /// Notes that a sample of `kind` left the views.
+    mutating func noteRemoval(_ kind: EntryKind) {
+        shrunk.insert(kind)
     }
 
     /// The number of `source` among `kind`'s sources, given on first sight.
@@ -107,12 +116,20 @@ struct ViewBatch {
         changedKinds.insert(kind)
     }
 
-    /// Writes first saves and per-type rows; a source whose first save moved
-    /// earlier changes the ranking of its type.
+    /// Writes first saves and per-type rows. A source whose first save moved
+    /// earlier may change the ranking of its type's sources: the merged rows
+    /// are computed again only where it did (with one source, or the source
+    /// still between the same neighbours, no bucket's merged values change).
     mutating func flush(into views: StatisticsViews, in txn: borrowing WriteTransaction) throws {
+        var before: [EntryKind: StatisticsViews.NumberedSources] = [:]
+        for seen in firstSeen.values where seen.stored != nil && seen.stored != seen.earliest {
+            if before[seen.kind] == nil { before[seen.kind] = try views.numberedSources(of: seen.kind, in: txn) }
+        }
         for (key, seen) in firstSeen where seen.stored != seen.earliest {
             try txn.put(UInt64(bitPattern: seen.earliest).bigEndianBytes, forKey: key, in: views.firstSeen)
-            if seen.stored != nil { remerge.insert(seen.kind) }
+        }
+        for (kind, ranks) in before where try views.numberedSources(of: kind, in: txn) != ranks {
+            remerge.insert(kind)
         }
         for kind in changedKinds {
             let stored = try Self.loadKindRow(kind, views: views, in: txn)

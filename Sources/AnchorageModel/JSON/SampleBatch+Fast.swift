@@ -5,11 +5,10 @@ extension SampleBatch {
     /// array of quantity and category samples written with the documented
     /// fields (`kind`, `uuid`, `type`, `startDate`, `endDate`, `quantity`
     /// or `value`, `sourceRevision`, `device`, `metadata`), strings without
-    /// escapes. `nil` for
-    /// anything else, or anything wrong: then the reference decoder decodes
-    /// the whole body and says what is wrong. What both decode, they decode
-    /// alike (SampleBatchFastPathTests compares them on generated and
-    /// damaged batches).
+    /// escapes. `nil` for anything else, or anything wrong: then the
+    /// reference decoder decodes the whole body and says what is wrong. What
+    /// both decode, they decode alike (SampleBatchFastPathTests compares them
+    /// on generated and damaged batches).
     static func fast(_ bytes: UnsafeRawBufferPointer) -> [HKObject]? {
         var reader = FastSampleReader(bytes: bytes)
         return reader.batch()
@@ -142,19 +141,13 @@ struct FastSampleReader {
 
     /// `{"name": "…", …}` with `HKDevice`'s eight fields, each at most once.
     private mutating func device() -> HKDevice? {
-        var values = [String?](repeating: nil, count: Self.deviceFields.count)
+        var values = [String?](repeating: nil, count: HKDevice.jsonFields.count)
         let complete = members { key, reader in
-            guard let position = Self.deviceFields.firstIndex(of: key) else { return false }
+            guard let position = HKDevice.jsonFields.firstIndex(of: key) else { return false }
             return Self.fill(&values[position], reader.boundedString())
         }
         return complete ? HKDevice(properties: values) : nil
     }
-
-    /// `HKDevice`'s JSON fields, in the order of its properties.
-    private static let deviceFields = [
-        "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion", "localIdentifier",
-        "udiDeviceIdentifier",
-    ]
 
     /// `{"key": tagged value, …}`, each key once.
     private mutating func metadata() -> [String: HKMetadataValue]? {
