@@ -26,10 +26,6 @@ import LMDB
 /// a reader sees the projections as of a commit no later than the log's,
 /// and reads the position they reflect with ``EventLog/projectedSeq(in:)``.
 enum ProjectionStore {
-    /// The projections' first map size (a new store's file is this long,
-    /// sparse, until they need more).
-    static let initialMapSize = 16 << 20
-
     /// The projections' file name in the store's directory.
     static let fileName = "projections.mdb"
 
@@ -144,14 +140,16 @@ enum ProjectionStore {
         readOnly: Bool = false
     ) throws -> Environment {
         var options = Environment.Configuration()
-        // Written through its map, the file is as long as the map (sparse):
-        // start small and let it grow (doubling) as the projections do.
-        options.mapSize = min(configuration.initialMapSize, Self.initialMapSize)
+        // Not written through its map (`MDB_WRITEMAP`): the pages a writer
+        // dirties would stay in the process's resident memory (a pull of a
+        // million entries peaked at 247 MB against 154 MB), and a commit's
+        // 99th percentile tripled on a phone's writes (docs/log-format.md).
+        options.mapSize = configuration.initialMapSize
         options.maximumMapSize = configuration.maximumMapSize
         options.maxReaders = configuration.maxReaders
         options.maxDatabases = configuration.projectionDatabases + 1
         options.options = [.noSubdirectory, .noSync]
-        if readOnly { options.options.insert(.readOnly) } else { options.options.insert(.writeMap) }
+        if readOnly { options.options.insert(.readOnly) }
         let environment = try Environment(path: Self.path(inStore: path), configuration: options)
         // LMDB opens it without close-on-exec: a child process must not keep it.
         try environment.makeDataFileDescriptorPrivate()

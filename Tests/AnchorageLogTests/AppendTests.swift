@@ -60,7 +60,7 @@ struct AppendTests {
     }
 
     @Test(
-        "a second open of an open store, or its compaction, fails with storeInUse; the open store holds five descriptors, all close-on-exec, none on anchorage.lock; after close it opens again"
+        "a second open of an open store, or its compaction, fails with storeInUse; the open store holds six descriptors, all close-on-exec, none on anchorage.lock; after close it opens again"
     )
     func exclusiveOpen() async throws {
         try await withTemporaryDirectory { directory in
@@ -74,8 +74,8 @@ struct AppendTests {
             #expect { try EventLog.compact(at: directory) } throws: { ($0 as? LogError)?.code == .storeInUse }
             let held = Self.descriptors(under: directory)
             #expect(
-                held.count == 5,
-                "LMDB's two on data.mdb, one on projections.mdb (written through its map) and one on each lock file: \(held)"
+                held.count == 6,
+                "LMDB's two on each data file (data.mdb, projections.mdb) and one on each lock file: \(held)"
             )
             #expect(!held.contains { $0.path.hasSuffix("anchorage.lock") })
             #expect(held.allSatisfy { $0.closeOnExec }, "a child process inherits none: \(held)")

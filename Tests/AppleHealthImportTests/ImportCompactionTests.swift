@@ -44,8 +44,8 @@ struct ImportCompactionTests {
         return file
     }
 
-    /// The disk `file` takes (its allocated blocks): the projections' file
-    /// is as long as their map, sparse past what they wrote.
+    /// The disk `file` takes (its allocated blocks), which is what
+    /// compaction gives back.
     static func size(_ file: URL) -> Int {
         allocatedBytes(atPath: file.path)
     }
