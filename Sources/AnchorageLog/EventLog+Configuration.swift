@@ -32,8 +32,9 @@ extension EventLog {
         /// Whether the writer keeps zeros written ahead of the log's last
         /// page (``LMDB/Environment/preallocate(headroom:extent:)``), so
         /// that a commit's flush writes its pages without changing the
-        /// file's size (and committing the file system's journal too). On by
-        /// default; the bench turns it off to measure what it brings.
+        /// file's size (which also writes the inode, and on a journaling file
+        /// system commits its journal). On by default; the bench turns it off
+        /// to measure what it brings.
         public var keepsZerosAhead = true
         /// The writer's thread ends after this long without work, and a new
         /// one starts with the next write: an idle store holds no thread

@@ -207,7 +207,7 @@ public final class EventLog: Sendable {
 
     /// ``storedBytes()`` file by file: `data.mdb`'s and `projections.mdb`'s
     /// pages (not their lengths: the writer keeps zeros written past the
-    /// log's pages, and the projections' file is as long as their map).
+    /// log's pages).
     ///
     /// - Throws: ``LogError/Code/closed`` once the log is closed.
     package func storedBytesByFile() throws -> (log: Int, projections: Int) {

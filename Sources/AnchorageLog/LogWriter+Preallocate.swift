@@ -13,7 +13,7 @@ extension LogWriter {
 
     /// Keeps zeros written ahead of the log's last page
     /// (``LMDB/Environment/preallocate(headroom:extent:)``), so that a
-    /// commit's flush writes data, not the file system's journal too. Runs
+    /// commit's flush writes data, not the file's new size too. Runs
     /// on the writer's thread before each commit; a failure (a full disk)
     /// is left to the commit, which reports it.
     static func preallocate(_ environment: Environment, logger: Logger) {

@@ -5,9 +5,8 @@ import Glibc
 #endif
 
 /// The disk a file takes, its allocated blocks, or 0 when it cannot be
-/// read: unlike its length, what a sparse file (the projections' file,
-/// as long as their map) and one with zeros written ahead (the log's)
-/// really use.
+/// read: unlike its length, what a sparse file or one with zeros written
+/// ahead (the log's) really uses.
 ///
 /// ```swift
 /// let disk = allocatedBytes(atPath: directory.path + "/projections.mdb")

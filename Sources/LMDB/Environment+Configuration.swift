@@ -52,12 +52,6 @@ extension Environment {
         public static let noMetaSync = Options(rawValue: UInt32(MDB_NOMETASYNC))
         /// Open read-only (`MDB_RDONLY`); write transactions fail.
         public static let readOnly = Options(rawValue: UInt32(MDB_RDONLY))
-        /// Write pages in place in a writable memory map (`MDB_WRITEMAP`)
-        /// instead of copying each dirty page into the file at commit. The
-        /// file is extended to the map's size (sparse: disk is used only
-        /// where pages are written); pages of a transaction that does not
-        /// commit are never reachable, so a crash leaves the last commit.
-        public static let writeMap = Options(rawValue: UInt32(MDB_WRITEMAP))
         /// Turn off the operating system's read-ahead (`MDB_NORDAHEAD`).
         public static let noReadAhead = Options(rawValue: UInt32(MDB_NORDAHEAD))
     }

@@ -9,8 +9,9 @@ extension Environment {
     /// PostgreSQL fills a WAL segment with zeros before it writes there.
     ///
     /// LMDB appends pages past the end of the file, so every commit that
-    /// adds pages also changes the file's size, and its flush must commit
-    /// the file system's journal as well as the data. Over zeros already on
+    /// adds pages also changes the file's size, and its flush must write the
+    /// inode (and on a journaling file system commit its journal) as well as
+    /// the data. Over zeros already on
     /// disk, a commit only overwrites blocks: its flushes write data alone
     /// (about a third less time each on this project's machines). When
     /// fewer than `headroom` bytes lie between the last page and the end of

@@ -41,11 +41,7 @@ struct SampleBatchFastPathTests {
     static func extras(_ sample: HKSample) -> String {
         var text = ""
         if let device = sample.device {
-            let names = [
-                "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion",
-                "localIdentifier", "udiDeviceIdentifier",
-            ]
-            let fields = zip(names, device.properties).compactMap { name, value in
+            let fields = zip(HKDevice.jsonFields, device.properties).compactMap { name, value in
                 value.map { #""\#(name)":"\#($0)""# }
             }
             text += #","device":{\#(fields.joined(separator: ","))}"#

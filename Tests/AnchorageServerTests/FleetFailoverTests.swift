@@ -173,7 +173,8 @@ struct FleetFailoverTests {
                 (0..<4).first { !([placement.primary] + placement.replicas).contains("n\($0)") }
             )
             // Served once through the others, so their caches know the primary.
-            let body = "[" + FleetSealingTests.sample(1, marker: "frozen") + "]"
+            let saved = UUID()
+            let body = "[" + FleetSealingTests.sample(1, marker: "frozen", uuid: saved) + "]"
             try await fleet.explaining {
                 try await waitUntil("a save through another node", timeout: 60) {
                     await client.send(.POST, "/v1/stores/dora/samples", to: other, token: token, body: body).status
@@ -181,9 +182,6 @@ struct FleetFailoverTests {
                 }
             }
             // Acknowledged once one replica holds it: the read below may reach the other.
-            let saved = try #require(
-                body.split(separator: "\"").dropFirst(7).first.flatMap { UUID(uuidString: String($0)) }
-            )
             let copies = ([placement.primary] + placement.replicas).compactMap { Int($0.dropFirst()) }
             try await fleet.explaining {
                 try await client.waitUntilEveryCopyHolds([saved], store: "dora", token: token, on: copies)

@@ -17,9 +17,9 @@ import Testing
 /// it through one node erases the store on every node.
 @Suite("Fleet: sealed copies, one key, shredded everywhere", .serialized, .startsProcesses(weight: 2))
 struct FleetSealingTests {
-    static func sample(_ index: Int, marker: String) -> String {
+    static func sample(_ index: Int, marker: String, uuid: UUID = UUID()) -> String {
         """
-        {"kind":"quantitySample","uuid":"\(UUID().uuidString)","type":"HKQuantityTypeIdentifierStepCount",\
+        {"kind":"quantitySample","uuid":"\(uuid.uuidString)","type":"HKQuantityTypeIdentifierStepCount",\
         "startDate":"2024-06-01T08:\(String(format: "%02d", index % 60)):00Z",\
         "endDate":"2024-06-01T08:\(String(format: "%02d", index % 60)):30Z",\
         "quantity":{"unit":"count","value":\(1_000 + index)},"metadata":{"note":{"string":"\(marker)"}},\

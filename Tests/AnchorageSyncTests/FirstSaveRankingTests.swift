@@ -19,27 +19,12 @@ struct FirstSaveRankingTests {
     static let older = HKSource(name: "Older", bundleIdentifier: "com.example.older")
     static let newer = HKSource(name: "Newer", bundleIdentifier: "com.example.newer")
 
-    /// A store whose entries are stamped `clock` seconds after 1970.
     /// A wall clock set by hand, in seconds since 1970.
     final class Clock: Sendable {
         let seconds: Mutex<Double>
         init(_ seconds: Double) { self.seconds = Mutex(seconds) }
         func set(_ value: Double) { seconds.withLock { $0 = value } }
         var date: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
-    }
-
-    static func store(_ directory: URL, id byte: UInt8, clock: Clock) -> HKHealthStore {
-        var configuration = HKHealthStore.Configuration()
-        configuration.log.sealing = HKHealthStore.Configuration.testSealing
-        configuration.log.durability = .none
-        configuration.authorizationPolicy = .grantAll
-        configuration.timeZone = TimeZone(identifier: "UTC")!
-        let id = StoreID(
-            UUID(uuid: (byte, byte, byte, byte, byte, byte, 0x40, byte, 0x80, byte, byte, byte, byte, byte, byte, byte))
-        )
-        configuration.log.newStoreID = { id }
-        configuration.log.clock = .continuous.telling { clock.date }
-        return HKHealthStore(directory: directory, configuration: configuration)
     }
 
     /// Steps from `source` over ten minutes from `minute` of `day`.
@@ -80,8 +65,8 @@ struct FirstSaveRankingTests {
         try await withTemporaryDirectories(2) { directories in
             let here = Clock(1_000)
             let there = Clock(peerClock)
-            let store = Self.store(directories[0], id: 0x01, clock: here)
-            let peer = Self.store(directories[1], id: 0x02, clock: there)
+            let store = SharedUUIDTests.store(directories[0], id: 0x01, date: { here.date })
+            let peer = SharedUUIDTests.store(directories[1], id: 0x02, date: { there.date })
             do {
                 // Here: Older first saves at 1,000 s, Newer at 2,000 s; they
                 // overlap in the day's first hour, where Newer counts.
@@ -94,11 +79,7 @@ struct FirstSaveRankingTests {
                 try await peer.save(
                     Self.steps(7, from: Self.newer, at: 0, day: Self.day.addingTimeInterval(7 * 86_400))
                 )
-                _ = try await PeerReplicator(
-                    log: try store.eventLog(),
-                    peer: InMemoryTransport(serving: try peer.eventLog())
-                )
-                .sync(.pull)
+                try await SharedUUIDTests.pull(into: store, from: peer)
                 // Before Older's first save: Newer is now the older source
                 // and Older counts; after it, the order stands.
                 let expected: (Double, Double, Double) = reorders ? (100, 100, 40) : (40, 100, 40)

@@ -18,8 +18,14 @@ struct SharedUUIDTests {
         var testDescription: String { rawValue }
     }
 
-    /// A store whose id is `byte` repeated, so the test knows the dots' order.
-    static func store(_ directory: URL, id byte: UInt8, principal: HKSource? = nil) -> HKHealthStore {
+    /// A store whose id is `byte` repeated, so the test knows the dots' order;
+    /// its entries are stamped with `date` when given.
+    static func store(
+        _ directory: URL,
+        id byte: UInt8,
+        principal: HKSource? = nil,
+        date: (@Sendable () -> Date)? = nil
+    ) -> HKHealthStore {
         var configuration = HKHealthStore.Configuration()
         configuration.log.sealing = HKHealthStore.Configuration.testSealing
         configuration.log.durability = .none
@@ -28,6 +34,7 @@ struct SharedUUIDTests {
             UUID(uuid: (byte, byte, byte, byte, byte, byte, 0x40, byte, 0x80, byte, byte, byte, byte, byte, byte, byte))
         )
         configuration.log.newStoreID = { id }
+        if let date { configuration.log.clock = .continuous.telling(date: date) }
         return principal.map { HKHealthStore(directory: directory, principal: $0, configuration: configuration) }
             ?? HKHealthStore(directory: directory, configuration: configuration)
     }

@@ -181,8 +181,7 @@ struct ImportFootprintTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let store = HKHealthStore(directory: directory)
             _ = try await HealthExportImporter(store: store).importExport(at: folder.appendingPathComponent(name))
-            // Each file's pages: the log's file also holds zeros written ahead,
-            // the projections' is as long as their map.
+            // Each file's pages: the log's file also holds zeros written ahead.
             let (log, projections) = try store.eventLog().storedBytesByFile()
             await store.close()
             #expect(projections <= 3 * log, "\(name): projections.mdb \(projections) B, data.mdb \(log) B")
