@@ -30,11 +30,13 @@ extension EventLog {
         /// Group commit budget in payload bytes.
         public var maximumBytesPerCommit: Int = 32 << 20
         /// Whether the writer keeps zeros written ahead of the log's last
-        /// page (``LMDB/Environment/preallocate(headroom:extent:)``), so
-        /// that a commit's flush writes its pages without changing the
+        /// page (``LMDB/Environment/preallocate(headroom:extent:flushes:)``),
+        /// so that a commit's flush writes its pages without changing the
         /// file's size (which also writes the inode, and on a journaling file
-        /// system commits its journal). On by default; the bench turns it off
-        /// to measure what it brings.
+        /// system commits its journal), and ahead of the projections' last
+        /// page, so that the pages commits add there are cached one page per
+        /// folio. On by default; the bench turns it off to measure what it
+        /// brings.
         public var keepsZerosAhead = true
         /// The writer's thread ends after this long without work, and a new
         /// one starts with the next write: an idle store holds no thread

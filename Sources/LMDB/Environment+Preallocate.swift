@@ -16,9 +16,18 @@ extension Environment {
     /// (about a third less time each on this project's machines). When
     /// fewer than `headroom` bytes lie between the last page and the end of
     /// the file, zeros are written up to `headroom + extent` past the last
-    /// page and flushed, holding LMDB's write lock (so no writer, in this
-    /// process or another, is adding pages meanwhile); only bytes past the
-    /// file's end are written, never a page LMDB may use.
+    /// page, holding LMDB's write lock (so no writer, in this process or
+    /// another, is adding pages meanwhile), and flushed when `flushes`;
+    /// only bytes past the file's end are written, never a page LMDB may use.
+    ///
+    /// The zeros go one page per `pwrite`, so that the kernel caches them
+    /// in single-page folios. A file's cache pages are made when first
+    /// written or read: a write of 1 MiB makes folios of up to 1 MiB (Linux
+    /// 6.x on ext4, XFS and others), and every later 4 KiB write of a page
+    /// inside one then walks all of the folio's blocks. Measured on this
+    /// project's machine (6.18, ext4): a random 4 KiB `pwrite` costs 1.1 µs
+    /// into single-page folios, 2.3 µs into 64 KiB ones and 43 µs into
+    /// 2 MiB ones; LMDB writes each commit's pages that way.
     ///
     /// ```swift
     /// try environment.preallocate(headroom: 4 << 20, extent: 16 << 20)
@@ -28,11 +37,14 @@ extension Environment {
     /// length then exceeds ``usedBytes`` by at most `headroom + extent`;
     /// a copy (``copy(to:)``) holds only the pages.
     ///
+    /// - Parameter flushes: whether to `fdatasync` the zeros (a file whose
+    ///   commits are flushed gains by it; one written without flushes, as a
+    ///   store's projections, only wants the cache pages and the blocks).
     /// - Returns: the bytes written (0 when there was room).
     /// - Throws: ``LMDBError`` when the file cannot be written or flushed
     ///   (a full disk: the zeros written so far stay, harmless).
     @discardableResult
-    public func preallocate(headroom: Int, extent: Int) throws(LMDBError) -> Int {
+    public func preallocate(headroom: Int, extent: Int, flushes: Bool = true) throws(LMDBError) -> Int {
         let descriptor = try dataFileDescriptor
         guard let length = Self.length(of: descriptor), length - usedBytes < headroom else { return 0 }
         return try withWriteLock { () throws(LMDBError) -> Int in
@@ -40,7 +52,7 @@ extension Environment {
             guard let length = Self.length(of: descriptor) else { return 0 }
             let target = usedBytes + headroom + extent
             guard length < target else { return 0 }
-            let zeros = [UInt8](repeating: 0, count: 1 << 20)
+            let zeros = [UInt8](repeating: 0, count: 4096)
             var offset = length
             while offset < target {
                 let count = min(zeros.count, target - offset)
@@ -48,7 +60,7 @@ extension Environment {
                 guard written > 0 else { throw Self.fileError("pwrite", errno) }
                 offset += written
             }
-            guard fdatasync(descriptor) == 0 else { throw Self.fileError("fdatasync", errno) }
+            guard !flushes || fdatasync(descriptor) == 0 else { throw Self.fileError("fdatasync", errno) }
             return offset - length
         }
     }

@@ -36,4 +36,53 @@ struct WriterPreallocationTests {
             await reopened.close()
         }
     }
+
+    @Test(
+        "the writer keeps zeros ahead of the projections' last page too, unflushed, in the same proportion; turned off, neither file reaches past its pages; the projections equal a rebuild either way"
+    )
+    func zerosAheadOfTheProjections() async throws {
+        for keeps in [true, false] {
+            try await withTemporaryDirectory { directory in
+                let box = ProjectionBox()
+                var configuration = fastConfiguration
+                configuration.keepsZerosAhead = keeps
+                let log = try EventLog.open(at: directory, configuration: configuration, projections: box.factory)
+                let file = directory.appendingPathComponent("projections.mdb").path
+                for round in 0..<12 {
+                    try await ProjectionStoreTests.appendBatches(log, count: 10, seed: UInt64(round))
+                    let companion = try #require(try log.store().environment.companion)
+                    let used = companion.usedBytes
+                    let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+                    let (headroom, extent) = LogWriter.preallocation(forUsed: used)
+                    if keeps {
+                        #expect(
+                            length >= used && length - used <= headroom + extent,
+                            "\(length) bytes for \(used) used"
+                        )
+                    } else {
+                        #expect(length <= used, "no zeros: \(length) bytes for \(used) used")
+                        let logFile = directory.appendingPathComponent("data.mdb").path
+                        let logLength = try FileManager.default.attributesOfItem(atPath: logFile)[.size] as? Int
+                        #expect(try logLength ?? .max <= log.store().environment.usedBytes)
+                    }
+                }
+                if keeps {
+                    var generator = SeededGenerator(seed: 55)
+                    // Before a commit the writer makes room past the pages it starts from.
+                    let used = try #require(try log.store().environment.companion).usedBytes
+                    try await log.append([LogEvent.random(using: &generator)])
+                    let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+                    #expect(length - used >= LogWriter.preallocation(forUsed: used).headroom)
+                }
+                let (rebuilt, kept) = try await ProjectionStoreTests.dumps(log, box)
+                #expect(!kept.isEmpty && rebuilt == kept)
+                await log.close()
+                let reopened = try EventLog.open(at: directory, configuration: configuration, projections: box.factory)
+                #expect(try reopened.verify().isIntact)
+                let (again, keptAgain) = try await ProjectionStoreTests.dumps(reopened, box)
+                #expect(keptAgain == kept && again == kept, "reopened over the zeros, the projections are as they were")
+                await reopened.close()
+            }
+        }
+    }
 }
