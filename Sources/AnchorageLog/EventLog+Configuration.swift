@@ -30,7 +30,7 @@ extension EventLog {
         /// Group commit budget in payload bytes.
         public var maximumBytesPerCommit: Int = 32 << 20
         /// Whether the writer keeps zeros written ahead of the log's last
-        /// page (``LMDB/Environment/preallocate(headroom:extent:flushes:)``),
+        /// page (``LMDB/Environment/preallocate(headroom:extent:piece:flushes:)``),
         /// so that a commit's flush writes its pages without changing the
         /// file's size (which also writes the inode, and on a journaling file
         /// system commits its journal), and ahead of the projections' last

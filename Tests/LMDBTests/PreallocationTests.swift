@@ -42,8 +42,15 @@ struct PreallocationTests {
                 next += 100
             }
             #expect(try file(path).count == after.count, "commits overwrote the zeros instead of growing the file")
-            #expect(try environment.preallocate(headroom: headroom, extent: extent, flushes: false) > 0)
-            #expect(try file(path).count == environment.usedBytes + headroom + extent, "unflushed, the same zeros")
+            #expect(
+                try environment.preallocate(
+                    headroom: headroom,
+                    extent: extent,
+                    piece: environment.pageSize,
+                    flushes: false
+                ) > 0
+            )
+            #expect(try file(path).count == environment.usedBytes + headroom + extent, "by pages, unflushed: the same")
             let rows = try dump(environment, db)
             #expect(rows.count == Int(next))
             #expect(
