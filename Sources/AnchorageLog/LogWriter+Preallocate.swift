@@ -11,6 +11,13 @@ extension LogWriter {
         (min(2 << 20, max(32 << 10, used / 16)), min(4 << 20, max(64 << 10, used / 8)))
     }
 
+    /// The same for the projections' file, without the floor: their zeros
+    /// are for the random writes of large files, and a node's many small
+    /// stores should not each carry 96 KiB more.
+    static func projectionPreallocation(forUsed used: Int) -> (headroom: Int, extent: Int) {
+        (min(2 << 20, used / 16), min(4 << 20, used / 8))
+    }
+
     /// Keeps zeros written ahead of the log's last page
     /// (``LMDB/Environment/preallocate(headroom:extent:piece:flushes:)``), so that
     /// a commit's flush writes data, not the file's new size too (in 64 KiB
@@ -25,7 +32,7 @@ extension LogWriter {
         do {
             try environment.preallocate(headroom: headroom, extent: extent)
             if let companion = environment.companion {
-                let (headroom, extent) = preallocation(forUsed: companion.usedBytes)
+                let (headroom, extent) = projectionPreallocation(forUsed: companion.usedBytes)
                 try companion.preallocate(
                     headroom: headroom,
                     extent: extent,

@@ -38,9 +38,14 @@ struct WriterPreallocationTests {
     }
 
     @Test(
-        "the writer keeps zeros ahead of the projections' last page too, unflushed, in the same proportion; turned off, neither file reaches past its pages; the projections equal a rebuild either way"
+        "the writer keeps zeros ahead of the projections' last page too, unflushed, in proportion to it; turned off, neither file reaches past its pages; the projections equal a rebuild either way"
     )
     func zerosAheadOfTheProjections() async throws {
+        #expect(
+            LogWriter.projectionPreallocation(forUsed: 64 << 10) == (4 << 10, 8 << 10),
+            "a small store keeps little"
+        )
+        #expect(LogWriter.projectionPreallocation(forUsed: 1 << 30) == (2 << 20, 4 << 20))
         for keeps in [true, false] {
             try await withTemporaryDirectory { directory in
                 let box = ProjectionBox()
@@ -53,7 +58,7 @@ struct WriterPreallocationTests {
                     let companion = try #require(try log.store().environment.companion)
                     let used = companion.usedBytes
                     let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
-                    let (headroom, extent) = LogWriter.preallocation(forUsed: used)
+                    let (headroom, extent) = LogWriter.projectionPreallocation(forUsed: used)
                     if keeps {
                         #expect(
                             length >= used && length - used <= headroom + extent,
@@ -72,7 +77,7 @@ struct WriterPreallocationTests {
                     let used = try #require(try log.store().environment.companion).usedBytes
                     try await log.append([LogEvent.random(using: &generator)])
                     let length = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
-                    #expect(length - used >= LogWriter.preallocation(forUsed: used).headroom)
+                    #expect(length - used >= LogWriter.projectionPreallocation(forUsed: used).headroom)
                 }
                 let (rebuilt, kept) = try await ProjectionStoreTests.dumps(log, box)
                 #expect(!kept.isEmpty && rebuilt == kept)
