@@ -92,6 +92,8 @@ struct CLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anchorage-cli-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = HKHealthStore(directory: directory)
+        // The store exists before the command looks for it (it opens in the background otherwise).
+        try await store.opened()
         let output = CLIOutput()
         let task = Task {
             try await CLIOutput.$current.withValue(output) {
@@ -102,7 +104,13 @@ struct CLITests {
             }
         }
         // The first page: nothing yet, only an anchor.
-        try await waitUntil("the first page's anchor printed") { output.captured.contains("anchor") }
+        do {
+            try await waitUntil("the first page's anchor printed") { output.captured.contains("anchor") }
+        } catch {
+            task.cancel()
+            Issue.record("the command ended with \(await task.result); it printed \(output.captured)")
+            throw error
+        }
         let sample = HKQuantitySample(
             type: HKQuantityType(.stepCount),
             quantity: HKQuantity(unit: .count(), doubleValue: 12),
