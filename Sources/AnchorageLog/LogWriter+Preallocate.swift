@@ -19,14 +19,14 @@ extension LogWriter {
     }
 
     /// Keeps zeros written ahead of the log's last page
-    /// (``LMDB/Environment/preallocate(headroom:extent:piece:flushes:)``), so that
-    /// a commit's flush writes data, not the file's new size too (in 64 KiB
-    /// pieces: the log grows by runs of pages); and ahead of the
+    /// (``LMDB/Environment/preallocate(headroom:extent:piece:flushes:)``),
+    /// so that a commit's flush writes data, not the file's new size too
+    /// (in 64 KiB pieces: the log grows by runs of pages); and ahead of the
     /// projections' last page, unflushed as their commits are, a page per
     /// write, so that the pages commits add there, mostly far apart, land
-    /// in single-page cache folios (a backfill's cost a fifth less CPU). Runs on the writer's
-    /// thread before each commit; a failure (a full disk) is left to the
-    /// commit, which reports it.
+    /// in single-page cache folios. Runs on the writer's thread before each
+    /// commit; a failure (a full disk) is left to the commit, which reports
+    /// it.
     static func preallocate(_ environment: Environment, logger: Logger) {
         let (headroom, extent) = preallocation(forUsed: environment.usedBytes)
         do {
@@ -41,7 +41,10 @@ extension LogWriter {
                 )
             }
         } catch {
-            logger.debug("could not write ahead of the log's pages", metadata: ["anchorage.log.error": "\(error)"])
+            logger.debug(
+                "could not write zeros ahead of the store's pages",
+                metadata: ["anchorage.log.error": "\(error)"]
+            )
         }
     }
 }
