@@ -1,5 +1,6 @@
 import Anchorage
 import AnchorageLog
+import AnchorageService
 import ArgumentParser
 import Foundation
 
@@ -17,6 +18,7 @@ struct StoreOptions: ParsableArguments {
     /// at a time. `durability` is what each commit guarantees; the store is
     /// flushed whole when it closes (see `EventLog.Durability`).
     func openStore(durability: EventLog.Durability = .full) async throws -> HKHealthStore {
+        try refuseNodeDirectories(directory.standardizedFileURL.path)
         var configuration = HKHealthStore.Configuration()
         configuration.log.durability = durability
         configuration.log.sealing = try await sealing()
@@ -28,10 +30,36 @@ struct StoreOptions: ParsableArguments {
     /// - Throws: ``CommandFailure`` when there is none (nothing is created).
     func existingStorePath() throws -> String {
         let path = directory.standardizedFileURL.path
+        try refuseNodeDirectories(path)
         guard FileManager.default.fileExists(atPath: path + "/data.mdb") else {
             throw CommandFailure(description: "no store at \(path); create one with `import`, `save` or `serve`")
         }
         return path
+    }
+
+    /// Refuses a multi-store node's registry, or its root, named as a
+    /// store: neither is one, and the store commands would otherwise say
+    /// the registry holds nothing yet, or that there is no store at all.
+    func refuseNodeDirectories(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        if url.lastPathComponent == NodeRegistry.directoryName {
+            var root = url.deletingLastPathComponent().path
+            if root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+            throw CommandFailure(
+                description: "\(path) is a multi-store node's registry (its stores, tokens and keys), not a store: "
+                    + "name one of the node's stores, --store \(root)/<store> (`anchorage stores list --stores "
+                    + "\(root)` lists them)"
+            )
+        }
+        let registry = url.appending(path: NodeRegistry.directoryName).path
+        if FileManager.default.fileExists(atPath: registry + "/data.mdb"),
+            !FileManager.default.fileExists(atPath: path + "/data.mdb")
+        {
+            throw CommandFailure(
+                description: "\(path) is a multi-store node's directory, not a store: name one of its stores, "
+                    + "--store \(path)/<store> (`anchorage stores list --stores \(path)` lists them)"
+            )
+        }
     }
 
     /// The store, opened for a command that only reads: beside a process

@@ -77,6 +77,28 @@ extension EventLog {
         return try page(from: start, to: to, limit: limit)
     }
 
+    /// Whether `key` could have come from a page of node-local records: it
+    /// names a record kept, or one older than every record kept (removed by
+    /// retention since). A key inside the kept range that names no record,
+    /// or past the newest, was never handed out.
+    ///
+    /// ```swift
+    /// guard try log.isKnownLocalRecordKey(cursor) else { throw … }
+    /// ```
+    public func isKnownLocalRecordKey(_ key: LocalRecordKey) throws -> Bool {
+        try read { txn in
+            guard let local = databases.local else { return false }
+            if try txn.contains(key: key.bytes, in: local) { return true }
+            let oldest = try txn.withCursor(on: local) { cursor in
+                try cursor.first { key, _ in LocalRecordKey(bytes: key) }
+            }
+            // Nothing kept: nothing was ever handed out, since retention
+            // never removes the record an append has just added.
+            guard let oldest = oldest ?? nil else { return false }
+            return key < oldest
+        }
+    }
+
     private func page(from start: LocalRecordKey, to: Date?, limit: Int) throws -> LocalRecordPage {
         let end = to.map(LocalRecordKey.init(atOrAfter:))
         return try read { txn in

@@ -143,9 +143,16 @@ final class WebhookDeliverer: Service, Sendable {
         while !Task.isCancelled {
             do {
                 if session == nil {
+                    // The types its app asked for: one it never asked to
+                    // read delivers nothing, as on GET /v1/changes.
+                    let types = try await store.typesAskedFor(webhook.sampleTypes)
+                    guard !types.isEmpty else {
+                        update(webhook.id) { $0.lastError = Self.nothingReadable }
+                        return
+                    }
                     session = try ChangeFeedSession(
                         store: store,
-                        predicates: webhook.sampleTypes.map { .sample(type: $0) },
+                        predicates: types.map { .sample(type: $0) },
                         since: try webhook.anchor.map { try HKQueryAnchor(string: $0) },
                         pageSize: configuration.webhookPageSize,
                         clock: configuration.clock
@@ -240,6 +247,10 @@ final class WebhookDeliverer: Service, Sendable {
             throw DeliveryRefused(status: Int(response.status.code))
         }
     }
+
+    /// The status of a webhook none of whose types its app asked to read
+    /// or share (when deliveries began).
+    static let nothingReadable = "its app may read none of its types: nothing will be delivered"
 
     /// The status of a webhook whose app lost its last token.
     static let noToken = "its app has no token on this node any more"

@@ -132,3 +132,42 @@ extension CLIStoresTests {
         }
     }
 }
+
+extension CLIStoresTests {
+    @Test(
+        "a node's registry or its root named as a store: audit verify, reads and saves say what the directory is, and leave it as it was"
+    )
+    func registryIsNotAStore() async throws {
+        try await withTemporaryDirectory { root in
+            let node = ["--stores", root.path]
+            _ = try await runCLI(["stores", "create", "alice"] + node)
+            let registry = root.appending(path: ".registry").path
+            let registryFile = root.appending(path: ".registry/data.mdb").path
+            let before = try FileManager.default.attributesOfItem(atPath: registryFile)[.size] as? Int
+            let input = root.appending(path: "input.json")
+            try Data(
+                #"[{"kind":"quantitySample","uuid":"6A0E5C2B-4444-4C3A-9D2E-2F6B8E0B4A11","type":"HKQuantityTypeIdentifierStepCount","quantity":{"unit":"count","value":5},"startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:05:00Z"}]"#
+                    .utf8
+            ).write(to: input)
+            for command in [["audit", "verify"], ["samples", "--type", "stepCount"], ["save", "--file", input.path]] {
+                let failure = await cliFailure(command + ["--store", registry])
+                #expect(failure.status == 1, "\(command)")
+                #expect(failure.message.contains("is a multi-store node's registry"), "\(command): \(failure.message)")
+                #expect(
+                    failure.message.contains("--store \(root.standardizedFileURL.path)/<store>"),
+                    "\(failure.message)"
+                )
+                #expect(!failure.message.contains("holds nothing yet"), "\(failure.message)")
+                let atRoot = await cliFailure(command + ["--store", root.path])
+                #expect(atRoot.message.contains("is a multi-store node's directory"), "\(command): \(atRoot.message)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: root.appending(path: "data.mdb").path))
+            #expect(try FileManager.default.attributesOfItem(atPath: registryFile)[.size] as? Int == before)
+            let listed = try await runCLI(["stores", "list"] + node)
+            #expect(listed.hasPrefix("alice\t"), "\(listed)")
+            let alice = root.appending(path: "alice").path
+            #expect(try await runCLI(["save", "--store", alice, "--file", input.path]) == "saved 1\n")
+            #expect(try await runCLI(["audit", "verify", "--store", alice]).contains("agree with a replay"))
+        }
+    }
+}

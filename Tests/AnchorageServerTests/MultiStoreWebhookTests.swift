@@ -29,13 +29,14 @@ struct MultiStoreWebhookTests {
     static func register(
         _ client: some TestClientProtocol,
         token: String,
-        receiver: WebhookReceiver
+        receiver: WebhookReceiver,
+        types: String = #","types":["stepCount"]"#
     ) async throws -> String {
         let registered = try await client.send(
             .post,
             "/v1/stores/alice/webhooks",
             token: token,
-            json: #"{"url":"\#(receiver.url)","types":["stepCount"]}"#
+            json: #"{"url":"\#(receiver.url)"\#(types)}"#
         )
         #expect(registered.status == .created, "\(registered.text)")
         receiver.setSecret((try? registered.object["secret"] as? String) ?? "")
@@ -130,6 +131,41 @@ struct MultiStoreWebhookTests {
                 #expect(elsewhere.status == .notFound, "alice's webhook is not bob's to delete")
                 let deleted = try await client.send(.delete, "/v1/stores/alice/webhooks/\(id)", token: app)
                 #expect(deleted.status == .noContent)
+            }
+            await receiver.close()
+            try await fixture.expectAudits()
+        }
+    }
+
+    @Test("AUTH-4: an app's webhook registered without types delivers what its token reads, and nothing else")
+    func appWebhookWithoutTypes() async throws {
+        let receiver = try await WebhookReceiver()
+        receiver.start()
+        let clock = TestClock()
+        try await MultiStoreFixture.with(configuration: Self.configuration(clock: clock, timeout: .seconds(5))) {
+            fixture in
+            let app = try fixture.node.registry.issueToken(
+                TokenGrant(store: try StoreName("alice"), app: "com.example.steps", read: ["stepCount"])
+            ).secret
+            try await fixture.node.application().test(.router) { client in
+                let id = try await Self.register(client, token: app, receiver: receiver, types: "")
+                let heart = stepJSON(62, type: "HKQuantityTypeIdentifierHeartRate")
+                    .replacingOccurrences(of: #""unit":"count""#, with: #""unit":"count/min""#)
+                let hidden = try await client.send(
+                    .post,
+                    "/v1/stores/alice/samples",
+                    token: fixture.alice,
+                    json: "[\(heart)]"
+                )
+                #expect(hidden.status == .created, "\(hidden.text)")
+                let steps = try await Self.saveStep(client, token: fixture.alice, 10)
+                try await waitUntil("the steps reach the app's receiver") { !receiver.added.isEmpty }
+                #expect(receiver.added == steps, "the heart rate the app may not read is never delivered")
+                let listed = try await client.send(.get, "/v1/stores/alice/webhooks", token: app)
+                let hooks = try #require(try listed.object["webhooks"] as? [[String: Any]])
+                #expect(hooks.first?["id"] as? String == id)
+                #expect(hooks.first?["lastError"] == nil || hooks.first?["lastError"] is NSNull, "\(listed.text)")
+                #expect(hooks.first?["failures"] as? Int == 0, "\(listed.text)")
             }
             await receiver.close()
             try await fixture.expectAudits()

@@ -92,6 +92,11 @@ struct ServerAccessLogTests {
                 let next = try #require(try first.object["next"] as? String)
                 let second = try await client.send(.get, "/v1/access-log?limit=2&after=\(next)", token: Tokens.owner)
                 #expect((try second.object["entries"] as? [Any])?.count == 1)
+                // Well formed, but no page showed it: the docs' 400, not a page.
+                let parts = next.split(separator: "-").compactMap { UInt64($0) }
+                let forged = "\(parts[0] + 1)-\(parts[1])"
+                let refused = try await client.send(.get, "/v1/access-log?after=\(forged)", token: Tokens.owner)
+                #expect(refused.status == .badRequest && refused.errorCode == "invalidCursor", "\(refused.text)")
             }
         }
     }

@@ -208,6 +208,60 @@ struct ServerWebhookTests {
         }
     }
 
+    @Test(
+        "AUTH-4: an app's webhook without types delivers every type its token reads and no other; one naming only types it never asked for says so"
+    )
+    func appWebhookTypes() async throws {
+        let receiver = try await WebhookReceiver()
+        try await withNode(policy: Tokens.policy, configuration: Self.configuration()) { node, directory in
+            try await node.application().test(.live) { client in
+                let registered = try await client.send(
+                    .post,
+                    "/v1/webhooks",
+                    token: Tokens.dashboard,
+                    json: #"{"url":"\#(receiver.url)"}"#
+                )
+                #expect(registered.status == .created, "\(registered.text)")
+                #expect(try registered.object["types"] is NSNull, "\(registered.text)")
+                receiver.setSecret(try registered.object["secret"] as? String ?? "")
+                let unreadable = try await client.send(
+                    .post,
+                    "/v1/webhooks",
+                    token: Tokens.dashboard,
+                    json: #"{"url":"\#(receiver.url)","types":["bodyMass"]}"#
+                )
+                #expect(unreadable.status == .created, "\(unreadable.text)")
+                receiver.start()
+
+                // Body mass first: the dashboard never asked for it, so it
+                // never comes, and what follows it shows it was passed over.
+                let mass = stepJSON(70, type: "HKQuantityTypeIdentifierBodyMass")
+                    .replacingOccurrences(of: #""unit":"count""#, with: #""unit":"kg""#)
+                let hidden = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: "[\(mass)]")
+                #expect(hidden.status == .created, "\(hidden.text)")
+                let heart = stepJSON(62, type: "HKQuantityTypeIdentifierHeartRate")
+                    .replacingOccurrences(of: #""unit":"count""#, with: #""unit":"count/min""#)
+                var expected: [String] = []
+                for body in [stepJSON(10), heart] {
+                    let saved = try await client.send(.post, "/v1/samples", token: Tokens.owner, json: "[\(body)]")
+                    #expect(saved.status == .created, "\(saved.text)")
+                    expected += try Self.uuids(saved.text)
+                }
+                try await waitUntil("the steps and the heart rate delivered") { receiver.added.count >= 2 }
+                try await waitUntil("the webhook naming only body mass says it delivers nothing") {
+                    let listed = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
+                    return listed.text.contains("may read none of its types")
+                }
+                let listed = try await client.send(.get, "/v1/webhooks", token: Tokens.dashboard)
+                #expect(!listed.text.contains("could not be made"), "\(listed.text)")
+                #expect(receiver.added == expected, "steps and heart rate, once each, in order; never body mass")
+                #expect(receiver.deliveries.allSatisfy { $0.signed })
+            }
+            await receiver.close()
+            try await expectAuditPasses(directory)
+        }
+    }
+
     @Test("webhooks post only to the hosts the operator allows, to http(s) urls without credentials; off by default")
     func hosts() async throws {
         try await withNode(policy: Tokens.policy, configuration: NodeConfiguration()) { node, _ in

@@ -99,8 +99,56 @@ struct AccessLogTests {
                     limit: 1
                 )
             }
-            let beyond = try accessLog.page(after: "\(UInt64.max)-\(UInt64.max)", from: nil, to: nil, limit: 5)
-            #expect(beyond.entries.isEmpty)
+            // Well formed, but no page handed it out: the log holds no entry yet.
+            #expect(throws: ServiceError(.invalidCursor, "'after' is not a cursor an access-log page handed out")) {
+                _ = try accessLog.page(after: "\(UInt64.max)-\(UInt64.max)", from: nil, to: nil, limit: 5)
+            }
+        }
+    }
+
+    @Test(
+        "a cursor is one a page showed: a kept entry's, or one removed by retention since; a well-formed cursor no page showed is invalidCursor"
+    )
+    func cursorsHandedOut() async throws {
+        try await withLog { log in
+            let clock = HandWallClock()
+            var accessLog = AccessLog(log: log, clock: .continuous.telling { clock.now })
+            accessLog.retention = LocalRecordRetention(maximumAge: nil, maximumCount: 4)
+            let record = AccessRecord(principal: "owner", action: "GET /v1/sources", types: [], count: 1)
+            for _ in 0..<3 {
+                try await accessLog.record(record)
+                clock.advance(days: 1)
+            }
+            let shown = try read(accessLog).map(\.cursor)
+            #expect(shown.count == 3)
+            // Every cursor a page showed reads on from its entry.
+            for (index, cursor) in shown.enumerated() {
+                let page = try accessLog.page(after: cursor, from: nil, to: nil, limit: 10)
+                #expect(page.entries.map(\.cursor) == Array(shown[(index + 1)...]))
+            }
+            // Inside the kept range or past its end, naming no entry: refused.
+            let first = try #require(LocalRecordKey(string: shown[0]))
+            let last = try #require(LocalRecordKey(string: shown[2]))
+            for forged in [
+                LocalRecordKey(milliseconds: first.milliseconds + 1, number: first.number),
+                LocalRecordKey(milliseconds: first.milliseconds, number: first.number + 1),
+                LocalRecordKey(milliseconds: last.milliseconds, number: last.number + 1),
+                LocalRecordKey(milliseconds: last.milliseconds + 86_400_000, number: last.number + 1),
+            ] {
+                #expect(
+                    throws: ServiceError(.invalidCursor, "'after' is not a cursor an access-log page handed out"),
+                    "\(forged.stringValue)"
+                ) {
+                    _ = try accessLog.page(after: forged.stringValue, from: nil, to: nil, limit: 10)
+                }
+            }
+            // Retention removes the first two; their cursors still read on,
+            // from the oldest entry kept.
+            for _ in 0..<3 { try await accessLog.record(record) }
+            let kept = try read(accessLog).map(\.cursor)
+            #expect(kept.count == 4 && !kept.contains(shown[0]) && !kept.contains(shown[1]))
+            let resumed = try accessLog.page(after: shown[0], from: nil, to: nil, limit: 10)
+            #expect(resumed.entries.map(\.cursor) == kept)
         }
     }
 }

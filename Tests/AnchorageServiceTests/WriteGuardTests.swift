@@ -59,6 +59,32 @@ struct WriteGuardTests {
         }
     }
 
+    @Test(
+        "the quota counts the pages in use of both files, the log's and the indices' (data.mdb + projections.mdb), not their lengths"
+    )
+    func quotaCountsBothFiles() async throws {
+        try await withTemporaryStore { store, _ in
+            _ = try await SampleWrites.save(try Self.batch(50), to: store)
+            let (log, projections) = try store.eventLog().storedBytesByFile()
+            #expect(log > 0 && projections > 0)
+            #expect(try store.eventLog().storedBytes() == log + projections)
+            var writes = WriteGuard()
+            // Over the log's pages alone, within both files': refused.
+            writes.storageQuota = .init(store: "alice", bytes: log + projections / 2)
+            let before = try Self.head(store)
+            do throws(ServiceError) {
+                try writes.beforeWrite(.save, to: store)
+                Issue.record("a save past the quota of both files was let through")
+            } catch {
+                #expect(error.code == .quotaExceeded && error.message.contains("uses \(log + projections) bytes"))
+            }
+            #expect(try Self.head(store) == before)
+            // One byte over both files' pages: let through.
+            writes.storageQuota = .init(store: "alice", bytes: log + projections + 1)
+            try writes.beforeWrite(.save, to: store)
+        }
+    }
+
     @Test("a lease withdrawn before a write stores nothing; withdrawn during it, the write is stored, not acknowledged")
     func lease() async throws {
         try await withTemporaryStore { store, _ in

@@ -135,6 +135,26 @@ extension HKHealthStore {
         }
     }
 
+    /// Of `types`, those this app asked to read or share, whatever the owner
+    /// decided: the ones a query may name without
+    /// `errorAuthorizationNotDetermined` (AUTH-7), each read as AUTH-4 and
+    /// AUTH-5 say. The owner's store keeps every type.
+    ///
+    /// ```swift
+    /// let feedTypes = try await store.typesAskedFor(HKObjectType.allSampleTypes)
+    /// ```
+    package func typesAskedFor<T: HKObjectType>(_ types: [T]) async throws -> [T] {
+        guard let principal = caller.bundleIdentifier else { return types }
+        let engine = try await openEngine()
+        return try engine.read { txn in
+            try types.filter { type in
+                let kind = EntryKind(rawValue: type.kindCode)
+                return try engine.grant(principal, kind: kind, access: .read, in: txn) != nil
+                    || engine.grant(principal, kind: kind, access: .share, in: txn) != nil
+            }
+        }
+    }
+
     /// Whether requesting these types would ask anything new (AUTH-6).
     public func statusForAuthorizationRequest(
         toShare typesToShare: Set<HKSampleType>,

@@ -22,6 +22,8 @@ extension Operations {
                 public var to: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/access-log/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// The `next` of the previous page, or an entry's `cursor`; a cursor no page handed out is `400 invalidCursor`
+                ///
                 /// - Remark: Generated from `#/paths/v1/access-log/GET/query/after`.
                 public var after: Swift.String?
                 /// Creates a new `Query`.
@@ -30,7 +32,7 @@ extension Operations {
                 ///   - from:
                 ///   - to:
                 ///   - limit:
-                ///   - after:
+                ///   - after: The `next` of the previous page, or an entry's `cursor`; a cursor no page handed out is `400 invalidCursor`
                 public init(
                     from: Swift.String? = nil,
                     to: Swift.String? = nil,

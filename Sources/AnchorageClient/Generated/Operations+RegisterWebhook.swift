@@ -38,7 +38,7 @@ extension Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/since`.
                     public var since: Swift.String?
-                    /// The types to deliver; absent or null, every type
+                    /// The types to deliver (1 to 200); absent or null, every type the token's principal may read (for an app, the types its token reads or shares, as deliveries begin)
                     ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/types`.
                     public var types: [Swift.String]?
@@ -49,7 +49,7 @@ extension Operations {
                     /// - Parameters:
                     ///   - frequency: Absent or null: immediate
                     ///   - since: An anchor to start after; absent or null: the current head
-                    ///   - types: The types to deliver; absent or null, every type
+                    ///   - types: The types to deliver (1 to 200); absent or null, every type the token's principal may read (for an app, the types its token reads or shares, as deliveries begin)
                     ///   - url:
                     public init(
                         frequency: OpenAPIRuntime.OpenAPIValueContainer? = nil,

@@ -43,12 +43,14 @@ extension Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/quota/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// The most bytes the store's files may use — the pages in use in its log (`data.mdb`) and its indices (`projections.mdb`), not the files' lengths; null lifts the quota
+                    ///
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/quota/PUT/requestBody/json/maximumBytes`.
                     public var maximumBytes: Swift.Int?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - maximumBytes:
+                    ///   - maximumBytes: The most bytes the store's files may use — the pages in use in its log (`data.mdb`) and its indices (`projections.mdb`), not the files' lengths; null lifts the quota
                     public init(maximumBytes: Swift.Int? = nil) {
                         self.maximumBytes = maximumBytes
                     }

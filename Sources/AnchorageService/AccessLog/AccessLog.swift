@@ -75,7 +75,9 @@ public struct AccessLog: Sendable {
         if let from, let to, from > to { throw ServiceError(.invalidArgument, "'from' is after 'to'") }
         var key: LocalRecordKey?
         if let after {
-            guard let parsed = LocalRecordKey(string: after) else {
+            // A cursor names an entry a page showed: one still kept, or one
+            // older than every entry kept (removed by retention since).
+            guard let parsed = LocalRecordKey(string: after), try known(parsed) else {
                 throw ServiceError(.invalidCursor, "'after' is not a cursor an access-log page handed out")
             }
             key = parsed
@@ -91,6 +93,14 @@ public struct AccessLog: Sendable {
             return AccessLogEntry(time: key.date, cursor: key.stringValue, record: record)
         }
         return (entries, page.next?.stringValue)
+    }
+
+    private func known(_ key: LocalRecordKey) throws(ServiceError) -> Bool {
+        do {
+            return try log.isKnownLocalRecordKey(key)
+        } catch {
+            throw ServiceError(.storageFailed, "the access log could not be read: \(error)")
+        }
     }
 
     static var encoder: JSONEncoder {
