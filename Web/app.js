@@ -10,6 +10,8 @@ import { Feed } from "./feed.js";
 const api = new API();
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 const state = { owner: false, tokenless: false, session: false, screen: "activity", feed: null, loaded: new Set() };
+// How each chart on the page was made, to draw it again at a new width.
+const chartMakers = new WeakMap();
 const $ = (id) => document.getElementById(id);
 
 const ACTIVITY = [
@@ -58,6 +60,28 @@ function days() {
 function panelBody(id) {
   return document.querySelector(`#${id} .body`);
 }
+
+/// A chart as wide as `body` in CSS pixels (so its text has the same size
+/// on every chart), drawn again when the window's width changes.
+function chartIn(body, make) {
+  const chart = make(body.clientWidth);
+  chartMakers.set(chart, make);
+  return chart;
+}
+
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    for (const chart of document.querySelectorAll("svg.chart")) {
+      const make = chartMakers.get(chart);
+      if (!make || !chart.parentNode) continue;
+      const next = make(chart.parentNode.clientWidth);
+      chartMakers.set(next, make);
+      chart.replaceWith(next);
+    }
+  }, 150);
+});
 
 /// What an empty answer means: for an app's token, a type it may not read
 /// answers exactly as a type without data (AUTH-4), so the page says both.
@@ -119,8 +143,13 @@ async function loadActivity() {
         el("strong", { text: formatNumber(values.reduce((s, v) => s + v, 0) / values.length, 0) }),
         ` ${spec.label} average of daily averages · range ${formatNumber(low, 0)}–${formatNumber(high, 0)}`);
     }
-    const chart = spec.total ? barChart(buckets, spec.key, answer.unit, timeZone) : rangeChart(buckets, answer.unit, timeZone);
-    chart.setAttribute("data-type", spec.type);
+    const chart = chartIn(body, (width) => {
+      const drawn = spec.total
+        ? barChart(buckets, spec.key, answer.unit, timeZone, width)
+        : rangeChart(buckets, answer.unit, timeZone, width);
+      drawn.setAttribute("data-type", spec.type);
+      return drawn;
+    });
     show(body, summary, chart);
   })));
 }
@@ -144,8 +173,11 @@ async function loadSleep() {
       hours.set(day, hours.get(day) + (Date.parse(sample.endDate) - Date.parse(sample.startDate)) / 3600000);
     }
     const buckets = [...hours].map(([day, value]) => ({ startDate: `${day}T12:00:00Z`, hours: value || undefined }));
-    const chart = barChart(buckets, "hours", "h", "UTC");
-    chart.setAttribute("data-type", "sleepAnalysis");
+    const chart = chartIn(body, (width) => {
+      const drawn = barChart(buckets, "hours", "h", "UTC", width);
+      drawn.setAttribute("data-type", "sleepAnalysis");
+      return drawn;
+    });
     const rows = samples.map((sample) => el("tr", { "data-uuid": sample.uuid },
       el("td", { text: formatTime(sample.startDate) }),
       el("td", { text: formatTime(sample.endDate) }),
@@ -357,8 +389,18 @@ function startFeed() {
   feed.start();
 }
 
+/// "Not shared" for a panel the token may not read, said without asking
+/// the API (which would answer 403).
+function notShared(id, why) {
+  show(panelBody(id), el("p", { class: "not-shared", text: `Not shared with this token. ${why}` }));
+}
+
 async function loadPeers() {
   const ownerOnly = api.multiStore ? "The node's administrator sees a store's peers." : "Only the owner's token sees the peers.";
+  if (!state.owner || api.multiStore) {
+    notShared("panel-peers", ownerOnly);
+    return;
+  }
   await guarded("panel-peers", async (body) => {
     const answer = await api.get("peers");
     const peers = answer.peers || [];
@@ -383,6 +425,10 @@ async function loadPeers() {
 }
 
 async function loadAccessLog(after = null) {
+  if (!state.owner) {
+    notShared("panel-access", "Only the store's owner reads its access log.");
+    return;
+  }
   await guarded("panel-access", async (body) => {
     const answer = await api.get("access-log", { limit: 50, after });
     const rows = answer.entries.map((entry) => el("tr", {},
@@ -416,8 +462,12 @@ function showScreen(name) {
     if (tab.dataset.screen === name) tab.setAttribute("aria-current", "page");
     else tab.removeAttribute("aria-current");
   }
+  // The range changes these screens; the source, the activity charts only.
   const ranged = ["activity", "sleep", "workouts", "sources"].includes(name);
   document.querySelector(".controls").classList.toggle("inactive", !ranged);
+  $("from").disabled = !ranged;
+  $("to").disabled = !ranged;
+  $("source").disabled = name !== "activity";
   document.body.dataset.screen = name;
   LOADERS[name]();
 }
@@ -490,17 +540,11 @@ async function signOut() {
   askForSignIn("Signed out.");
 }
 
-/// Whether the token reaches the store, and whether it is the owner's
-/// (only the owner reads the access log).
+/// Whether the token reaches the store, and whom it acts as
+/// (GET /v1/authorization): the page asks nothing it would be refused.
 async function check() {
-  await api.get("sources", { type: "stepCount" }, { signsOut: false });
-  try {
-    await api.get("access-log", { limit: 1 }, { signsOut: false });
-    state.owner = true;
-  } catch (error) {
-    if (!(error instanceof APIFailure) || error.status !== 403) throw error;
-    state.owner = false;
-  }
+  const who = await api.get("authorization", {}, { signsOut: false });
+  state.owner = who.principal === "owner";
 }
 
 async function signInWith(token, store) {
@@ -524,9 +568,12 @@ async function boot() {
     api.remember(null, null);
     askForSignIn("Your session ended: sign in again.");
   };
+  // The node's kind and whether it takes tokens, before anyone signs in.
+  let tokens = true;
   try {
-    const document_ = await (await fetch("/openapi.json")).json();
-    api.multiStore = !(document_.paths && document_.paths["/v1/changes"]);
+    const node = await (await fetch("/web/node.json")).json();
+    api.multiStore = node.kind !== "single";
+    tokens = node.tokens !== false;
   } catch {
     api.multiStore = false;
   }
@@ -564,15 +611,16 @@ async function boot() {
     await signInWith(api.token, api.store);
     return;
   }
-  if (!api.multiStore) {
+  if (!tokens) {
     // A node without tokens (loopback only) answers every request as the owner.
     try {
       await check();
       state.tokenless = true;
       await enter();
       return;
-    } catch {
-      // Tokens are needed.
+    } catch (error) {
+      askForSignIn(`The node did not answer: ${error.message}`);
+      return;
     }
   }
   askForSignIn();

@@ -4,7 +4,9 @@
 
 import { svg, formatDay, formatNumber } from "./dom.js";
 
-const WIDTH = 640;
+/// Charts are drawn in CSS pixels at their container's width (640 when it
+/// has none yet), so their text is the same size on every chart.
+const DEFAULT_WIDTH = 640;
 const HEIGHT = 220;
 const LEFT = 56;
 const RIGHT = 8;
@@ -22,14 +24,15 @@ function niceTop(maximum) {
 }
 
 /// The frame every chart shares: grid lines with values, day labels.
-function frame(buckets, bottom, top, timeZone, unit) {
-  const plotWidth = WIDTH - LEFT - RIGHT;
+function frame(buckets, bottom, top, timeZone, unit, width) {
+  const chartWidth = Math.max(240, Math.round(width || DEFAULT_WIDTH));
+  const plotWidth = chartWidth - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = plotWidth / Math.max(buckets.length, 1);
   const y = (value) => TOP + plotHeight - ((value - bottom) / (top - bottom || 1)) * plotHeight;
   const root = svg("svg", {
     class: "chart",
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    viewBox: `0 0 ${chartWidth} ${HEIGHT}`,
     role: "img",
     "data-unit": unit,
     "data-tz": timeZone,
@@ -37,11 +40,12 @@ function frame(buckets, bottom, top, timeZone, unit) {
   for (let index = 0; index <= 4; index += 1) {
     const value = bottom + ((top - bottom) * index) / 4;
     root.append(
-      svg("line", { class: "grid", x1: LEFT, x2: WIDTH - RIGHT, y1: y(value), y2: y(value) }),
+      svg("line", { class: "grid", x1: LEFT, x2: chartWidth - RIGHT, y1: y(value), y2: y(value) }),
       svg("text", { x: LEFT - 4, y: y(value) + 3, "text-anchor": "end", text: formatNumber(value, 1) }),
     );
   }
-  const every = Math.ceil(buckets.length / 8);
+  // Day labels about 64 pixels apart at most.
+  const every = Math.ceil(buckets.length / Math.max(2, Math.floor(plotWidth / 64)));
   buckets.forEach((bucket, index) => {
     if (index % every !== 0) return;
     root.append(
@@ -56,11 +60,12 @@ function frame(buckets, bottom, top, timeZone, unit) {
   return { root, slot, y };
 }
 
-/// Bars of `key` (`sum`…) per bucket; empty buckets draw nothing.
-export function barChart(buckets, key, unit, timeZone) {
+/// Bars of `key` (`sum`…) per bucket, `width` pixels wide; empty buckets
+/// draw nothing.
+export function barChart(buckets, key, unit, timeZone, width) {
   const values = buckets.map((bucket) => bucket[key]).filter((value) => typeof value === "number");
   const top = niceTop(Math.max(0, ...values));
-  const { root, slot, y } = frame(buckets, 0, top, timeZone, unit);
+  const { root, slot, y } = frame(buckets, 0, top, timeZone, unit, width);
   buckets.forEach((bucket, index) => {
     const value = bucket[key];
     if (typeof value !== "number") return;
@@ -85,14 +90,14 @@ export function barChart(buckets, key, unit, timeZone) {
 }
 
 /// Per bucket, a line from the minimum to the maximum and a point at the
-/// average (discrete types such as heart rate).
-export function rangeChart(buckets, unit, timeZone) {
+/// average (discrete types such as heart rate), `width` pixels wide.
+export function rangeChart(buckets, unit, timeZone, width) {
   const present = buckets.filter((bucket) => typeof bucket.average === "number");
   const lows = present.map((bucket) => bucket.min ?? bucket.average);
   const highs = present.map((bucket) => bucket.max ?? bucket.average);
   const bottom = present.length ? Math.max(0, Math.floor((Math.min(...lows) - 10) / 10) * 10) : 0;
   const top = present.length ? niceTop(Math.max(...highs) + 5) : 1;
-  const { root, slot, y } = frame(buckets, bottom, top, timeZone, unit);
+  const { root, slot, y } = frame(buckets, bottom, top, timeZone, unit, width);
   buckets.forEach((bucket, index) => {
     if (typeof bucket.average !== "number") return;
     const x = LEFT + slot * (index + 0.5);

@@ -35,11 +35,16 @@ struct DemoCommand: AsyncParsableCommand {
         let saved: Int
         do {
             output.line("Anchorage demo: store \(storeOptions.directory.path)")
-            let objects = try dataset.objects()
-            saved = try await store.saveIfAbsent(objects)
+            let contents = try dataset.contents()
+            var added = try await store.saveIfAbsent(contents.objects)
+            for (run, route) in contents.routes {
+                added += try await store.saveIfAbsent([route], linkingTo: run)
+            }
+            saved = added
+            let all = contents.objects.count + contents.routes.count
             output.line(
-                "Saved \(saved) new objects (\(objects.count - saved) already there): \(days) days of steps from a phone "
-                    + "and a watch, heart rate, sleep, meals, blood pressure and runs."
+                "Saved \(saved) new objects (\(all - saved) already there): \(days) days of steps from a phone "
+                    + "and a watch, heart rate, active energy, sleep, meals, blood pressure, and runs with their routes."
             )
             output.line("")
             try await weeklySteps(store, dataset: dataset, output: output)

@@ -2,8 +2,9 @@ import Anchorage
 import Foundation
 
 /// A realistic, deterministic dataset for `anchorage demo`: twelve weeks of
-/// steps from a phone and a watch that overlap, heart rate, sleep, meals as
-/// food correlations, morning blood pressure, and evening runs.
+/// steps from a phone and a watch that overlap, heart rate, active energy,
+/// sleep, meals as food correlations, morning blood pressure, and evening
+/// runs with their routes.
 ///
 /// Each object's uuid is derived from what it is and when, so running the
 /// demo again on the same day adds nothing.
@@ -34,17 +35,24 @@ struct DemoDataset {
         HKSourceRevision(source: HKSource(name: name, bundleIdentifier: bundle), version: "1.0")
     }
 
-    /// Every object of the dataset, oldest day first.
-    func objects() throws -> [HKSample] {
+    /// What the dataset holds: its objects, oldest day first, and each
+    /// run's route with the uuid of the run it belongs to.
+    struct Contents {
         var objects: [HKSample] = []
-        for dayIndex in (1...days).reversed() {
-            let day = calendar.date(byAdding: .day, value: -dayIndex, to: end)!
-            objects += try self.day(day)
-        }
-        return objects
+        var routes: [(workout: UUID, route: HKWorkoutRoute)] = []
     }
 
-    private func day(_ day: Date) throws -> [HKSample] {
+    /// Every object of the dataset and every route, oldest day first.
+    func contents() throws -> Contents {
+        var contents = Contents()
+        for dayIndex in (1...days).reversed() {
+            let day = calendar.date(byAdding: .day, value: -dayIndex, to: end)!
+            try self.day(day, into: &contents)
+        }
+        return contents
+    }
+
+    private func day(_ day: Date, into contents: inout Contents) throws {
         var random = SplitMix(seed: UInt64(bitPattern: Int64(day.timeIntervalSince1970)))
         var objects: [HKSample] = []
         func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3_600) }
@@ -86,6 +94,21 @@ struct DemoDataset {
             let perMinute = HKUnit.count().unitDivided(by: .minute())
             objects.append(try reading("heart", .heartRate, perMinute, bpm, at: time, from: Self.watch))
         }
+        // The watch's active energy, hour by hour; a run burns most of its hour's.
+        for hour in 7..<23 {
+            let start = at(Double(hour))
+            let kilocalories = Double(8 + random.next(25)) + (runs && hour == 18 ? 380 : 0)
+            objects.append(
+                try HKQuantitySample.stored(
+                    type: HKQuantityType(.activeEnergyBurned),
+                    quantity: HKQuantity(unit: .kilocalorie(), doubleValue: kilocalories),
+                    start: start,
+                    end: at(Double(hour) + 1),
+                    uuid: uuid("energy", start),
+                    sourceRevision: Self.watch
+                )
+            )
+        }
         let bedtime = at(-1 + Double(random.next(60)) / 60)
         objects.append(
             try HKCategorySample.stored(
@@ -105,6 +128,8 @@ struct DemoDataset {
         if runs {
             let minutes = Double(30 + random.next(20))
             let start = at(18)
+            let run = uuid("run", start)
+            contents.routes.append((run, try route(start: start, minutes: minutes, random: &random)))
             objects.append(
                 try HKWorkout.stored(
                     activityType: .running,
@@ -116,12 +141,46 @@ struct DemoDataset {
                         unit: .meterUnit(with: .kilo),
                         doubleValue: (minutes / 5.5 * 10).rounded() / 10
                     ),
-                    uuid: uuid("run", start),
+                    uuid: run,
                     sourceRevision: Self.watch
                 )
             )
         }
-        return objects
+        contents.objects += objects
+    }
+
+    /// A run's route: laps of a park's loop (about 1.4 km), a location every
+    /// 15 seconds, starting where the last run did.
+    private func route(start: Date, minutes: Double, random: inout SplitMix) throws -> HKWorkoutRoute {
+        let center = (latitude: 52.5145, longitude: 13.3501)
+        let radius = (latitude: 0.0021, longitude: 0.0034)
+        let lap = 420.0 + Double(random.next(60))  // seconds a lap
+        let count = Int(minutes * 60 / 15) + 1
+        let locations = (0..<count).map { index -> HKWorkoutRoute.Location in
+            let seconds = Double(index) * 15
+            let angle = 2 * Double.pi * seconds / lap
+            return HKWorkoutRoute.Location(
+                timestamp: start.timeIntervalSinceReferenceDate + seconds,
+                latitude: center.latitude + radius.latitude * sin(angle),
+                longitude: center.longitude + radius.longitude * cos(angle),
+                altitude: 34 + 3 * sin(angle / 2),
+                horizontalAccuracy: 5,
+                verticalAccuracy: 4,
+                course: (360 - angle * 180 / Double.pi).truncatingRemainder(dividingBy: 360),
+                courseAccuracy: 10,
+                speed: 1_400 / lap,
+                speedAccuracy: 0.5
+            )
+        }
+        let fields = SampleFields(
+            start: start,
+            end: start.addingTimeInterval(minutes * 60),
+            uuid: uuid("route", start),
+            sourceRevision: Self.watch,
+            device: nil,
+            metadata: .empty
+        )
+        return try HKWorkoutRoute.make(points: HKWorkoutRoute.points(locations), fields)
     }
 
     private func food(

@@ -33,7 +33,7 @@ struct NodeRouter<Host: StoreHost> {
 
     /// Every route of the node (docs/openapi.yaml, the paths of its kind).
     func addRoutes(to router: some RouterMethods<NodeContext>) {
-        Self.addPublicRoutes(to: router, kind: host.kind)
+        Self.addPublicRoutes(to: router, kind: host.kind, requiresTokens: host.requiresTokens)
         let store = router.group(RouterPath(host.storePath)).add(middleware: StoreHostMiddleware(host: host))
         nodeRoutes(router, store)
         StoreRoutes(
@@ -63,14 +63,19 @@ struct NodeRouter<Host: StoreHost> {
 
     /// The routes every kind of node answers without a token: `/healthz`,
     /// `/openapi.json` (docs/openapi.yaml, the paths this kind serves), and
-    /// the web page (`/` and `/web/{asset}`).
-    static func addPublicRoutes(to router: some RouterMethods<NodeContext>, kind: OpenAPIDocument.NodeKind) {
+    /// the web page (`/`, `/web/{asset}`, and `/web/node.json`, which tells
+    /// the page the node's kind and whether it takes tokens).
+    static func addPublicRoutes(
+        to router: some RouterMethods<NodeContext>,
+        kind: OpenAPIDocument.NodeKind,
+        requiresTokens: Bool
+    ) {
         router.get("/healthz") { _, _ in
             JSONBodies.response(ByteBuffer(string: "{\"status\":\"ok\"}"))
         }
         let document = OpenAPIDocument.json(for: kind)
         router.get("/openapi.json") { _, _ in JSONBodies.response(ByteBuffer(bytes: document)) }
-        WebAssets.addRoutes(to: router)
+        WebAssets.addRoutes(to: router, node: WebAssets.NodeFacts(kind: kind.rawValue, tokens: requiresTokens))
     }
 }
 

@@ -20,6 +20,7 @@ struct OneStoreHost: StoreHost {
 
     var kind: OpenAPIDocument.NodeKind { .single }
     var storePath: String { "/v1" }
+    var requiresTokens: Bool { access.requiresTokens }
 
     func serve(
         _ request: Request,

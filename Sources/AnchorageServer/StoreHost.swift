@@ -18,6 +18,9 @@ protocol StoreHost: Sendable {
     /// Where a store's routes start: `/v1` in a single-store node,
     /// `/v1/stores/{store}` otherwise.
     var storePath: String { get }
+    /// Whether a request needs a token: every node's but a single-store
+    /// node's started without any (loopback only).
+    var requiresTokens: Bool { get }
     /// Serves `request` with the store it reaches in `context.access`, by
     /// calling `next`; throws the answer (401, 404…) when it reaches none.
     func serve(
@@ -25,6 +28,10 @@ protocol StoreHost: Sendable {
         context: NodeContext,
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response
+}
+
+extension StoreHost {
+    var requiresTokens: Bool { true }
 }
 
 /// Runs a node's ``StoreHost`` in front of the routes that need a store.

@@ -41,6 +41,7 @@ struct StoreRoutes: Sendable {
         routes.put("source-priority", use: SourcePriorityRoutes().set)
         routes.get("activity-summaries", use: ActivitySummaryRoutes().list)
         routes.get("access-log", use: AccessLogRoute().list)
+        routes.get("authorization", use: AuthorizationRoute().show)
         let series = SeriesRoutes()
         routes.get("workouts/{uuid}/routes", use: series.routes)
         routes.get("electrocardiograms/{uuid}/voltages", use: series.voltages)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -38,13 +39,31 @@ enum WebAssets {
     private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     private static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
 
-    /// Adds `GET /` and `GET /web/{asset}`.
-    static func addRoutes(to router: some RouterMethods<NodeContext>) {
+    /// What the page learns of the node before anyone signs in
+    /// (`/web/node.json`): its kind (`single`, `multi`, `fleet`) and whether
+    /// requests need a token. Nothing a request without a token could not
+    /// learn from `/openapi.json` and a 401.
+    struct NodeFacts: Encodable, Sendable {
+        var kind: String
+        var tokens: Bool
+    }
+
+    /// Adds `GET /`, `GET /web/{asset}`, and `GET /web/node.json` with `node`.
+    static func addRoutes(to router: some RouterMethods<NodeContext>, node: NodeFacts) {
+        let facts = asset(json: node)
         router.get("/") { request, _ in try response(for: "index.html", request: request) }
         router.get("/web/{asset}") { request, context in
             let name = try context.parameters.require("asset")
+            if name == "node.json" { return response(facts, request: request) }
             return try response(for: name, request: request)
         }
+    }
+
+    /// `value` as a page file of type JSON, with its ETag.
+    static func asset(json value: some Encodable) -> WebAsset {
+        let bytes = (try? JSONBodies.encoder().encode(value)) ?? Data("{}".utf8)
+        let digest = SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return WebAsset(contentType: "application/json", etag: "\"\(digest)\"", base64: bytes.base64EncodedString())
     }
 
     /// The answer for the file `name`: `200` with it, `304` when the
@@ -53,6 +72,12 @@ enum WebAssets {
         guard let asset = files[name] else {
             throw APIError(.notFound, .notFound, "the web page has no file \(name.prefix(64))")
         }
+        return response(asset, request: request)
+    }
+
+    /// The answer with `asset`: `200`, or `304` when the request's
+    /// `If-None-Match` names its ETag.
+    static func response(_ asset: WebAsset, request: Request) -> Response {
         let headers: HTTPFields = [
             .contentType: asset.contentType,
             .eTag: asset.etag,

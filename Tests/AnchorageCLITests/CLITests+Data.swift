@@ -142,6 +142,13 @@ struct CLIDataTests {
             #expect(figures?.count == 2 && figures?.first == figures?.last && figures?.first?.isEmpty == false)
             let saved = try #require(first.split(separator: "\n").first { $0.hasPrefix("Saved ") })
             #expect(!saved.hasPrefix("Saved 0 "))
+            // Every panel of the web page has something to show: active energy, and runs with their routes.
+            let energy = try await runCLI(["samples", "--store", store, "--type", "activeEnergyBurned", "--limit", "1"])
+            #expect(energy.contains("HKQuantityTypeIdentifierActiveEnergyBurned"), "\(energy)")
+            let routes = try await runCLI(["samples", "--store", store, "--type", "workoutRoute"])
+            let runs = try await runCLI(["samples", "--store", store, "--type", "workout"])
+            let routeLines = routes.split(separator: "\n").filter { $0.contains("\"kind\":\"workoutRoute\"") }
+            #expect(!routeLines.isEmpty && routeLines.count == runs.split(separator: "\n").count, "a route a run")
             // Both stores as the first run left them: their digests and their logs' heads.
             let state = { () async throws -> [String] in
                 var lines: [String] = []

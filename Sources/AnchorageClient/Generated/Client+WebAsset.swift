@@ -9,6 +9,8 @@ import HTTPTypes
 extension Client {
     /// A file of the web page (app.js, app.css…), embedded in the binary
     ///
+    /// `node.json` is the node's own: its kind and whether requests need a token, which the page reads before anyone signs in.
+    ///
     /// - Remark: HTTP `GET /web/{asset}`.
     /// - Remark: Generated from `#/paths//web/{asset}/get(webAsset)`.
     public func webAsset(_ input: Operations.WebAsset.Input) async throws -> Operations.WebAsset.Output {
@@ -41,12 +43,21 @@ extension Client {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
+                            "application/json",
                             "image/svg+xml",
                             "text/css",
                             "text/javascript"
                         ]
                     )
                     switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.WebAsset.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
                     case "image/svg+xml":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
@@ -115,6 +126,8 @@ extension Client {
 
 extension APIProtocol {
     /// A file of the web page (app.js, app.css…), embedded in the binary
+    ///
+    /// `node.json` is the node's own: its kind and whether requests need a token, which the page reads before anyone signs in.
     ///
     /// - Remark: HTTP `GET /web/{asset}`.
     /// - Remark: Generated from `#/paths//web/{asset}/get(webAsset)`.

@@ -9,6 +9,8 @@ import struct Foundation.Date
 extension Operations {
     /// A file of the web page (app.js, app.css…), embedded in the binary
     ///
+    /// `node.json` is the node's own: its kind and whether requests need a token, which the page reads before anyone signs in.
+    ///
     /// - Remark: HTTP `GET /web/{asset}`.
     /// - Remark: Generated from `#/paths//web/{asset}/get(webAsset)`.
     public enum WebAsset {
@@ -56,6 +58,67 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// `node.json`
+                    ///
+                    /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json/kind`.
+                        public var kind: OpenAPIRuntime.OpenAPIValueContainer
+                        /// false: a node on loopback that takes no token
+                        ///
+                        /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json/tokens`.
+                        public var tokens: Swift.Bool
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - kind:
+                        ///   - tokens: false: a node on loopback that takes no token
+                        public init(
+                            kind: OpenAPIRuntime.OpenAPIValueContainer,
+                            tokens: Swift.Bool
+                        ) {
+                            self.kind = kind
+                            self.tokens = tokens
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case kind
+                            case tokens
+                        }
+                        public init(from decoder: any Swift.Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            self.kind = try container.decode(
+                                OpenAPIRuntime.OpenAPIValueContainer.self,
+                                forKey: .kind
+                            )
+                            self.tokens = try container.decode(
+                                Swift.Bool.self,
+                                forKey: .tokens
+                            )
+                            try decoder.ensureNoAdditionalProperties(knownKeys: [
+                                "kind",
+                                "tokens"
+                            ])
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/application\/json`.
+                    case json(Operations.WebAsset.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.WebAsset.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/image\/svg+xml`.
                     case imageSvgXml(OpenAPIRuntime.HTTPBody)
                     /// The associated value of the enum case if `self` is `.imageSvgXml`.
@@ -211,21 +274,21 @@ extension Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
             case imageSvgXml
             case textCss
             case textJavascript
-            case json
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
                 case "image/svg+xml":
                     self = .imageSvgXml
                 case "text/css":
                     self = .textCss
                 case "text/javascript":
                     self = .textJavascript
-                case "application/json":
-                    self = .json
                 default:
                     self = .other(rawValue)
                 }
@@ -234,22 +297,22 @@ extension Operations {
                 switch self {
                 case let .other(string):
                     return string
+                case .json:
+                    return "application/json"
                 case .imageSvgXml:
                     return "image/svg+xml"
                 case .textCss:
                     return "text/css"
                 case .textJavascript:
                     return "text/javascript"
-                case .json:
-                    return "application/json"
                 }
             }
             public static var allCases: [Self] {
                 [
+                    .json,
                     .imageSvgXml,
                     .textCss,
-                    .textJavascript,
-                    .json
+                    .textJavascript
                 ]
             }
         }

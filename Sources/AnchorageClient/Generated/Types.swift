@@ -37,6 +37,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/activity-summaries`.
     /// - Remark: Generated from `#/paths//v1/activity-summaries/get(activitySummaries)`.
     func activitySummaries(_ input: Operations.ActivitySummaries.Input) async throws -> Operations.ActivitySummaries.Output
+    /// Whom the token acts as, and what an app's token reads and shares
+    ///
+    /// What a client asks first instead of probing routes that would refuse it (the web page does). Any token of the store; on a node that takes no token, the owner.
+    ///
+    /// - Remark: HTTP `GET /v1/authorization`.
+    /// - Remark: Generated from `#/paths//v1/authorization/get(authorization)`.
+    func authorization(_ input: Operations.Authorization.Input) async throws -> Operations.Authorization.Output
     /// The samples added, objects deleted and activity summaries changed since an anchor
     ///
     /// One page, a long-poll (`wait`), or a live stream (`stream=ndjson` or `stream=sse`). Resume with the page's `newAnchor`.
@@ -220,6 +227,8 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//v1/workouts/{uuid}/routes/get(workoutRoutes)`.
     func workoutRoutes(_ input: Operations.WorkoutRoutes.Input) async throws -> Operations.WorkoutRoutes.Output
     /// A file of the web page (app.js, app.css…), embedded in the binary
+    ///
+    /// `node.json` is the node's own: its kind and whether requests need a token, which the page reads before anyone signs in.
     ///
     /// - Remark: HTTP `GET /web/{asset}`.
     /// - Remark: Generated from `#/paths//web/{asset}/get(webAsset)`.
