@@ -64,6 +64,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if closesConnection { headers[.connection] = "close" }
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
+        ResponseRecorder.note(body)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 

@@ -12,7 +12,12 @@ enum JSONBodies {
 
     /// An answer of `body`, which is JSON.
     static func response(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: body))
+        ResponseRecorder.note(body)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: body)
+        )
     }
 
     /// An answer of `value` encoded as JSON, dates in ISO 8601.

@@ -23,6 +23,9 @@ struct NodeRouter<Host: StoreHost> {
     /// The node's router.
     func router() -> Router<NodeContext> {
         let router = Router(context: NodeContext.self)
+        if let recorder = ResponseRecorder.shared {
+            router.add(middleware: ResponseRecordingMiddleware(recorder: recorder))
+        }
         router.add(middleware: MetricsMiddleware(metrics: parts.metrics, clock: parts.configuration.clock))
         router.add(middleware: ErrorMiddleware(kind: host.kind))
         router.add(middleware: CanonicalPathMiddleware())

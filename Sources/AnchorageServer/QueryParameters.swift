@@ -21,6 +21,12 @@ struct QueryParameters {
         values[name]?.last.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The parameter's value as given, empty included (`after=` is ""):
+    /// `nil` only when it is absent.
+    func given(_ name: String) -> String? {
+        values[name]?.last
+    }
+
     /// The parameter's value, or a 400 naming it.
     func require(_ name: String, _ hint: String) throws -> String {
         guard let value = string(name) else {

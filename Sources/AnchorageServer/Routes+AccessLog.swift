@@ -20,7 +20,9 @@ struct AccessLogRoute: Sendable {
         let from = try parameters.date("from", in: utc)
         let to = try parameters.date("to", in: utc)
         let limit = try parameters.integer("limit", in: 1...AccessLog.maximumPageSize, default: 100)
-        let after = parameters.string("after")
+        // Given empty, it is no cursor a page handed out (a 400, as the
+        // document's pattern says), not the first page.
+        let after = parameters.given("after")
         let page = try accessLog.page(after: after, from: from, to: to, limit: limit)
         return JSONBodies.response(ByteBuffer(bytes: try AccessLogEntry.page(page.entries, next: page.next)))
     }

@@ -55,6 +55,7 @@ struct StatisticsRoutes: Sendable {
                 count: count
             )
         )
+        ResponseRecorder.note(encoded)
         return Response(status: .ok, headers: [.contentType: "application/json"], body: Self.sliced(encoded))
     }
 

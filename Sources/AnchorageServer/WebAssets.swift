@@ -91,6 +91,7 @@ enum WebAssets {
         if presented.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
             return Response(status: .notModified, headers: headers)
         }
+        if asset.contentType == "application/json" { ResponseRecorder.note(asset.bytes) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.bytes))
     }
 }

@@ -75,6 +75,7 @@ struct ServerAccessLogTests {
                     ("limit=1001", "invalidArgument"),
                     ("after=nonsense", "invalidCursor"),
                     ("after=1-2-3", "invalidCursor"),
+                    ("after=", "invalidCursor"),
                     ("from=yesterday", "invalidArgument"),
                     ("to=2024-13-45", "invalidArgument"),
                     ("from=2024-06-02&to=2024-06-01", "invalidArgument"),

@@ -39,12 +39,6 @@ extension Client {
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"
                     )
-                case let .binary(value):
-                    body = try converter.setOptionalRequestBodyAsBinary(
-                        value,
-                        headerFields: &request.headerFields,
-                        contentType: "application/octet-stream"
-                    )
                 }
                 return (request, body)
             },
@@ -56,8 +50,7 @@ extension Client {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/json",
-                            "application/octet-stream"
+                            "application/json"
                         ]
                     )
                     switch chosenContentType {
@@ -67,14 +60,6 @@ extension Client {
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
-                            }
-                        )
-                    case "application/octet-stream":
-                        body = try converter.getResponseBodyAsBinary(
-                            OpenAPIRuntime.HTTPBody.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .binary(value)
                             }
                         )
                     default:

@@ -39,12 +39,6 @@ extension Client {
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"
                     )
-                case let .binary(value):
-                    body = try converter.setOptionalRequestBodyAsBinary(
-                        value,
-                        headerFields: &request.headerFields,
-                        contentType: "application/octet-stream"
-                    )
                 }
                 return (request, body)
             },
@@ -56,25 +50,16 @@ extension Client {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/json",
-                            "application/octet-stream"
+                            "application/vnd.anchorage.batch"
                         ]
                     )
                     switch chosenContentType {
-                    case "application/json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .json(value)
-                            }
-                        )
-                    case "application/octet-stream":
+                    case "application/vnd.anchorage.batch":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
                             from: responseBody,
                             transforming: { value in
-                                .binary(value)
+                                .applicationVnd_anchorage_batch(value)
                             }
                         )
                     default:

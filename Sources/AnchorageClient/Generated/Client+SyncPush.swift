@@ -31,19 +31,11 @@ extension Client {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
-                case .none:
-                    body = nil
-                case let .json(value):
-                    body = try converter.setOptionalRequestBodyAsJSON(
+                case let .applicationVnd_anchorage_batch(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
                         value,
                         headerFields: &request.headerFields,
-                        contentType: "application/json; charset=utf-8"
-                    )
-                case let .binary(value):
-                    body = try converter.setOptionalRequestBodyAsBinary(
-                        value,
-                        headerFields: &request.headerFields,
-                        contentType: "application/octet-stream"
+                        contentType: "application/vnd.anchorage.batch"
                     )
                 }
                 return (request, body)
@@ -56,8 +48,7 @@ extension Client {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/json",
-                            "application/octet-stream"
+                            "application/json"
                         ]
                     )
                     switch chosenContentType {
@@ -67,14 +58,6 @@ extension Client {
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
-                            }
-                        )
-                    case "application/octet-stream":
-                        body = try converter.getResponseBodyAsBinary(
-                            OpenAPIRuntime.HTTPBody.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .binary(value)
                             }
                         )
                     default:
@@ -257,6 +240,28 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .contentTooLarge(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body
@@ -300,7 +305,7 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/sync/push/post(syncPush)`.
     public func syncPush(
         headers: Operations.SyncPush.Input.Headers = .init(),
-        body: Components.RequestBodies.Sync? = nil
+        body: Operations.SyncPush.Input.Body
     ) async throws -> Operations.SyncPush.Output {
         try await syncPush(Operations.SyncPush.Input(
             headers: headers,

@@ -60,8 +60,7 @@ extension Client {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/json",
-                            "application/octet-stream"
+                            "application/json"
                         ]
                     )
                     switch chosenContentType {
@@ -71,14 +70,6 @@ extension Client {
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
-                            }
-                        )
-                    case "application/octet-stream":
-                        body = try converter.getResponseBodyAsBinary(
-                            OpenAPIRuntime.HTTPBody.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .binary(value)
                             }
                         )
                     default:

@@ -184,6 +184,29 @@ extension Operations {
             }
             /// An error with a code a client can match (docs/http-api.md, "Errors")
             ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
             /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.

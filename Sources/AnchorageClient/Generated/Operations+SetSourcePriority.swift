@@ -264,6 +264,29 @@ extension Operations {
             }
             /// An error with a code a client can match (docs/http-api.md, "Errors")
             ///
+            /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
             /// - Remark: Generated from `#/paths//v1/source-priority/put(setSourcePriority)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.

@@ -226,6 +226,29 @@ extension Operations {
             }
             /// An error with a code a client can match (docs/http-api.md, "Errors")
             ///
+            /// - Remark: Generated from `#/paths//v1/sources/get(sources)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
             /// - Remark: Generated from `#/paths//v1/sources/get(sources)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.

@@ -55,30 +55,6 @@ extension Operations {
                             switch self {
                             case let .json(body):
                                 return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/json",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/sync/identity/POST/responses/200/content/application\/octet-stream`.
-                    case binary(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.binary`.
-                    ///
-                    /// - Throws: An error if `self` is not `.binary`.
-                    /// - SeeAlso: `.binary`.
-                    public var binary: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .binary(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/octet-stream",
-                                    body: self
-                                )
                             }
                         }
                     }
@@ -330,14 +306,11 @@ extension Operations {
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
             case json
-            case binary
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
-                case "application/octet-stream":
-                    self = .binary
                 default:
                     self = .other(rawValue)
                 }
@@ -348,14 +321,11 @@ extension Operations {
                     return string
                 case .json:
                     return "application/json"
-                case .binary:
-                    return "application/octet-stream"
                 }
             }
             public static var allCases: [Self] {
                 [
-                    .json,
-                    .binary
+                    .json
                 ]
             }
         }

@@ -44,41 +44,17 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/sync/pull/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/sync/pull/POST/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
-                    /// The associated value of the enum case if `self` is `.json`.
+                    /// - Remark: Generated from `#/paths/v1/sync/pull/POST/responses/200/content/application\/vnd.anchorage.batch`.
+                    case applicationVnd_anchorage_batch(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationVnd_anchorage_batch`.
                     ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    /// - Throws: An error if `self` is not `.applicationVnd_anchorage_batch`.
+                    /// - SeeAlso: `.applicationVnd_anchorage_batch`.
+                    public var applicationVnd_anchorage_batch: OpenAPIRuntime.HTTPBody {
                         get throws {
                             switch self {
-                            case let .json(body):
+                            case let .applicationVnd_anchorage_batch(body):
                                 return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/json",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/sync/pull/POST/responses/200/content/application\/octet-stream`.
-                    case binary(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.binary`.
-                    ///
-                    /// - Throws: An error if `self` is not `.binary`.
-                    /// - SeeAlso: `.binary`.
-                    public var binary: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .binary(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/octet-stream",
-                                    body: self
-                                )
                             }
                         }
                     }
@@ -93,7 +69,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The answer (docs/sync-protocol.md)
+            /// A batch of entries (docs/sync-protocol.md, "The batch")
             ///
             /// - Remark: Generated from `#/paths//v1/sync/pull/post(syncPull)/responses/200`.
             ///
@@ -329,15 +305,15 @@ extension Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case applicationVnd_anchorage_batch
             case json
-            case binary
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
+                case "application/vnd.anchorage.batch":
+                    self = .applicationVnd_anchorage_batch
                 case "application/json":
                     self = .json
-                case "application/octet-stream":
-                    self = .binary
                 default:
                     self = .other(rawValue)
                 }
@@ -346,16 +322,16 @@ extension Operations {
                 switch self {
                 case let .other(string):
                     return string
+                case .applicationVnd_anchorage_batch:
+                    return "application/vnd.anchorage.batch"
                 case .json:
                     return "application/json"
-                case .binary:
-                    return "application/octet-stream"
                 }
             }
             public static var allCases: [Self] {
                 [
-                    .json,
-                    .binary
+                    .applicationVnd_anchorage_batch,
+                    .json
                 ]
             }
         }

@@ -26,7 +26,12 @@ extension Operations {
                 }
             }
             public var headers: Operations.SyncPush.Input.Headers
-            public var body: Components.RequestBodies.Sync?
+            /// - Remark: Generated from `#/paths/v1/sync/push/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sync/push/POST/requestBody/content/application\/vnd.anchorage.batch`.
+                case applicationVnd_anchorage_batch(OpenAPIRuntime.HTTPBody)
+            }
+            public var body: Operations.SyncPush.Input.Body
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -34,7 +39,7 @@ extension Operations {
             ///   - body:
             public init(
                 headers: Operations.SyncPush.Input.Headers = .init(),
-                body: Components.RequestBodies.Sync? = nil
+                body: Operations.SyncPush.Input.Body
             ) {
                 self.headers = headers
                 self.body = body
@@ -55,30 +60,6 @@ extension Operations {
                             switch self {
                             case let .json(body):
                                 return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/json",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/sync/push/POST/responses/200/content/application\/octet-stream`.
-                    case binary(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.binary`.
-                    ///
-                    /// - Throws: An error if `self` is not `.binary`.
-                    /// - SeeAlso: `.binary`.
-                    public var binary: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .binary(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/octet-stream",
-                                    body: self
-                                )
                             }
                         }
                     }
@@ -93,7 +74,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The answer (docs/sync-protocol.md)
+            /// What was applied, and the checkpoint to resume from
             ///
             /// - Remark: Generated from `#/paths//v1/sync/push/post(syncPush)/responses/200`.
             ///
@@ -302,6 +283,29 @@ extension Operations {
             }
             /// An error with a code a client can match (docs/http-api.md, "Errors")
             ///
+            /// - Remark: Generated from `#/paths//v1/sync/push/post(syncPush)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
             /// - Remark: Generated from `#/paths//v1/sync/push/post(syncPush)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
@@ -330,14 +334,11 @@ extension Operations {
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
             case json
-            case binary
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
-                case "application/octet-stream":
-                    self = .binary
                 default:
                     self = .other(rawValue)
                 }
@@ -348,14 +349,11 @@ extension Operations {
                     return string
                 case .json:
                     return "application/json"
-                case .binary:
-                    return "application/octet-stream"
                 }
             }
             public static var allCases: [Self] {
                 [
-                    .json,
-                    .binary
+                    .json
                 ]
             }
         }

@@ -12,8 +12,6 @@ extension Components {
         @frozen public enum Sync: Sendable, Hashable {
             /// - Remark: Generated from `#/components/requestBodies/Sync/content/application\/json`.
             case json(OpenAPIRuntime.OpenAPIObjectContainer)
-            /// - Remark: Generated from `#/components/requestBodies/Sync/content/application\/octet-stream`.
-            case binary(OpenAPIRuntime.HTTPBody)
         }
     }
 }
