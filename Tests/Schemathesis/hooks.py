@@ -13,11 +13,19 @@ bounded by its request count, not by the server's hold times:
   generated). Their bounds are still the schema's: only the value sent
   is capped.
 
+- A replication batch (`application/vnd.anchorage.batch`, the body of
+  `sync/push`) is bytes in the node's own format (docs/sync-protocol.md,
+  "The batch"), which schemathesis cannot make from a schema: random bytes
+  up to 4 KiB are sent, which the node must refuse with a 4xx.
+
 Nothing else is touched: every other parameter, header and body goes out
 as schemathesis generated it.
 """
 
 import schemathesis
+from hypothesis import strategies
+
+schemathesis.openapi.media_type("application/vnd.anchorage.batch", strategies.binary(max_size=4096))
 
 
 def _cap(query, name, most, valid):

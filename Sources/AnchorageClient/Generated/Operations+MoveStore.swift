@@ -299,6 +299,29 @@ extension Operations {
             }
             /// An error with a code a client can match (docs/http-api.md, "Errors")
             ///
+            /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
             /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
