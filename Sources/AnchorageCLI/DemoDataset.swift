@@ -159,6 +159,9 @@ struct DemoDataset {
         let locations = (0..<count).map { index -> HKWorkoutRoute.Location in
             let seconds = Double(index) * 15
             let angle = 2 * Double.pi * seconds / lap
+            // Running the loop clockwise: the bearing is -angle, in 0..<360.
+            let bearing = (360 - (angle * 180 / Double.pi).truncatingRemainder(dividingBy: 360))
+                .truncatingRemainder(dividingBy: 360)
             return HKWorkoutRoute.Location(
                 timestamp: start.timeIntervalSinceReferenceDate + seconds,
                 latitude: center.latitude + radius.latitude * sin(angle),
@@ -166,7 +169,7 @@ struct DemoDataset {
                 altitude: 34 + 3 * sin(angle / 2),
                 horizontalAccuracy: 5,
                 verticalAccuracy: 4,
-                course: (360 - angle * 180 / Double.pi).truncatingRemainder(dividingBy: 360),
+                course: bearing,
                 courseAccuracy: 10,
                 speed: 1_400 / lap,
                 speedAccuracy: 0.5

@@ -103,13 +103,7 @@ class Node:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(WAIT)
+        stop(self.process)
         self.log.close()
 
     def call(self, method, path, token=OWNER, body=None):
@@ -477,17 +471,8 @@ def multi_store_session(driver, binary, work, shots):
     run([binary, "stores", "create", "alice", "--stores", str(root)])
     token = run([binary, "tokens", "issue", "--stores", str(root), "--store", "alice", "--owner"]).strip()
     log_path = work / "serve-stores.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([binary, "serve", "--stores", str(root), "--port", "0"],
-                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    process, port = serve(binary, ["--stores", str(root)], log_path)
     try:
-        deadline = time.monotonic() + WAIT
-        port = None
-        while port is None and time.monotonic() < deadline and process.poll() is None:
-            found = re.search(r"on http://127\.0\.0\.1:(\d+)", log_path.read_text())
-            port = found and int(found.group(1))
-            time.sleep(0.05)
-        check(port, f"the multi-store node did not start: {log_path.read_text()}")
         check("#sign-in=" not in log_path.read_text(), "a multi-store node prints no sign-in code")
         driver.get("about:blank")
         driver.get(f"http://127.0.0.1:{port}/")
@@ -504,12 +489,7 @@ def multi_store_session(driver, binary, work, shots):
         problems = console_problems(driver)
         check(not problems, f"the console of the multi-store session: {problems}")
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(WAIT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(WAIT)
+        stop(process)
 
 
 def serve(binary, arguments, log_path):
