@@ -12,6 +12,9 @@ final class StoppableStore: Sendable {
 
     var isStopped: Bool { state.withLock { $0.stopped } }
 
+    /// How many holders wait for the stop.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     func stop() {
         let waiters = state.withLock { state in
             state.stopped = true
@@ -40,8 +43,13 @@ struct StorePoolRemovalTests {
     )
     func removalStopsHolders() async throws {
         let closes = Mutex(0)
+        let opened = Mutex<[String: StoppableStore]>([:])
         let pool = StorePool<StoppableStore>(
-            open: { StoppableStore(name: $0.rawValue) },
+            open: { name in
+                let store = StoppableStore(name: name.rawValue)
+                opened.withLock { $0[name.rawValue] = store }
+                return store
+            },
             close: { _ in closes.withLock { $0 += 1 } },
             stop: { $0.stop() }
         )
@@ -50,6 +58,9 @@ struct StorePoolRemovalTests {
         let bob = Task { try await pool.withStore(try StoreName("bob")) { $0.name } }
         #expect(try await bob.value == "bob")
         try await waitUntil("alice and bob are open") { pool.openCount == 2 }
+        // Each follower holds alice before the removal begins (a follower
+        // that came after it would be refused, which is another test).
+        try await waitUntil("alice's three followers hold it") { opened.withLock { $0["alice"]?.waiting } == 3 }
         // Returns only once every follower has ended.
         try await finishes("the removal, once its followers stop") { await pool.remove(alice) }
         for follower in followers { try await follower.value }
