@@ -93,7 +93,7 @@ struct AnchorageBench: AsyncParsableCommand {
 
     enum Suite: String, ExpressibleByArgument {
         case all, log, model, store, small, statistics, `import`, reading, feed, http, hostile, sync, audit, stores,
-            fleet, series, sealed
+            fleet, series, sealed, updates
         /// The HTTP suite's write shapes beside PostgreSQL alone (`http` runs them too).
         case writes
 
@@ -101,7 +101,7 @@ struct AnchorageBench: AsyncParsableCommand {
         /// includes the reading row).
         static let eachAlone: [Suite] = [
             .log, .model, .store, .small, .statistics, .import, .series, .feed, .http, .hostile, .sync, .audit, .stores,
-            .fleet, .sealed,
+            .fleet, .sealed, .updates,
         ]
     }
 
@@ -148,6 +148,7 @@ struct AnchorageBench: AsyncParsableCommand {
             (.fleet, { try await runFleetBenchmarks(report: &$0) }),
             (.series, { try await runSeriesBenchmarks(work: work, report: &$0) }),
             (.sealed, { try await runSealedBenchmarks(work: work, report: &$0) }),
+            (.updates, { try await runStoreUpdatesBenchmarks(work: work, report: &$0) }),
         ]
         for (name, runSuite) in suites where suite == name {
             try await runSuite(&report)

@@ -58,6 +58,17 @@ struct ServeProcess {
         )
     }
 
+    /// The CPU time the process used so far (user and system), in ms.
+    func cpuMilliseconds() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return 0 }
+        // After "pid (name) ": state is field 3; utime and stime are fields 14 and 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) * 1_000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// How many threads the process runs.
     func threads() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0

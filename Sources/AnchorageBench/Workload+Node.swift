@@ -261,4 +261,35 @@ extension Workload {
             goal: .valueAtMost(50)
         )
     }
+
+    static func storeUpdatesTail(stores: Int, rate: Int) -> Workload {
+        Workload(
+            "store updates: a consumer of \(stores) stores, \(rate) saves/s to 1,000 of them: p99 from a save's answer to the consumer's page naming its store",
+            "ms",
+            goal: .valueAtMost(200)
+        )
+    }
+
+    static func storeUpdatesMedian(stores: Int, rate: Int) -> Workload {
+        Workload(
+            "store updates: a consumer of \(stores) stores, \(rate) saves/s to 1,000 of them: median from a save's answer to the consumer hearing of it",
+            "ms"
+        )
+    }
+
+    static func storeUpdatesBusyCPU(stores: Int, rate: Int, baseline: Int) -> Workload {
+        Workload(
+            "store updates: the node's CPU at \(rate) saves/s with a consumer following, \(stores) stores (baseline: \(baseline) stores)",
+            "ms/s",
+            goal: .ratioAtMost(1.25)
+        )
+    }
+
+    static func storeUpdatesQuietCPU(stores: Int, baseline: Int) -> Workload {
+        Workload(
+            "store updates: the node's CPU with the consumer waiting and nothing saved, \(stores) stores (baseline: \(baseline) stores)",
+            "ms/s",
+            goal: .valueAtMost(5)
+        )
+    }
 }

@@ -18,7 +18,7 @@ public struct AnchorageCommand: AsyncParsableCommand {
             HistoryCommand.self, ReplayCommand.self, PurgeCommand.self, MigrateCommand.self, ActivityCommand.self,
             StoresCommand.self, BackupCommand.self,
             KeysCommand.self,
-            TokensCommand.self, PeersCommand.self, AccessLogCommand.self, FleetCommand.self,
+            TokensCommand.self, PeersCommand.self, AccessLogCommand.self, FleetCommand.self, FollowStoresCommand.self,
         ]
     )
 

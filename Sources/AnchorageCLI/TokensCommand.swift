@@ -12,7 +12,8 @@ struct TokensCommand: ParsableCommand {
 }
 
 /// `anchorage tokens issue --store ID (--owner | --app BUNDLE … | --peer)`,
-/// or `anchorage tokens issue --admin`.
+/// `anchorage tokens issue --admin`, or `anchorage tokens issue --consumer
+/// --read TYPE …`.
 struct TokensIssueCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issue",
@@ -31,6 +32,14 @@ struct TokensIssueCommand: ParsableCommand {
     @Flag(help: "The token is the node administrator's: it manages stores and tokens over HTTP, and reads no store.")
     var admin = false
 
+    @Flag(
+        help: """
+            The token is a consumer's of the whole node: it follows which stores changed (GET /v1/store-updates) and \
+            reads every store's change feed, of the --read types only, and nothing else.
+            """
+    )
+    var consumer = false
+
     @Flag(help: "The token acts as the store's owner: reads and writes everything.")
     var owner = false
 
@@ -43,13 +52,22 @@ struct TokensIssueCommand: ParsableCommand {
     @Option(help: "The app's name as sources show it (default: its bundle identifier).")
     var appName: String?
 
-    @Option(help: "A type the app may read (repeat for several): stepCount, heartRate, activitySummary…")
+    @Option(help: "A type the app or consumer may read (repeat for several): stepCount, heartRate, activitySummary…")
     var read: [String] = []
 
     @Option(help: "A sample type the app may save and delete (repeat for several).")
     var share: [String] = []
 
     func validate() throws {
+        if consumer {
+            guard store == nil, !admin, !owner, !peer, app == nil, share.isEmpty, appName == nil else {
+                throw ValidationError("a consumer's token (--consumer) reaches every store and has only --read grants")
+            }
+            guard !read.isEmpty else {
+                throw ValidationError("name the types the consumer reads: --read stepCount --read heartRate …")
+            }
+            return
+        }
         if admin {
             guard store == nil, !owner, !peer, app == nil, read.isEmpty, share.isEmpty, appName == nil else {
                 throw ValidationError("an administrator's token (--admin) reaches no store and has no other grant")
@@ -74,10 +92,10 @@ struct TokensIssueCommand: ParsableCommand {
     func run() throws {
         let registry = try node.registry()
         let name = try store.map { text in try registryCall { () throws(ServiceError) in try StoreName(text) } }
-        let grant = name.map(grant) ?? .administrator()
+        let grant = name.map(grant) ?? (consumer ? .consumer(read: read) : .administrator())
         let issued = try registryCall { () throws(ServiceError) in try registry.issueToken(grant) }
         let output = CLIOutput.current
-        let whose = name.map { "store \($0)" } ?? "the node's administrator"
+        let whose = name.map { "store \($0)" } ?? (consumer ? "a consumer of every store" : "the node's administrator")
         output.status("issued \(issued.record.id) for \(whose); its secret is shown only now\n")
         output.line(issued.secret)
     }
@@ -103,13 +121,14 @@ struct TokensListCommand: ParsableCommand {
         for record in records.sorted(by: { ($0.grant.store, $0.created, $0.id) < ($1.grant.store, $1.created, $1.id) })
         {
             output.line(
-                "\(record.id)\t\(record.grant.admin ? "-" : record.grant.store)\t\(Self.describe(record.grant))"
+                "\(record.id)\t\(record.grant.isNodeWide ? "-" : record.grant.store)\t\(Self.describe(record.grant))"
             )
         }
     }
 
     static func describe(_ grant: TokenGrant) -> String {
         if grant.admin { return "admin" }
+        if grant.consumer { return "consumer read \(grant.read.joined(separator: ","))" }
         if grant.owner { return grant.replicates ? "owner, replicates" : "owner" }
         guard let app = grant.app else { return "peer" }
         var words = "app \(app)"

@@ -10,9 +10,25 @@ import OpenAPIRuntime
 /// resume from (`newAnchor`). Generated from docs/openapi.json.
 public typealias ChangePage = Components.Schemas.ChangePage
 
-/// A sample or other object in its JSON form (docs/json-format.md): the
-/// fields every object has, and the rest in `additionalProperties`.
+/// A sample or other object in its JSON form (docs/json-format.md), typed:
+/// one case per kind (`.quantitySample`, `.workout`, `.electrocardiogram`…).
+/// Each case's value holds the fields every object has in `value1`
+/// (``HealthObjectFields``: uuid, type, dates, source revision, device,
+/// metadata) and the kind's own in `value2` (a quantity sample's
+/// `quantity`, a workout's `workoutActivityType`…); ``HealthObject/fields``
+/// reaches the first whatever the kind.
+///
+/// ```swift
+/// for object in page.added {
+///     guard case .quantitySample(let sample) = object, let quantity = sample.value2.quantity else { continue }
+///     print(object.uuid, object.typeIdentifier, quantity.value, quantity.unit)
+/// }
+/// ```
 public typealias HealthObject = Components.Schemas.HealthObject
+
+/// The fields every object has, whatever its kind: its uuid, type
+/// identifier, dates, source revision, device and metadata.
+public typealias HealthObjectFields = Components.Schemas.HealthObjectFields
 
 /// A client of one Anchorage node's HTTP API (docs/http-api.md), or of one
 /// store of a multi-store node: pulls changes by anchor, follows the feed,
@@ -23,7 +39,7 @@ public typealias HealthObject = Components.Schemas.HealthObject
 /// let client = AnchorageNodeClient(serverURL: URL(string: "http://127.0.0.1:8080")!, token: "dashboard-secret")
 /// var anchor: String? = nil  // or the anchor stored with what you derived from the last page
 /// let page = try await client.changes(since: anchor, types: ["stepCount"], limit: 500)
-/// for sample in page.added { print(sample.uuid, sample._type ?? "") }
+/// for sample in page.added { print(sample.uuid, sample.typeIdentifier) }
 /// anchor = page.newAnchor
 /// ```
 ///
@@ -193,4 +209,19 @@ extension ChangePage {
     /// Whether the page holds no change (a long-poll that timed out, or the
     /// end of the feed).
     public var isEmpty: Bool { added.isEmpty && deleted.isEmpty && activitySummaries.isEmpty }
+}
+
+extension Operations.ListStores.Output.Ok.Body.JsonPayload.StoresPayloadPayload {
+    /// The store's id, whichever kind of node listed it: a multi-store
+    /// node's record (`StoreRecord`) or a fleet's placement (`StorePlacement`).
+    ///
+    /// ```swift
+    /// let ids = try await client.generated.listStores().ok.body.json.stores.map(\.id)
+    /// ```
+    public var id: String {
+        switch self {
+        case .StoreRecord(let record): record.id
+        case .StorePlacement(let placement): placement.id
+        }
+    }
 }

@@ -34,7 +34,7 @@ struct StorePathMiddleware: ClientMiddleware {
     }
 
     /// The node's own routes under `/v1/`, which no store has.
-    static let nodeRoutes = ["stores", "fleet", "sign-in"]
+    static let nodeRoutes = ["stores", "fleet", "sign-in", "store-updates"]
 
     func intercept(
         _ request: HTTPRequest,

@@ -114,21 +114,37 @@ public enum TextForms {
     public static func statisticsOptions(_ text: String) throws(TextFormError) -> HKStatisticsOptions {
         var result: HKStatisticsOptions = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            switch name {
-            case "sum", "cumulativeSum": result.insert(.cumulativeSum)
-            case "average", "avg", "discreteAverage": result.insert(.discreteAverage)
-            case "min", "discreteMin": result.insert(.discreteMin)
-            case "max", "discreteMax": result.insert(.discreteMax)
-            case "mostRecent", "recent", "discreteMostRecent": result.insert(.mostRecent)
-            case "duration": result.insert(.duration)
-            default:
+            guard let option = statisticsOptionSpellings.first(where: { $0.names.contains(name) })?.option else {
                 throw TextFormError(
-                    "unknown statistics option '\(name.prefix(40))'; use sum, average, min, max, mostRecent, duration"
+                    "unknown statistics option '\(name.prefix(40))'; use "
+                        + statisticsOptionSpellings.map(\.names[0]).joined(separator: ", ")
                 )
             }
+            result.insert(option)
         }
         return result
     }
+
+    /// The names of `options` as ``statisticsOptions(_:)`` reads them
+    /// (`sum`, `min`…), in the order it lists them; `separateBySource`,
+    /// which is no option there, has none.
+    ///
+    /// ```swift
+    /// TextForms.statisticsOptionNames([.discreteMax, .discreteMin])   // ["min", "max"]
+    /// ```
+    public static func statisticsOptionNames(_ options: HKStatisticsOptions) -> [String] {
+        statisticsOptionSpellings.filter { options.contains($0.option) }.map(\.names[0])
+    }
+
+    /// Each statistics option's names, the one written first.
+    private static let statisticsOptionSpellings: [(option: HKStatisticsOptions, names: [String])] = [
+        (.cumulativeSum, ["sum", "cumulativeSum"]),
+        (.discreteAverage, ["average", "avg", "discreteAverage"]),
+        (.discreteMin, ["min", "discreteMin"]),
+        (.discreteMax, ["max", "discreteMax"]),
+        (.mostRecent, ["mostRecent", "recent", "discreteMostRecent"]),
+        (.duration, ["duration"]),
+    ]
 
     /// An interval as a positive count and a unit: `15m`, `1h`, `1d`, `1w`,
     /// `1mo`, `1y` (also `s` for seconds).

@@ -64,7 +64,10 @@ struct NodeContext: RequestContext {
 
     /// Who the access log says read: the app a token acts as, or the owner.
     var principalName: String {
-        grants?.principal.map { "app:\($0.bundleIdentifier)" } ?? "owner"
+        guard let principal = grants?.principal else { return "owner" }
+        // A node consumer's principal is `consumer:<token id>` already.
+        if principal.bundleIdentifier.hasPrefix("consumer:") { return principal.bundleIdentifier }
+        return "app:\(principal.bundleIdentifier)"
     }
 
     /// Records a read of health data before its answer goes out; a read

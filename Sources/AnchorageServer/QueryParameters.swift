@@ -27,6 +27,30 @@ struct QueryParameters {
         values[name]?.last
     }
 
+    /// The value of a parameter that takes one of `choices` (or of
+    /// `aliases`, accepted but not advertised), `nil` when absent. Given
+    /// empty, repeated with different values, or as anything else, it is a
+    /// 400 `invalidArgument` naming the choices: a client that sent
+    /// `format=gpx&format=geojson` learns that one counts, not which.
+    func choice(_ name: String, of choices: [String], aliases: [String] = []) throws -> String? {
+        guard let given = values[name], let value = given.first else { return nil }
+        let words =
+            "'\(name)' is "
+            + (choices.count < 2
+                ? choices.joined() : choices.dropLast().joined(separator: ", ") + " or " + choices.last!)
+        guard given.allSatisfy({ $0 == value }) else {
+            throw APIError(
+                .badRequest,
+                .invalidArgument,
+                "\(words), given once; it was given \(given.count) times, with different values"
+            )
+        }
+        guard choices.contains(value) || aliases.contains(value) else {
+            throw APIError(.badRequest, .invalidArgument, value.isEmpty ? "\(words); it was given empty" : words)
+        }
+        return value
+    }
+
     /// The parameter's value, or a 400 naming it.
     func require(_ name: String, _ hint: String) throws -> String {
         guard let value = string(name) else {

@@ -128,11 +128,10 @@ struct ChangeFeed: Sendable {
         )
         let wait = try parameters.integer("wait", in: 0...configuration.maximumWaitSeconds, default: 0)
         var mode = Mode.page
-        switch parameters.string("stream") {
+        switch try parameters.choice("stream", of: ["ndjson", "sse"], aliases: ["events"]) {
         case nil: if request.headers[.accept] == "text/event-stream" { mode = .events }
         case "ndjson": mode = .ndjson
-        case "sse", "events": mode = .events
-        default: throw APIError.badRequest("'stream' is ndjson or sse")
+        default: mode = .events
         }
         if mode != .page && wait > 0 { throw APIError.badRequest("a stream waits by itself; leave out 'wait'") }
         return Query(

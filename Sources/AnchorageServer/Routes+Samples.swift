@@ -82,12 +82,11 @@ struct SampleRoutes: Sendable {
             default: min(1_000, configuration.maximumPageSize)
         )
         let sort: SortDescriptor<HKSample>
-        switch parameters.string("sort") ?? "startDate" {
-        case "startDate": sort = SortDescriptor(\.startDate, order: .forward)
+        switch try parameters.choice("sort", of: ["startDate", "-startDate", "endDate", "-endDate"]) {
         case "-startDate": sort = SortDescriptor(\.startDate, order: .reverse)
         case "endDate": sort = SortDescriptor(\.endDate, order: .forward)
         case "-endDate": sort = SortDescriptor(\.endDate, order: .reverse)
-        default: throw APIError.badRequest("'sort' is startDate, -startDate, endDate or -endDate")
+        default: sort = SortDescriptor(\.startDate, order: .forward)
         }
         let predicate =
             start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end, options: [])

@@ -21,10 +21,9 @@ struct SeriesRoutes: Sendable {
     func routes(_ request: Request, context: NodeContext) async throws -> Response {
         let store = try context.requireStore()
         let workout = try Self.uuid(context)
-        let text = QueryParameters(request).string("format") ?? "geojson"
-        guard let format = RouteDocument.Format(rawValue: text) else {
-            throw APIError.badRequest("'format' is geojson or gpx")
-        }
+        // Empty, repeated or unknown is 400 invalidArgument naming the formats.
+        let text = try QueryParameters(request).choice("format", of: ["geojson", "gpx"]) ?? "geojson"
+        let format = RouteDocument.Format(rawValue: text) ?? .geojson
         let routes =
             context.mayRead(HKSeriesType.workoutRoute()) && context.mayRead(HKObjectType.workoutType())
             ? try await Self.found { try await SeriesReads.routes(ofWorkout: workout, in: store) } : nil

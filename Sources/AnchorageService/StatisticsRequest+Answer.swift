@@ -9,7 +9,8 @@ extension StatisticsRequest {
     /// ```
     ///
     /// - Throws: ``StatisticsRequestError`` `invalidArgument` for more
-    ///   buckets; ``HKError`` for options that do not suit the type (ST-1).
+    ///   buckets; ``HKError`` for options that do not suit the type (ST-1),
+    ///   which the initializers refuse already unless they were changed since.
     public func checkedBucketCount(in store: HKHealthStore) throws -> Int {
         let count = try descriptor.bucketCount(for: store, from: start, to: end)
         guard count <= Self.maximumBuckets else {

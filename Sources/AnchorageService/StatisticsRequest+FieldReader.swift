@@ -65,6 +65,38 @@ extension StatisticsRequest {
             return type
         }
 
+        /// The options given (`nil`: the default, `sum`) when they suit
+        /// `type` (ST-1, the model's rule), else a refusal naming options and
+        /// types as the front end reads them (`min`, `stepCount`), not as
+        /// Swift does (`discreteMin`).
+        func suited(
+            _ given: HKStatisticsOptions?,
+            for type: HKQuantityType
+        ) throws(StatisticsRequestError) -> HKStatisticsOptions {
+            let options = given ?? .cumulativeSum
+            let unsuited = TextForms.statisticsOptionNames(options.unsuited(to: type))
+            guard !unsuited.isEmpty else { return options }
+            let others =
+                type.aggregationStyle == .cumulative
+                ? "discrete types such as heartRate" : "cumulative types such as stepCount"
+            let takes = TextForms.statisticsOptionNames(
+                HKStatisticsOptions.suited(to: type).union([.mostRecent, .duration])
+            )
+            throw StatisticsRequestError(
+                .invalidArgument,
+                .options,
+                "\(spelling.name(.options)): \(Self.list(unsuited, "and"))\(given == nil ? " (the default)" : "") "
+                    + "\(unsuited.count == 1 ? "is" : "are") for "
+                    + "\(others); \(TextForms.shortName(of: type.identifier)) takes \(Self.list(takes, "or")) (ST-1)"
+            )
+        }
+
+        /// `a`, `a and b`, `a, b and c`.
+        private static func list(_ words: [String], _ conjunction: String) -> String {
+            words.count < 2
+                ? words.joined() : words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+        }
+
         /// At most 100 bundle identifiers, none empty or over 255 bytes.
         func sources() throws(StatisticsRequestError) -> [String] {
             let sources = text.sources

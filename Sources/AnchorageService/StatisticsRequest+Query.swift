@@ -2,9 +2,10 @@ import Foundation
 
 extension StatisticsRequest {
     /// The request of an HTTP query's parameters (`GET /v1/statistics`),
-    /// already percent-decoded: a repeated parameter's last value counts,
-    /// except `sources`, whose comma-separated values all do. The zone is
-    /// UTC unless `tz` says otherwise.
+    /// already percent-decoded. A parameter given twice must be given the
+    /// same value, except `sources`, whose comma-separated values all count;
+    /// `options`, `interval` and `separateBySource` are never empty. The zone
+    /// is UTC unless `tz` says otherwise.
     ///
     /// ```swift
     /// let request = try StatisticsRequest(query: [("type", "stepCount"), ("from", "2024-06-01"), ("to", "2024-06-07")])
@@ -13,11 +14,31 @@ extension StatisticsRequest {
         var last: [String: String] = [:]
         var sources: [String] = []
         for (name, value) in parameters {
+            // One value each: which of two different ones counts would be a guess.
+            if let field = Field(rawValue: name), field != .sources, let earlier = last[name], earlier != value {
+                throw StatisticsRequestError(
+                    .invalidArgument,
+                    field,
+                    "\(Spelling.query.quoted(field)) is given more than once, with different values; give it once"
+                )
+            }
             last[name] = value
             if name == Field.sources.rawValue {
                 sources += value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty }
             }
+        }
+        // Empty is no choice, not the default.
+        for (field, choices) in [
+            (Field.options, "sum, average, min, max, mostRecent or duration, comma-separated"),
+            (.interval, "a length such as 15m, 1h, 1d, 1w, 1mo or 1y"),
+            (.separateBySource, "true or false"),
+        ] where last[field.rawValue] == "" {
+            throw StatisticsRequestError(
+                .invalidArgument,
+                field,
+                "\(Spelling.query.quoted(field)) is empty; give \(choices), or leave it out"
+            )
         }
         var separate = false
         if let text = last[Field.separateBySource.rawValue], !text.isEmpty {

@@ -74,7 +74,7 @@ extension StatisticsRequest {
         let reader = FieldReader(text: text, spelling: spelling)
         try reader.checkLengths()
         type = try reader.quantityType()
-        options = try reader.parse(.options, TextForms.statisticsOptions) ?? .cumulativeSum
+        options = try reader.suited(reader.parse(.options, TextForms.statisticsOptions), for: type)
         if text.separateBySource { options.insert(.separateBySource) }
         sources = try reader.sources()
         intervalText = reader.value(.interval) ?? "1d"

@@ -131,6 +131,7 @@ struct CLITests {
         for arguments in [
             ["stats", "--type", "nothing", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["stats", "--type", "stepCount", "--options", "median", "--from", "2024-06-12", "--to", "2024-06-14"],
+            ["stats", "--type", "stepCount", "--options", "min", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["stats", "--type", "stepCount", "--interval", "0d", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["stats", "--type", "stepCount", "--tz", "Mars/Olympus", "--from", "2024-06-12", "--to", "2024-06-14"],
             ["changes", "--type", "nothing"],
@@ -146,5 +147,16 @@ struct CLITests {
                 #expect(AnchorageCommand.exitCode(for: error) == .validationFailure, "\(arguments): \(error)")
             }
         }
+        // ST-1 in the names --options takes, as the HTTP API says it, not in Swift's.
+        let wrongKind = try await runCLIFailure([
+            "stats", "--type", "stepCount", "--options", "min,max", "--from", "2024-06-12", "--to", "2024-06-14",
+        ])
+        #expect(
+            wrongKind.contains(
+                "--options: min and max are for discrete types such as heartRate; stepCount takes sum, mostRecent or duration (ST-1)"
+            ),
+            "\(wrongKind)"
+        )
+        #expect(!wrongKind.contains("discreteMin") && !wrongKind.contains("cumulativeSum"), "\(wrongKind)")
     }
 }

@@ -180,4 +180,104 @@ struct SampleBatchFastPathTests {
         let read = try #require(watch.withUnsafeBytes { SampleBatch.fast($0) }, "a watch's sample is read fast")
         #expect(try Self.canonical(read) == Self.canonical(SampleBatch.reference(json: watch).objects))
     }
+
+    /// The fields of a sample without its kind and value, for the cases below.
+    static let fields =
+        #""uuid":"1D7C0C4B-8F57-4E43-9A55-5E0A8E1F4B12","startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:10:00Z""#
+
+    /// A step sample whose quantity's value is written `value`.
+    static func steps(_ value: String) -> String {
+        #"{"kind":"quantitySample",\#(fields),"type":"HKQuantityTypeIdentifierStepCount","quantity":{"value":\#(value),"unit":"count"}}"#
+    }
+
+    /// A mindful session whose value is written `value`.
+    static func mindful(_ value: String) -> String {
+        #"{"kind":"categorySample",\#(fields),"type":"HKCategoryTypeIdentifierMindfulSession","value":\#(value)}"#
+    }
+
+    @Test(
+        "a number that is JSON but does not fit its field is JSONNumberOutOfRange naming the field and what it takes, never the number, from the fast reader's fallback and from JSONDecoder alike; a broken number stays broken JSON"
+    )
+    func numbersOutOfRange() throws {
+        let double = "a number of at most 1.7976931348623157e+308 in magnitude, and 0 or at least 5e-324 in magnitude"
+        let int = "a whole number from -9223372036854775808 to 9223372036854775807"
+        let cases: [(body: String, path: String, accepted: String)] = [
+            ("[\(Self.steps("1e400"))]", "[0].quantity.value", double),
+            ("[\(Self.steps("-1E+400"))]", "[0].quantity.value", double),
+            ("[\(Self.steps("1e-400"))]", "[0].quantity.value", double),
+            ("[\(Self.steps("12")),\(Self.steps("1e400"))]", "[1].quantity.value", double),
+            (#"{"samples":[\#(Self.steps("1e400"))]}"#, "samples[0].quantity.value", double),
+            ("[\(Self.mindful("99999999999999999999"))]", "[0].value", int),
+            ("[\(Self.mindful("1.5"))]", "[0].value", int),
+            ("[\(Self.mindful("-9223372036854775809"))]", "[0].value", int),
+            (
+                #"[{"kind":"workout",\#(Self.fields),"type":"HKWorkoutTypeIdentifier","workoutActivityType":-1}]"#,
+                "[0].workoutActivityType", "a whole number from 0 to 18446744073709551615"
+            ),
+            (
+                #"[\#(Self.steps("1").dropLast()),"metadata":{"com.example.note":{"integer":1e19}}}]"#,
+                "[0].metadata.com.example.note.integer", int
+            ),
+            (
+                #"[\#(Self.steps("1").dropLast()),"metadata":{"com.example.note":{"double":1e999}}}]"#,
+                "[0].metadata.com.example.note.double", double
+            ),
+        ]
+        for (body, path, accepted) in cases {
+            let data = Data(body.utf8)
+            #expect(data.withUnsafeBytes { SampleBatch.fast($0) } == nil, "\(body)")
+            for decode: () throws -> SampleBatch in [
+                { try SampleBatch(json: data) }, { try SampleBatch.reference(json: data) },
+                {
+                    var reader = SampleBatch.Reader()
+                    data.withUnsafeBytes { reader.append($0) }
+                    return try reader.finish()
+                },
+            ] {
+                let error = try #require(throws: JSONNumberOutOfRange.self, "\(body)") { try decode() }
+                #expect(error == JSONNumberOutOfRange(path: path, accepted: accepted), "\(body)")
+                #expect(error.message == "the number at \(path) is out of range: the field takes \(accepted)")
+            }
+        }
+        // Numbers that do not parse are broken JSON, whichever field they are in.
+        for number in ["1e", "1.", "-", "01", "1e+", ".5", "+1", "0x10", "1e400x", "NaN", "Infinity"] {
+            for body in ["[\(Self.steps(number))]", "[\(Self.mindful(number))]"] {
+                let data = Data(body.utf8)
+                #expect(data.withUnsafeBytes { SampleBatch.fast($0) } == nil, "\(body)")
+                let error = try #require(throws: DecodingError.self, "\(body)") { try SampleBatch(json: data) }
+                #expect(DecodingErrorWords.describe(error) == "the body is not valid JSON", "\(body)")
+            }
+        }
+        // A number out of range beside broken JSON elsewhere: broken JSON.
+        let both = Data("[\(Self.steps("1e400")),\(Self.steps("1e"))]".utf8)
+        #expect(throws: DecodingError.self) { try SampleBatch(json: both) }
+        // At a double's edges, in a quantity and in metadata: wherever the fast
+        // reader answers, JSONDecoder answers the same; where JSONDecoder refuses,
+        // the fast reader declines.
+        let edges = [
+            "1.7976931348623157e308", "-1.7976931348623157e308", "1.7976931348623159e308", "5e-324", "2.5e-324",
+            "2e-324", "1e-400", "-1e-400", "0e400", "0.000e-999", "-0", "0.0", "1e-310",
+            "123456789012345678901234567890",
+        ]
+        var answered = 0
+        for value in edges {
+            for body in [
+                "[\(Self.steps(value))]",
+                #"[\#(Self.steps("1").dropLast()),"metadata":{"note":{"double":\#(value)}}}]"#,
+            ] {
+                let data = Data(body.utf8)
+                let fast = data.withUnsafeBytes { SampleBatch.fast($0) }
+                switch Result(catching: { try SampleBatch.reference(json: data) }) {
+                case .success(let reference):
+                    if let fast {
+                        answered += 1
+                        #expect(try Self.canonical(fast) == Self.canonical(reference.objects), "\(body)")
+                    }
+                case .failure(let error):
+                    #expect(fast == nil, "the fast reader reads what JSONDecoder refuses (\(error)): \(body)")
+                }
+            }
+        }
+        #expect(answered >= 10)
+    }
 }

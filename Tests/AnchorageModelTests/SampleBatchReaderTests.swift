@@ -106,6 +106,10 @@ struct SampleBatchReaderTests {
             "[\(step)", "[\(step) \(step)]", "  [\n\(step)\n]\n",
             "[" + String(repeating: "[", count: 100_000), "[{\"kind\":" + String(repeating: "[", count: 100_000),
             "[" + String(repeating: "{", count: 100_000) + String(repeating: "}", count: 100_000) + "]",
+            // A number out of its field's range, and a broken one.
+            "[\(step.replacingOccurrences(of: "120", with: "1e400"))]",
+            "[\(step),\(step.replacingOccurrences(of: "120", with: "1e-400"))]",
+            "[\(step.replacingOccurrences(of: "120", with: "1e"))]",
         ]
         var random = SeededGenerator(seed: 3_403)
         for body in bodies {

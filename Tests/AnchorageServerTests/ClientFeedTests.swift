@@ -49,9 +49,15 @@ struct ClientFeedTests {
                 }
                 #expect(uuids == saved, "every sample once, in commit order")
 
-                // The sample came with its whole JSON form, not only the fields the document names.
+                // The sample came typed, with its whole JSON form.
                 let first = try #require(try await client.changes(types: ["stepCount"], limit: 1).added.first)
-                #expect(first._type == "HKQuantityTypeIdentifierStepCount")
+                #expect(first.typeIdentifier == "HKQuantityTypeIdentifierStepCount" && first.kind == "quantitySample")
+                guard case .quantitySample(let sample) = first else {
+                    Issue.record("a step count came as \(first.kind)")
+                    return
+                }
+                #expect(sample.value2.quantity == .init(unit: "count", value: 1))
+                #expect(sample.value1.sourceRevision?.source.bundleIdentifier == "com.example.tests")
                 let json = String(decoding: try JSONEncoder().encode(first), as: UTF8.self)
                 #expect(json.contains("\"kind\":\"quantitySample\""), "\(json)")
                 #expect(json.contains("\"quantity\"") && json.contains("\"sourceRevision\""), "\(json)")
@@ -150,6 +156,68 @@ struct ClientFeedTests {
                     try await owner.changes(since: "not-an-anchor", types: ["stepCount"])
                 }
                 #expect(badAnchor?.code == .anchorNotValid && badAnchor?.status == 400)
+            }
+            try await expectAuditPasses(directory)
+        }
+    }
+
+    /// The objects docs/openapi.json gives as examples, one kind or more each.
+    static func documentedExamples() throws -> [Data] {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/openapi.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        return try schemas.keys.sorted().flatMap { name in
+            let examples = (schemas[name] as? [String: Any])?["examples"] as? [[String: Any]] ?? []
+            return try examples.filter { $0["kind"] != nil }.map { try JSONSerialization.data(withJSONObject: $0) }
+        }
+    }
+
+    @Test(
+        "every kind of object goes typed both ways: the documented examples saved, read back each as its kind from a feed that names no type"
+    )
+    func everyKindTyped() async throws {
+        let examples = try Self.documentedExamples().map { try JSONDecoder().decode(HealthObject.self, from: $0) }
+        #expect(Set(examples.map(\.kind)).count == 13, "\(examples.map(\.kind))")
+        try await withNode(policy: Tokens.policy) { node, directory in
+            try await node.application().test(.live) { http in
+                let owner = try Self.nodeClient(http, token: Tokens.owner)
+                let saved = try await owner.save(examples)
+                #expect(saved == examples.map(\.uuid))
+                // A feed that names no type follows every kind (it used to leave out all but four).
+                let added = try await owner.changes(limit: 1_000).added
+                let byUUID = Dictionary(added.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+                for example in examples {
+                    let read = try #require(byUUID[example.uuid], "\(example.kind) \(example.uuid)")
+                    #expect(read.kind == example.kind && read.typeIdentifier == example.typeIdentifier)
+                    #expect(read.fields.startDate == example.fields.startDate)
+                }
+                for object in added {
+                    switch object {
+                    case .quantitySample(let sample) where sample.value1._type == "HKQuantityTypeIdentifierHeartRate":
+                        #expect(sample.value2.quantity == .init(unit: "count/min", value: 72))
+                        let motion = sample.value1.metadata?.additionalProperties["HKMetadataKeyHeartRateMotionContext"]
+                        #expect(motion == .MetadataInteger(.init(integer: 1)))
+                    case .correlation(let correlation):
+                        #expect(correlation.value2.objects.count == 2)
+                    case .workout(let workout):
+                        #expect(workout.value2.workoutActivityType == 37 && workout.value2.duration == 2_100)
+                        #expect(workout.value2.workoutActivities?.first?.locationType == ._3)
+                    case .electrocardiogram(let ecg):
+                        #expect(ecg.value2.classification == ._1 && ecg.value2.count == 4 && ecg.value2.voltages == nil)
+                    case .stateOfMind(let mind):
+                        #expect(mind.value2.valence == 0.45 && mind.value2.labels == [7, 15])
+                    case .visionPrescription(let prescription):
+                        #expect(prescription.value2.form == .glasses && prescription.value2.leftEye?.prism?.eye == ._1)
+                    case .clinicalRecord(let record):
+                        #expect(record.value2.fhirResource?.resourceType == "Immunization")
+                    case .medicationDoseEvent(let event):
+                        #expect(event.value2.logStatus == ._4 && event.value2.medicationConcept.code == "197361")
+                    default:
+                        break
+                    }
+                }
             }
             try await expectAuditPasses(directory)
         }

@@ -144,13 +144,27 @@ struct MultiStoreQuotaTests {
                 for (json, code) in [
                     (#"{"maximumBytes":0}"#, "invalidArgument"), (#"{"maximumBytes":-5}"#, "invalidArgument"),
                     (#"{"maximumBytes":1048575}"#, "invalidArgument"), (#"{"maximumBytes":"a lot"}"#, "invalidJSON"),
-                    (#"{"maximumBytes":1e400}"#, "invalidJSON"), ("[]", "invalidJSON"),
+                    // JSON, but no whole number that fits: a value that breaks a rule, not broken JSON.
+                    (#"{"maximumBytes":1e400}"#, "invalidArgument"), (#"{"maximumBytes":1.5}"#, "invalidArgument"),
+                    (#"{"maximumBytes":1e}"#, "invalidJSON"), ("[]", "invalidJSON"),
                     // Without the field, nothing is lifted (schemathesis found `{}` lifting the quota).
                     ("{}", "invalidJSON"), (#"{"maxBytes":1048576}"#, "invalidJSON"),
                 ] {
                     let response = try await client.send(.put, "/v1/stores/alice/quota", token: admin, json: json)
                     #expect(response.status == .badRequest && response.errorCode == code, "\(json): \(response.text)")
                 }
+                let huge = try await client.send(
+                    .put,
+                    "/v1/stores/alice/quota",
+                    token: admin,
+                    json: #"{"maximumBytes":99999999999999999999}"#
+                )
+                #expect(
+                    try huge.object["message"] as? String
+                        == "the number at maximumBytes is out of range: the field takes a whole number from "
+                        + "-9223372036854775808 to 9223372036854775807",
+                    "\(huge.text)"
+                )
                 let unknown = try await client.send(
                     .put,
                     "/v1/stores/nobody/quota",

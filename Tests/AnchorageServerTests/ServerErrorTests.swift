@@ -33,6 +33,47 @@ struct ServerErrorTests {
         }
     }
 
+    @Test(
+        "a number that is JSON but does not fit its field is 400 invalidArgument naming the field and what it takes, never the number; a broken number is invalidJSON; nothing stored"
+    )
+    func numbersOutOfRange() async throws {
+        let fields =
+            #""uuid":"\#(UUID().uuidString)","startDate":"2024-06-01T08:00:00Z","endDate":"2024-06-01T08:10:00Z""#
+        let double = "a number of at most 1.7976931348623157e+308 in magnitude, and 0 or at least 5e-324 in magnitude"
+        let steps = stepJSON(1).replacingOccurrences(of: #""value":1.0"#, with: #""value":1e400"#)
+        let cases = [
+            ("[\(stepJSON(5)),\(steps)]", "[1].quantity.value", double),
+            (#"{"samples":[\#(steps)]}"#, "samples[0].quantity.value", double),
+            (
+                #"[{"kind":"categorySample",\#(fields),"type":"HKCategoryTypeIdentifierMindfulSession","value":99999999999999999999}]"#,
+                "[0].value", "a whole number from -9223372036854775808 to 9223372036854775807"
+            ),
+            (
+                #"[{"kind":"workout",\#(fields),"type":"HKWorkoutTypeIdentifier","workoutActivityType":-1}]"#,
+                "[0].workoutActivityType", "a whole number from 0 to 18446744073709551615"
+            ),
+        ]
+        try await withNode { node, _ in
+            try await node.application().test(.router) { client in
+                for (body, path, accepted) in cases {
+                    let response = try await client.send(.post, "/v1/samples", json: body)
+                    #expect(response.status == .badRequest, "\(response.text)")
+                    #expect(response.errorCode == "invalidArgument", "\(response.text)")
+                    let message = try #require(try response.object["message"] as? String)
+                    #expect(message == "the number at \(path) is out of range: the field takes \(accepted)")
+                    #expect(!message.contains("1e400") && !message.contains("99999") && !message.contains("-1"))
+                }
+                for number in ["1e", "1.", "01", "-"] {
+                    let broken = stepJSON(1).replacingOccurrences(of: #""value":1.0"#, with: #""value":\#(number)"#)
+                    let response = try await client.send(.post, "/v1/samples", json: "[\(broken)]")
+                    #expect(response.status == .badRequest, "\(number): \(response.text)")
+                    #expect(response.errorCode == "invalidJSON", "\(number): \(response.text)")
+                }
+                try await expectNothingStored(client)
+            }
+        }
+    }
+
     @Test("OBJ-31: one bad sample refuses the whole request (OBJ-10 unit, OBJ-11 type), nothing stored")
     func allOrNothing() async throws {
         try await withNode { node, _ in

@@ -88,7 +88,7 @@ struct StatisticsRequestParsingTests {
             "'from' and 'to' are required, as in from=2024-06-01&to=2024-06-07"
         ),
         Hostile("type=stepCount&from=2024-06-01", .invalidArgument, .to, "are required"),
-        Hostile(base + "&from=2024-06-09", .invalidArgument, .from, "'from' is after 'to'"),
+        Hostile("type=stepCount&from=2024-06-09&to=2024-06-07", .invalidArgument, .from, "'from' is after 'to'"),
         Hostile("type=stepCount&from=yesterday&to=2024-06-02", .invalidArgument, .from, "'from' must be a day such as"),
         Hostile("type=stepCount&from=-2024-06-01&to=2024-06-02", .invalidArgument, .from, "must be a day"),
         Hostile("type=stepCount&from=99999-01-01&to=2024-06-02", .invalidArgument, .from, "must be a day"),
@@ -107,6 +107,45 @@ struct StatisticsRequestParsingTests {
             "unit: HKQuantityTypeIdentifierStepCount cannot be expressed in kg"
         ),
         Hostile(base + "&options=sum,bogus", .invalidArgument, .options, "options: unknown statistics option 'bogus'"),
+        // ST-1 in the names the query takes, not Swift's (discreteMin, cumulativeSum).
+        Hostile(
+            base + "&options=min",
+            .invalidArgument,
+            .options,
+            "options: min is for discrete types such as heartRate; stepCount takes sum, mostRecent or duration (ST-1)"
+        ),
+        Hostile(
+            base + "&options=average,duration,max",
+            .invalidArgument,
+            .options,
+            "options: average and max are for discrete types such as heartRate; stepCount takes sum"
+        ),
+        Hostile(
+            "type=heartRate&from=2024-06-01&to=2024-06-07",
+            .invalidArgument,
+            .options,
+            "options: sum (the default) is for cumulative types such as stepCount; "
+                + "heartRate takes average, min, max, mostRecent or duration (ST-1)"
+        ),
+        Hostile(
+            "type=HKQuantityTypeIdentifierBodyMass&options=max,sum&from=2024-06-01&to=2024-06-07",
+            .invalidArgument,
+            .options,
+            "options: sum is for cumulative types such as stepCount; bodyMass takes average, min, max"
+        ),
+        // Empty is not the default, and two different values are not the last one.
+        Hostile(base + "&options=", .invalidArgument, .options, "'options' is empty; give sum, average, min, max"),
+        Hostile(base + "&interval=", .invalidArgument, .interval, "'interval' is empty; give a length such as"),
+        Hostile(base + "&separateBySource=", .invalidArgument, .separateBySource, "'separateBySource' is empty"),
+        Hostile(
+            base + "&options=sum&options=min",
+            .invalidArgument,
+            .options,
+            "'options' is given more than once, with different values"
+        ),
+        Hostile(base + "&interval=1d&interval=1h", .invalidArgument, .interval, "'interval' is given more than once"),
+        Hostile(base + "&type=heartRate", .invalidArgument, .type, "'type' is given more than once"),
+        Hostile(base + "&tz=UTC&tz=Europe%2FParis", .invalidArgument, .tz, "'tz' is given more than once"),
         Hostile(
             base + "&separateBySource=maybe",
             .invalidArgument,
@@ -147,6 +186,14 @@ struct StatisticsRequestParsingTests {
             (.init(type: "stepCount", from: "2024-06-01", to: "2024-06-01", sources: [""]), "--source: 1 to 100"),
             (.init(type: "", from: "2024-06-01", to: "2024-06-01"), "--type is required, as in --type stepCount"),
             (.init(type: "stepCount", from: "", to: ""), "--from and --to are required, as in --from 2024-06-01 --to"),
+            (
+                .init(type: "stepCount", options: "min", from: "2024-06-01", to: "2024-06-01"),
+                "--options: min is for discrete types such as heartRate; stepCount takes sum, mostRecent or duration"
+            ),
+            (
+                .init(type: "heartRate", from: "2024-06-01", to: "2024-06-01"),
+                "--options: sum is for cumulative types such as stepCount; heartRate takes average, min, max"
+            ),
         ]
         for (arguments, words) in cases {
             let error = #expect(throws: StatisticsRequestError.self) { try StatisticsRequest(arguments: arguments) }

@@ -88,8 +88,11 @@ extension HKHealthStore {
 
 extension HKObjectType {
     /// Every sample type Anchorage knows: the types a change feed follows
-    /// when it names none. (An Anchorage addition.)
-    public static var allSampleTypes: [HKSampleType] {
-        TypeCatalog.allTypes.compactMap { $0 as? HKSampleType }
-    }
+    /// when it names none — quantities, categories, correlations and
+    /// workouts, and routes, heartbeat series, electrocardiograms,
+    /// audiograms, vision prescriptions, states of mind, assessments,
+    /// clinical records and medication dose events. (An Anchorage addition.)
+    public static var allSampleTypes: [HKSampleType] { everySampleType }
+
+    private static let everySampleType: [HKSampleType] = TypeCatalog.knownTypes.compactMap { $0 as? HKSampleType }
 }

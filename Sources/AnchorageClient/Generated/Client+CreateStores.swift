@@ -9,6 +9,8 @@ import HTTPTypes
 extension Client {
     /// Creates one store or up to 1,000, all or none
     ///
+    /// A multi-store node creates `{"id"}` or `{"ids": […]}` in one commit, all or none; a fleet node one store a request (`{"id"}` only), placed by its controller. Unknown fields are ignored.
+    ///
     /// - Remark: HTTP `POST /v1/stores`.
     /// - Remark: Generated from `#/paths//v1/stores/post(createStores)`.
     public func createStores(_ input: Operations.CreateStores.Input) async throws -> Operations.CreateStores.Output {
@@ -54,7 +56,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.StorePlacement.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -76,7 +78,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Operations.CreateStores.Output.Created.Body.JsonPayload.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -278,6 +280,8 @@ extension Client {
 
 extension APIProtocol {
     /// Creates one store or up to 1,000, all or none
+    ///
+    /// A multi-store node creates `{"id"}` or `{"ids": […]}` in one commit, all or none; a fleet node one store a request (`{"id"}` only), placed by its controller. Unknown fields are ignored.
     ///
     /// - Remark: HTTP `POST /v1/stores`.
     /// - Remark: Generated from `#/paths//v1/stores/post(createStores)`.

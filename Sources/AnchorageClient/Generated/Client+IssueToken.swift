@@ -9,6 +9,8 @@ import HTTPTypes
 extension Client {
     /// Issues a token for the store; its secret is in this answer only
     ///
+    /// Who the token acts as: the owner, a peer, or an app with its grants. Unknown fields are ignored; any other combination (`{"owner": true, "app": …}`, `{}`) is `400 badRequest`, a type that is not one `400 invalidArgument`.
+    ///
     /// - Remark: HTTP `POST /v1/stores/{store}/tokens`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/tokens/post(issueToken)`.
     public func issueToken(_ input: Operations.IssueToken.Input) async throws -> Operations.IssueToken.Output {
@@ -56,7 +58,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.IssuedToken.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -236,6 +238,8 @@ extension Client {
 
 extension APIProtocol {
     /// Issues a token for the store; its secret is in this answer only
+    ///
+    /// Who the token acts as: the owner, a peer, or an app with its grants. Unknown fields are ignored; any other combination (`{"owner": true, "app": …}`, `{}`) is `400 badRequest`, a type that is not one `400 invalidArgument`.
     ///
     /// - Remark: HTTP `POST /v1/stores/{store}/tokens`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/tokens/post(issueToken)`.

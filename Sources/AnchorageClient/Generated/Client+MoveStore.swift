@@ -56,7 +56,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.StorePlacement.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

@@ -9,6 +9,8 @@ import HTTPTypes
 extension Client {
     /// Posts each change a token may read to a URL until it is acknowledged
     ///
+    /// The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument` beyond).
+    ///
     /// - Remark: HTTP `POST /v1/webhooks`.
     /// - Remark: Generated from `#/paths//v1/webhooks/post(registerWebhook)`.
     public func registerWebhook(_ input: Operations.RegisterWebhook.Input) async throws -> Operations.RegisterWebhook.Output {
@@ -300,6 +302,8 @@ extension Client {
 
 extension APIProtocol {
     /// Posts each change a token may read to a URL until it is acknowledged
+    ///
+    /// The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument` beyond).
     ///
     /// - Remark: HTTP `POST /v1/webhooks`.
     /// - Remark: Generated from `#/paths//v1/webhooks/post(registerWebhook)`.

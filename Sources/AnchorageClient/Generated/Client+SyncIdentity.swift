@@ -31,10 +31,8 @@ extension Client {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
-                case .none:
-                    body = nil
                 case let .json(value):
-                    body = try converter.setOptionalRequestBodyAsJSON(
+                    body = try converter.setRequiredRequestBodyAsJSON(
                         value,
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"
@@ -56,7 +54,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.SyncIdentity.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)
@@ -285,7 +283,7 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/sync/identity/post(syncIdentity)`.
     public func syncIdentity(
         headers: Operations.SyncIdentity.Input.Headers = .init(),
-        body: Components.RequestBodies.Sync? = nil
+        body: Components.RequestBodies.SyncIdentity
     ) async throws -> Operations.SyncIdentity.Output {
         try await syncIdentity(Operations.SyncIdentity.Input(
             headers: headers,

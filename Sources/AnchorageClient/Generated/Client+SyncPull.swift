@@ -31,10 +31,8 @@ extension Client {
                 )
                 let body: OpenAPIRuntime.HTTPBody?
                 switch input.body {
-                case .none:
-                    body = nil
                 case let .json(value):
-                    body = try converter.setOptionalRequestBodyAsJSON(
+                    body = try converter.setRequiredRequestBodyAsJSON(
                         value,
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"
@@ -285,7 +283,7 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/sync/pull/post(syncPull)`.
     public func syncPull(
         headers: Operations.SyncPull.Input.Headers = .init(),
-        body: Components.RequestBodies.Sync? = nil
+        body: Components.RequestBodies.SyncPull
     ) async throws -> Operations.SyncPull.Output {
         try await syncPull(Operations.SyncPull.Input(
             headers: headers,

@@ -54,7 +54,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.BatchReceipt.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

@@ -55,7 +55,7 @@ extension Client {
                     switch chosenContentType {
                     case "application/geo+json":
                         body = try await converter.getResponseBodyAsJSON(
-                            OpenAPIRuntime.OpenAPIObjectContainer.self,
+                            Components.Schemas.WorkoutRoutes.self,
                             from: responseBody,
                             transforming: { value in
                                 .applicationGeoJson(value)

@@ -18,13 +18,15 @@ extension Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/query/from`.
                 public var from: Swift.String
+                /// The last day; at most 3,659 days after `from`
+                ///
                 /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/query/to`.
                 public var to: Swift.String
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - from:
-                ///   - to:
+                ///   - to: The last day; at most 3,659 days after `from`
                 public init(
                     from: Swift.String,
                     to: Swift.String
@@ -63,13 +65,28 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/responses/200/content/json/activitySummaries`.
+                        public var activitySummaries: [Components.Schemas.ActivitySummary]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - activitySummaries:
+                        public init(activitySummaries: [Components.Schemas.ActivitySummary]) {
+                            self.activitySummaries = activitySummaries
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case activitySummaries
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/activity-summaries/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.ActivitySummaries.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.ActivitySummaries.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -88,7 +105,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The summaries, by day
+            /// The summaries of the days from `from` through `to` that have one, in day order (none to a token that may not read activity summaries)
             ///
             /// - Remark: Generated from `#/paths//v1/activity-summaries/get(activitySummaries)/responses/200`.
             ///

@@ -83,7 +83,12 @@ extension Operations {
                         /// - Remark: Generated from `#/paths/v1/authorization/GET/responses/200/content/json/app`.
                         public var app: Operations.Authorization.Output.Ok.Body.JsonPayload.AppPayload?
                         /// - Remark: Generated from `#/paths/v1/authorization/GET/responses/200/content/json/principal`.
-                        public var principal: OpenAPIRuntime.OpenAPIValueContainer
+                        @frozen public enum PrincipalPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case owner = "owner"
+                            case app = "app"
+                        }
+                        /// - Remark: Generated from `#/paths/v1/authorization/GET/responses/200/content/json/principal`.
+                        public var principal: Operations.Authorization.Output.Ok.Body.JsonPayload.PrincipalPayload
                         /// The type identifiers the app reads (an app's answer only)
                         ///
                         /// - Remark: Generated from `#/paths/v1/authorization/GET/responses/200/content/json/read`.
@@ -101,7 +106,7 @@ extension Operations {
                         ///   - share: The type identifiers the app saves, and reads its own of (an app's answer only)
                         public init(
                             app: Operations.Authorization.Output.Ok.Body.JsonPayload.AppPayload? = nil,
-                            principal: OpenAPIRuntime.OpenAPIValueContainer,
+                            principal: Operations.Authorization.Output.Ok.Body.JsonPayload.PrincipalPayload,
                             read: [Swift.String]? = nil,
                             share: [Swift.String]? = nil
                         ) {
@@ -123,7 +128,7 @@ extension Operations {
                                 forKey: .app
                             )
                             self.principal = try container.decode(
-                                OpenAPIRuntime.OpenAPIValueContainer.self,
+                                Operations.Authorization.Output.Ok.Body.JsonPayload.PrincipalPayload.self,
                                 forKey: .principal
                             )
                             self.read = try container.decodeIfPresent(

@@ -23,7 +23,7 @@ extension Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/changes/GET/query/types`.
                 public var types: Swift.String?
-                /// The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
+                /// The `newAnchor` of the last page applied; absent (or empty) from the beginning; `now` from the store's head (only later changes). An iOS 8 integer anchor (a whole number) is taken too. Text of this form that is no anchor of this store (a wrong checksum, another store's) is `400` or `410 anchorNotValid`.
                 ///
                 /// - Remark: Generated from `#/paths/v1/changes/GET/query/since`.
                 public var since: Components.Parameters.Since?
@@ -44,7 +44,7 @@ extension Operations {
                 ///
                 /// - Parameters:
                 ///   - types: Comma-separated type names (`stepCount,heartRate`, or identifiers), and `activitySummary`
-                ///   - since: The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
+                ///   - since: The `newAnchor` of the last page applied; absent (or empty) from the beginning; `now` from the store's head (only later changes). An iOS 8 integer anchor (a whole number) is taken too. Text of this form that is no anchor of this store (a wrong checksum, another store's) is `400` or `410 anchorNotValid`.
                 ///   - limit:
                 ///   - wait: Seconds to hold the request while nothing is newer
                 ///   - stream:

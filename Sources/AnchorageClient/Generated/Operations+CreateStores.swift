@@ -9,6 +9,8 @@ import struct Foundation.Date
 extension Operations {
     /// Creates one store or up to 1,000, all or none
     ///
+    /// A multi-store node creates `{"id"}` or `{"ids": […]}` in one commit, all or none; a fleet node one store a request (`{"id"}` only), placed by its controller. Unknown fields are ignored.
+    ///
     /// - Remark: HTTP `POST /v1/stores`.
     /// - Remark: Generated from `#/paths//v1/stores/post(createStores)`.
     public enum CreateStores {
@@ -31,49 +33,19 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json`.
                 @frozen public enum JsonPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case1`.
-                    public struct Case1Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case1/id`.
-                        public var id: Swift.String
-                        /// Creates a new `Case1Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - id:
-                        public init(id: Swift.String) {
-                            self.id = id
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case id
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case1`.
-                    case case1(Operations.CreateStores.Input.Body.JsonPayload.Case1Payload)
+                    case StoreCreation(Components.Schemas.StoreCreation)
                     /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case2`.
-                    public struct Case2Payload: Codable, Hashable, Sendable {
-                        /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case2/ids`.
-                        public var ids: [Swift.String]
-                        /// Creates a new `Case2Payload`.
-                        ///
-                        /// - Parameters:
-                        ///   - ids:
-                        public init(ids: [Swift.String]) {
-                            self.ids = ids
-                        }
-                        public enum CodingKeys: String, CodingKey {
-                            case ids
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/stores/POST/requestBody/json/case2`.
-                    case case2(Operations.CreateStores.Input.Body.JsonPayload.Case2Payload)
+                    case StoresCreation(Components.Schemas.StoresCreation)
                     public init(from decoder: any Swift.Decoder) throws {
                         var errors: [any Swift.Error] = []
                         do {
-                            self = .case1(try .init(from: decoder))
+                            self = .StoreCreation(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
                         }
                         do {
-                            self = .case2(try .init(from: decoder))
+                            self = .StoresCreation(try .init(from: decoder))
                             return
                         } catch {
                             errors.append(error)
@@ -86,9 +58,9 @@ extension Operations {
                     }
                     public func encode(to encoder: any Swift.Encoder) throws {
                         switch self {
-                        case let .case1(value):
+                        case let .StoreCreation(value):
                             try value.encode(to: encoder)
-                        case let .case2(value):
+                        case let .StoresCreation(value):
                             try value.encode(to: encoder)
                         }
                     }
@@ -115,12 +87,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/stores/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/POST/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.StorePlacement)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.StorePlacement {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -139,7 +111,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// A fleet node, for a store the fleet already holds (creating it again changes nothing) -- its placement
+            /// A fleet node, for a store the fleet already holds (creating it again changes nothing), its placement
             ///
             /// - Remark: Generated from `#/paths//v1/stores/post(createStores)/responses/200`.
             ///
@@ -165,13 +137,48 @@ extension Operations {
             public struct Created: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content/json`.
+                    @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content/json/case1`.
+                        case CreatedStores(Components.Schemas.CreatedStores)
+                        /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content/json/case2`.
+                        case StorePlacement(Components.Schemas.StorePlacement)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .CreatedStores(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .StorePlacement(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .CreatedStores(value):
+                                try value.encode(to: encoder)
+                            case let .StorePlacement(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/POST/responses/201/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.CreateStores.Output.Created.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.CreateStores.Output.Created.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -190,7 +197,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The stores created (on a fleet node, the store's placement)
+            /// The stores created: a multi-store node's records (`{"stores": […]}`, in the order asked), or a fleet node's placement of the store
             ///
             /// - Remark: Generated from `#/paths//v1/stores/post(createStores)/responses/201`.
             ///

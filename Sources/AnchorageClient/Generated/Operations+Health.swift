@@ -41,12 +41,16 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/healthz/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/healthz/GET/responses/200/content/json/status`.
-                        public var status: OpenAPIRuntime.OpenAPIValueContainer
+                        @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case ok = "ok"
+                        }
+                        /// - Remark: Generated from `#/paths/healthz/GET/responses/200/content/json/status`.
+                        public var status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
                         ///   - status:
-                        public init(status: OpenAPIRuntime.OpenAPIValueContainer) {
+                        public init(status: Operations.Health.Output.Ok.Body.JsonPayload.StatusPayload) {
                             self.status = status
                         }
                         public enum CodingKeys: String, CodingKey {

@@ -9,6 +9,8 @@ import struct Foundation.Date
 extension Operations {
     /// Issues a token for the store; its secret is in this answer only
     ///
+    /// Who the token acts as: the owner, a peer, or an app with its grants. Unknown fields are ignored; any other combination (`{"owner": true, "app": …}`, `{}`) is `400 badRequest`, a type that is not one `400 invalidArgument`.
+    ///
     /// - Remark: HTTP `POST /v1/stores/{store}/tokens`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/tokens/post(issueToken)`.
     public enum IssueToken {
@@ -41,8 +43,53 @@ extension Operations {
             public var headers: Operations.IssueToken.Input.Headers
             /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody/json`.
+                @frozen public enum JsonPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody/json/case1`.
+                    case TokenForOwner(Components.Schemas.TokenForOwner)
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody/json/case2`.
+                    case TokenForPeer(Components.Schemas.TokenForPeer)
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody/json/case3`.
+                    case TokenForApp(Components.Schemas.TokenForApp)
+                    public init(from decoder: any Swift.Decoder) throws {
+                        var errors: [any Swift.Error] = []
+                        do {
+                            self = .TokenForOwner(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .TokenForPeer(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        do {
+                            self = .TokenForApp(try .init(from: decoder))
+                            return
+                        } catch {
+                            errors.append(error)
+                        }
+                        throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                            type: Self.self,
+                            codingPath: decoder.codingPath,
+                            errors: errors
+                        )
+                    }
+                    public func encode(to encoder: any Swift.Encoder) throws {
+                        switch self {
+                        case let .TokenForOwner(value):
+                            try value.encode(to: encoder)
+                        case let .TokenForPeer(value):
+                            try value.encode(to: encoder)
+                        case let .TokenForApp(value):
+                            try value.encode(to: encoder)
+                        }
+                    }
+                }
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/requestBody/content/application\/json`.
-                case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                case json(Operations.IssueToken.Input.Body.JsonPayload)
             }
             public var body: Operations.IssueToken.Input.Body
             /// Creates a new `Input`.
@@ -66,12 +113,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/responses/201/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/POST/responses/201/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.IssuedToken)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.IssuedToken {
                         get throws {
                             switch self {
                             case let .json(body):

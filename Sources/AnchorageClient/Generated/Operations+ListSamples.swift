@@ -31,7 +31,14 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/samples/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// - Remark: Generated from `#/paths/v1/samples/GET/query/sort`.
-                public var sort: OpenAPIRuntime.OpenAPIValueContainer?
+                @frozen public enum SortPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case startDate = "startDate"
+                    case _hyphen_startDate = "-startDate"
+                    case endDate = "endDate"
+                    case _hyphen_endDate = "-endDate"
+                }
+                /// - Remark: Generated from `#/paths/v1/samples/GET/query/sort`.
+                public var sort: Operations.ListSamples.Input.Query.SortPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -47,7 +54,7 @@ extension Operations {
                     end: Swift.String? = nil,
                     tz: Components.Parameters.TimeZone? = nil,
                     limit: Swift.Int? = nil,
-                    sort: OpenAPIRuntime.OpenAPIValueContainer? = nil
+                    sort: Operations.ListSamples.Input.Query.SortPayload? = nil
                 ) {
                     self._type = _type
                     self.start = start

@@ -18,13 +18,15 @@ extension Operations {
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// The `next` of the previous page (a store id); the page starts after it. Empty, as absent
+                ///
                 /// - Remark: Generated from `#/paths/v1/stores/GET/query/after`.
                 public var after: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - limit:
-                ///   - after:
+                ///   - after: The `next` of the previous page (a store id); the page starts after it. Empty, as absent
                 public init(
                     limit: Swift.Int? = nil,
                     after: Swift.String? = nil
@@ -65,21 +67,43 @@ extension Operations {
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// The last id of this page: give it as `after`
+                        ///
                         /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/next`.
                         public var next: Swift.String?
                         /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload`.
-                        public struct StoresPayloadPayload: Codable, Hashable, Sendable {
-                            /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload/id`.
-                            public var id: Swift.String
-                            /// Creates a new `StoresPayloadPayload`.
-                            ///
-                            /// - Parameters:
-                            ///   - id:
-                            public init(id: Swift.String) {
-                                self.id = id
+                        @frozen public enum StoresPayloadPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload/case1`.
+                            case StoreRecord(Components.Schemas.StoreRecord)
+                            /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/StoresPayload/case2`.
+                            case StorePlacement(Components.Schemas.StorePlacement)
+                            public init(from decoder: any Swift.Decoder) throws {
+                                var errors: [any Swift.Error] = []
+                                do {
+                                    self = .StoreRecord(try .init(from: decoder))
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                do {
+                                    self = .StorePlacement(try .init(from: decoder))
+                                    return
+                                } catch {
+                                    errors.append(error)
+                                }
+                                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                    type: Self.self,
+                                    codingPath: decoder.codingPath,
+                                    errors: errors
+                                )
                             }
-                            public enum CodingKeys: String, CodingKey {
-                                case id
+                            public func encode(to encoder: any Swift.Encoder) throws {
+                                switch self {
+                                case let .StoreRecord(value):
+                                    try value.encode(to: encoder)
+                                case let .StorePlacement(value):
+                                    try value.encode(to: encoder)
+                                }
                             }
                         }
                         /// - Remark: Generated from `#/paths/v1/stores/GET/responses/200/content/json/stores`.
@@ -89,7 +113,7 @@ extension Operations {
                         /// Creates a new `JsonPayload`.
                         ///
                         /// - Parameters:
-                        ///   - next:
+                        ///   - next: The last id of this page: give it as `after`
                         ///   - stores:
                         public init(
                             next: Swift.String? = nil,
@@ -128,7 +152,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// A page of stores; `next` while there may be more (on a fleet node, each store's placement)
+            /// A page of stores, by id; `next` while there may be more (when the page is full). A multi-store node lists its registry's records (StoreRecord), a fleet node every store's placement (StorePlacement).
             ///
             /// - Remark: Generated from `#/paths//v1/stores/get(listStores)/responses/200`.
             ///

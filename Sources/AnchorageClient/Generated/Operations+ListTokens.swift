@@ -56,13 +56,28 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/GET/responses/200/content/json/tokens`.
+                        public var tokens: [Components.Schemas.TokenRecord]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - tokens:
+                        public init(tokens: [Components.Schemas.TokenRecord]) {
+                            self.tokens = tokens
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case tokens
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/tokens/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.ListTokens.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.ListTokens.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -81,7 +96,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The tokens
+            /// The store's tokens: a multi-store node's by creation, a fleet's by id. A fleet node lists the tokens it mirrors whether or not the store exists.
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{store}/tokens/get(listTokens)/responses/200`.
             ///

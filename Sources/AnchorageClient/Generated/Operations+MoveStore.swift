@@ -41,17 +41,23 @@ extension Operations {
             public var headers: Operations.MoveStore.Input.Headers
             /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
+                /// Node ids; unknown fields are ignored. A move the placement does not allow is `409 invalidArgument`
+                ///
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
+                    /// A node holding a copy of the store
+                    ///
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/requestBody/json/from`.
                     public var from: Swift.String
+                    /// A live node without one
+                    ///
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/requestBody/json/to`.
                     public var to: Swift.String
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - from:
-                    ///   - to:
+                    ///   - from: A node holding a copy of the store
+                    ///   - to: A live node without one
                     public init(
                         from: Swift.String,
                         to: Swift.String
@@ -89,12 +95,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/responses/202/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/move/POST/responses/202/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.StorePlacement)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.StorePlacement {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -113,7 +119,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The placement, with `to` joining
+            /// The placement, with `to` joining and `from` retiring once `to` has caught up
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)/responses/202`.
             ///

@@ -38,13 +38,69 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/peers`.
+                        public var peers: [Components.Schemas.PeerStatus]
+                        /// The batches peers pushed here; `redundantBatches` held only entries this store had
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/pushesReceived`.
+                        public struct PushesReceivedPayload: Codable, Hashable, Sendable {
+                            /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/pushesReceived/batches`.
+                            public var batches: Swift.Int
+                            /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/pushesReceived/entries`.
+                            public var entries: Swift.Int
+                            /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/pushesReceived/redundantBatches`.
+                            public var redundantBatches: Swift.Int
+                            /// Creates a new `PushesReceivedPayload`.
+                            ///
+                            /// - Parameters:
+                            ///   - batches:
+                            ///   - entries:
+                            ///   - redundantBatches:
+                            public init(
+                                batches: Swift.Int,
+                                entries: Swift.Int,
+                                redundantBatches: Swift.Int
+                            ) {
+                                self.batches = batches
+                                self.entries = entries
+                                self.redundantBatches = redundantBatches
+                            }
+                            public enum CodingKeys: String, CodingKey {
+                                case batches
+                                case entries
+                                case redundantBatches
+                            }
+                        }
+                        /// The batches peers pushed here; `redundantBatches` held only entries this store had
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/json/pushesReceived`.
+                        public var pushesReceived: Operations.Peers.Output.Ok.Body.JsonPayload.PushesReceivedPayload
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - peers:
+                        ///   - pushesReceived: The batches peers pushed here; `redundantBatches` held only entries this store had
+                        public init(
+                            peers: [Components.Schemas.PeerStatus],
+                            pushesReceived: Operations.Peers.Output.Ok.Body.JsonPayload.PushesReceivedPayload
+                        ) {
+                            self.peers = peers
+                            self.pushesReceived = pushesReceived
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case peers
+                            case pushesReceived
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/peers/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.Peers.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.Peers.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -63,7 +119,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// Each peer's state
+            /// A single-store node's peers (`serve --peer`, in their order) and the batches peers pushed to it. A multi-store node's are each store's: GET /v1/stores/{store}/peers
             ///
             /// - Remark: Generated from `#/paths//v1/peers/get(peers)/responses/200`.
             ///

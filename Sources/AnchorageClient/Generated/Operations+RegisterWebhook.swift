@@ -9,6 +9,8 @@ import struct Foundation.Date
 extension Operations {
     /// Posts each change a token may read to a URL until it is acknowledged
     ///
+    /// The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument` beyond).
+    ///
     /// - Remark: HTTP `POST /v1/webhooks`.
     /// - Remark: Generated from `#/paths//v1/webhooks/post(registerWebhook)`.
     public enum RegisterWebhook {
@@ -33,8 +35,18 @@ extension Operations {
                     /// Absent or null: immediate
                     ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/frequency`.
-                    public var frequency: OpenAPIRuntime.OpenAPIValueContainer?
-                    /// An anchor to start after; absent or null: the current head
+                    @frozen public enum FrequencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                        case immediate = "immediate"
+                        case hourly = "hourly"
+                        case daily = "daily"
+                        case weekly = "weekly"
+                        case _empty_ = ""
+                    }
+                    /// Absent or null: immediate
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/frequency`.
+                    public var frequency: Operations.RegisterWebhook.Input.Body.JsonPayload.FrequencyPayload?
+                    /// An anchor (a `newAnchor`) to start after; absent or null: the current head
                     ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/since`.
                     public var since: Swift.String?
@@ -42,17 +54,19 @@ extension Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/types`.
                     public var types: [Swift.String]?
+                    /// `http` or `https`, on a host the operator allows (`--webhook-host`), no user or password
+                    ///
                     /// - Remark: Generated from `#/paths/v1/webhooks/POST/requestBody/json/url`.
                     public var url: Swift.String
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - frequency: Absent or null: immediate
-                    ///   - since: An anchor to start after; absent or null: the current head
+                    ///   - since: An anchor (a `newAnchor`) to start after; absent or null: the current head
                     ///   - types: The types to deliver (1 to 200); absent or null, every type the token's principal may read (for an app, the types its token reads or shares, as deliveries begin)
-                    ///   - url:
+                    ///   - url: `http` or `https`, on a host the operator allows (`--webhook-host`), no user or password
                     public init(
-                        frequency: OpenAPIRuntime.OpenAPIValueContainer? = nil,
+                        frequency: Operations.RegisterWebhook.Input.Body.JsonPayload.FrequencyPayload? = nil,
                         since: Swift.String? = nil,
                         types: [Swift.String]? = nil,
                         url: Swift.String

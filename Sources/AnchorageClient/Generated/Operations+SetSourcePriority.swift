@@ -30,19 +30,19 @@ extension Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json`.
                 public struct JsonPayload: Codable, Hashable, Sendable {
-                    /// Bundle identifiers, highest priority first; empty: no order
+                    /// Bundle identifiers, highest priority first, each once; empty: no order
                     ///
                     /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json/sources`.
                     public var sources: [Swift.String]
-                    /// A quantity type
+                    /// A quantity type: a name (`stepCount`) or identifier
                     ///
                     /// - Remark: Generated from `#/paths/v1/source-priority/PUT/requestBody/json/type`.
                     public var _type: Swift.String
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
-                    ///   - sources: Bundle identifiers, highest priority first; empty: no order
-                    ///   - _type: A quantity type
+                    ///   - sources: Bundle identifiers, highest priority first, each once; empty: no order
+                    ///   - _type: A quantity type: a name (`stepCount`) or identifier
                     public init(
                         sources: [Swift.String],
                         _type: Swift.String

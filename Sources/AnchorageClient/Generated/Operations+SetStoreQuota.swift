@@ -83,12 +83,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/stores/{store}/quota/PUT/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/stores/{store}/quota/PUT/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.StoreRecord)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.StoreRecord {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -107,7 +107,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The store's record
+            /// The store's record, `maximumBytes` absent once the quota is lifted
             ///
             /// - Remark: Generated from `#/paths//v1/stores/{store}/quota/put(setStoreQuota)/responses/200`.
             ///

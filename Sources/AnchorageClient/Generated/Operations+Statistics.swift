@@ -40,7 +40,7 @@ extension Operations {
                 public var unit: Swift.String?
                 /// - Remark: Generated from `#/paths/v1/statistics/GET/query/separateBySource`.
                 public var separateBySource: Swift.Bool?
-                /// Comma-separated bundle identifiers
+                /// Comma-separated bundle identifiers: at most 100, each of 1 to 255 bytes
                 ///
                 /// - Remark: Generated from `#/paths/v1/statistics/GET/query/sources`.
                 public var sources: Swift.String?
@@ -56,7 +56,7 @@ extension Operations {
                 ///   - tz:
                 ///   - unit:
                 ///   - separateBySource:
-                ///   - sources: Comma-separated bundle identifiers
+                ///   - sources: Comma-separated bundle identifiers: at most 100, each of 1 to 255 bytes
                 public init(
                     _type: Swift.String,
                     options: Swift.String? = nil,

@@ -26,7 +26,7 @@ extension Operations {
                 }
             }
             public var headers: Operations.SyncIdentity.Input.Headers
-            public var body: Components.RequestBodies.Sync?
+            public var body: Components.RequestBodies.SyncIdentity
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -34,7 +34,7 @@ extension Operations {
             ///   - body:
             public init(
                 headers: Operations.SyncIdentity.Input.Headers = .init(),
-                body: Components.RequestBodies.Sync? = nil
+                body: Components.RequestBodies.SyncIdentity
             ) {
                 self.headers = headers
                 self.body = body
@@ -45,12 +45,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/sync/identity/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/sync/identity/POST/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.SyncIdentity)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.SyncIdentity {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -69,7 +69,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The answer (docs/sync-protocol.md)
+            /// This store's identity, with the asker's checkpoint (docs/sync-protocol.md)
             ///
             /// - Remark: Generated from `#/paths//v1/sync/identity/post(syncIdentity)/responses/200`.
             ///

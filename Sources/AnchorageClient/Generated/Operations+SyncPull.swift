@@ -26,7 +26,7 @@ extension Operations {
                 }
             }
             public var headers: Operations.SyncPull.Input.Headers
-            public var body: Components.RequestBodies.Sync?
+            public var body: Components.RequestBodies.SyncPull
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -34,7 +34,7 @@ extension Operations {
             ///   - body:
             public init(
                 headers: Operations.SyncPull.Input.Headers = .init(),
-                body: Components.RequestBodies.Sync? = nil
+                body: Components.RequestBodies.SyncPull
             ) {
                 self.headers = headers
                 self.body = body

@@ -50,12 +50,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/sync/push/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/sync/push/POST/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Components.Schemas.BatchReceipt)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Components.Schemas.BatchReceipt {
                         get throws {
                             switch self {
                             case let .json(body):

@@ -16,18 +16,24 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/sync/wait/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// The head the peer knows (an unsigned 64-bit integer)
+                ///
                 /// - Remark: Generated from `#/paths/v1/sync/wait/GET/query/after`.
                 public var after: Swift.Int
+                /// The waiting fleet copy's highest epoch (an unsigned 64-bit integer)
+                ///
                 /// - Remark: Generated from `#/paths/v1/sync/wait/GET/query/epoch`.
                 public var epoch: Swift.Int?
+                /// Seconds; the node waits at most its own limit (60 s by default)
+                ///
                 /// - Remark: Generated from `#/paths/v1/sync/wait/GET/query/timeout`.
                 public var timeout: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - after:
-                ///   - epoch:
-                ///   - timeout:
+                ///   - after: The head the peer knows (an unsigned 64-bit integer)
+                ///   - epoch: The waiting fleet copy's highest epoch (an unsigned 64-bit integer)
+                ///   - timeout: Seconds; the node waits at most its own limit (60 s by default)
                 public init(
                     after: Swift.Int,
                     epoch: Swift.Int? = nil,
@@ -68,13 +74,30 @@ extension Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/sync/wait/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sync/wait/GET/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// An unsigned 64-bit integer
+                        ///
+                        /// - Remark: Generated from `#/paths/v1/sync/wait/GET/responses/200/content/json/head`.
+                        public var head: Swift.Int
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - head: An unsigned 64-bit integer
+                        public init(head: Swift.Int) {
+                            self.head = head
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case head
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/sync/wait/GET/responses/200/content/application\/json`.
-                    case json(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case json(Operations.SyncWait.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var json: Operations.SyncWait.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -93,7 +116,7 @@ extension Operations {
                     self.body = body
                 }
             }
-            /// The answer (docs/sync-protocol.md)
+            /// The store's head, once it passed `after`, or when the time was up or the store closed
             ///
             /// - Remark: Generated from `#/paths//v1/sync/wait/get(syncWait)/responses/200`.
             ///

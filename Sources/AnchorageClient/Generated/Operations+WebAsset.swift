@@ -63,7 +63,13 @@ extension Operations {
                     /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json`.
                     public struct JsonPayload: Codable, Hashable, Sendable {
                         /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json/kind`.
-                        public var kind: OpenAPIRuntime.OpenAPIValueContainer
+                        @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                            case single = "single"
+                            case multi = "multi"
+                            case fleet = "fleet"
+                        }
+                        /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json/kind`.
+                        public var kind: Operations.WebAsset.Output.Ok.Body.JsonPayload.KindPayload
                         /// false: a node on loopback that takes no token
                         ///
                         /// - Remark: Generated from `#/paths/web/{asset}/GET/responses/200/content/json/tokens`.
@@ -74,7 +80,7 @@ extension Operations {
                         ///   - kind:
                         ///   - tokens: false: a node on loopback that takes no token
                         public init(
-                            kind: OpenAPIRuntime.OpenAPIValueContainer,
+                            kind: Operations.WebAsset.Output.Ok.Body.JsonPayload.KindPayload,
                             tokens: Swift.Bool
                         ) {
                             self.kind = kind
@@ -87,7 +93,7 @@ extension Operations {
                         public init(from decoder: any Swift.Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
                             self.kind = try container.decode(
-                                OpenAPIRuntime.OpenAPIValueContainer.self,
+                                Operations.WebAsset.Output.Ok.Body.JsonPayload.KindPayload.self,
                                 forKey: .kind
                             )
                             self.tokens = try container.decode(

@@ -30,12 +30,17 @@ extension Operations {
             /// - Remark: Generated from `#/paths/v1/workouts/{uuid}/routes/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/workouts/{uuid}/routes/GET/query/format`.
-                public var format: OpenAPIRuntime.OpenAPIValueContainer?
+                @frozen public enum FormatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case geojson = "geojson"
+                    case gpx = "gpx"
+                }
+                /// - Remark: Generated from `#/paths/v1/workouts/{uuid}/routes/GET/query/format`.
+                public var format: Operations.WorkoutRoutes.Input.Query.FormatPayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format:
-                public init(format: OpenAPIRuntime.OpenAPIValueContainer? = nil) {
+                public init(format: Operations.WorkoutRoutes.Input.Query.FormatPayload? = nil) {
                     self.format = format
                 }
             }
@@ -73,12 +78,12 @@ extension Operations {
                 /// - Remark: Generated from `#/paths/v1/workouts/{uuid}/routes/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/workouts/{uuid}/routes/GET/responses/200/content/application\/geo+json`.
-                    case applicationGeoJson(OpenAPIRuntime.OpenAPIObjectContainer)
+                    case applicationGeoJson(Components.Schemas.WorkoutRoutes)
                     /// The associated value of the enum case if `self` is `.applicationGeoJson`.
                     ///
                     /// - Throws: An error if `self` is not `.applicationGeoJson`.
                     /// - SeeAlso: `.applicationGeoJson`.
-                    public var applicationGeoJson: OpenAPIRuntime.OpenAPIObjectContainer {
+                    public var applicationGeoJson: Components.Schemas.WorkoutRoutes {
                         get throws {
                             switch self {
                             case let .applicationGeoJson(body):

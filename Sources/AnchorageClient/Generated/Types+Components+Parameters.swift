@@ -12,7 +12,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/SampleType`.
         public typealias SampleType = Swift.String
-        /// The `newAnchor` of the last page applied; absent from the beginning; `now` from the store's head (only later changes)
+        /// The `newAnchor` of the last page applied; absent (or empty) from the beginning; `now` from the store's head (only later changes). An iOS 8 integer anchor (a whole number) is taken too. Text of this form that is no anchor of this store (a wrong checksum, another store's) is `400` or `410 anchorNotValid`.
         ///
         /// - Remark: Generated from `#/components/parameters/Since`.
         public typealias Since = Swift.String

@@ -8,10 +8,15 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/requestBodies` section of the OpenAPI document.
     public enum RequestBodies {
-        /// - Remark: Generated from `#/components/requestBodies/Sync`.
-        @frozen public enum Sync: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/requestBodies/Sync/content/application\/json`.
-            case json(OpenAPIRuntime.OpenAPIObjectContainer)
+        /// - Remark: Generated from `#/components/requestBodies/SyncIdentity`.
+        @frozen public enum SyncIdentity: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/requestBodies/SyncIdentity/content/application\/json`.
+            case json(Components.Schemas.PeerIdentity)
+        }
+        /// - Remark: Generated from `#/components/requestBodies/SyncPull`.
+        @frozen public enum SyncPull: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/requestBodies/SyncPull/content/application\/json`.
+            case json(Components.Schemas.PullRequest)
         }
     }
 }

@@ -9,7 +9,7 @@ extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/ChangePage`.
     public struct ChangePage: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/ChangePage/activitySummaries`.
-        public var activitySummaries: [OpenAPIRuntime.OpenAPIObjectContainer]
+        public var activitySummaries: [Components.Schemas.ActivitySummary]
         /// - Remark: Generated from `#/components/schemas/ChangePage/added`.
         public var added: [Components.Schemas.HealthObject]
         /// - Remark: Generated from `#/components/schemas/ChangePage/DeletedPayload`.
@@ -33,6 +33,8 @@ extension Components.Schemas {
         public var deleted: Components.Schemas.ChangePage.DeletedPayload
         /// - Remark: Generated from `#/components/schemas/ChangePage/hasMore`.
         public var hasMore: Swift.Bool
+        /// Where the next page starts: give it as `since`. Opaque; keep it and give it back: 50 characters of base64url (a format version, the store's id and incarnation, a position, a checksum); a fleet copy's anchor adds `.` and the version vector its consumer has seen (base64url, 32 characters an origin, at most 4,096 origins), valid on every copy of the store. An iOS 8 integer anchor (a whole number) is taken too, and a page that started from one past the store's head gives it back.
+        ///
         /// - Remark: Generated from `#/components/schemas/ChangePage/newAnchor`.
         public var newAnchor: Swift.String
         /// Creates a new `ChangePage`.
@@ -42,9 +44,9 @@ extension Components.Schemas {
         ///   - added:
         ///   - deleted:
         ///   - hasMore:
-        ///   - newAnchor:
+        ///   - newAnchor: Where the next page starts: give it as `since`. Opaque; keep it and give it back: 50 characters of base64url (a format version, the store's id and incarnation, a position, a checksum); a fleet copy's anchor adds `.` and the version vector its consumer has seen (base64url, 32 characters an origin, at most 4,096 origins), valid on every copy of the store. An iOS 8 integer anchor (a whole number) is taken too, and a page that started from one past the store's head gives it back.
         public init(
-            activitySummaries: [OpenAPIRuntime.OpenAPIObjectContainer],
+            activitySummaries: [Components.Schemas.ActivitySummary],
             added: [Components.Schemas.HealthObject],
             deleted: Components.Schemas.ChangePage.DeletedPayload,
             hasMore: Swift.Bool,

@@ -8,17 +8,59 @@ import struct Foundation.Date
 extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/Error`.
     public struct _Error: Codable, Hashable, Sendable {
+        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
+        ///
         /// - Remark: Generated from `#/components/schemas/Error/code`.
-        public var code: Swift.String
+        @frozen public enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
+            case badRequest = "badRequest"
+            case invalidJSON = "invalidJSON"
+            case invalidArgument = "invalidArgument"
+            case unknownType = "unknownType"
+            case incompatibleUnit = "incompatibleUnit"
+            case unauthenticated = "unauthenticated"
+            case authorizationDenied = "authorizationDenied"
+            case notFound = "notFound"
+            case methodNotAllowed = "methodNotAllowed"
+            case bodyTooLarge = "bodyTooLarge"
+            case requestTimeout = "requestTimeout"
+            case anchorNotValid = "anchorNotValid"
+            case unavailable = "unavailable"
+            case internalError = "internalError"
+            case malformedBatch = "malformedBatch"
+            case unsupportedVersion = "unsupportedVersion"
+            case wrongPeer = "wrongPeer"
+            case incarnationChanged = "incarnationChanged"
+            case checkpointMoved = "checkpointMoved"
+            case rejected = "rejected"
+            case protocolViolation = "protocolViolation"
+            case rateLimited = "rateLimited"
+            case unsupportedMediaType = "unsupportedMediaType"
+            case storageFailed = "storageFailed"
+            case invalidCursor = "invalidCursor"
+            case storeExists = "storeExists"
+            case storeInUse = "storeInUse"
+            case quotaExceeded = "quotaExceeded"
+            case peerExists = "peerExists"
+            case replicationUnavailable = "replicationUnavailable"
+            case staleEpoch = "staleEpoch"
+            case fleetUnavailable = "fleetUnavailable"
+            case notPrimary = "notPrimary"
+            case keyShredded = "keyShredded"
+            case keyUnavailable = "keyUnavailable"
+        }
+        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
+        ///
+        /// - Remark: Generated from `#/components/schemas/Error/code`.
+        public var code: Components.Schemas._Error.CodePayload
         /// - Remark: Generated from `#/components/schemas/Error/message`.
         public var message: Swift.String
         /// Creates a new `_Error`.
         ///
         /// - Parameters:
-        ///   - code:
+        ///   - code: Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
         ///   - message:
         public init(
-            code: Swift.String,
+            code: Components.Schemas._Error.CodePayload,
             message: Swift.String
         ) {
             self.code = code

@@ -6,106 +6,109 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 extension Components.Schemas {
-    /// An object in its JSON form (docs/json-format.md)
+    /// A sample in its JSON form (docs/json-format.md): what answers write (`GET /v1/samples`, a change page's `added`) and what `POST /v1/samples` reads. One schema per `kind`; every kind has the common fields (HealthObjectFields). The form is stable: fields may be added, never renamed or removed, so a reader ignores fields it does not know (the node does). Dates read back exactly as written. A series' points (a route's `locations`, a heartbeat series' `heartbeats`, an electrocardiogram's `voltages`, a quantity series' `quantities`) are written only by exports: listings and feeds give its `count`. A route, a heartbeat series and an electrocardiogram need theirs to be saved.
     ///
     /// - Remark: Generated from `#/components/schemas/HealthObject`.
-    public struct HealthObject: Codable, Hashable, Sendable {
-        /// - Remark: Generated from `#/components/schemas/HealthObject/endDate`.
-        public var endDate: Swift.String?
-        /// - Remark: Generated from `#/components/schemas/HealthObject/kind`.
-        public var kind: OpenAPIRuntime.OpenAPIValueContainer
-        /// - Remark: Generated from `#/components/schemas/HealthObject/startDate`.
-        public var startDate: Swift.String?
-        /// - Remark: Generated from `#/components/schemas/HealthObject/type`.
-        public var _type: Swift.String?
-        /// - Remark: Generated from `#/components/schemas/HealthObject/uuid`.
-        public var uuid: Swift.String
-        /// A container of undocumented properties.
-        public var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
-        /// Creates a new `HealthObject`.
-        ///
-        /// - Parameters:
-        ///   - endDate:
-        ///   - kind:
-        ///   - startDate:
-        ///   - _type:
-        ///   - uuid:
-        ///   - additionalProperties: A container of undocumented properties.
-        public init(
-            endDate: Swift.String? = nil,
-            kind: OpenAPIRuntime.OpenAPIValueContainer,
-            startDate: Swift.String? = nil,
-            _type: Swift.String? = nil,
-            uuid: Swift.String,
-            additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()
-        ) {
-            self.endDate = endDate
-            self.kind = kind
-            self.startDate = startDate
-            self._type = _type
-            self.uuid = uuid
-            self.additionalProperties = additionalProperties
-        }
+    @frozen public enum HealthObject: Codable, Hashable, Sendable {
+        /// - Remark: Generated from `#/components/schemas/HealthObject/Audiogram`.
+        case audiogram(Components.Schemas.Audiogram)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/CategorySample`.
+        case categorySample(Components.Schemas.CategorySample)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/ClinicalRecord`.
+        case clinicalRecord(Components.Schemas.ClinicalRecord)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/Correlation`.
+        case correlation(Components.Schemas.Correlation)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/Electrocardiogram`.
+        case electrocardiogram(Components.Schemas.Electrocardiogram)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/HeartbeatSeries`.
+        case heartbeatSeries(Components.Schemas.HeartbeatSeries)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/MedicationDoseEvent`.
+        case medicationDoseEvent(Components.Schemas.MedicationDoseEvent)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/QuantitySample`.
+        case quantitySample(Components.Schemas.QuantitySample)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/ScoredAssessment`.
+        case scoredAssessment(Components.Schemas.ScoredAssessment)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/StateOfMind`.
+        case stateOfMind(Components.Schemas.StateOfMind)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/VisionPrescription`.
+        case visionPrescription(Components.Schemas.VisionPrescription)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/Workout`.
+        case workout(Components.Schemas.Workout)
+        /// - Remark: Generated from `#/components/schemas/HealthObject/WorkoutRoute`.
+        case workoutRoute(Components.Schemas.WorkoutRoute)
         public enum CodingKeys: String, CodingKey {
-            case endDate
             case kind
-            case startDate
-            case _type = "type"
-            case uuid
         }
         public init(from decoder: any Swift.Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.endDate = try container.decodeIfPresent(
+            let discriminator = try container.decode(
                 Swift.String.self,
-                forKey: .endDate
-            )
-            self.kind = try container.decode(
-                OpenAPIRuntime.OpenAPIValueContainer.self,
                 forKey: .kind
             )
-            self.startDate = try container.decodeIfPresent(
-                Swift.String.self,
-                forKey: .startDate
-            )
-            self._type = try container.decodeIfPresent(
-                Swift.String.self,
-                forKey: ._type
-            )
-            self.uuid = try container.decode(
-                Swift.String.self,
-                forKey: .uuid
-            )
-            additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [
-                "endDate",
-                "kind",
-                "startDate",
-                "type",
-                "uuid"
-            ])
+            switch discriminator {
+            case "audiogram":
+                self = .audiogram(try .init(from: decoder))
+            case "categorySample":
+                self = .categorySample(try .init(from: decoder))
+            case "clinicalRecord":
+                self = .clinicalRecord(try .init(from: decoder))
+            case "correlation":
+                self = .correlation(try .init(from: decoder))
+            case "electrocardiogram":
+                self = .electrocardiogram(try .init(from: decoder))
+            case "heartbeatSeries":
+                self = .heartbeatSeries(try .init(from: decoder))
+            case "medicationDoseEvent":
+                self = .medicationDoseEvent(try .init(from: decoder))
+            case "quantitySample":
+                self = .quantitySample(try .init(from: decoder))
+            case "scoredAssessment":
+                self = .scoredAssessment(try .init(from: decoder))
+            case "stateOfMind":
+                self = .stateOfMind(try .init(from: decoder))
+            case "visionPrescription":
+                self = .visionPrescription(try .init(from: decoder))
+            case "workout":
+                self = .workout(try .init(from: decoder))
+            case "workoutRoute":
+                self = .workoutRoute(try .init(from: decoder))
+            default:
+                throw Swift.DecodingError.unknownOneOfDiscriminator(
+                    discriminatorKey: CodingKeys.kind,
+                    discriminatorValue: discriminator,
+                    codingPath: decoder.codingPath
+                )
+            }
         }
         public func encode(to encoder: any Swift.Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(
-                self.endDate,
-                forKey: .endDate
-            )
-            try container.encode(
-                self.kind,
-                forKey: .kind
-            )
-            try container.encodeIfPresent(
-                self.startDate,
-                forKey: .startDate
-            )
-            try container.encodeIfPresent(
-                self._type,
-                forKey: ._type
-            )
-            try container.encode(
-                self.uuid,
-                forKey: .uuid
-            )
-            try encoder.encodeAdditionalProperties(additionalProperties)
+            switch self {
+            case let .audiogram(value):
+                try value.encode(to: encoder)
+            case let .categorySample(value):
+                try value.encode(to: encoder)
+            case let .clinicalRecord(value):
+                try value.encode(to: encoder)
+            case let .correlation(value):
+                try value.encode(to: encoder)
+            case let .electrocardiogram(value):
+                try value.encode(to: encoder)
+            case let .heartbeatSeries(value):
+                try value.encode(to: encoder)
+            case let .medicationDoseEvent(value):
+                try value.encode(to: encoder)
+            case let .quantitySample(value):
+                try value.encode(to: encoder)
+            case let .scoredAssessment(value):
+                try value.encode(to: encoder)
+            case let .stateOfMind(value):
+                try value.encode(to: encoder)
+            case let .visionPrescription(value):
+                try value.encode(to: encoder)
+            case let .workout(value):
+                try value.encode(to: encoder)
+            case let .workoutRoute(value):
+                try value.encode(to: encoder)
+            }
         }
     }
 }

@@ -6,49 +6,117 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 extension Components.Schemas {
+    /// A statistics collection query's answer: every bucket from the one containing `from` through the one containing `to`, each with those of the statistics `options` asked for that have a value, in `unit`, dates in UTC. With `separateBySource` (then last in `options`), every bucket has `sources` as well: each source that saved samples in it, by bundle identifier, with its own values of the same statistics (an empty list for an empty bucket); without it, no bucket has `sources`.
+    ///
     /// - Remark: Generated from `#/components/schemas/Statistics`.
     public struct Statistics: Codable, Hashable, Sendable {
+        /// The interval as asked for (`1d` by default)
+        ///
         /// - Remark: Generated from `#/components/schemas/Statistics/interval`.
         public var interval: Swift.String
+        /// - Remark: Generated from `#/components/schemas/Statistics/OptionsPayload`.
+        @frozen public enum OptionsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+            case sum = "sum"
+            case average = "average"
+            case min = "min"
+            case max = "max"
+            case mostRecent = "mostRecent"
+            case duration = "duration"
+            case separateBySource = "separateBySource"
+        }
+        /// The statistics asked for, in this order: sum, average, min, max, mostRecent, duration; then separateBySource
+        ///
         /// - Remark: Generated from `#/components/schemas/Statistics/options`.
-        public var options: [Swift.String]
+        public typealias OptionsPayload = [Components.Schemas.Statistics.OptionsPayloadPayload]
+        /// The statistics asked for, in this order: sum, average, min, max, mostRecent, duration; then separateBySource
+        ///
+        /// - Remark: Generated from `#/components/schemas/Statistics/options`.
+        public var options: Components.Schemas.Statistics.OptionsPayload
         /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload`.
         public struct StatisticsPayloadPayload: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/average`.
             public var average: Swift.Double?
+            /// Seconds
+            ///
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/duration`.
             public var duration: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/endDate`.
-            public var endDate: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/maximum`.
-            public var maximum: Swift.Double?
-            /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/minimum`.
-            public var minimum: Swift.Double?
+            public var endDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/max`.
+            public var max: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/min`.
+            public var min: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/mostRecent`.
             public var mostRecent: Swift.Double?
+            /// When the most recent quantity's sample started
+            ///
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/mostRecentStartDate`.
-            public var mostRecentStartDate: Swift.String?
+            public var mostRecentStartDate: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload`.
             public struct SourcesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/average`.
+                public var average: Swift.Double?
                 /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/bundleIdentifier`.
                 public var bundleIdentifier: Swift.String
+                /// Seconds
+                ///
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/duration`.
+                public var duration: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/max`.
+                public var max: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/min`.
+                public var min: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/mostRecent`.
+                public var mostRecent: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/mostRecentStartDate`.
+                public var mostRecentStartDate: Foundation.Date?
                 /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/name`.
                 public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/SourcesPayload/sum`.
+                public var sum: Swift.Double?
                 /// Creates a new `SourcesPayloadPayload`.
                 ///
                 /// - Parameters:
+                ///   - average:
                 ///   - bundleIdentifier:
+                ///   - duration: Seconds
+                ///   - max:
+                ///   - min:
+                ///   - mostRecent:
+                ///   - mostRecentStartDate:
                 ///   - name:
+                ///   - sum:
                 public init(
+                    average: Swift.Double? = nil,
                     bundleIdentifier: Swift.String,
-                    name: Swift.String
+                    duration: Swift.Double? = nil,
+                    max: Swift.Double? = nil,
+                    min: Swift.Double? = nil,
+                    mostRecent: Swift.Double? = nil,
+                    mostRecentStartDate: Foundation.Date? = nil,
+                    name: Swift.String,
+                    sum: Swift.Double? = nil
                 ) {
+                    self.average = average
                     self.bundleIdentifier = bundleIdentifier
+                    self.duration = duration
+                    self.max = max
+                    self.min = min
+                    self.mostRecent = mostRecent
+                    self.mostRecentStartDate = mostRecentStartDate
                     self.name = name
+                    self.sum = sum
                 }
                 public enum CodingKeys: String, CodingKey {
+                    case average
                     case bundleIdentifier
+                    case duration
+                    case max
+                    case min
+                    case mostRecent
+                    case mostRecentStartDate
                     case name
+                    case sum
                 }
             }
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/sources`.
@@ -56,39 +124,39 @@ extension Components.Schemas {
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/sources`.
             public var sources: Components.Schemas.Statistics.StatisticsPayloadPayload.SourcesPayload?
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/startDate`.
-            public var startDate: Swift.String
+            public var startDate: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Statistics/StatisticsPayload/sum`.
             public var sum: Swift.Double?
             /// Creates a new `StatisticsPayloadPayload`.
             ///
             /// - Parameters:
             ///   - average:
-            ///   - duration:
+            ///   - duration: Seconds
             ///   - endDate:
-            ///   - maximum:
-            ///   - minimum:
+            ///   - max:
+            ///   - min:
             ///   - mostRecent:
-            ///   - mostRecentStartDate:
+            ///   - mostRecentStartDate: When the most recent quantity's sample started
             ///   - sources:
             ///   - startDate:
             ///   - sum:
             public init(
                 average: Swift.Double? = nil,
                 duration: Swift.Double? = nil,
-                endDate: Swift.String,
-                maximum: Swift.Double? = nil,
-                minimum: Swift.Double? = nil,
+                endDate: Foundation.Date,
+                max: Swift.Double? = nil,
+                min: Swift.Double? = nil,
                 mostRecent: Swift.Double? = nil,
-                mostRecentStartDate: Swift.String? = nil,
+                mostRecentStartDate: Foundation.Date? = nil,
                 sources: Components.Schemas.Statistics.StatisticsPayloadPayload.SourcesPayload? = nil,
-                startDate: Swift.String,
+                startDate: Foundation.Date,
                 sum: Swift.Double? = nil
             ) {
                 self.average = average
                 self.duration = duration
                 self.endDate = endDate
-                self.maximum = maximum
-                self.minimum = minimum
+                self.max = max
+                self.min = min
                 self.mostRecent = mostRecent
                 self.mostRecentStartDate = mostRecentStartDate
                 self.sources = sources
@@ -99,8 +167,8 @@ extension Components.Schemas {
                 case average
                 case duration
                 case endDate
-                case maximum
-                case minimum
+                case max
+                case min
                 case mostRecent
                 case mostRecentStartDate
                 case sources
@@ -112,28 +180,34 @@ extension Components.Schemas {
         public typealias StatisticsPayload = [Components.Schemas.Statistics.StatisticsPayloadPayload]
         /// - Remark: Generated from `#/components/schemas/Statistics/statistics`.
         public var statistics: Components.Schemas.Statistics.StatisticsPayload
+        /// The `tz` asked for (`UTC` by default)
+        ///
         /// - Remark: Generated from `#/components/schemas/Statistics/timeZone`.
         public var timeZone: Swift.String
+        /// The quantity type's identifier
+        ///
         /// - Remark: Generated from `#/components/schemas/Statistics/type`.
         public var _type: Swift.String
+        /// The unit asked for, or the type's usual one
+        ///
         /// - Remark: Generated from `#/components/schemas/Statistics/unit`.
-        public var unit: Swift.String?
+        public var unit: Swift.String
         /// Creates a new `Statistics`.
         ///
         /// - Parameters:
-        ///   - interval:
-        ///   - options:
+        ///   - interval: The interval as asked for (`1d` by default)
+        ///   - options: The statistics asked for, in this order: sum, average, min, max, mostRecent, duration; then separateBySource
         ///   - statistics:
-        ///   - timeZone:
-        ///   - _type:
-        ///   - unit:
+        ///   - timeZone: The `tz` asked for (`UTC` by default)
+        ///   - _type: The quantity type's identifier
+        ///   - unit: The unit asked for, or the type's usual one
         public init(
             interval: Swift.String,
-            options: [Swift.String],
+            options: Components.Schemas.Statistics.OptionsPayload,
             statistics: Components.Schemas.Statistics.StatisticsPayload,
             timeZone: Swift.String,
             _type: Swift.String,
-            unit: Swift.String? = nil
+            unit: Swift.String
         ) {
             self.interval = interval
             self.options = options

@@ -8,12 +8,21 @@ import struct Foundation.Date
 extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/Webhook`.
     public struct Webhook: Codable, Hashable, Sendable {
+        /// The anchor the next delivery starts after (as a change page's `newAnchor`)
+        ///
         /// - Remark: Generated from `#/components/schemas/Webhook/anchor`.
         public var anchor: Swift.String?
         /// - Remark: Generated from `#/components/schemas/Webhook/failures`.
         public var failures: Swift.Int?
         /// - Remark: Generated from `#/components/schemas/Webhook/frequency`.
-        public var frequency: OpenAPIRuntime.OpenAPIValueContainer
+        @frozen public enum FrequencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+            case immediate = "immediate"
+            case hourly = "hourly"
+            case daily = "daily"
+            case weekly = "weekly"
+        }
+        /// - Remark: Generated from `#/components/schemas/Webhook/frequency`.
+        public var frequency: Components.Schemas.Webhook.FrequencyPayload
         /// - Remark: Generated from `#/components/schemas/Webhook/id`.
         public var id: Swift.String
         /// - Remark: Generated from `#/components/schemas/Webhook/lastDelivery`.
@@ -35,7 +44,7 @@ extension Components.Schemas {
         /// Creates a new `Webhook`.
         ///
         /// - Parameters:
-        ///   - anchor:
+        ///   - anchor: The anchor the next delivery starts after (as a change page's `newAnchor`)
         ///   - failures:
         ///   - frequency:
         ///   - id:
@@ -48,7 +57,7 @@ extension Components.Schemas {
         public init(
             anchor: Swift.String? = nil,
             failures: Swift.Int? = nil,
-            frequency: OpenAPIRuntime.OpenAPIValueContainer,
+            frequency: Components.Schemas.Webhook.FrequencyPayload,
             id: Swift.String,
             lastDelivery: Swift.String? = nil,
             lastError: Swift.String? = nil,

@@ -117,12 +117,21 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/statistics`.
     /// - Remark: Generated from `#/paths//v1/statistics/get(statistics)`.
     func statistics(_ input: Operations.Statistics.Input) async throws -> Operations.Statistics.Output
+    /// Which of the node's stores changed, from which anchor to which, after a cursor
+    ///
+    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403.
+    ///
+    /// - Remark: HTTP `GET /v1/store-updates`.
+    /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)`.
+    func storeUpdates(_ input: Operations.StoreUpdates.Input) async throws -> Operations.StoreUpdates.Output
     /// The stores by id, a page at a time
     ///
     /// - Remark: HTTP `GET /v1/stores`.
     /// - Remark: Generated from `#/paths//v1/stores/get(listStores)`.
     func listStores(_ input: Operations.ListStores.Input) async throws -> Operations.ListStores.Output
     /// Creates one store or up to 1,000, all or none
+    ///
+    /// A multi-store node creates `{"id"}` or `{"ids": […]}` in one commit, all or none; a fleet node one store a request (`{"id"}` only), placed by its controller. Unknown fields are ignored.
     ///
     /// - Remark: HTTP `POST /v1/stores`.
     /// - Remark: Generated from `#/paths//v1/stores/post(createStores)`.
@@ -137,6 +146,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/stores/{store}/move`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/move/post(moveStore)`.
     func moveStore(_ input: Operations.MoveStore.Input) async throws -> Operations.MoveStore.Output
+    /// The store's peers and their rounds, never their tokens
+    ///
+    /// - Remark: HTTP `GET /v1/stores/{store}/peers`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/peers/get(listStorePeers)`.
+    func listStorePeers(_ input: Operations.ListStorePeers.Input) async throws -> Operations.ListStorePeers.Output
+    /// Adds a node the store replicates with
+    ///
+    /// - Remark: HTTP `POST /v1/stores/{store}/peers`.
+    /// - Remark: Generated from `#/paths//v1/stores/{store}/peers/post(addStorePeer)`.
+    func addStorePeer(_ input: Operations.AddStorePeer.Input) async throws -> Operations.AddStorePeer.Output
     /// Removes a peer
     ///
     /// - Remark: HTTP `DELETE /v1/stores/{store}/peers/{peer}`.
@@ -178,6 +197,8 @@ public protocol APIProtocol: Sendable {
     func listTokens(_ input: Operations.ListTokens.Input) async throws -> Operations.ListTokens.Output
     /// Issues a token for the store; its secret is in this answer only
     ///
+    /// Who the token acts as: the owner, a peer, or an app with its grants. Unknown fields are ignored; any other combination (`{"owner": true, "app": …}`, `{}`) is `400 badRequest`, a type that is not one `400 invalidArgument`.
+    ///
     /// - Remark: HTTP `POST /v1/stores/{store}/tokens`.
     /// - Remark: Generated from `#/paths//v1/stores/{store}/tokens/post(issueToken)`.
     func issueToken(_ input: Operations.IssueToken.Input) async throws -> Operations.IssueToken.Output
@@ -212,6 +233,8 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//v1/webhooks/get(listWebhooks)`.
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output
     /// Posts each change a token may read to a URL until it is acknowledged
+    ///
+    /// The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument` beyond).
     ///
     /// - Remark: HTTP `POST /v1/webhooks`.
     /// - Remark: Generated from `#/paths//v1/webhooks/post(registerWebhook)`.

@@ -5,14 +5,7 @@ import Foundation
 public enum DecodingErrorWords {
     /// Where the JSON went wrong, in words.
     public static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            // Keys are the sender's text: a long one is cut, not repeated whole.
-            let keys = context.codingPath.map { key in
-                key.intValue.map { "[\($0)]" } ?? "."
-                    + (key.stringValue.count > 40 ? key.stringValue.prefix(40) + "…" : key.stringValue)
-            }.joined()
-            return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
-        }
+        func path(_ context: DecodingError.Context) -> String { Self.path(context.codingPath) }
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return "the body is not valid JSON" }
@@ -27,6 +20,17 @@ public enum DecodingErrorWords {
         @unknown default:
             return "the body is not valid JSON"
         }
+    }
+
+    /// Where a value is, as a person reads it: `samples[0].quantity.value`
+    /// (`the body` for the whole of it).
+    public static func path(_ codingPath: [any CodingKey]) -> String {
+        // Keys are the sender's text: a long one is cut, not repeated whole.
+        let keys = codingPath.map { key in
+            key.intValue.map { "[\($0)]" } ?? "."
+                + (key.stringValue.count > 40 ? key.stringValue.prefix(40) + "…" : key.stringValue)
+        }.joined()
+        return keys.isEmpty ? "the body" : String(keys.drop { $0 == "." })
     }
 
     private static func typeName(_ type: Any.Type) -> String {

@@ -262,8 +262,16 @@ struct FastSampleReader {
         return (String(decoding: bytes[first..<index], as: UTF8.self), isInteger)
     }
 
+    /// A number that fits a `Double`, as `JSONDecoder` reads it: one that
+    /// is not 0 but rounds to 0 (`1e-400`) does not, and is left to it.
     private mutating func number() -> Double? {
-        numberText().flatMap { Double($0.text) }
+        guard let number = numberText(), let value = Double(number.text) else { return nil }
+        if value == 0,
+            number.text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) })
+        {
+            return nil
+        }
+        return value
     }
 
     /// An integer literal that fits an `Int` (no fraction, no exponent).

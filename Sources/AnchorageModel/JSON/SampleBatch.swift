@@ -19,7 +19,8 @@ public struct SampleBatch: Decodable, Sendable {
 
     /// Decodes and checks a batch.
     ///
-    /// - Throws: `DecodingError` for broken JSON, ``HKError`` for an object
+    /// - Throws: `DecodingError` for broken JSON, ``JSONNumberOutOfRange``
+    ///   for a number that does not fit its field, ``HKError`` for an object
     ///   that breaks a rule, ``Empty`` for an empty batch or a non-sample.
     public init(json data: Data) throws {
         if let objects = data.withUnsafeBytes({ Self.fast($0) }) {
@@ -35,7 +36,7 @@ public struct SampleBatch: Decodable, Sendable {
     /// errors that say what is wrong. ``init(json:)`` takes it when the fast
     /// reader declines.
     package static func reference(json data: Data) throws -> SampleBatch {
-        try JSONDecoder().decode(SampleBatch.self, from: data)
+        try JSONNumbers.decode(SampleBatch.self, from: data)
     }
 
     public init(from decoder: any Decoder) throws {

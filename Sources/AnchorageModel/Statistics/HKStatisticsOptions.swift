@@ -50,19 +50,36 @@ public struct HKStatisticsOptions: OptionSet, Sendable, Hashable, Codable {
         guard isSubset(of: Self.known) else {
             throw .invalid("ST-1", "statistics option bits \(rawValue & ~Self.known.rawValue) are unknown")
         }
-        if type.aggregationStyle == .cumulative {
-            guard isDisjoint(with: Self.discreteOnly) else {
-                throw .invalid(
+        guard unsuited(to: type).isEmpty else {
+            throw type.aggregationStyle == .cumulative
+                ? .invalid(
                     "ST-1",
                     "\(type.identifier) is cumulative: discreteAverage, discreteMin and discreteMax do not apply; "
                         + "use cumulativeSum"
                 )
-            }
-        } else if contains(.cumulativeSum) {
-            throw .invalid(
-                "ST-1",
-                "\(type.identifier) is discrete: cumulativeSum does not apply; use discreteAverage, discreteMin or discreteMax"
-            )
+                : .invalid(
+                    "ST-1",
+                    "\(type.identifier) is discrete: cumulativeSum does not apply; "
+                        + "use discreteAverage, discreteMin or discreteMax"
+                )
         }
+    }
+
+    /// The options among these that do not suit `type` (ST-1): the discrete
+    /// ones on a cumulative type, `cumulativeSum` on a discrete one; empty
+    /// when they all do. Front ends word the refusal in their own names.
+    ///
+    /// ```swift
+    /// [.discreteMin, .mostRecent].unsuited(to: HKQuantityType(.stepCount))   // .discreteMin
+    /// ```
+    public func unsuited(to type: HKQuantityType) -> HKStatisticsOptions {
+        intersection(type.aggregationStyle == .cumulative ? Self.discreteOnly : .cumulativeSum)
+    }
+
+    /// The options of `type`'s own style: `cumulativeSum` for a cumulative
+    /// type, the discrete ones for a discrete type (`mostRecent`, `duration`
+    /// and `separateBySource` go with any type).
+    public static func suited(to type: HKQuantityType) -> HKStatisticsOptions {
+        type.aggregationStyle == .cumulative ? .cumulativeSum : discreteOnly
     }
 }

@@ -251,20 +251,24 @@ struct AdminRoutes: Sendable {
         try decode(type, from: try await JSONBodies.collect(request, context: context, holding: what))
     }
 
-    /// Decodes a request body already read.
+    /// Decodes a request body already read: broken JSON is `400
+    /// invalidJSON`, a number that does not fit its field `400
+    /// invalidArgument` (``JSONNumberOutOfRange``).
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: body)
+            return try JSONNumbers.decode(type, from: body)
         } catch let error as DecodingError {
             throw APIError(.badRequest, .invalidJSON, DecodingErrorWords.describe(error))
         }
     }
 }
 
-/// Lets in the node administrator's token only.
+/// Lets in the node administrator's token only, or with `consumers` its
+/// consumers' tokens too (the store-updates feed).
 struct AdminMiddleware: RouterMiddleware {
     typealias Context = NodeContext
     let registry: NodeRegistry
+    var consumers = false
 
     func handle(
         _ request: Request,
@@ -272,12 +276,16 @@ struct AdminMiddleware: RouterMiddleware {
         next: (Request, NodeContext) async throws -> Response
     ) async throws -> Response {
         let record = try RegistryHost.token(request, registry: registry)
-        guard record.grant.admin else {
-            throw APIError(
-                .forbidden,
-                .authorizationDenied,
-                "this token reaches one store's data; managing the node takes its administrator's token (anchorage tokens issue --admin)"
-            )
+        guard record.grant.admin || (consumers && record.grant.consumer) else {
+            let why =
+                record.grant.consumer
+                ? "a consumer's token reads the store updates and the stores' change feeds"
+                : "this token reaches one store's data"
+            let takes =
+                consumers
+                ? "the node's store updates take its administrator's token or a consumer's (anchorage tokens issue --consumer)"
+                : "managing the node takes its administrator's token (anchorage tokens issue --admin)"
+            throw APIError(.forbidden, .authorizationDenied, "\(why); \(takes)")
         }
         return try await next(request, context)
     }

@@ -45,6 +45,8 @@ public final class MultiStoreNode: Sendable {
     let received = ReceivedBatches()
     /// Replicates the stores with the peers the registry names.
     let peerScheduler: StorePeerScheduler
+    /// Which stores changed, across the node (`GET /v1/store-updates`).
+    let storeUpdates: StoreUpdatesFeed
     /// The connections to those peers, shared by every store.
     let peerClient: HTTPClient
     let logger: Logger
@@ -110,6 +112,10 @@ public final class MultiStoreNode: Sendable {
             logger: logger
         )
         self.peerScheduler = peerScheduler
+        let storeUpdates = StoreUpdatesFeed(registry: registry, clock: configuration.clock) { error in
+            logger.error("cannot record store updates: \(error.message)")
+        }
+        self.storeUpdates = storeUpdates
         let retention = configuration.accessLogRetention
         let webhookClient = configuration.webhookHosts.isEmpty ? nil : WebhookDeliverer.client(configuration)
         self.webhookClient = webhookClient
@@ -149,7 +155,17 @@ public final class MultiStoreNode: Sendable {
                             logger: logger
                         )
                     }
-                    try served.watchChanges { peerScheduler.markDue(name) }
+                    // Marked open before anything can write, so a crash cannot lose an update.
+                    try await storeUpdates.markOpen(name)
+                    let published = try registry.publishedAnchor(of: name)
+                    try served.watchChanges { head, moved in
+                        if moved { peerScheduler.markDue(name) }
+                        let anchor = head.stringValue
+                        // An empty store has nothing to announce until its first write.
+                        if moved || (anchor != published && !(published == nil && head.seq == 0)) {
+                            storeUpdates.changed(name, anchor: anchor)
+                        }
+                    }
                 } catch {
                     await served.close()
                     throw error
@@ -157,6 +173,10 @@ public final class MultiStoreNode: Sendable {
                 return served
             },
             close: { [webhookRetrier] served in
+                // Its last update is committed, and it is marked closed,
+                // before it closes; it stays marked open (checked at the
+                // next start) if that fails.
+                storeUpdates.closing(served.name, anchor: try? served.head().stringValue)
                 if await served.close() { webhookRetrier.add(served.name) }
             },
             stop: { $0.closing.fire() }
@@ -184,6 +204,7 @@ public final class MultiStoreNode: Sendable {
         application.addServices(PoolSweeper(pool: pool))
         if webhookClient != nil { application.addServices(webhookRetrier) }
         application.addServices(peerScheduler)
+        application.addServices(StoreUpdatesService(feed: storeUpdates, pool: pool, logger: logger))
         return application
     }
 
@@ -226,6 +247,7 @@ public final class MultiStoreNode: Sendable {
         }
         pool.endRemoval(name)
         peerScheduler.forget(name)
+        storeUpdates.deletionRecorded(name)
     }
 
     /// Destroys `name`'s data key (crypto-shredding): the store's requests
@@ -300,9 +322,35 @@ public final class MultiStoreNode: Sendable {
                 shredStore: { [self] name in try await shredStore(name, by: "the node's administrator") },
                 peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
             ).register(on: router)
+            StoreUpdatesRoutes(feed: storeUpdates, configuration: configuration, shutdown: shutdown)
+                .register(on: router)
             router.group().add(middleware: AdminMiddleware(registry: registry))
                 .get("/metrics") { [metrics] _, _ in metrics.response() }
         }
+    }
+}
+
+/// Commits the node's store updates while it runs, after checking the
+/// stores a crash may have left with updates unpublished: those marked
+/// open (each is opened, which publishes its head, and closes once idle).
+struct StoreUpdatesService: Service {
+    let feed: StoreUpdatesFeed
+    let pool: StorePool<ServedStore>
+    let logger: Logger
+
+    func run() async throws {
+        let marked = (try? feed.registry.storesMarkedOpen()) ?? []
+        let checking = Task {
+            for name in marked where !Task.isCancelled {
+                do {
+                    try await pool.withStore(name) { _ in }
+                } catch {
+                    logger.warning("cannot check store \(name) for unpublished updates: \(error)")
+                }
+            }
+        }
+        await cancelWhenGracefulShutdown { await feed.run() }
+        checking.cancel()
     }
 }
 

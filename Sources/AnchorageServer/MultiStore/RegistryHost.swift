@@ -47,8 +47,18 @@ struct RegistryHost: StoreHost {
             throw APIError(.unauthorized, .unauthenticated, "the token is not valid")
         }
         guard let name = try? StoreName(text),
-            record.grant.store == name.rawValue, let storeRecord = try registry.store(name)
+            record.grant.store == name.rawValue || record.grant.consumer, let storeRecord = try registry.store(name)
         else { throw Self.notFound }
+        // A consumer's token reads every store's change feed, and nothing else.
+        if record.grant.consumer
+            && (request.method != .get || request.uri.path != "/v1/stores/\(name)/changes")
+        {
+            throw APIError(
+                .forbidden,
+                .authorizationDenied,
+                "a consumer's token reads the stores' change feeds (GET /v1/stores/{store}/changes) and nothing else"
+            )
+        }
         let held: StorePool<ServedStore>.Lease
         do {
             held = try await pool.lease(name)
@@ -57,7 +67,9 @@ struct RegistryHost: StoreHost {
         }
         do {
             let served = held.resource
-            let token = try await served.access(for: record, tokens: tokens)
+            let token =
+                record.grant.consumer
+                ? try AccessPolicy.Token(consumer: record) : try await served.access(for: record, tokens: tokens)
             if token.isPeerOnly && !request.uri.path.hasPrefix("/v1/stores/\(name)/sync/") {
                 throw APIError(
                     .forbidden,
@@ -67,7 +79,8 @@ struct RegistryHost: StoreHost {
             }
             var context = context
             context.access = StoreAccess(
-                store: served.store(for: token),
+                // A consumer reads as the owner does, filtered by its grants: no app's grants to record.
+                store: record.grant.consumer ? served.owner : served.store(for: token),
                 grants: token.principal == nil ? nil : token,
                 replicates: record.grant.replicates,
                 storeName: name.rawValue,

@@ -79,15 +79,24 @@ final class ServedStore: Sendable {
         deliverer.begin(with: client)
     }
 
-    /// Calls `changed` each time the store's log moves (a save, a delete, a
-    /// peer's push), until the store closes.
-    func watchChanges(_ changed: @escaping @Sendable () -> Void) throws {
+    /// Calls `changed` with the log's head as the watch begins (`moved`
+    /// false), then each time the log moves (a save, a delete, a peer's
+    /// push), until the store closes.
+    func watchChanges(_ changed: @escaping @Sendable (_ head: Anchor, _ moved: Bool) -> Void) throws {
         let changes = try owner.eventLog().headChanges()
         let task = Task {
-            // The first element is the head as the watch began.
-            for await _ in changes.dropFirst() { changed() }
+            var moved = false
+            for await head in changes {
+                changed(head, moved)
+                moved = true
+            }
         }
         changeWatch.withLock { $0 = task }
+    }
+
+    /// The log's head now.
+    func head() throws -> Anchor {
+        try owner.eventLog().head
     }
 
     /// The store acting as `principal` (a bundle identifier; `nil` for the
@@ -180,6 +189,20 @@ private actor GrantRecorder {
 }
 
 extension AccessPolicy.Token {
+    /// A consumer's token: it reads its grant's types in any store, as
+    /// `consumer:<token id>`.
+    init(consumer record: TokenRecord) throws {
+        let read = try record.grant.read.map { name -> HKObjectType in
+            TextForms.isActivitySummary(name) ? HKObjectType.activitySummaryType() : try TextForms.sampleType(name)
+        }
+        self.init(
+            secret: "",
+            principal: HKSource(name: "consumer \(record.id)", bundleIdentifier: "consumer:\(record.id)"),
+            read: Set(read),
+            share: []
+        )
+    }
+
     /// The token a registry grant stands for (its secret is not needed: the
     /// registry matched it already).
     init(_ grant: TokenGrant) throws {

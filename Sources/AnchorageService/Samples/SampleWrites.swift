@@ -15,9 +15,10 @@ public enum SampleWrites {
     /// docs/json-format.md, or `{"samples": [...]}`.
     ///
     /// - Throws: ``ServiceError`` `.invalidJSON` naming what is wrong with
-    ///   the JSON, `.badRequest` for a batch with nothing to save or with
-    ///   something that is not a sample; `HKError` for a sample that breaks
-    ///   a rule (its message names the rule). Never a health value.
+    ///   the JSON, `.invalidArgument` naming a number that is JSON but does
+    ///   not fit its field, `.badRequest` for a batch with nothing to save or
+    ///   with something that is not a sample; `HKError` for a sample that
+    ///   breaks a rule (its message names the rule). Never a health value.
     public static func batch(json data: Data) throws -> SampleBatch {
         try worded { try SampleBatch(json: data) }
     }
@@ -41,6 +42,8 @@ public enum SampleWrites {
             return try decode()
         } catch let error as DecodingError {
             throw ServiceError(.invalidJSON, DecodingErrorWords.describe(error))
+        } catch let error as JSONNumberOutOfRange {
+            throw ServiceError(.invalidArgument, error.message)
         } catch let error as SampleBatch.Empty {
             throw ServiceError(.badRequest, error.description)
         }

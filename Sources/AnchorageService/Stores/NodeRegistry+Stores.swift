@@ -237,6 +237,7 @@ extension NodeRegistry {
                 try txn.put(try encode(record), forKey: key, in: storesDatabase)
                 try revokeTokens(of: id, in: txn)
                 try removePeers(of: id, in: txn)
+                try recordDeletion(of: id, in: txn)
             }
         }
     }

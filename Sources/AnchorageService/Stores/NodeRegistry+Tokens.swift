@@ -36,11 +36,11 @@ extension NodeRegistry {
     ///   does not hold, `.invalidGrant` for grants a token file would refuse.
     public func issueToken(_ grant: TokenGrant, now: Date = Date()) throws(ServiceError) -> IssuedToken {
         try grant.validate()
-        let store = grant.admin ? nil : try StoreName(grant.store)
+        let store = grant.isNodeWide ? nil : try StoreName(grant.store)
         let record = TokenRecord(id: "tok_" + Self.random(bytes: 9), grant: grant, created: Self.recorded(now))
         let secret = "anc_" + Self.random(bytes: 32)
         let bytes = try Self.storage("recording a token") { try encode(record) }
-        try Self.storage("recording a token of \(store.map { "store \($0)" } ?? "the node's administrator")") {
+        try Self.storage("recording a token of \(store.map { "store \($0)" } ?? "the node")") {
             try environment.write { txn in
                 if let store {
                     let found = try txn.withValue(forKey: Array(store.rawValue.utf8), in: storesDatabase) {

@@ -48,6 +48,15 @@ public final class NodeRegistry: Sendable {
     let storeKeysDatabase: Database
     /// Key id → ``ShreddedKey`` (JSON): data keys destroyed on purpose.
     let shreddedDatabase: Database
+    /// The store-updates feed (``NodeRegistry/storeUpdates(after:limit:)``):
+    /// position (8 bytes, big-endian) → update.
+    let updatesDatabase: Database
+    /// Store name → its last update; also the feed's id and compaction point.
+    let updateHeadsDatabase: Database
+    /// Store name → nothing: the stores open in a running node.
+    let openStoresDatabase: Database
+    /// The feed's id, once read.
+    let updatesID = Mutex<String?>(nil)
 
     /// Records decoded earlier, by their type and bytes (see
     /// ``decode(_:_:)``).
@@ -68,7 +77,7 @@ public final class NodeRegistry: Sendable {
         let opened = try Self.storage("opening the node's registry at \(path)") {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             var settings = Environment.Configuration()
-            settings.maxDatabases = 12
+            settings.maxDatabases = 16
             if !configuration.synchronous { settings.options.insert(.noSync) }
             let environment = try Environment(path: path, configuration: settings)
             return (
@@ -80,12 +89,16 @@ public final class NodeRegistry: Sendable {
                 try environment.openDatabase(named: "store-peers"),
                 try environment.openDatabase(named: "keys"),
                 try environment.openDatabase(named: "store-keys"),
-                try environment.openDatabase(named: "shredded")
+                try environment.openDatabase(named: "shredded"),
+                try environment.openDatabase(named: "store-updates"),
+                try environment.openDatabase(named: "store-update-heads"),
+                try environment.openDatabase(named: "open-stores")
             )
         }
         (
             environment, storesDatabase, tokensDatabase, digestsDatabase, storeTokensDatabase, storePeersDatabase,
-            keysDatabase, storeKeysDatabase, shreddedDatabase
+            keysDatabase, storeKeysDatabase, shreddedDatabase, updatesDatabase, updateHeadsDatabase,
+            openStoresDatabase
         ) = opened
         try indexTokensIfNeeded()
         try finishDeletions()

@@ -30,6 +30,15 @@ public struct TokenGrant: Codable, Sendable, Hashable {
     public var share: [String]
     /// Whether the token may replicate the store (`/sync`).
     public var replicates: Bool
+    /// Whether the token is a consumer's of the whole node: it reads the
+    /// store-updates feed (`GET /v1/store-updates`) and the change feed of
+    /// every store, of the ``read`` types only, and nothing else. Bound to
+    /// no store.
+    public var consumer = false
+
+    /// Whether the token is bound to no store (an administrator's or a
+    /// consumer's).
+    public var isNodeWide: Bool { admin || consumer }
 
     /// An owner's token for `store`.
     public init(store: StoreName, owner: Bool, replicates: Bool = false) {
@@ -55,6 +64,26 @@ public struct TokenGrant: Codable, Sendable, Hashable {
             share: share,
             replicates: false
         )
+    }
+
+    /// A token of a consumer of every store's changes of the `read` types
+    /// (names or identifiers; `activitySummary` included).
+    ///
+    /// ```swift
+    /// let grant = TokenGrant.consumer(read: ["stepCount", "heartRate"])
+    /// ```
+    public static func consumer(read: [String]) -> TokenGrant {
+        var grant = TokenGrant(
+            store: "",
+            owner: false,
+            app: nil,
+            appName: nil,
+            read: read,
+            share: [],
+            replicates: false
+        )
+        grant.consumer = true
+        return grant
     }
 
     /// A token of the node's administrator.
@@ -92,10 +121,47 @@ public struct TokenGrant: Codable, Sendable, Hashable {
         read = try container.decode([String].self, forKey: .read)
         share = try container.decode([String].self, forKey: .share)
         replicates = try container.decode(Bool.self, forKey: .replicates)
+        consumer = try container.decodeIfPresent(Bool.self, forKey: .consumer) ?? false
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case store, admin, owner, app, appName, read, share, replicates, consumer
+    }
+
+    /// `consumer` is written only when true, so other grants keep their form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(store, forKey: .store)
+        try container.encode(admin, forKey: .admin)
+        try container.encode(owner, forKey: .owner)
+        try container.encodeIfPresent(app, forKey: .app)
+        try container.encodeIfPresent(appName, forKey: .appName)
+        try container.encode(read, forKey: .read)
+        try container.encode(share, forKey: .share)
+        try container.encode(replicates, forKey: .replicates)
+        if consumer { try container.encode(true, forKey: .consumer) }
     }
 
     /// Checks the grant as a token file's entry is checked.
     func validate() throws(ServiceError) {
+        if consumer {
+            guard store.isEmpty, !admin, !owner, app == nil, appName == nil, share.isEmpty, !replicates else {
+                throw ServiceError(
+                    .invalidGrant,
+                    "a consumer's token reaches every store's changes and has no other grant"
+                )
+            }
+            guard !read.isEmpty else {
+                throw ServiceError(
+                    .invalidGrant,
+                    "name the types a consumer reads (stepCount, heartRate, activitySummary…)"
+                )
+            }
+            for name in read where !TextForms.isActivitySummary(name) {
+                try Self.sampleType(name)
+            }
+            return
+        }
         if admin {
             guard store.isEmpty, !owner, app == nil, appName == nil, read.isEmpty, share.isEmpty, !replicates else {
                 throw ServiceError(.invalidGrant, "an administrator's token reaches no store and has no other grant")
@@ -119,6 +185,9 @@ public struct TokenGrant: Codable, Sendable, Hashable {
         }
         guard !app.isEmpty, app.utf8.count <= 255 else {
             throw ServiceError(.invalidGrant, "an app's bundle identifier has 1 to 255 bytes")
+        }
+        guard !app.hasPrefix("consumer:") else {
+            throw ServiceError(.invalidGrant, "'consumer:' begins the names of node consumers, not of apps")
         }
         for name in read where !TextForms.isActivitySummary(name) {
             try Self.sampleType(name)
