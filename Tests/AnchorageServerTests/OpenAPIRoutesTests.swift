@@ -136,3 +136,157 @@ extension OpenAPIRoutesTests {
         }
     }
 }
+
+/// What goes over the wire, against the document each kind of node serves:
+/// every operation a node serves, asked without a token and asked with a
+/// token but without what it requires (an empty JSON object for a body,
+/// no required query parameter), answers with a status the document lists
+/// for that operation, in a media type it lists for that status (an error
+/// as `application/json`), and with no body where it lists none. The
+/// bodies themselves are held to their schemas by Scripts/check-responses
+/// (every answer here is recorded with the rest).
+extension OpenAPIRoutesTests {
+    /// The token a request for `operation` carries, when it carries one.
+    typealias TokenChoice = @Sendable (_ operation: [String: Any]) -> String
+
+    static func expectWireConforms(
+        _ kind: OpenAPIDocument.NodeKind,
+        router: Router<NodeContext>,
+        token: TokenChoice
+    ) async throws {
+        let parsed = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json(for: kind)))
+        let document = OpenAPIExamples(document: try #require(parsed as? [String: Any]))
+        let count = document.operations(for: kind).count
+        #expect(count == OpenAPIDocument.operations(for: kind).values.map(\.count).reduce(0, +))
+        try await Application(router: router).test(.router) { client in
+            for (template, method, operation, shared) in document.operations(for: kind) {
+                let id = operation["operationId"] as? String ?? "?"
+                let path =
+                    template.replacingOccurrences(of: "{store}", with: "alice")
+                    .replacingOccurrences(of: "{uuid}", with: UUID().uuidString)
+                    .replacingOccurrences(of: #"\{[a-z]+\}"#, with: "x", options: .regularExpression)
+                let name = HTTPRequest.Method(method.uppercased())!
+
+                // Without a token.
+                let anonymous = try await client.execute(uri: path, method: name)
+                expectListed(
+                    anonymous,
+                    for: operation,
+                    in: document,
+                    "\(kind): \(id) (\(name) \(path)) without a token"
+                )
+
+                // With a token, missing what it requires.
+                let body = document.resolved(operation["requestBody"] as Any) as? [String: Any]
+                let media = (body?["content"] as? [String: Any])?.keys.sorted() ?? []
+                let parameters = (shared + (operation["parameters"] as? [Any] ?? [])).compactMap {
+                    document.resolved($0) as? [String: Any]
+                }
+                let requiresQuery = parameters.contains {
+                    $0["in"] as? String == "query" && $0["required"] as? Bool == true
+                }
+                guard !media.isEmpty || requiresQuery else { continue }
+                var headers: HTTPFields = [.authorization: "Bearer \(token(operation))"]
+                var buffer: ByteBuffer?
+                if let type = media.contains("application/json") ? "application/json" : media.first {
+                    headers[.contentType] = type
+                    buffer = ByteBuffer(string: type == "application/json" ? "{}" : "")
+                }
+                let invalid = try await client.execute(uri: path, method: name, headers: headers, body: buffer)
+                expectListed(
+                    invalid,
+                    for: operation,
+                    in: document,
+                    "\(kind): \(id) (\(name) \(path)) with \(buffer == nil ? "no query" : "an empty body")"
+                )
+            }
+        }
+    }
+
+    /// Expects `response`'s status among those `operation` lists, and its
+    /// media type among those listed for the status.
+    static func expectListed(
+        _ response: TestResponse,
+        for operation: [String: Any],
+        in document: OpenAPIExamples,
+        _ request: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let status = String(response.status.code)
+        let responses = operation["responses"] as? [String: Any] ?? [:]
+        guard let listed = responses[status] ?? responses["default"] else {
+            Issue.record(
+                "\(request): \(status) is not among the statuses the document lists, \(responses.keys.sorted()): \(response.text)",
+                sourceLocation: sourceLocation
+            )
+            return
+        }
+        let types = ((document.resolved(listed) as? [String: Any])?["content"] as? [String: Any])?.keys.sorted() ?? []
+        let type = response.headers[.contentType].map {
+            $0.split(separator: ";").first.map(String.init)?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        }
+        if types.isEmpty {
+            #expect(
+                response.body.readableBytes == 0,
+                "\(request): \(status) has a body, and the document lists none",
+                sourceLocation: sourceLocation
+            )
+        } else {
+            #expect(
+                type.map(types.contains) == true,
+                "\(request): \(status) answered \(type ?? "no Content-Type"); the document lists \(types)",
+                sourceLocation: sourceLocation
+            )
+        }
+    }
+
+    @Test("on the wire, a single-store node answers each operation with a status and media type the document lists")
+    func singleStoreWire() async throws {
+        let owner = "owner-token-of-the-wire-test-01"
+        try await withNode(policy: AccessPolicy(tokens: [.owner(owner, replicates: true)])) { node, directory in
+            try await Self.expectWireConforms(.single, router: node.router()) { _ in owner }
+            try await expectAuditPasses(directory)
+        }
+    }
+
+    @Test("on the wire, a multi-store node answers each operation with a status and media type the document lists")
+    func multiStoreWire() async throws {
+        try await MultiStoreFixture.with { fixture in
+            let registry = fixture.node.registry
+            let administrator = try registry.issueToken(.administrator()).secret
+            let replicator = try registry.issueToken(
+                TokenGrant(store: try StoreName("alice"), owner: false, replicates: true)
+            ).secret
+            let owner = fixture.alice
+            try await Self.expectWireConforms(.multi, router: fixture.node.router()) { operation in
+                let tags = operation["tags"] as? [String] ?? []
+                if tags.contains("admin") || operation["operationId"] as? String == "storeUpdates" {
+                    return administrator
+                }
+                return tags.contains("sync") ? replicator : owner
+            }
+            try await fixture.expectAudits()
+        }
+    }
+
+    @Test("on the wire, a fleet node answers each operation with a status and media type the document lists")
+    func fleetWire() async throws {
+        try await withTemporaryDirectory { root in
+            // No etcd is reached: the node's routes answer from what it holds (nothing) and refuse or forward
+            // the rest; its background work does not run.
+            let secret = "a-fleet-secret-for-tests"
+            let node = try FleetNode(
+                root: root,
+                configuration: NodeConfiguration(),
+                fleet: FleetConfiguration(
+                    etcd: ["http://127.0.0.1:9"],
+                    nodeID: "n1",
+                    address: "http://127.0.0.1:9",
+                    secret: secret
+                )
+            )
+            try await Self.expectWireConforms(.fleet, router: node.router()) { _ in secret }
+            await node.close()
+        }
+    }
+}

@@ -8,47 +8,94 @@ import struct Foundation.Date
 extension Components.Schemas {
     /// - Remark: Generated from `#/components/schemas/Error`.
     public struct _Error: Codable, Hashable, Sendable {
-        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
+        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know: the codes of this version, or another string
         ///
         /// - Remark: Generated from `#/components/schemas/Error/code`.
-        @frozen public enum CodePayload: String, Codable, Hashable, Sendable, CaseIterable {
-            case badRequest = "badRequest"
-            case invalidJSON = "invalidJSON"
-            case invalidArgument = "invalidArgument"
-            case unknownType = "unknownType"
-            case incompatibleUnit = "incompatibleUnit"
-            case unauthenticated = "unauthenticated"
-            case authorizationDenied = "authorizationDenied"
-            case notFound = "notFound"
-            case methodNotAllowed = "methodNotAllowed"
-            case bodyTooLarge = "bodyTooLarge"
-            case requestTimeout = "requestTimeout"
-            case anchorNotValid = "anchorNotValid"
-            case unavailable = "unavailable"
-            case internalError = "internalError"
-            case malformedBatch = "malformedBatch"
-            case unsupportedVersion = "unsupportedVersion"
-            case wrongPeer = "wrongPeer"
-            case incarnationChanged = "incarnationChanged"
-            case checkpointMoved = "checkpointMoved"
-            case rejected = "rejected"
-            case protocolViolation = "protocolViolation"
-            case rateLimited = "rateLimited"
-            case unsupportedMediaType = "unsupportedMediaType"
-            case storageFailed = "storageFailed"
-            case invalidCursor = "invalidCursor"
-            case storeExists = "storeExists"
-            case storeInUse = "storeInUse"
-            case quotaExceeded = "quotaExceeded"
-            case peerExists = "peerExists"
-            case replicationUnavailable = "replicationUnavailable"
-            case staleEpoch = "staleEpoch"
-            case fleetUnavailable = "fleetUnavailable"
-            case notPrimary = "notPrimary"
-            case keyShredded = "keyShredded"
-            case keyUnavailable = "keyUnavailable"
+        public struct CodePayload: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Error/code/value1`.
+            @frozen public enum Value1Payload: String, Codable, Hashable, Sendable, CaseIterable {
+                case badRequest = "badRequest"
+                case invalidJSON = "invalidJSON"
+                case invalidArgument = "invalidArgument"
+                case unknownType = "unknownType"
+                case incompatibleUnit = "incompatibleUnit"
+                case unauthenticated = "unauthenticated"
+                case authorizationDenied = "authorizationDenied"
+                case notFound = "notFound"
+                case methodNotAllowed = "methodNotAllowed"
+                case bodyTooLarge = "bodyTooLarge"
+                case requestTimeout = "requestTimeout"
+                case anchorNotValid = "anchorNotValid"
+                case unavailable = "unavailable"
+                case internalError = "internalError"
+                case malformedBatch = "malformedBatch"
+                case unsupportedVersion = "unsupportedVersion"
+                case wrongPeer = "wrongPeer"
+                case incarnationChanged = "incarnationChanged"
+                case checkpointMoved = "checkpointMoved"
+                case rejected = "rejected"
+                case protocolViolation = "protocolViolation"
+                case rateLimited = "rateLimited"
+                case unsupportedMediaType = "unsupportedMediaType"
+                case storageFailed = "storageFailed"
+                case invalidCursor = "invalidCursor"
+                case storeExists = "storeExists"
+                case storeInUse = "storeInUse"
+                case quotaExceeded = "quotaExceeded"
+                case peerExists = "peerExists"
+                case replicationUnavailable = "replicationUnavailable"
+                case staleEpoch = "staleEpoch"
+                case fleetUnavailable = "fleetUnavailable"
+                case notPrimary = "notPrimary"
+                case keyShredded = "keyShredded"
+                case keyUnavailable = "keyUnavailable"
+            }
+            /// - Remark: Generated from `#/components/schemas/Error/code/value1`.
+            public var value1: Components.Schemas._Error.CodePayload.Value1Payload?
+            /// - Remark: Generated from `#/components/schemas/Error/code/value2`.
+            public var value2: Swift.String?
+            /// Creates a new `CodePayload`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            public init(
+                value1: Components.Schemas._Error.CodePayload.Value1Payload? = nil,
+                value2: Swift.String? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try decoder.decodeFromSingleValueContainer()
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeFirstNonNilValueToSingleValueContainer([
+                    self.value1,
+                    self.value2
+                ])
+            }
         }
-        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
+        /// Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know: the codes of this version, or another string
         ///
         /// - Remark: Generated from `#/components/schemas/Error/code`.
         public var code: Components.Schemas._Error.CodePayload
@@ -57,7 +104,7 @@ extension Components.Schemas {
         /// Creates a new `_Error`.
         ///
         /// - Parameters:
-        ///   - code: Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know
+        ///   - code: Every code a node sends (docs/http-api.md, "Errors"); a client matches it, and may meet a newer node's code it does not know: the codes of this version, or another string
         ///   - message:
         public init(
             code: Components.Schemas._Error.CodePayload,

@@ -34,8 +34,16 @@ extension Components.Schemas {
         ///
         /// - Remark: Generated from `#/components/schemas/PeerIdentity/keyID`.
         public var keyID: Swift.String?
+        /// The version this node speaks; another is `400 unsupportedVersion`
+        ///
         /// - Remark: Generated from `#/components/schemas/PeerIdentity/protocolVersion`.
-        public var protocolVersion: Swift.Int64
+        @frozen public enum ProtocolVersionPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+            case _1 = 1
+        }
+        /// The version this node speaks; another is `400 unsupportedVersion`
+        ///
+        /// - Remark: Generated from `#/components/schemas/PeerIdentity/protocolVersion`.
+        public var protocolVersion: Components.Schemas.PeerIdentity.ProtocolVersionPayload
         /// The store's permanent id (a uuid in either case)
         ///
         /// - Remark: Generated from `#/components/schemas/PeerIdentity/storeID`.
@@ -73,7 +81,7 @@ extension Components.Schemas {
         ///   - head: The store's last position (an unsigned 64-bit integer)
         ///   - incarnation: An unsigned 64-bit integer: changes when a backup is restored
         ///   - keyID: The key id a sealed store's entries are sealed under (32 hex digits, or a uuid); absent for one that does not seal
-        ///   - protocolVersion:
+        ///   - protocolVersion: The version this node speaks; another is `400 unsupportedVersion`
         ///   - storeID: The store's permanent id (a uuid in either case)
         ///   - versionVector: For each origin (a store id, a uuid in either case), the highest counter the store holds of it
         public init(
@@ -83,7 +91,7 @@ extension Components.Schemas {
             head: Swift.Int,
             incarnation: Swift.Int,
             keyID: Swift.String? = nil,
-            protocolVersion: Swift.Int64,
+            protocolVersion: Components.Schemas.PeerIdentity.ProtocolVersionPayload,
             storeID: Swift.String,
             versionVector: Components.Schemas.PeerIdentity.VersionVectorPayload
         ) {

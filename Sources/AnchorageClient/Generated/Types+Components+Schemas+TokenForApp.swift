@@ -14,8 +14,12 @@ extension Components.Schemas {
         public var app: Swift.String
         /// - Remark: Generated from `#/components/schemas/TokenForApp/appName`.
         public var appName: Swift.String?
+        /// Absent, false or null (true is refused: the owner or a peer is its own form)
+        ///
         /// - Remark: Generated from `#/components/schemas/TokenForApp/owner`.
         public var owner: Swift.Bool?
+        /// Absent, false or null (true is refused: the owner or a peer is its own form)
+        ///
         /// - Remark: Generated from `#/components/schemas/TokenForApp/peer`.
         public var peer: Swift.Bool?
         /// - Remark: Generated from `#/components/schemas/TokenForApp/read`.
@@ -27,8 +31,8 @@ extension Components.Schemas {
         /// - Parameters:
         ///   - app:
         ///   - appName:
-        ///   - owner:
-        ///   - peer:
+        ///   - owner: Absent, false or null (true is refused: the owner or a peer is its own form)
+        ///   - peer: Absent, false or null (true is refused: the owner or a peer is its own form)
         ///   - read:
         ///   - share:
         public init(

@@ -12,13 +12,15 @@ extension Components.Schemas {
     public struct TokenForOwner: Codable, Hashable, Sendable {
         /// - Remark: Generated from `#/components/schemas/TokenForOwner/owner`.
         public var owner: Swift.Bool
+        /// Absent, false or null (true is refused: the owner or a peer is its own form)
+        ///
         /// - Remark: Generated from `#/components/schemas/TokenForOwner/peer`.
         public var peer: Swift.Bool?
         /// Creates a new `TokenForOwner`.
         ///
         /// - Parameters:
         ///   - owner:
-        ///   - peer:
+        ///   - peer: Absent, false or null (true is refused: the owner or a peer is its own form)
         public init(
             owner: Swift.Bool,
             peer: Swift.Bool? = nil

@@ -10,6 +10,8 @@ extension Components.Schemas {
     ///
     /// - Remark: Generated from `#/components/schemas/TokenForPeer`.
     public struct TokenForPeer: Codable, Hashable, Sendable {
+        /// Absent, false or null (true is refused: the owner or a peer is its own form)
+        ///
         /// - Remark: Generated from `#/components/schemas/TokenForPeer/owner`.
         public var owner: Swift.Bool?
         /// - Remark: Generated from `#/components/schemas/TokenForPeer/peer`.
@@ -17,7 +19,7 @@ extension Components.Schemas {
         /// Creates a new `TokenForPeer`.
         ///
         /// - Parameters:
-        ///   - owner:
+        ///   - owner: Absent, false or null (true is refused: the owner or a peer is its own form)
         ///   - peer:
         public init(
             owner: Swift.Bool? = nil,

@@ -84,9 +84,12 @@ extension FleetNode {
             try await issueToken(request, context: context)
         }
         admin.delete("/v1/stores/{store}/tokens/{token}") { [tokens] _, context in
-            guard let id = context.parameters.get("token"), try await tokens.revoke(id: id) else {
-                throw APIError(.notFound, .notFound, "there is no such token")
-            }
+            // Only a token of the store the path names: another store's is not found here.
+            let store = try StoreName(context.parameters.get("store") ?? "")
+            guard let id = context.parameters.get("token"),
+                tokens.tokens(of: store.rawValue).contains(where: { $0.id == id }),
+                try await tokens.revoke(id: id)
+            else { throw APIError(.notFound, .notFound, "store \(store) has no such token") }
             return Response(status: .noContent)
         }
     }

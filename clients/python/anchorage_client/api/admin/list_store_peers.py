@@ -1,0 +1,176 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_store_peers_response_200 import ListStorePeersResponse200
+from ...types import Response
+
+
+def _get_kwargs(
+    store: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/stores/{store}/peers".format(
+            store=quote(str(store), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ListStorePeersResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListStorePeersResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ListStorePeersResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | ListStorePeersResponse200]:
+    """The store's peers and their rounds, never their tokens
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListStorePeersResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        store=store,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | ListStorePeersResponse200 | None:
+    """The store's peers and their rounds, never their tokens
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListStorePeersResponse200
+    """
+
+    return sync_detailed(
+        store=store,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | ListStorePeersResponse200]:
+    """The store's peers and their rounds, never their tokens
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListStorePeersResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        store=store,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | ListStorePeersResponse200 | None:
+    """The store's peers and their rounds, never their tokens
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListStorePeersResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            store=store,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,222 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.rekey_store_response_202 import RekeyStoreResponse202
+from ...types import Response
+
+
+def _get_kwargs(
+    store: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/stores/{store}/rekey".format(
+            store=quote(str(store), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | RekeyStoreResponse202 | None:
+    if response.status_code == 202:
+        response_202 = RekeyStoreResponse202.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | RekeyStoreResponse202]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | RekeyStoreResponse202]:
+    """Re-seals every copy of the stores under a sealed store's data key under a new version of it
+
+     The fleet's administrator, through any node. A new version of the store's data key is added to its
+    record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key:
+    each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After,
+    then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy
+    gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every
+    node holding a copy has reported, the older versions are destroyed in etcd and in every node's
+    registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not
+    exist yet, or one whose copies an earlier request is still re-sealing, 409.
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | RekeyStoreResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        store=store,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | RekeyStoreResponse202 | None:
+    """Re-seals every copy of the stores under a sealed store's data key under a new version of it
+
+     The fleet's administrator, through any node. A new version of the store's data key is added to its
+    record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key:
+    each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After,
+    then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy
+    gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every
+    node holding a copy has reported, the older versions are destroyed in etcd and in every node's
+    registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not
+    exist yet, or one whose copies an earlier request is still re-sealing, 409.
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | RekeyStoreResponse202
+    """
+
+    return sync_detailed(
+        store=store,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | RekeyStoreResponse202]:
+    """Re-seals every copy of the stores under a sealed store's data key under a new version of it
+
+     The fleet's administrator, through any node. A new version of the store's data key is added to its
+    record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key:
+    each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After,
+    then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy
+    gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every
+    node holding a copy has reported, the older versions are destroyed in etcd and in every node's
+    registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not
+    exist yet, or one whose copies an earlier request is still re-sealing, 409.
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | RekeyStoreResponse202]
+    """
+
+    kwargs = _get_kwargs(
+        store=store,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    store: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | RekeyStoreResponse202 | None:
+    """Re-seals every copy of the stores under a sealed store's data key under a new version of it
+
+     The fleet's administrator, through any node. A new version of the store's data key is added to its
+    record in etcd (wrapped), and every node re-seals its copies of the stores placed under that key:
+    each copy closes for that moment (its requests are answered 503 keyUnavailable with Retry-After,
+    then served again), is re-sealed under the new version (each envelope keeps its nonce, so every copy
+    gets the same bytes; a new incarnation, so consumers read it again), and starts again. Once every
+    node holding a copy has reported, the older versions are destroyed in etcd and in every node's
+    registry. A store that is not sealed is 400 invalidArgument; one never opened, whose key does not
+    exist yet, or one whose copies an earlier request is still re-sealing, 409.
+
+    Args:
+        store (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | RekeyStoreResponse202
+    """
+
+    return (
+        await asyncio_detailed(
+            store=store,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,276 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_samples_response_200 import ListSamplesResponse200
+from ...models.list_samples_sort import ListSamplesSort
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    type_: str,
+    start: str | Unset = UNSET,
+    end: str | Unset = UNSET,
+    tz: str | Unset = "UTC",
+    limit: int | Unset = 1000,
+    sort: ListSamplesSort | Unset = ListSamplesSort.STARTDATE,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["type"] = type_
+
+    params["start"] = start
+
+    params["end"] = end
+
+    params["tz"] = tz
+
+    params["limit"] = limit
+
+    json_sort: str | Unset = UNSET
+    if not isinstance(sort, Unset):
+        json_sort = sort.value
+
+    params["sort"] = json_sort
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/samples",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ListSamplesResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListSamplesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ListSamplesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    type_: str,
+    start: str | Unset = UNSET,
+    end: str | Unset = UNSET,
+    tz: str | Unset = "UTC",
+    limit: int | Unset = 1000,
+    sort: ListSamplesSort | Unset = ListSamplesSort.STARTDATE,
+) -> Response[Error | ListSamplesResponse200]:
+    """The samples of one type that overlap a date range
+
+    Args:
+        type_ (str):
+        start (str | Unset):
+        end (str | Unset):
+        tz (str | Unset):  Default: 'UTC'.
+        limit (int | Unset):  Default: 1000.
+        sort (ListSamplesSort | Unset):  Default: ListSamplesSort.STARTDATE.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListSamplesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        type_=type_,
+        start=start,
+        end=end,
+        tz=tz,
+        limit=limit,
+        sort=sort,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    type_: str,
+    start: str | Unset = UNSET,
+    end: str | Unset = UNSET,
+    tz: str | Unset = "UTC",
+    limit: int | Unset = 1000,
+    sort: ListSamplesSort | Unset = ListSamplesSort.STARTDATE,
+) -> Error | ListSamplesResponse200 | None:
+    """The samples of one type that overlap a date range
+
+    Args:
+        type_ (str):
+        start (str | Unset):
+        end (str | Unset):
+        tz (str | Unset):  Default: 'UTC'.
+        limit (int | Unset):  Default: 1000.
+        sort (ListSamplesSort | Unset):  Default: ListSamplesSort.STARTDATE.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListSamplesResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        type_=type_,
+        start=start,
+        end=end,
+        tz=tz,
+        limit=limit,
+        sort=sort,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    type_: str,
+    start: str | Unset = UNSET,
+    end: str | Unset = UNSET,
+    tz: str | Unset = "UTC",
+    limit: int | Unset = 1000,
+    sort: ListSamplesSort | Unset = ListSamplesSort.STARTDATE,
+) -> Response[Error | ListSamplesResponse200]:
+    """The samples of one type that overlap a date range
+
+    Args:
+        type_ (str):
+        start (str | Unset):
+        end (str | Unset):
+        tz (str | Unset):  Default: 'UTC'.
+        limit (int | Unset):  Default: 1000.
+        sort (ListSamplesSort | Unset):  Default: ListSamplesSort.STARTDATE.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListSamplesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        type_=type_,
+        start=start,
+        end=end,
+        tz=tz,
+        limit=limit,
+        sort=sort,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    type_: str,
+    start: str | Unset = UNSET,
+    end: str | Unset = UNSET,
+    tz: str | Unset = "UTC",
+    limit: int | Unset = 1000,
+    sort: ListSamplesSort | Unset = ListSamplesSort.STARTDATE,
+) -> Error | ListSamplesResponse200 | None:
+    """The samples of one type that overlap a date range
+
+    Args:
+        type_ (str):
+        start (str | Unset):
+        end (str | Unset):
+        tz (str | Unset):  Default: 'UTC'.
+        limit (int | Unset):  Default: 1000.
+        sort (ListSamplesSort | Unset):  Default: ListSamplesSort.STARTDATE.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListSamplesResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            type_=type_,
+            start=start,
+            end=end,
+            tz=tz,
+            limit=limit,
+            sort=sort,
+        )
+    ).parsed

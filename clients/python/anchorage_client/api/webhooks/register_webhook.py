@@ -1,0 +1,231 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.register_webhook_body import RegisterWebhookBody
+from ...models.webhook import Webhook
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: RegisterWebhookBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/webhooks",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Webhook | None:
+    if response.status_code == 201:
+        response_201 = Webhook.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = Error.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Webhook]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RegisterWebhookBody,
+) -> Response[Error | Webhook]:
+    """Posts each change a token may read to a URL until it is acknowledged
+
+     The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is
+    read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of
+    at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not
+    by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument`
+    beyond).
+
+    Args:
+        body (RegisterWebhookBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Webhook]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RegisterWebhookBody,
+) -> Error | Webhook | None:
+    """Posts each change a token may read to a URL until it is acknowledged
+
+     The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is
+    read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of
+    at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not
+    by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument`
+    beyond).
+
+    Args:
+        body (RegisterWebhookBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Webhook
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RegisterWebhookBody,
+) -> Response[Error | Webhook]:
+    """Posts each change a token may read to a URL until it is acknowledged
+
+     The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is
+    read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of
+    at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not
+    by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument`
+    beyond).
+
+    Args:
+        body (RegisterWebhookBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Webhook]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RegisterWebhookBody,
+) -> Error | Webhook | None:
+    """Posts each change a token may read to a URL until it is acknowledged
+
+     The registration's body is at most 16 KiB (16,384 bytes; beyond, `413 bodyTooLarge` before it is
+    read). Each delivery is a `POST` of one change page (a ChangePage, as `GET /v1/changes` answers) of
+    at most 500 changes, whatever its size in bytes: the node splits a backlog into pages by count, not
+    by bytes (docs/http-api.md, "Webhooks"). A principal may have 16 webhooks (`409 invalidArgument`
+    beyond).
+
+    Args:
+        body (RegisterWebhookBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Webhook
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

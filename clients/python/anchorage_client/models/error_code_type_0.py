@@ -1,0 +1,42 @@
+from enum import StrEnum
+
+
+class ErrorCodeType0(StrEnum):
+    ANCHORNOTVALID = "anchorNotValid"
+    AUTHORIZATIONDENIED = "authorizationDenied"
+    BADREQUEST = "badRequest"
+    BODYTOOLARGE = "bodyTooLarge"
+    CHECKPOINTMOVED = "checkpointMoved"
+    FLEETUNAVAILABLE = "fleetUnavailable"
+    INCARNATIONCHANGED = "incarnationChanged"
+    INCOMPATIBLEUNIT = "incompatibleUnit"
+    INTERNALERROR = "internalError"
+    INVALIDARGUMENT = "invalidArgument"
+    INVALIDCURSOR = "invalidCursor"
+    INVALIDJSON = "invalidJSON"
+    KEYSHREDDED = "keyShredded"
+    KEYUNAVAILABLE = "keyUnavailable"
+    MALFORMEDBATCH = "malformedBatch"
+    METHODNOTALLOWED = "methodNotAllowed"
+    NOTFOUND = "notFound"
+    NOTPRIMARY = "notPrimary"
+    PEEREXISTS = "peerExists"
+    PROTOCOLVIOLATION = "protocolViolation"
+    QUOTAEXCEEDED = "quotaExceeded"
+    RATELIMITED = "rateLimited"
+    REJECTED = "rejected"
+    REPLICATIONUNAVAILABLE = "replicationUnavailable"
+    REQUESTTIMEOUT = "requestTimeout"
+    STALEEPOCH = "staleEpoch"
+    STORAGEFAILED = "storageFailed"
+    STOREEXISTS = "storeExists"
+    STOREINUSE = "storeInUse"
+    UNAUTHENTICATED = "unauthenticated"
+    UNAVAILABLE = "unavailable"
+    UNKNOWNTYPE = "unknownType"
+    UNSUPPORTEDMEDIATYPE = "unsupportedMediaType"
+    UNSUPPORTEDVERSION = "unsupportedVersion"
+    WRONGPEER = "wrongPeer"
+
+    def __str__(self) -> str:
+        return str(self.value)

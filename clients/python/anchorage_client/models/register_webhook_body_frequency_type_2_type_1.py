@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class RegisterWebhookBodyFrequencyType2Type1(StrEnum):
+    DAILY = "daily"
+    HOURLY = "hourly"
+    IMMEDIATE = "immediate"
+    WEEKLY = "weekly"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class StoreAuthorizationResponse200Principal(StrEnum):
+    APP = "app"
+    OWNER = "owner"
+
+    def __str__(self) -> str:
+        return str(self.value)
