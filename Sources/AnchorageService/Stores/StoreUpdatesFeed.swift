@@ -178,9 +178,11 @@ public final class StoreUpdatesFeed: Sendable {
     }
 
     private func announce(_ head: UInt64) {
+        // Every watcher hears every commit's head (each compares it with its
+        // own cursor): a head read from the registry meanwhile must not
+        // swallow the ring.
         let watchers = state.withLock { state -> [AsyncStream<UInt64>.Continuation] in
-            guard head > (state.head ?? 0) else { return [] }
-            state.head = head
+            state.head = max(state.head ?? 0, head)
             return Array(state.watchers.values)
         }
         for watcher in watchers { watcher.yield(head) }
