@@ -150,8 +150,19 @@ struct MultiStoreUpdatesTests {
             try await fixture.node.application().test(.live) { client in
                 let now = try await client.send(.get, "/v1/store-updates?since=now", token: admin)
                 let cursor = try #require(try now.object["newCursor"] as? String)
+                // On its own connection (the test client has one, and would queue the save behind it), and
+                // waiting at the node before the save is sent, so the save is what wakes it.
+                let port = try #require(client.port)
+                var request = HTTPClientRequest(
+                    url: "http://127.0.0.1:\(port)/v1/store-updates?since=\(cursor)&wait=60"
+                )
+                request.headers.add(name: "Authorization", value: "Bearer \(admin)")
                 let poll = Task {
-                    try await client.send(.get, "/v1/store-updates?since=\(cursor)&wait=60", token: admin)
+                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+                    return String(buffer: try await response.body.collect(upTo: 1 << 20))
+                }
+                try await waitUntil("the long-poll waits at the node") {
+                    fixture.node.storeUpdates.waitingConsumers > 0
                 }
                 let saved = try await client.send(
                     .post,
@@ -161,10 +172,11 @@ struct MultiStoreUpdatesTests {
                 )
                 #expect(saved.status == .created)
                 let woken = try await finishes("the long-poll, woken by the save") { try await poll.value }
-                let updates = try #require(try woken.object["updates"] as? [[String: Any]])
-                #expect(!updates.isEmpty && updates.allSatisfy { $0["store"] as? String == "bob" }, "\(woken.text)")
+                let page = try #require(try JSONSerialization.jsonObject(with: Data(woken.utf8)) as? [String: Any])
+                let updates = try #require(page["updates"] as? [[String: Any]])
+                #expect(!updates.isEmpty && updates.allSatisfy { $0["store"] as? String == "bob" }, "\(woken)")
                 #expect(updates.first?["since"] is NSNull, "bob's first update starts at the beginning")
-                let next = try #require(try woken.object["newCursor"] as? String)
+                let next = try #require(page["newCursor"] as? String)
                 // The save's last update, however many commits it took.
                 let head = try await Self.head(client, "bob", token: fixture.bob)
                 let rest = try await Self.updates(client, token: admin, since: next) {

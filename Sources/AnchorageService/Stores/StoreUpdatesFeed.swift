@@ -231,9 +231,11 @@ public final class StoreUpdatesFeed: Sendable {
         let id = try registry.storeUpdatesID()
         let after = cursor?.seq ?? 0
         if let cursor { try check(cursor) }
+        guard timeout > .zero else { return try page(after: after, limit: limit, id: id) }
+        // Watching before reading: no commit can fall between the two.
         let heads = watch()
         let first = try page(after: after, limit: limit, id: id)
-        guard first.updates.isEmpty, timeout > .zero else { return first }
+        guard first.updates.isEmpty else { return first }
         let clock = clock
         let woken = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -266,6 +268,10 @@ public final class StoreUpdatesFeed: Sendable {
             newCursor: StoreUpdatesCursor(registry: id, seq: updates.last?.seq ?? after)
         )
     }
+
+    /// How many consumers wait for the next update now (long-polls and
+    /// streams between pages).
+    public var waitingConsumers: Int { state.withLock { $0.watchers.count } }
 
     /// A stream of the feed's head after each commit (the newest only),
     /// until the consuming task ends.
