@@ -26,6 +26,7 @@ extension AnchorageBench {
         let few = 1_000
         let rate = 100
         let seconds = 20
+        let fleetStores = 200
         var manyRuns: [StoreUpdatesRun] = []
         var fewRuns: [StoreUpdatesRun] = []
         for run in 1...min(runs, 3) {
@@ -61,6 +62,24 @@ extension AnchorageBench {
             anchorage: manyRuns.map(\.quietCPU),
             baseline: fewRuns.map(\.quietCPU)
         )
+        // The same consumer of a fleet's feed (through etcd), on one node while the saves go through all three.
+        var fleetRuns: [StoreUpdatesRun] = []
+        for run in 1...min(runs, 3) {
+            progress(
+                "store updates run \(run): a fleet of 3 nodes, \(fleetStores) stores, \(rate) saves/s for \(seconds) s"
+            )
+            fleetRuns.append(
+                try await Self.fleetStoreUpdatesFollowing(stores: fleetStores, rate: rate, seconds: seconds)
+            )
+        }
+        report.add(
+            .fleetStoreUpdatesTail(stores: fleetStores, rate: rate),
+            anchorage: fleetRuns.map { Self.percentile($0.latencies, 0.99) }
+        )
+        report.add(
+            .fleetStoreUpdatesMedian(stores: fleetStores, rate: rate),
+            anchorage: fleetRuns.map { Self.percentile($0.latencies, 0.5) }
+        )
     }
 
     /// A node of `stores` stores (created straight in its registry), an
@@ -95,17 +114,42 @@ extension AnchorageBench {
         try await httpGet(port: node.port, path: "/healthz")
         let start = try await getJSON(port: node.port, "/v1/store-updates?since=now", token: admin)
         guard let first = start["newCursor"] as? String else { throw BenchFailure(message: "no store-updates cursor") }
+        return try await Self.followWhileSaving(
+            from: first,
+            written: written,
+            rate: rate,
+            seconds: seconds,
+            poll: { cursor in
+                try await getJSON(port: node.port, "/v1/store-updates?since=\(cursor)&wait=2&limit=1000", token: admin)
+            },
+            save: { target, body in
+                let store = names[target].rawValue
+                try await postSample(port: node.port, store: store, token: tokens[target], body: body)
+                return store
+            },
+            cpu: { node.cpuMilliseconds() }
+        )
+    }
 
+    /// A consumer long-polling store updates with `poll` (from `first`),
+    /// while 8 clients `save` one sample at a time to random stores among
+    /// the first `written`, `rate` saves a second for `seconds`; then the
+    /// consumer alone for 10 s. `save` answers the store it saved to.
+    static func followWhileSaving(
+        from first: String,
+        written: Int,
+        rate: Int,
+        seconds: Int,
+        poll: @escaping @Sendable (String) async throws -> [String: Any],
+        save: @escaping @Sendable (_ target: Int, _ body: Data) async throws -> String,
+        cpu: () -> Double
+    ) async throws -> StoreUpdatesRun {
         // The consumer: what it heard of each store, and when.
         let shared = StoreUpdatesShared()
         let consumer = Task {
             var cursor = first
             while !shared.stop.load(ordering: .relaxed) {
-                let page = try await getJSON(
-                    port: node.port,
-                    "/v1/store-updates?since=\(cursor)&wait=2&limit=1000",
-                    token: admin
-                )
+                let page = try await poll(cursor)
                 let now = ContinuousClock.now
                 let updates = page["updates"] as? [[String: Any]] ?? []
                 shared.heard.withLock { heard in
@@ -133,7 +177,7 @@ extension AnchorageBench {
         var generator = SystemRandomNumberGenerator()
         let targets = (0..<total).map { _ in Int.random(in: 0..<written, using: &generator) }
         let began = ContinuousClock.now
-        let cpuBefore = node.cpuMilliseconds()
+        let cpuBefore = cpu()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -142,14 +186,8 @@ extension AnchorageBench {
                         guard index < total else { return }
                         let due = began + .milliseconds(index * 1_000 / rate)
                         try await Task.sleep(until: due, clock: .continuous)
-                        let store = names[targets[index]].rawValue
                         let sent = ContinuousClock.now
-                        try await postSample(
-                            port: node.port,
-                            store: store,
-                            token: tokens[targets[index]],
-                            body: bodies[index]
-                        )
+                        let store = try await save(targets[index], bodies[index])
                         shared.saves.withLock { $0.append((store, sent, ContinuousClock.now)) }
                     }
                 }
@@ -157,14 +195,14 @@ extension AnchorageBench {
             try await group.waitForAll()
         }
         let busy = ContinuousClock.now - began
-        let cpuBusy = node.cpuMilliseconds() - cpuBefore
+        let cpuBusy = cpu() - cpuBefore
         // Everything heard (the last saves' updates within a few seconds).
         try await Task.sleep(for: .seconds(3))
         let quietStart = ContinuousClock.now
-        let cpuQuietBefore = node.cpuMilliseconds()
+        let cpuQuietBefore = cpu()
         try await Task.sleep(for: .seconds(10))
         let quiet = ContinuousClock.now - quietStart
-        let cpuQuiet = node.cpuMilliseconds() - cpuQuietBefore
+        let cpuQuiet = cpu() - cpuQuietBefore
         shared.stop.store(true, ordering: .relaxed)
         _ = try? await consumer.value
         let heardOf = shared.heard.withLock { $0 }

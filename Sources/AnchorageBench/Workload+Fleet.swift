@@ -58,6 +58,18 @@ extension Workload {
         "copies",
         goal: .valueAtMost(0)
     )
+    static func fleetStoreUpdatesTail(stores: Int, rate: Int) -> Workload {
+        Workload(
+            "store updates, fleet: a consumer of the fleet's feed on one of 3 nodes, \(stores) stores, \(rate) saves/s through every node: p99 from a save's answer to the consumer's page naming its store",
+            "ms"
+        )
+    }
+    static func fleetStoreUpdatesMedian(stores: Int, rate: Int) -> Workload {
+        Workload(
+            "store updates, fleet: … median from a save's answer to the consumer hearing of it",
+            "ms"
+        )
+    }
     static func fleetReplaced(stores: Int) -> Workload {
         Workload(
             "fleet: a failed node's copies of \(stores) stores re-placed and re-replicated (4 nodes, lease 5 s, replace after 2 s): from the kill until no placement names it",

@@ -3,26 +3,26 @@ import ArgumentParser
 import Foundation
 
 /// `anchorage follow-stores --url URL --token T`: every store's changes of
-/// a multi-store node, with one cursor (docs/http-api.md, "One feed across
+/// a multi-store node or a fleet, with one cursor (docs/http-api.md, "One feed across
 /// every store").
 struct FollowStoresCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow-stores",
-        abstract: "Follow every store's changes of a multi-store node with one cursor, as JSON lines.",
+        abstract: "Follow every store's changes of a multi-store node or a fleet with one cursor, as JSON lines.",
         discussion: """
             Reads the node's store updates (GET /v1/store-updates) and, for each store that changed, its change feed \
             from the update's anchor. Each object is a line {"store": …, "added": {…}} or {"store": …, "deleted": \
             {"uuid": …}} (activity summaries: "activitySummary"); a deleted store is {"store": …, "storeDeleted": \
             true}. With --cursor-file, the cursor after each update is written there (atomically) once its changes \
             are printed, and a later run resumes from it: an object may be printed twice, never skipped. The token is \
-            a consumer's (anchorage tokens issue --consumer --read TYPE …).
+            a consumer's (anchorage tokens issue --consumer --read TYPE …), or on a fleet its secret (any node).
             """
     )
 
     @Option(help: "The node's URL, e.g. http://127.0.0.1:8091 (no /v1).")
     var url: String
 
-    @Option(help: "A consumer's token (or give --token-file).")
+    @Option(help: "A consumer's token, or a fleet's secret (or give --token-file).")
     var token: String?
 
     @Option(help: "A file holding the consumer's token.")

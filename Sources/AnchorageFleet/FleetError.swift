@@ -18,6 +18,11 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
         /// etcd holds something that is not the fleet's record.
         public static let malformedRecord = Code(name: "malformedRecord")
         public static let invalidArgument = Code(name: "invalidArgument")
+        /// A store-updates cursor that is no position of this fleet's feed.
+        public static let invalidCursor = Code(name: "invalidCursor")
+        /// A store-updates cursor older than what etcd keeps (compacted):
+        /// read the feed again from its beginning.
+        public static let cursorExpired = Code(name: "cursorExpired")
     }
 
     public let code: Code

@@ -17,6 +17,12 @@
 /// - `rekeys/<key id>`: a re-sealing of every copy under a new version of
 ///   the key (the version, JSON), and `rekeys/<key id>/<node>`: the version
 ///   a node has re-sealed its copies under;
+/// - `store-updates/stores/<store>`: the anchor the store's primary last
+///   published (its store-updates feed, read through etcd's history), and
+///   `store-updates/clock`, written by every publication, so a reader learns
+///   the feed's last revision with one read;
+/// - `store-updates-published/<node>`: how far the node has published its
+///   own store updates;
 /// - `unreachable/<node>/<reporter>`: the reporter, following stores `node`
 ///   leads, cannot reach it (attached to the reporter's lease, removed when
 ///   it reaches the node again or stops following it).
@@ -42,6 +48,10 @@ public struct FleetKeys: Sendable, Hashable {
     public var shredded: String { root + "shredded/" }
     public var rekeys: String { root + "rekeys/" }
     public var unreachable: String { root + "unreachable/" }
+    public var storeUpdates: String { root + "store-updates/" }
+    public var storeHeads: String { storeUpdates + "stores/" }
+    public var storeUpdatesClock: String { storeUpdates + "clock" }
+    public var storeUpdatesPublished: String { root + "store-updates-published/" }
 
     public func node(_ id: String) -> String { nodes + id }
     public func store(_ id: String) -> String { stores + id }
@@ -54,6 +64,8 @@ public struct FleetKeys: Sendable, Hashable {
     public func rekey(_ keyID: String) -> String { rekeys + keyID }
     public func rekeyed(_ keyID: String, on node: String) -> String { rekeys + keyID + "/" + node }
     public func unreachable(_ node: String, by reporter: String) -> String { unreachable + node + "/" + reporter }
+    public func storeHead(_ store: String) -> String { storeHeads + store }
+    public func storeUpdatesPublished(by node: String) -> String { storeUpdatesPublished + node }
 
     /// The id at the end of a key under `prefix`, or `nil`.
     public func id(in key: String, under prefix: String) -> String? {

@@ -131,6 +131,17 @@ extension EventLog {
         try read { txn in try databases.versionVector(in: txn) }
     }
 
+    /// The last entry's anchor and the version vector as one read sees
+    /// them: together a resume point valid on every copy of a store (the
+    /// vector covers exactly the entries up to the anchor).
+    ///
+    /// ```swift
+    /// let (head, vector) = try log.headWithVersionVector()
+    /// ```
+    package func headWithVersionVector() throws -> (head: Anchor, vector: [StoreID: UInt64]) {
+        try read { txn in (anchor(try Self.lastSeq(databases, in: txn)), try databases.versionVector(in: txn)) }
+    }
+
     /// The anchor of `peer`'s log recorded by the last ``apply(_:checkpoint:)``
     /// from that peer, or `nil`.
     public func checkpoint(for peer: StoreID) throws -> Anchor? {

@@ -60,6 +60,11 @@ extension APIError {
         add(.service, ["replicationUnavailable"], .serviceUnavailable, .replicationUnavailable)
         add(.service, ["fleetUnavailable"], .serviceUnavailable, .fleetUnavailable)
         add(.service, ["notPrimary"], .serviceUnavailable, .notPrimary)
+        // A fleet's store-updates feed (FleetError), and etcd out of reach behind it
+        // (an answer etcd refused stays a 500: its message is for the node's log).
+        add(.fleet, ["invalidCursor"], .badRequest, .invalidCursor)
+        add(.fleet, ["cursorExpired"], .gone, .cursorExpired)
+        add(.etcd, ["notSent", "noAnswer"], .serviceUnavailable, .fleetUnavailable)
         return answers
     }()
 

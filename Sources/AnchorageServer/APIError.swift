@@ -19,7 +19,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         case anchorNotValid, unavailable, internalError
         case malformedBatch, unsupportedVersion, wrongPeer, incarnationChanged, checkpointMoved, rejected
         case protocolViolation, rateLimited, unsupportedMediaType
-        case storageFailed, invalidCursor
+        case storageFailed, invalidCursor, cursorExpired
         case storeExists, storeInUse, quotaExceeded, peerExists
         case replicationUnavailable, staleEpoch, fleetUnavailable, notPrimary
         case keyShredded, keyUnavailable

@@ -100,6 +100,11 @@ struct APIErrorCodeTests {
         )
         Self.expect(ServiceError(.notPrimary, "deposed"), .serviceUnavailable, .notPrimary)
         Self.expect(ServiceError(.storageFailed, "the registry failed"), .internalServerError, .storageFailed)
+        // A fleet's store-updates feed, and etcd out of reach behind it.
+        Self.expect(FleetError(.invalidCursor, "another fleet's"), .badRequest, .invalidCursor)
+        Self.expect(FleetError(.cursorExpired, "compacted"), .gone, .cursorExpired)
+        Self.expect(EtcdError(.noAnswer, "etcd did not answer"), .serviceUnavailable, .fleetUnavailable)
+        Self.expect(EtcdError(.notSent, "no member reached"), .serviceUnavailable, .fleetUnavailable)
     }
 
     @Test("an error of a lower layer without an answer of its own is a 500 whose message stays in the node's log")

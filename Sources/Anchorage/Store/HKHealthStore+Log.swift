@@ -43,6 +43,17 @@ extension HKHealthStore {
 }
 
 extension HKHealthStore {
+    /// The log's head as an anchor that carries the version vector of
+    /// every entry up to it: a change-feed resume point valid on every copy
+    /// of the store (docs/fleet.md, "Anchors that survive a failover"), as
+    /// a fleet's store-updates feed publishes it. Owner only.
+    package func portableHeadAnchor() throws -> String {
+        let (head, vector) = try eventLog().headWithVersionVector()
+        return HKQueryAnchor(head, vector: vector).stringValue
+    }
+}
+
+extension HKHealthStore {
     /// The store's event log, for replication, backup and audit: entries
     /// travel between peers verbatim, below the health model. Owner only,
     /// since the log holds every app's data. (An Anchorage addition.)

@@ -7,9 +7,9 @@ import struct Foundation.Data
 import struct Foundation.Date
 import HTTPTypes
 extension Client {
-    /// Which of the node's stores changed, from which anchor to which, after a cursor
+    /// Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
     ///
-    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403.
+    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503 fleetUnavailable`.
     ///
     /// - Remark: HTTP `GET /v1/store-updates`.
     /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)`.
@@ -169,6 +169,28 @@ extension Client {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(body: body))
+                case 410:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(body: body))
                 case 503:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses._Error.Body
@@ -206,9 +228,9 @@ extension Client {
 }
 
 extension APIProtocol {
-    /// Which of the node's stores changed, from which anchor to which, after a cursor
+    /// Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
     ///
-    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403.
+    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503 fleetUnavailable`.
     ///
     /// - Remark: HTTP `GET /v1/store-updates`.
     /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)`.

@@ -7,9 +7,9 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 extension Operations {
-    /// Which of the node's stores changed, from which anchor to which, after a cursor
+    /// Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
     ///
-    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403.
+    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503 fleetUnavailable`.
     ///
     /// - Remark: HTTP `GET /v1/store-updates`.
     /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)`.
@@ -18,7 +18,7 @@ extension Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/store-updates/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The `newCursor` of the last page, or an update's `cursor`; absent, from the first update; `now`, from the node's last (only what comes next). Another node's cursor, or one past the last update, is `400 invalidCursor`
+                /// The `newCursor` of the last page, or an update's `cursor`; absent, from the first update; `now`, from the node's last (only what comes next). Another node's (or fleet's) cursor, or one past the last update, is `400 invalidCursor`. A multi-store node's cursors are `<32 hex>-<n>`, a fleet's `<24 hex>-<revision>-<n>` (in its listing `<24 hex>-<revision>-l<store>`)
                 ///
                 /// - Remark: Generated from `#/paths/v1/store-updates/GET/query/since`.
                 public var since: Swift.String?
@@ -38,7 +38,7 @@ extension Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: The `newCursor` of the last page, or an update's `cursor`; absent, from the first update; `now`, from the node's last (only what comes next). Another node's cursor, or one past the last update, is `400 invalidCursor`
+                ///   - since: The `newCursor` of the last page, or an update's `cursor`; absent, from the first update; `now`, from the node's last (only what comes next). Another node's (or fleet's) cursor, or one past the last update, is `400 invalidCursor`. A multi-store node's cursors are `<32 hex>-<n>`, a fleet's `<24 hex>-<revision>-<n>` (in its listing `<24 hex>-<revision>-l<store>`)
                 ///   - limit:
                 ///   - wait: Seconds to hold the request while nothing is newer
                 ///   - stream:
@@ -239,6 +239,29 @@ extension Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error with a code a client can match (docs/http-api.md, "Errors")
+            ///
+            /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }

@@ -39,6 +39,7 @@ extension Components.Schemas {
                 case unsupportedMediaType = "unsupportedMediaType"
                 case storageFailed = "storageFailed"
                 case invalidCursor = "invalidCursor"
+                case cursorExpired = "cursorExpired"
                 case storeExists = "storeExists"
                 case storeInUse = "storeInUse"
                 case quotaExceeded = "quotaExceeded"

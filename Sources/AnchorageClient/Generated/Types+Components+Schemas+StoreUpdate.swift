@@ -6,7 +6,7 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 extension Components.Schemas {
-    /// A store whose log moved from `since` to `anchor` (`changed`), or a store deleted (`deleted`). Read its changes with `GET /v1/stores/{store}/changes?since=<since>` (from the beginning when `since` is null).
+    /// A store whose log moved from `since` to `anchor` (`changed`), or a store deleted (`deleted`; a fleet's feed has only `changed`). Read its changes with `GET /v1/stores/{store}/changes?since=<since>` (from the beginning when `since` is null).
     ///
     /// - Remark: Generated from `#/components/schemas/StoreUpdate`.
     public struct StoreUpdate: Codable, Hashable, Sendable {

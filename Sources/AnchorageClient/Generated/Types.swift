@@ -117,9 +117,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/statistics`.
     /// - Remark: Generated from `#/paths//v1/statistics/get(statistics)`.
     func statistics(_ input: Operations.Statistics.Input) async throws -> Operations.Statistics.Output
-    /// Which of the node's stores changed, from which anchor to which, after a cursor
+    /// Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
     ///
-    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403.
+    /// One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each update names a store and its anchors, never a health value; a store's updates chain (each `since` is the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503 fleetUnavailable`.
     ///
     /// - Remark: HTTP `GET /v1/store-updates`.
     /// - Remark: Generated from `#/paths//v1/store-updates/get(storeUpdates)`.

@@ -38,6 +38,12 @@ extension FleetNode {
     private func addAdminRoutes(to router: any RouterMethods<NodeContext>, _ secret: FleetSecret) {
         let admin = router.group().add(middleware: FleetAdminMiddleware(secret: secret))
         admin.get("/metrics") { [self] _, _ in await metricsResponse() }
+        StoreUpdatesRoutes(
+            source: FleetStoreUpdatesSource(feed: storeUpdates),
+            configuration: node.configuration,
+            shutdown: node.shutdown
+        )
+        .register(on: admin)
         admin.get("/v1/fleet/status") { [self] _, _ in try JSONBodies.response(encoding: try await status()) }
         admin.get("/v1/fleet/copies/{store}") { [self] _, context in
             let name = try StoreName(context.parameters.get("store") ?? "")

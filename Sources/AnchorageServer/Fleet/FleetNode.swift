@@ -33,6 +33,9 @@ public final class FleetNode: Sendable {
     let copies: FleetCopies
     let controller: FleetController
     let probe: FleetProbe
+    /// The fleet's store-updates feed, and this node's part in it.
+    let storeUpdates: FleetStoreUpdates
+    let publisher: FleetUpdatesPublisher
     /// Connections to the other nodes: replication (one live wait per
     /// replica copy) and forwarded requests.
     let client: HTTPClient
@@ -99,7 +102,7 @@ public final class FleetNode: Sendable {
             configuration.sharedDataKeys = FleetDataKeys(etcd: etcd, keys: fleet.keys, cache: cache)
         }
         do {
-            node = try MultiStoreNode(root: root, configuration: configuration, logger: logger)
+            node = try MultiStoreNode(root: root, configuration: configuration, portableAnchors: true, logger: logger)
         } catch {
             try? client.syncShutdown()
             let etcd = self.etcd
@@ -149,6 +152,15 @@ public final class FleetNode: Sendable {
             logger: logger
         )
         self.controller = controller
+        storeUpdates = FleetStoreUpdates(etcd: etcd, keys: fleet.keys, clock: configuration.clock)
+        publisher = FleetUpdatesPublisher(
+            feed: storeUpdates,
+            local: node.storeUpdates,
+            cache: cache,
+            nodeID: fleet.nodeID,
+            clock: configuration.clock,
+            logger: logger
+        )
         probe = FleetProbe(
             .init(
                 fleet: fleet,
@@ -185,7 +197,10 @@ public final class FleetNode: Sendable {
             FleetTask { [probe] in await probe.run() },
             FleetTask { [self] in await followShreddedKeys() },
             FleetTask { [self] in await followRekeys() },
-            FleetTask { [self] in await retryUnfinishedRekeys() }
+            FleetTask { [self] in await retryUnfinishedRekeys() },
+            StoreUpdatesService(feed: node.storeUpdates, pool: node.pool, logger: logger),
+            FleetTask { [storeUpdates] in await storeUpdates.run() },
+            FleetTask { [publisher] in await publisher.run() }
         )
         return application
     }

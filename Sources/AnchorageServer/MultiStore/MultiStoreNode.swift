@@ -59,11 +59,30 @@ public final class MultiStoreNode: Sendable {
     /// - Throws: ``NodeConfigurationError`` when the configuration asks for
     ///   what a multi-store node does not do (a token file, peers of its
     ///   own), or the registry cannot be opened.
-    public init(
+    public convenience init(
         root: URL,
         configuration: NodeConfiguration,
         storeConfiguration: HKHealthStore.Configuration = HKHealthStore.Configuration(),
         logger: Logger = Logger(label: "anchorage.node")
+    ) throws {
+        try self.init(
+            root: root,
+            configuration: configuration,
+            storeConfiguration: storeConfiguration,
+            portableAnchors: false,
+            logger: logger
+        )
+    }
+
+    /// A node whose store updates carry portable anchors (`portableAnchors`:
+    /// each with its version vector, valid on every copy of the store), as a
+    /// fleet node's do.
+    init(
+        root: URL,
+        configuration: NodeConfiguration,
+        storeConfiguration: HKHealthStore.Configuration = HKHealthStore.Configuration(),
+        portableAnchors: Bool,
+        logger: Logger
     ) throws {
         guard configuration.accessPolicy.tokens.isEmpty else {
             throw NodeConfigurationError(
@@ -160,7 +179,7 @@ public final class MultiStoreNode: Sendable {
                     let published = try registry.publishedAnchor(of: name)
                     try served.watchChanges { head, moved in
                         if moved { peerScheduler.markDue(name) }
-                        let anchor = head.stringValue
+                        guard let anchor = served.updateAnchor(head, portable: portableAnchors) else { return }
                         // An empty store has nothing to announce until its first write.
                         if moved || (anchor != published && !(published == nil && head.seq == 0)) {
                             storeUpdates.changed(name, anchor: anchor)
@@ -176,7 +195,10 @@ public final class MultiStoreNode: Sendable {
                 // Its last update is committed, and it is marked closed,
                 // before it closes; it stays marked open (checked at the
                 // next start) if that fails.
-                storeUpdates.closing(served.name, anchor: try? served.head().stringValue)
+                storeUpdates.closing(
+                    served.name,
+                    anchor: (try? served.head()).flatMap { served.updateAnchor($0, portable: portableAnchors) }
+                )
                 if await served.close() { webhookRetrier.add(served.name) }
             },
             stop: { $0.closing.fire() }
@@ -322,8 +344,12 @@ public final class MultiStoreNode: Sendable {
                 shredStore: { [self] name in try await shredStore(name, by: "the node's administrator") },
                 peerStatus: { [peerScheduler] id, name in peerScheduler.status(of: id, in: name) }
             ).register(on: router)
-            StoreUpdatesRoutes(feed: storeUpdates, configuration: configuration, shutdown: shutdown)
-                .register(on: router)
+            StoreUpdatesRoutes(
+                source: NodeStoreUpdatesSource(feed: storeUpdates),
+                configuration: configuration,
+                shutdown: shutdown
+            )
+            .register(on: router.group().add(middleware: AdminMiddleware(registry: registry, consumers: true)))
             router.group().add(middleware: AdminMiddleware(registry: registry))
                 .get("/metrics") { [metrics] _, _ in metrics.response() }
         }

@@ -99,6 +99,13 @@ final class ServedStore: Sendable {
         try owner.eventLog().head
     }
 
+    /// The anchor a store update names for `head`: its text, or with
+    /// `portable` the log's head with its version vector (valid on every
+    /// copy of a fleet's store); `nil` when the store cannot be read.
+    func updateAnchor(_ head: Anchor, portable: Bool) -> String? {
+        portable ? try? owner.portableHeadAnchor() : head.stringValue
+    }
+
     /// The store acting as `principal` (a bundle identifier; `nil` for the
     /// owner), or `nil` when no token of this store names that app now
     /// (asked of the registry each time: a revocation counts at once).

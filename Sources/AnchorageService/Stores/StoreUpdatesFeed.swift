@@ -236,26 +236,7 @@ public final class StoreUpdatesFeed: Sendable {
         let heads = watch()
         let first = try page(after: after, limit: limit, id: id)
         guard first.updates.isEmpty else { return first }
-        let clock = clock
-        let woken = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await head in heads where head > after { return true }
-                return false
-            }
-            group.addTask {
-                do { try await clock.sleep(timeout) } catch {}
-                return false
-            }
-            if let stop {
-                group.addTask {
-                    for await _ in stop { break }
-                    return false
-                }
-            }
-            let winner = await group.next() ?? false
-            group.cancelAll()
-            return winner
-        }
+        let woken = await clock.waitForFirst(of: heads, where: { $0 > after }, timeout: timeout, until: stop)
         guard woken else { return first }
         return try page(after: after, limit: limit, id: id)
     }

@@ -7,6 +7,7 @@ class ErrorCodeType0(StrEnum):
     BADREQUEST = "badRequest"
     BODYTOOLARGE = "bodyTooLarge"
     CHECKPOINTMOVED = "checkpointMoved"
+    CURSOREXPIRED = "cursorExpired"
     FLEETUNAVAILABLE = "fleetUnavailable"
     INCARNATIONCHANGED = "incarnationChanged"
     INCOMPATIBLEUNIT = "incompatibleUnit"

@@ -13,8 +13,9 @@ T = TypeVar("T", bound="StoreUpdate")
 
 @_attrs_define
 class StoreUpdate:
-    """A store whose log moved from `since` to `anchor` (`changed`), or a store deleted (`deleted`). Read its changes with
-    `GET /v1/stores/{store}/changes?since=<since>` (from the beginning when `since` is null).
+    """A store whose log moved from `since` to `anchor` (`changed`), or a store deleted (`deleted`; a fleet's feed has only
+    `changed`). Read its changes with `GET /v1/stores/{store}/changes?since=<since>` (from the beginning when `since` is
+    null).
 
         Example:
             {'anchor': 'AQjLkGLHa0KQs_ndT6cueCGFd7fAlBv-NgAAAAAAAAAAxKXRuA', 'cursor':

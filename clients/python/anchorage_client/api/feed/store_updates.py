@@ -67,6 +67,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 410:
+        response_410 = Error.from_dict(response.json())
+
+        return response_410
+
     if response.status_code == 503:
         response_503 = Error.from_dict(response.json())
 
@@ -97,13 +102,17 @@ def sync_detailed(
     wait: int | Unset = UNSET,
     stream: StoreUpdatesStream | Unset = UNSET,
 ) -> Response[Error | StoreUpdatesPage]:
-    """Which of the node's stores changed, from which anchor to which, after a cursor
+    """Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
 
      One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll
     (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each
     update names a store and its anchors, never a health value; a store's updates chain (each `since` is
-    the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens
-    issue --consumer`); a store's token is 403.
+    the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens
+    (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's
+    feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it
+    lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted
+    away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503
+    fleetUnavailable`.
 
     Args:
         since (str | Unset):
@@ -141,13 +150,17 @@ def sync(
     wait: int | Unset = UNSET,
     stream: StoreUpdatesStream | Unset = UNSET,
 ) -> Error | StoreUpdatesPage | None:
-    """Which of the node's stores changed, from which anchor to which, after a cursor
+    """Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
 
      One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll
     (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each
     update names a store and its anchors, never a health value; a store's updates chain (each `since` is
-    the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens
-    issue --consumer`); a store's token is 403.
+    the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens
+    (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's
+    feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it
+    lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted
+    away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503
+    fleetUnavailable`.
 
     Args:
         since (str | Unset):
@@ -180,13 +193,17 @@ async def asyncio_detailed(
     wait: int | Unset = UNSET,
     stream: StoreUpdatesStream | Unset = UNSET,
 ) -> Response[Error | StoreUpdatesPage]:
-    """Which of the node's stores changed, from which anchor to which, after a cursor
+    """Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
 
      One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll
     (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each
     update names a store and its anchors, never a health value; a store's updates chain (each `since` is
-    the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens
-    issue --consumer`); a store's token is 403.
+    the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens
+    (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's
+    feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it
+    lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted
+    away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503
+    fleetUnavailable`.
 
     Args:
         since (str | Unset):
@@ -222,13 +239,17 @@ async def asyncio(
     wait: int | Unset = UNSET,
     stream: StoreUpdatesStream | Unset = UNSET,
 ) -> Error | StoreUpdatesPage | None:
-    """Which of the node's stores changed, from which anchor to which, after a cursor
+    """Which of the node's (or the fleet's) stores changed, from which anchor to which, after a cursor
 
      One feed across every store (docs/http-api.md, "One feed across every store"): a page, a long-poll
     (`wait`) or a stream (`stream=ndjson` or `stream=sse`), resumed by the feed's own cursor. Each
     update names a store and its anchors, never a health value; a store's updates chain (each `since` is
-    the previous `anchor`). For the node's administrator and its consumers' tokens (`anchorage tokens
-    issue --consumer`); a store's token is 403.
+    the previous `anchor`). On a multi-store node, for its administrator and its consumers' tokens
+    (`anchorage tokens issue --consumer`); a store's token is 403. On a fleet node, the whole fleet's
+    feed in one order (etcd's), the same on every node, for the fleet's secret: read from no cursor, it
+    lists every store at its last anchor (`since` null) first; a cursor whose history etcd compacted
+    away is `410 cursorExpired` (read it from the beginning again); etcd out of reach is `503
+    fleetUnavailable`.
 
     Args:
         since (str | Unset):
