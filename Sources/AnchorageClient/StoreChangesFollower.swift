@@ -61,6 +61,11 @@ extension AnchorageNodeClient {
 /// Objects may come twice (a store's feed reads to its head, past the
 /// update's anchor, and the next update starts from there): they carry
 /// their uuid, so applying one again changes nothing.
+///
+/// A request the node answers `503` (a fleet's store whose primary is
+/// being replaced, a node stopping), `429`, or that cannot reach the node
+/// is asked again, waiting a little longer each time, for up to
+/// `retryingFor`; past it the error is thrown.
 public struct StoreChangesFollower: Sendable {
     /// What following brings, in order.
     public enum Event: Sendable {
@@ -79,6 +84,7 @@ public struct StoreChangesFollower: Sendable {
     let httpClient: HTTPClient
     let pageSize: Int
     let wait: Duration
+    let retryingFor: Duration
     let node: AnchorageNodeClient
 
     /// A follower of the node at `serverURL` with `token` (a consumer's,
@@ -90,7 +96,8 @@ public struct StoreChangesFollower: Sendable {
         types: [String] = [],
         httpClient: HTTPClient = .shared,
         pageSize: Int = 1_000,
-        wait: Duration = .seconds(30)
+        wait: Duration = .seconds(30),
+        retryingFor: Duration = .seconds(60)
     ) {
         self.serverURL = serverURL
         self.token = token
@@ -98,6 +105,7 @@ public struct StoreChangesFollower: Sendable {
         self.httpClient = httpClient
         self.pageSize = pageSize
         self.wait = wait
+        self.retryingFor = retryingFor
         node = AnchorageNodeClient(serverURL: serverURL, token: token, httpClient: httpClient)
     }
 
@@ -114,7 +122,9 @@ public struct StoreChangesFollower: Sendable {
     ) async throws {
         var cursor = cursor
         while !Task.isCancelled {
-            let page = try await node.storeUpdates(since: cursor, limit: pageSize, wait: once ? nil : wait)
+            let page = try await retrying { [node, pageSize, wait, cursor] in
+                try await node.storeUpdates(since: cursor, limit: pageSize, wait: once ? nil : wait)
+            }
             for update in page.updates {
                 try await read(update, handle: handle)
                 try await handle(.updateRead(cursor: update.cursor))
@@ -136,18 +146,38 @@ public struct StoreChangesFollower: Sendable {
         while true {
             let page: ChangePage
             do {
-                page = try await store.changes(since: anchor, types: types, limit: pageSize)
-            } catch let error as AnchorageClientError where error.code == .notFound || error.status == 410 {
-                return  // deleted or shredded since: its own update says so
+                page = try await retrying { [types, pageSize, anchor] in
+                    try await store.changes(since: anchor, types: types, limit: pageSize)
+                }
             } catch let error as AnchorageClientError where error.code == .anchorNotValid && anchor != nil {
                 anchor = nil  // the store was restored or made anew: read it all
                 continue
+            } catch let error as AnchorageClientError where error.code == .notFound || error.status == 410 {
+                return  // deleted or shredded since: its own update says so
             }
             if !page.added.isEmpty || !page.deleted.isEmpty || !page.activitySummaries.isEmpty {
                 try await handle(.changes(store: update.store, page: page))
             }
             anchor = page.newAnchor
             if !page.hasMore { return }
+        }
+    }
+
+    /// `request`, asked again while the node answers 503 or 429 or cannot
+    /// be reached, for up to ``retryingFor``.
+    func retrying<T: Sendable>(_ request: @Sendable () async throws -> T) async throws -> T {
+        let deadline = ContinuousClock.now + retryingFor
+        var pause = Duration.milliseconds(100)
+        while true {
+            do {
+                return try await request()
+            } catch let error as AnchorageClientError
+                where error.status == 503 || error.status == 429 || error.code == .unreachable
+            {
+                guard ContinuousClock.now + pause < deadline else { throw error }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(2))
+            }
         }
     }
 }

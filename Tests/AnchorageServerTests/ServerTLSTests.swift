@@ -91,8 +91,10 @@ struct ServerTLSTests {
             try await PeerReplicator(log: try replica.eventLog(), peer: plain).sync(.pull)
         }
         let wrongWords = wrongScheme.map(\.message) ?? ""
+        // The TLS server drops a plain request: closed, or reset when the close beats the request's bytes (under load).
         #expect(
-            wrongWords.contains("closed the connection") && !wrongWords.contains("HTTPClientError"),
+            (wrongWords.contains("closed the connection") || wrongWords.contains("connection was reset"))
+                && !wrongWords.contains("HTTPClientError"),
             "\(wrongWords)"
         )
         for transport in [trusting, distrusting, plain] { try await transport.shutdown() }
