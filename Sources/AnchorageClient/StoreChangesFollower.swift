@@ -63,9 +63,11 @@ extension AnchorageNodeClient {
 /// their uuid, so applying one again changes nothing.
 ///
 /// A request the node answers `503` (a fleet's store whose primary is
-/// being replaced, a node stopping), `429`, or that cannot reach the node
-/// is asked again, waiting a little longer each time, for up to
-/// `retryingFor`; past it the error is thrown.
+/// being replaced, a node stopping) or `429` is asked again, waiting a
+/// little longer each time, for up to `retryingFor`; past it the error is
+/// thrown. So is one that cannot reach the node, once the node has
+/// answered (a node that never answered is more likely a wrong URL: that
+/// is thrown at once).
 public struct StoreChangesFollower: Sendable {
     /// What following brings, in order.
     public enum Event: Sendable {
@@ -121,10 +123,12 @@ public struct StoreChangesFollower: Sendable {
         handle: (Event) async throws -> Void
     ) async throws {
         var cursor = cursor
+        var answered = false
         while !Task.isCancelled {
-            let page = try await retrying { [node, pageSize, wait, cursor] in
+            let page = try await retrying(unreachable: answered) { [node, pageSize, wait, cursor] in
                 try await node.storeUpdates(since: cursor, limit: pageSize, wait: once ? nil : wait)
             }
+            answered = true
             for update in page.updates {
                 try await read(update, handle: handle)
                 try await handle(.updateRead(cursor: update.cursor))
@@ -163,16 +167,16 @@ public struct StoreChangesFollower: Sendable {
         }
     }
 
-    /// `request`, asked again while the node answers 503 or 429 or cannot
-    /// be reached, for up to ``retryingFor``.
-    func retrying<T: Sendable>(_ request: @Sendable () async throws -> T) async throws -> T {
+    /// `request`, asked again while the node answers 503 or 429 (or, with
+    /// `unreachable`, cannot be reached), for up to ``retryingFor``.
+    func retrying<T: Sendable>(unreachable: Bool = true, _ request: @Sendable () async throws -> T) async throws -> T {
         let deadline = ContinuousClock.now + retryingFor
         var pause = Duration.milliseconds(100)
         while true {
             do {
                 return try await request()
             } catch let error as AnchorageClientError
-                where error.status == 503 || error.status == 429 || error.code == .unreachable
+                where error.status == 503 || error.status == 429 || (unreachable && error.code == .unreachable)
             {
                 guard ContinuousClock.now + pause < deadline else { throw error }
                 try await Task.sleep(for: pause)

@@ -128,4 +128,25 @@ struct ClientFollowerRetryTests {
             #expect(added == 1)
         }
     }
+
+    @Test(
+        "a node that never answered (a wrong URL) is thrown at once as unreachable, not asked again",
+        .timeLimit(.minutes(1))
+    )
+    func wrongURL() async throws {
+        // A port nothing listens on: one a server held a moment ago.
+        let application = Application(router: Router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let port = try await application.test(.live) { client in try #require(client.port) }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        // A pool that does not itself try again to connect (the shared one does, until the request's timeout).
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let follower = StoreChangesFollower(serverURL: url, token: "t", httpClient: http, retryingFor: .seconds(3_600))
+        let error = await #expect(throws: AnchorageClientError.self) {
+            try await follower.follow(from: nil, once: true) { _ in }
+        }
+        try await http.shutdown()
+        #expect(error?.code == .unreachable)
+    }
 }

@@ -55,6 +55,18 @@ struct FleetStoreUpdatesEndToEndTests {
             let anonymous = await client.send(.GET, "/v1/store-updates", to: 1, token: "")
             #expect(anonymous.status == 401, "\(anonymous.status)")
             #expect(refused.json?["updates"] == nil, "a refusal lists no store")
+            // Cursors of another shape, of another fleet, or from past etcd's revision; limits out of range.
+            for (query, code) in [
+                ("since=nonsense", "invalidCursor"), ("since=0123456789abcdef01234567-1-0", "invalidCursor"),
+                ("since=" + String(repeating: "a", count: 10_000), "invalidCursor"), ("limit=0", "invalidArgument"),
+                ("wait=100000", "invalidArgument"), ("stream=ndjson&wait=5", "badRequest"),
+            ] {
+                let answer = await client.send(.GET, "/v1/store-updates?\(query)", to: 2, token: fleet.secret)
+                #expect(
+                    answer.status == 400 && answer.json?["code"] as? String == code,
+                    "\(query.prefix(40)): \(answer.body)"
+                )
+            }
 
             // The listing, through a node that leads none or some of them: every store at its last anchor.
             var listed: [String: String] = [:]

@@ -52,7 +52,6 @@ struct StoreUpdatesRoutes: Sendable {
         default: mode = .events
         }
         if mode != .page && wait > 0 { throw APIError.badRequest("a stream waits by itself; leave out 'wait'") }
-        let shutdown = shutdown
         guard mode == .page else {
             // The cursor is checked before the answer begins.
             let first = try await source.page(after: cursor, limit: limit, wait: .zero, until: shutdown.stream())
@@ -112,7 +111,7 @@ struct StoreUpdatesRoutes: Sendable {
 
     /// One update as JSON: its cursor (to resume after it), the store, the
     /// kind, and the store's anchors.
-    struct Item: Encodable, Equatable {
+    struct Item: Encodable {
         var cursor: String
         var store: String
         var kind: StoreUpdate.Kind
@@ -148,7 +147,7 @@ struct StoreUpdatesRoutes: Sendable {
         enum CodingKeys: String, CodingKey { case cursor, store, kind, since, anchor }
     }
 
-    struct Page: Encodable, Equatable {
+    struct Page: Encodable {
         var updates: [Item]
         var hasMore: Bool
         var newCursor: String
